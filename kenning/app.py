@@ -1,0 +1,122 @@
+"""``create_app(settings)``: the Starlette application with GraphQL, probes and metrics."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import asyncpg
+import redis.asyncio as aioredis
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket
+from strawberry.asgi import GraphQL
+from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL
+
+from kenning.domain.errors import ConfigurationError
+from kenning.http_metrics import HttpMetrics
+from kenning.logs import configure_logging, log_event
+from kenning.resolvers.context import Context
+from kenning.runtime import Runtime
+from kenning.schema.build import build_schema
+from kenning.settings import Settings
+from kenning.storage.health import readiness, verify_database
+from kenning.storage.migrate import head_revision
+from kenning.storage.pool import connect, create_pool
+
+logger = logging.getLogger("kenning.app")
+
+
+class KenningGraphQL(GraphQL[Context, None]):
+    """Strawberry's ASGI view with Kenning's typed context."""
+
+    def __init__(self, holder: dict[str, Runtime], **kwargs: Any) -> None:
+        super().__init__(build_schema(), **kwargs)
+        self._holder = holder
+
+    async def get_context(
+        self, request: Request | WebSocket, response: Response | WebSocket
+    ) -> Context:
+        return Context(
+            runtime=self._holder["runtime"],
+            request=request,
+            response=response if isinstance(response, Response) else None,
+        )
+
+
+async def preflight(settings: Settings) -> None:
+    """Raise ``ConfigurationError`` saying what to do when the database does not fit."""
+    try:
+        conn = await connect(settings)
+    except (OSError, asyncpg.PostgresError) as error:
+        raise ConfigurationError(
+            f"cannot connect to PostgreSQL ({type(error).__name__}: {error}); is it running? "
+            "(`kenning stack up` starts the local one; KENNING_DATABASE_URL points elsewhere)"
+        ) from error
+    try:
+        await verify_database(conn, settings, head_revision(settings))
+    finally:
+        await conn.close()
+
+
+def create_app(settings: Settings) -> Starlette:
+    """Build the ASGI app; pools open and close in its lifespan, nothing at import."""
+    holder: dict[str, Runtime] = {}
+    metrics = HttpMetrics(("/graphql", "/healthz", "/readyz", "/metrics"))
+
+    @asynccontextmanager
+    async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        configure_logging(settings.log_level, as_json=settings.log_json)
+        pool = await create_pool(settings)
+        redis = aioredis.from_url(settings.redis_url)
+        try:
+            async with pool.acquire() as conn:
+                await verify_database(conn, settings, head_revision(settings))
+            holder["runtime"] = Runtime(settings=settings, pool=pool, redis=redis)
+            log_event(logger, "server.started", host=settings.host, port=settings.port)
+            yield
+        finally:
+            holder.pop("runtime", None)
+            await redis.aclose()
+            await pool.close()
+            log_event(logger, "server.stopped")
+
+    async def healthz(_: Request) -> Response:
+        return JSONResponse({"status": "alive"})
+
+    async def readyz(_: Request) -> Response:
+        runtime = holder.get("runtime")
+        if runtime is None:
+            return JSONResponse({"status": "starting"}, status_code=503)
+        parts = await readiness(runtime.pool, runtime.redis, settings.graph_name)
+        failing = {name: state for name, state in parts.items() if state != "ok"}
+        body = {"status": "ready" if not failing else "unready", "parts": parts}
+        return JSONResponse(body, status_code=503 if failing else 200)
+
+    async def prometheus(_: Request) -> Response:
+        payload, content_type = metrics.render()
+        return PlainTextResponse(payload, media_type=content_type)
+
+    graphql = KenningGraphQL(
+        holder,
+        graphql_ide="graphiql" if settings.development else None,
+        keep_alive=True,
+        keep_alive_interval=15,
+        subscription_protocols=[GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL],
+    )
+    app = Starlette(
+        routes=[
+            Route("/graphql", graphql, methods=["GET", "POST"]),
+            WebSocketRoute("/graphql", graphql),
+            Route("/healthz", healthz),
+            Route("/readyz", readyz),
+            Route("/metrics", prometheus),
+        ],
+        lifespan=lifespan,
+    )
+    app.add_middleware(metrics.middleware_class)
+    return app

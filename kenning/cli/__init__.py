@@ -1,0 +1,1 @@
+"""The ``kenning`` command line."""

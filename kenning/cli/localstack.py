@@ -1,0 +1,415 @@
+"""The local stack: PostgreSQL 17 + AGE + pgvector and Redis inside a Debian trixie root.
+
+Bookworm hosts have no AGE or pgvector packages, so ``up`` debootstraps a minimal trixie
+root under the stack directory, installs the packages there and runs the servers from it
+on loopback ports. Every step leaves a marker only once it finished, so a run killed half
+way is repaired by the next ``up``: a step without its marker is undone and redone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from kenning.domain.errors import ConfigurationError
+
+PG_MAJOR = "17"
+PACKAGES = (
+    f"postgresql-{PG_MAJOR}",
+    f"postgresql-{PG_MAJOR}-age",
+    f"postgresql-{PG_MAJOR}-pgvector",
+    "redis-server",
+)
+_PG_BIN = f"/usr/lib/postgresql/{PG_MAJOR}/bin"
+_DATA = "/srv/kenning/pg"
+_LOGS = "/srv/kenning/log"
+_REDIS_DIR = "/srv/kenning/redis"
+_SOCKETS = "/run/postgresql"
+
+
+class StackError(ConfigurationError):
+    """The local stack could not be provisioned, started or stopped."""
+
+
+@dataclass(frozen=True, slots=True)
+class StackConfig:
+    """Where the stack lives and which loopback ports it serves on."""
+
+    directory: Path
+    pg_port: int = 5433
+    redis_port: int = 6380
+    mirror: str = "http://deb.debian.org/debian"
+    suite: str = "trixie"
+    databases: Sequence[str] = ("kenning",)
+
+    @property
+    def root(self) -> Path:
+        return self.directory / "root"
+
+    @property
+    def postgres_url(self) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.pg_port}/postgres"
+
+    @property
+    def redis_url(self) -> str:
+        return f"redis://127.0.0.1:{self.redis_port}/0"
+
+
+@dataclass(frozen=True, slots=True)
+class StackStatus:
+    """What ``status`` reports."""
+
+    provisioned: bool
+    postgres_running: bool
+    redis_running: bool
+    postgres_version: str | None
+    age_version: str | None
+    pgvector_version: str | None
+    redis_version: str | None
+    postgres_url: str
+    redis_url: str
+
+
+Say = Callable[[str], None]
+
+
+class LocalStack:
+    """Provision, start, stop and inspect the local stack."""
+
+    def __init__(self, config: StackConfig, say: Say = print) -> None:
+        self.config = config
+        self._say = say
+
+    # ---- public commands -------------------------------------------------
+
+    def up(self) -> StackStatus:
+        """Provision what is missing, start what is stopped; a no-op when all is up."""
+        _require_root()
+        self.config.directory.mkdir(parents=True, exist_ok=True)
+        self._bootstrap_root()
+        self._install_packages()
+        self._init_cluster()
+        self._start_postgres()
+        self._create_databases()
+        self._start_redis()
+        return self.status()
+
+    def down(self) -> None:
+        """Stop both servers cleanly; the data stays."""
+        _require_root()
+        if self._postgres_running():
+            self._as("postgres", [f"{_PG_BIN}/pg_ctl", "-D", _DATA, "-m", "fast", "-w", "stop"])
+            self._say("postgres: stopped")
+        else:
+            self._say("postgres: not running")
+        if self._redis_running():
+            self._redis_cli("shutdown", "nosave", check=False)
+            _wait_until(lambda: not self._redis_running(), 10.0, "redis to stop")
+            self._say("redis: stopped")
+        else:
+            self._say("redis: not running")
+
+    def status(self) -> StackStatus:
+        """Versions and URLs of what runs now."""
+        pg_up = self._postgres_running()
+        redis_up = self._redis_running()
+        pg_version = age = vector = redis_version = None
+        if pg_up:
+            pg_version = self._psql("SHOW server_version")
+            age = self._psql(
+                "SELECT default_version FROM pg_available_extensions WHERE name = 'age'"
+            )
+            vector = self._psql(
+                "SELECT default_version FROM pg_available_extensions WHERE name = 'vector'"
+            )
+        if redis_up:
+            info = self._redis_cli("info", "server").stdout
+            redis_version = next(
+                (
+                    line.split(":", 1)[1].strip()
+                    for line in info.splitlines()
+                    if line.startswith("redis_version:")
+                ),
+                None,
+            )
+        return StackStatus(
+            provisioned=self._marker("cluster").exists(),
+            postgres_running=pg_up,
+            redis_running=redis_up,
+            postgres_version=pg_version or None,
+            age_version=age or None,
+            pgvector_version=vector or None,
+            redis_version=redis_version,
+            postgres_url=self.config.postgres_url,
+            redis_url=self.config.redis_url,
+        )
+
+    # ---- provisioning steps ----------------------------------------------
+
+    def _marker(self, step: str) -> Path:
+        return self.config.directory / f".done-{step}"
+
+    def _bootstrap_root(self) -> None:
+        marker = self._marker("debootstrap")
+        if marker.exists():
+            return
+        root = self.config.root
+        if root.exists():
+            self._say(f"debootstrap: removing the unfinished root at {root}")
+            shutil.rmtree(root)
+        _ensure_host_debootstrap(self._say)
+        self._say(f"debootstrap: {self.config.suite} minbase into {root} (about 30 s)")
+        started = time.monotonic()
+        result = _run(
+            ["debootstrap", "--variant=minbase", self.config.suite, str(root), self.config.mirror],
+            check=False,
+        )
+        if result.returncode != 0:
+            raise StackError(
+                f"debootstrap of {self.config.suite} from {self.config.mirror} failed "
+                f"(is the Debian mirror reachable?): {_tail(result)}"
+            )
+        # Services must never start inside the root on their own (no init runs there).
+        policy = root / "usr/sbin/policy-rc.d"
+        policy.write_text("#!/bin/sh\nexit 101\n")
+        policy.chmod(0o755)
+        marker.touch()
+        self._say(f"debootstrap: done in {time.monotonic() - started:.0f} s")
+
+    def _install_packages(self) -> None:
+        wanted = hashlib.sha256(" ".join(PACKAGES).encode()).hexdigest()[:12]
+        marker = self._marker(f"packages-{wanted}")
+        if marker.exists():
+            return
+        self._say(f"packages: installing {', '.join(PACKAGES)} (about 15 s)")
+        env = ["env", "DEBIAN_FRONTEND=noninteractive", "LC_ALL=C"]
+        # A killed dpkg run leaves half-configured packages: finish them first.
+        self._chroot([*env, "dpkg", "--configure", "-a"], check=False)
+        for args in (
+            ["apt-get", "update", "-q"],
+            ["apt-get", "install", "-y", "-q", "--no-install-recommends", "-f", *PACKAGES],
+        ):
+            result = self._chroot([*env, *args], check=False)
+            if result.returncode != 0:
+                raise StackError(
+                    f"`{' '.join(args[:2])}` in the stack root failed "
+                    f"(is the Debian mirror reachable?): {_tail(result)}"
+                )
+        marker.touch()
+
+    def _init_cluster(self) -> None:
+        marker = self._marker("cluster")
+        data = self._host(_DATA)
+        if marker.exists() and (data / "PG_VERSION").exists():
+            return
+        if data.exists():
+            self._say("postgres: removing an unfinished cluster")
+            shutil.rmtree(data)
+        for path in (_DATA, _LOGS, _SOCKETS):
+            self._host(path).mkdir(parents=True, exist_ok=True)
+            self._chroot(["chown", "postgres:postgres", path])
+        self._say("postgres: initdb")
+        self._as(
+            "postgres",
+            [
+                f"{_PG_BIN}/initdb",
+                "-D",
+                _DATA,
+                "-U",
+                "postgres",
+                "--auth=trust",
+                "--encoding=UTF8",
+                "--locale=C.UTF-8",
+            ],
+        )
+        # Trust on loopback only: the server listens on 127.0.0.1 and the socket in the root.
+        (data / "pg_hba.conf").write_text("local all all trust\nhost all all 127.0.0.1/32 trust\n")
+        marker.touch()
+
+    def _write_postgres_conf(self) -> None:
+        conf = self._host(_DATA) / "postgresql.auto.conf"
+        conf.write_text(
+            "# Written by `kenning stack up`; edits are overwritten.\n"
+            f"port = {self.config.pg_port}\n"
+            "listen_addresses = '127.0.0.1'\n"
+            f"unix_socket_directories = '{_SOCKETS}'\n"
+            "shared_preload_libraries = 'age'\n"
+            "max_connections = 200\n"
+            "shared_buffers = '512MB'\n"
+            "maintenance_work_mem = '512MB'\n"
+            "work_mem = '16MB'\n"
+            "effective_cache_size = '4GB'\n"
+            "max_wal_size = '2GB'\n"
+            "fsync = on\n"
+        )
+        self._chroot(["chown", "postgres:postgres", f"{_DATA}/postgresql.auto.conf"])
+
+    def _start_postgres(self) -> None:
+        if self._postgres_running():
+            return
+        self._host(_SOCKETS).mkdir(parents=True, exist_ok=True)
+        self._chroot(["chown", "postgres:postgres", _SOCKETS])
+        self._write_postgres_conf()
+        self._say(f"postgres: starting on 127.0.0.1:{self.config.pg_port}")
+        result = self._as(
+            "postgres",
+            [
+                f"{_PG_BIN}/pg_ctl",
+                "-D",
+                _DATA,
+                "-l",
+                f"{_LOGS}/postgres.log",
+                "-w",
+                "-t",
+                "60",
+                "start",
+            ],
+            check=False,
+        )
+        if result.returncode != 0:
+            log = self._host(_LOGS) / "postgres.log"
+            tail = log.read_text(errors="replace")[-1500:] if log.exists() else ""
+            raise StackError(f"postgres did not start: {_tail(result)}\n{tail}")
+
+    def _create_databases(self) -> None:
+        for name in self.config.databases:
+            if not name.replace("_", "a").isalnum():
+                raise StackError(f"database name {name!r} must be letters, digits and _")
+            # `name` passed the check above, so it is safe to splice.
+            exists = self._psql(f"SELECT 1 FROM pg_database WHERE datname = '{name}'")  # noqa: S608
+            if exists != "1":
+                self._psql(f'CREATE DATABASE "{name}"')
+                self._say(f"postgres: created database {name}")
+
+    def _start_redis(self) -> None:
+        if self._redis_running():
+            return
+        for path in (_REDIS_DIR, _LOGS):
+            self._host(path).mkdir(parents=True, exist_ok=True)
+        self._chroot(["chown", "redis:redis", _REDIS_DIR])
+        conf = self._host(_REDIS_DIR) / "redis.conf"
+        # No persistence on purpose: Redis carries only live fan-out, router coordination
+        # and TTL'd session state; everything durable is in PostgreSQL.
+        conf.write_text(
+            f"port {self.config.redis_port}\n"
+            "bind 127.0.0.1\n"
+            "protected-mode yes\n"
+            "daemonize yes\n"
+            f"pidfile {_REDIS_DIR}/redis.pid\n"
+            f"logfile {_REDIS_DIR}/redis.log\n"
+            f"dir {_REDIS_DIR}\n"
+            'save ""\n'
+            "appendonly no\n"
+            "maxclients 10000\n"
+        )
+        self._say(f"redis: starting on 127.0.0.1:{self.config.redis_port}")
+        self._as("redis", ["/usr/bin/redis-server", f"{_REDIS_DIR}/redis.conf"])
+        _wait_until(self._redis_running, 15.0, "redis to answer PING")
+
+    # ---- probes and process helpers ---------------------------------------
+
+    def _postgres_running(self) -> bool:
+        if not (self.config.root / _PG_BIN.lstrip("/") / "pg_isready").exists():
+            return False
+        result = self._chroot(
+            [f"{_PG_BIN}/pg_isready", "-q", "-h", "127.0.0.1", "-p", str(self.config.pg_port)],
+            check=False,
+        )
+        return result.returncode == 0
+
+    def _redis_running(self) -> bool:
+        if not (self.config.root / "usr/bin/redis-cli").exists():
+            return False
+        result = self._redis_cli("ping", check=False)
+        return result.returncode == 0 and result.stdout.strip() == "PONG"
+
+    def _psql(self, sql: str) -> str:
+        result = self._chroot(
+            [
+                f"{_PG_BIN}/psql",
+                "-h",
+                "127.0.0.1",
+                "-p",
+                str(self.config.pg_port),
+                "-U",
+                "postgres",
+                "-d",
+                "postgres",
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-Atc",
+                sql,
+            ],
+        )
+        return result.stdout.strip()
+
+    def _redis_cli(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        return self._chroot(
+            ["/usr/bin/redis-cli", "-h", "127.0.0.1", "-p", str(self.config.redis_port), *args],
+            check=check,
+        )
+
+    def _host(self, path: str) -> Path:
+        return self.config.root / path.lstrip("/")
+
+    def _chroot(self, argv: list[str], *, check: bool = True) -> subprocess.CompletedProcess[str]:
+        return _run(["chroot", str(self.config.root), *argv], check=check)
+
+    def _as(
+        self, user: str, argv: list[str], *, check: bool = True
+    ) -> subprocess.CompletedProcess[str]:
+        return _run(
+            ["chroot", f"--userspec={user}:{user}", str(self.config.root), *argv], check=check
+        )
+
+
+def _run(argv: list[str], *, check: bool = True) -> subprocess.CompletedProcess[str]:
+    env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL": "C", "HOME": "/root"}
+    # Daemons inherit our stdout otherwise and hold a caller's pipe open forever.
+    result = subprocess.run(
+        argv, capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL, check=False
+    )
+    if check and result.returncode != 0:
+        raise StackError(f"`{' '.join(argv[:4])} ...` failed: {_tail(result)}")
+    return result
+
+
+def _tail(result: subprocess.CompletedProcess[str]) -> str:
+    text = (result.stderr or "") + (result.stdout or "")
+    return text.strip()[-800:] or f"exit code {result.returncode}"
+
+
+def _require_root() -> None:
+    if os.geteuid() != 0:
+        raise StackError(
+            "the local stack needs root (debootstrap and chroot); run `sudo kenning stack up`, "
+            "or point KENNING_DATABASE_URL and KENNING_REDIS_URL at existing servers"
+        )
+
+
+def _ensure_host_debootstrap(say: Say) -> None:
+    if shutil.which("debootstrap", path="/usr/sbin:/usr/bin:/sbin:/bin"):
+        return
+    say("host: installing debootstrap with apt-get")
+    for argv in (["apt-get", "update", "-q"], ["apt-get", "install", "-y", "-q", "debootstrap"]):
+        result = _run(argv, check=False)
+        if result.returncode != 0:
+            raise StackError(
+                f"could not install debootstrap on the host (are the Debian registries "
+                f"reachable?): {_tail(result)}"
+            )
+
+
+def _wait_until(probe: Callable[[], bool], timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if probe():
+            return
+        time.sleep(0.1)
+    raise StackError(f"timed out after {timeout:.0f} s waiting for {what}")

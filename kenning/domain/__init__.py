@@ -1,0 +1,1 @@
+"""Pure rules and use cases; imports no driver, no Strawberry, no httpx."""

@@ -1,0 +1,24 @@
+"""The per-request GraphQL context and the ``Info`` alias resolvers take."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import strawberry
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.websockets import WebSocket
+
+from kenning.runtime import Runtime
+
+
+@dataclass(slots=True)
+class Context:
+    """What every resolver of one request may use."""
+
+    runtime: Runtime
+    request: Request | WebSocket
+    response: Response | None
+
+
+Info = strawberry.Info[Context, None]

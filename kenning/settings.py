@@ -1,0 +1,65 @@
+"""The one configuration object, read from ``KENNING_*`` variables and an optional ``.env``."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_STACK_DIR = Path("/var/lib/kenning/stack")
+
+
+class EmbedderKind(StrEnum):
+    """Which adapter computes embeddings."""
+
+    LOCAL = "local"
+    OLLAMA = "ollama"
+    HASH = "hash"
+
+
+class Settings(BaseSettings):
+    """Everything Kenning can be told; defaults point at the local stack.
+
+    Example: ``Settings(database_url="postgresql://u@db:5432/kenning")``.
+    """
+
+    model_config = SettingsConfigDict(
+        env_prefix="KENNING_", env_file=".env", env_file_encoding="utf-8", extra="ignore"
+    )
+
+    database_url: str = "postgresql://postgres@127.0.0.1:5433/kenning"
+    redis_url: str = "redis://127.0.0.1:6380/0"
+    db_pool_min: int = Field(default=1, ge=0)
+    db_pool_max: int = Field(default=10, ge=1)
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=0, le=65535)
+    development: bool = False
+    migrate_on_start: bool = False
+    log_level: str = "INFO"
+    log_json: bool = True
+
+    graph_name: str = "kenning"
+    embedding_dim: int = Field(default=384, ge=1, le=16000)
+    embedding_model: str = "all-MiniLM-L6-v2"
+    embedder: EmbedderKind = EmbedderKind.LOCAL
+    ollama_url: str = "http://127.0.0.1:11434"
+
+    stack_dir: Path = DEFAULT_STACK_DIR
+    stack_pg_port: int = Field(default=5433, ge=1, le=65535)
+    stack_redis_port: int = Field(default=6380, ge=1, le=65535)
+    stack_mirror: str = "http://deb.debian.org/debian"
+    stack_suite: str = "trixie"
+
+    @field_validator("graph_name")
+    @classmethod
+    def _graph_name_is_identifier(cls, value: str) -> str:
+        # The graph name is spliced into Cypher and SQL as an identifier, so it is
+        # whitelisted here rather than quoted at each use.
+        if not value.isascii() or not value.replace("_", "a").isalnum() or value[0].isdigit():
+            raise ValueError("graph_name must be an ASCII identifier: letters, digits, _")
+        if not 3 <= len(value) <= 63:
+            raise ValueError("graph_name must be 3 to 63 characters (an AGE rule)")
+        return value.lower()

@@ -1,0 +1,1 @@
+"""Adapters of the domain's ports: asyncpg (SQL, pgvector, AGE) and Redis."""

@@ -1,0 +1,115 @@
+"""Probes of the database and Redis: versions, readiness, and the startup contract."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import asyncpg
+import redis.asyncio as aioredis
+
+from kenning.domain.errors import ConfigurationError
+from kenning.settings import Settings
+from kenning.storage.pool import Connection
+
+_EXTENSIONS = {"age": "Apache AGE", "vector": "pgvector"}
+
+
+@dataclass(frozen=True, slots=True)
+class DatabaseVersions:
+    """Versions the database reports."""
+
+    postgres: str
+    age: str | None
+    pgvector: str | None
+    schema_revision: str | None
+
+
+async def database_versions(conn: Connection) -> DatabaseVersions:
+    """Server, extension and schema versions of the connected database."""
+    postgres = await conn.fetchval("SHOW server_version")
+    rows = await conn.fetch(
+        "SELECT extname, extversion FROM pg_extension WHERE extname = ANY($1::text[])",
+        list(_EXTENSIONS),
+    )
+    installed = {row["extname"]: row["extversion"] for row in rows}
+    revision = None
+    if await conn.fetchval("SELECT to_regclass('public.alembic_version') IS NOT NULL"):
+        revision = await conn.fetchval("SELECT version_num FROM public.alembic_version")
+    return DatabaseVersions(postgres, installed.get("age"), installed.get("vector"), revision)
+
+
+async def redis_version(client: aioredis.Redis) -> str:
+    """The Redis server's version string."""
+    info = await client.info("server")
+    return str(info.get("redis_version", "unknown"))
+
+
+async def verify_database(conn: Connection, settings: Settings, head: str) -> None:
+    """Raise ``ConfigurationError`` saying what to do unless the database fits this server."""
+    versions = await database_versions(conn)
+    available = {
+        row["name"]
+        for row in await conn.fetch(
+            "SELECT name FROM pg_available_extensions WHERE name = ANY($1::text[])",
+            list(_EXTENSIONS),
+        )
+    }
+    for name, label in _EXTENSIONS.items():
+        if name not in available:
+            raise ConfigurationError(
+                f"the PostgreSQL server has no {label} extension ({name}); install it on the "
+                "server (or use `kenning stack up` for a local one)"
+            )
+    if versions.age is None or versions.pgvector is None or versions.schema_revision is None:
+        raise ConfigurationError(
+            "the database has no Kenning schema yet: run `kenning migrate` "
+            "(or `kenning serve --migrate`)"
+        )
+    if versions.schema_revision != head:
+        raise ConfigurationError(
+            f"the database schema is at revision {versions.schema_revision} but this Kenning "
+            f"needs {head}: run `kenning migrate` (if the database is newer, upgrade Kenning)"
+        )
+    recorded = await conn.fetchval("SELECT value FROM kenning_meta WHERE key = 'embedding_dim'")
+    if recorded is not None and int(recorded) != settings.embedding_dim:
+        raise ConfigurationError(
+            f"the database stores {recorded}-dimensional embeddings but the server is configured "
+            f"for {settings.embedding_dim}: set KENNING_EMBEDDING_DIM={recorded} or use a "
+            "new database"
+        )
+
+
+async def readiness(pool: asyncpg.Pool, client: aioredis.Redis, graph: str) -> dict[str, str]:
+    """Check each part; map part name to ``ok`` or the reason it failed."""
+    parts: dict[str, str] = {}
+    try:
+        async with pool.acquire() as conn:
+            parts["postgres"] = _ok(await conn.fetchval("SELECT 1") == 1)
+            parts["age"] = await _probe(conn, _age_probe(graph))
+            parts["pgvector"] = await _probe(conn, "SELECT '[1,0]'::vector <=> '[0,1]'::vector = 1")
+    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        parts.setdefault("postgres", f"unreachable: {type(error).__name__}")
+    try:
+        parts["redis"] = _ok(bool(await client.ping()))
+    except (OSError, aioredis.RedisError) as error:
+        parts["redis"] = f"unreachable: {type(error).__name__}"
+    return parts
+
+
+def _age_probe(graph: str) -> str:
+    # `graph` is the whitelisted setting; a read-only count proves cypher() works here.
+    return (
+        f"SELECT count(*) >= 0 FROM ag_catalog.cypher('{graph}', "  # noqa: S608
+        "$$ MATCH (n) RETURN count(n) $$) AS (c ag_catalog.agtype)"
+    )
+
+
+async def _probe(conn: Connection, sql: str) -> str:
+    try:
+        return _ok(bool(await conn.fetchval(sql)))
+    except asyncpg.PostgresError as error:
+        return f"failed: {type(error).__name__}"
+
+
+def _ok(value: bool) -> str:
+    return "ok" if value else "failed"

@@ -1,0 +1,186 @@
+"""Table declarations (SQLModel); Alembic autogenerates migrations from this metadata.
+
+Hot paths query these tables through asyncpg directly; the classes exist so the schema
+has one declared source of truth that ``alembic check`` compares with the database.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from pgvector.sqlalchemy import Vector
+from sqlalchemy.dialects.postgresql import ARRAY, JSONB, TSVECTOR
+from sqlmodel import Field, SQLModel
+
+# The dimension is a setting applied by the migration; the declaration leaves it open and
+# the migration environment compares it with the recorded one instead.
+EMBEDDING = Vector()
+
+
+def _now() -> sa.TextClause:
+    return sa.text("now()")
+
+
+def _text_array() -> sa.Column[Any]:
+    return sa.Column(ARRAY(sa.Text()), nullable=False, server_default=sa.text("'{}'::text[]"))
+
+
+def _created() -> Any:
+    return Field(
+        sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False, server_default=_now())
+    )
+
+
+def _scope_field() -> Any:
+    return Field(default="", sa_column_kwargs={"server_default": ""}, max_length=200)
+
+
+class ChunkRow(SQLModel, table=True):
+    """A searchable piece of a source, with its embedding and full-text vector."""
+
+    __tablename__ = "chunks"
+    __table_args__ = (
+        sa.Index("ix_chunks_scope", "client_id", "project_id", "group_id"),
+        sa.Index("ix_chunks_source", "client_id", "source_urn"),
+        sa.Index("ix_chunks_connection", "client_id", "connection_id"),
+        sa.Index("ix_chunks_kind", "kind"),
+        sa.Index("ix_chunks_tsv", "content_tsv", postgresql_using="gin"),
+        sa.Index("ix_chunks_graph_refs", "graph_refs", postgresql_using="gin"),
+        sa.Index(
+            "ix_chunks_embedding_hnsw",
+            "embedding",
+            postgresql_using="hnsw",
+            postgresql_with={"m": 16, "ef_construction": 64},
+            postgresql_ops={"embedding": "vector_cosine_ops"},
+        ),
+    )
+
+    id: str = Field(primary_key=True, max_length=64)
+    source_urn: str = Field(max_length=2048)
+    ordinal: int
+    kind: str = Field(max_length=200)
+    client_id: str = _scope_field()
+    project_id: str = _scope_field()
+    group_id: str = _scope_field()
+    content: str = Field(sa_column=sa.Column(sa.Text(), nullable=False))
+    embedding: list[float] = Field(sa_column=sa.Column(EMBEDDING, nullable=False))
+    content_tsv: str | None = Field(
+        default=None,
+        sa_column=sa.Column(
+            TSVECTOR(), sa.Computed("to_tsvector('english', content)", persisted=True)
+        ),
+    )
+    graph_refs: list[str] = Field(default_factory=list, sa_column=_text_array())
+    knowledge_type: str | None = Field(default=None, max_length=40)
+    info_type: str | None = Field(default=None, max_length=200)
+    tags: list[str] = Field(default_factory=list, sa_column=_text_array())
+    source_kind: str | None = Field(default=None, max_length=200)
+    connection_id: str | None = Field(default=None, max_length=200)
+    external_id: str | None = Field(default=None, max_length=2048)
+    revision: str | None = Field(default=None, max_length=200)
+    content_hash: str = Field(max_length=64)
+    metadata_: dict[str, Any] = Field(
+        default_factory=dict,
+        sa_column=sa.Column(
+            "metadata", JSONB(), nullable=False, server_default=sa.text("'{}'::jsonb")
+        ),
+    )
+    created_at: datetime = _created()
+    updated_at: datetime = _created()
+
+
+class AliasRow(SQLModel, table=True):
+    """Per client: an alias key that resolves to a canonical node key."""
+
+    __tablename__ = "aliases"
+
+    client_id: str = Field(primary_key=True, max_length=200)
+    alias_key: str = Field(primary_key=True, max_length=512)
+    canonical_key: str = Field(max_length=512)
+    area: str = Field(default="", sa_column_kwargs={"server_default": ""}, max_length=200)
+    seen_count: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    last_seen_at: datetime = _created()
+    created_at: datetime = _created()
+
+
+class IngestionJobRow(SQLModel, table=True):
+    """A durable unit of queued ingestion work."""
+
+    __tablename__ = "ingestion_jobs"
+    __table_args__ = (
+        sa.Index(
+            "ix_jobs_claim",
+            "priority",
+            "queue_position",
+            "created_at",
+            postgresql_where=sa.text("status = 'QUEUED'"),
+        ),
+        sa.Index("ix_jobs_idempotency", "client_id", "idempotency_key"),
+        sa.Index("ix_jobs_connection", "client_id", "connection_id"),
+    )
+
+    id: str = Field(primary_key=True, max_length=36)
+    idempotency_key: str = Field(max_length=2048)
+    status: str = Field(max_length=40)
+    stage: str | None = Field(default=None, max_length=40)
+    lane: str = Field(max_length=20)
+    priority: int
+    queue_position: int | None = None
+    attempts: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    next_attempt_at: datetime | None = Field(
+        default=None, sa_column=sa.Column(sa.DateTime(timezone=True))
+    )
+    lease_owner: str | None = Field(default=None, max_length=200)
+    heartbeat_at: datetime | None = Field(
+        default=None, sa_column=sa.Column(sa.DateTime(timezone=True))
+    )
+    last_error: str | None = Field(default=None, sa_column=sa.Column(sa.Text()))
+    client_id: str = _scope_field()
+    project_id: str = _scope_field()
+    group_id: str = _scope_field()
+    source_urn: str | None = Field(default=None, max_length=2048)
+    connection_id: str | None = Field(default=None, max_length=200)
+    payload: dict[str, Any] = Field(
+        default_factory=dict, sa_column=sa.Column(JSONB(), nullable=False)
+    )
+    created_at: datetime = _created()
+    updated_at: datetime = _created()
+    finished_at: datetime | None = Field(
+        default=None, sa_column=sa.Column(sa.DateTime(timezone=True))
+    )
+
+
+class ConnectionRow(SQLModel, table=True):
+    """A registered source connection (a mailbox, a drive, a git remote, ...)."""
+
+    __tablename__ = "connections"
+
+    client_id: str = Field(primary_key=True, max_length=200)
+    connection_id: str = Field(primary_key=True, max_length=200)
+    project_id: str = _scope_field()
+    group_id: str = _scope_field()
+    authority: str = Field(max_length=100)
+    label: str = Field(max_length=500)
+    status: str = Field(max_length=40)
+    allowed_source_kinds: list[str] = Field(default_factory=list, sa_column=_text_array())
+    sync_cursors: dict[str, Any] = Field(
+        default_factory=dict,
+        sa_column=sa.Column(JSONB(), nullable=False, server_default=sa.text("'{}'::jsonb")),
+    )
+    revoke_reason: str | None = Field(default=None, sa_column=sa.Column(sa.Text()))
+    created_at: datetime = _created()
+    updated_at: datetime = _created()
+
+
+class MetaRow(SQLModel, table=True):
+    """Facts about the database itself: embedding model and dimension, schema version."""
+
+    __tablename__ = "kenning_meta"
+
+    key: str = Field(primary_key=True, max_length=100)
+    value: str = Field(sa_column=sa.Column(sa.Text(), nullable=False))
+
+
+metadata = SQLModel.metadata

@@ -1,0 +1,86 @@
+"""Alembic environment: Kenning's settings give the URL, graph name and embedding dimension."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Literal
+
+from alembic import context
+from alembic.autogenerate.api import AutogenContext
+from pgvector.sqlalchemy import Vector
+from sqlalchemy import Column, pool
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import async_engine_from_config
+from sqlalchemy.types import TypeEngine
+
+from kenning.settings import Settings
+from kenning.storage.database_url import sqlalchemy_url
+from kenning.storage.tables import metadata
+
+config = context.config
+settings: Settings = config.attributes.get("settings") or Settings()
+# Migrations read the graph name and embedding dimension from here.
+config.attributes["settings"] = settings
+
+
+def _compare_type(
+    ctx: Any,
+    inspected_column: Column[Any],
+    metadata_column: Column[Any],
+    inspected_type: TypeEngine[Any],
+    metadata_type: TypeEngine[Any],
+) -> bool | None:
+    # The declared vector has no fixed dimension; the database's must be the configured one.
+    if isinstance(metadata_type, Vector):
+        dim = getattr(inspected_type, "dim", None)
+        return not (isinstance(inspected_type, Vector) and dim == settings.embedding_dim)
+    return None
+
+
+def _render_item(type_: str, obj: Any, autogen_context: AutogenContext) -> str | Literal[False]:
+    if type_ == "type" and isinstance(obj, Vector):
+        autogen_context.imports.add("from pgvector.sqlalchemy import Vector")
+        return "Vector()"
+    return False
+
+
+def _configure(connection: Connection | None = None, **kwargs: Any) -> None:
+    context.configure(
+        connection=connection,
+        target_metadata=metadata,
+        compare_type=_compare_type,
+        render_item=_render_item,
+        **kwargs,
+    )
+
+
+def run_migrations_offline() -> None:
+    _configure(url=sqlalchemy_url(settings.database_url), literal_binds=True)
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def _run_sync(connection: Connection) -> None:
+    _configure(connection)
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+async def run_migrations_online() -> None:
+    engine = async_engine_from_config(
+        {"sqlalchemy.url": sqlalchemy_url(settings.database_url)},
+        prefix="sqlalchemy.",
+        poolclass=pool.NullPool,
+        # Only `public` on the path: with ag_catalog on it, autogenerate would compare AGE's
+        # catalog tables too. Migrations schema-qualify every AGE name instead.
+        connect_args={"server_settings": {"search_path": "public"}},
+    )
+    async with engine.connect() as connection:
+        await connection.run_sync(_run_sync)
+    await engine.dispose()
+
+
+if context.is_offline_mode():
+    run_migrations_offline()
+else:
+    asyncio.run(run_migrations_online())
