@@ -77,14 +77,16 @@ class StackStatus:
 
 
 Say = Callable[[str], None]
+Runner = Callable[[list[str], bool], "subprocess.CompletedProcess[str]"]
 
 
 class LocalStack:
     """Provision, start, stop and inspect the local stack."""
 
-    def __init__(self, config: StackConfig, say: Say = print) -> None:
+    def __init__(self, config: StackConfig, say: Say = print, runner: Runner | None = None) -> None:
         self.config = config
         self._say = say
+        self._runner: Runner = runner or (lambda argv, check: _run(argv, check=check))
 
     # ---- public commands -------------------------------------------------
 
@@ -163,12 +165,12 @@ class LocalStack:
         if root.exists():
             self._say(f"debootstrap: removing the unfinished root at {root}")
             shutil.rmtree(root)
-        _ensure_host_debootstrap(self._say)
+        self._ensure_host_debootstrap()
         self._say(f"debootstrap: {self.config.suite} minbase into {root} (about 30 s)")
         started = time.monotonic()
-        result = _run(
+        result = self._runner(
             ["debootstrap", "--variant=minbase", self.config.suite, str(root), self.config.mirror],
-            check=False,
+            False,
         )
         if result.returncode != 0:
             raise StackError(
@@ -359,14 +361,29 @@ class LocalStack:
         return self.config.root / path.lstrip("/")
 
     def _chroot(self, argv: list[str], *, check: bool = True) -> subprocess.CompletedProcess[str]:
-        return _run(["chroot", str(self.config.root), *argv], check=check)
+        return self._runner(["chroot", str(self.config.root), *argv], check)
 
     def _as(
         self, user: str, argv: list[str], *, check: bool = True
     ) -> subprocess.CompletedProcess[str]:
-        return _run(
-            ["chroot", f"--userspec={user}:{user}", str(self.config.root), *argv], check=check
+        return self._runner(
+            ["chroot", f"--userspec={user}:{user}", str(self.config.root), *argv], check
         )
+
+    def _ensure_host_debootstrap(self) -> None:
+        if shutil.which("debootstrap", path="/usr/sbin:/usr/bin:/sbin:/bin"):
+            return
+        self._say("host: installing debootstrap with apt-get")
+        for argv in (
+            ["apt-get", "update", "-q"],
+            ["apt-get", "install", "-y", "-q", "debootstrap"],
+        ):
+            result = self._runner(argv, False)
+            if result.returncode != 0:
+                raise StackError(
+                    "could not install debootstrap on the host (are the Debian registries "
+                    f"reachable?): {_tail(result)}"
+                )
 
 
 def _run(argv: list[str], *, check: bool = True) -> subprocess.CompletedProcess[str]:
@@ -391,19 +408,6 @@ def _require_root() -> None:
             "the local stack needs root (debootstrap and chroot); run `sudo kenning stack up`, "
             "or point KENNING_DATABASE_URL and KENNING_REDIS_URL at existing servers"
         )
-
-
-def _ensure_host_debootstrap(say: Say) -> None:
-    if shutil.which("debootstrap", path="/usr/sbin:/usr/bin:/sbin:/bin"):
-        return
-    say("host: installing debootstrap with apt-get")
-    for argv in (["apt-get", "update", "-q"], ["apt-get", "install", "-y", "-q", "debootstrap"]):
-        result = _run(argv, check=False)
-        if result.returncode != 0:
-            raise StackError(
-                f"could not install debootstrap on the host (are the Debian registries "
-                f"reachable?): {_tail(result)}"
-            )
 
 
 def _wait_until(probe: Callable[[], bool], timeout: float, what: str) -> None:

@@ -1,0 +1,5 @@
+"""``python -m kenning`` runs the command line."""
+
+from kenning.cli.main import app
+
+app()

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Fresh machine to a running server: install, provision the local stack, migrate, serve.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export HF_HUB_OFFLINE=1
+scripts/install.sh
+.venv/bin/kenning stack up
+.venv/bin/kenning migrate
+exec .venv/bin/kenning serve "$@"

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Fresh machine to a full test run: install, provision the local stack, lint, type-check,
+# check the schema and migrations for drift, then every test against the real stack.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export HF_HUB_OFFLINE=1
+scripts/install.sh
+
+# The drift check uses its own database on the local stack, never the development one.
+export KENNING_DATABASE_URL="postgresql://postgres@127.0.0.1:${KENNING_STACK_PG_PORT:-5433}/kenning_check"
+.venv/bin/kenning stack up
+
+echo "== ruff"; .venv/bin/ruff check . && .venv/bin/ruff format --check .
+echo "== mypy --strict"; .venv/bin/mypy
+echo "== schema drift"; .venv/bin/kenning schema --check schema.graphql
+echo "== alembic check"; .venv/bin/kenning migrate && .venv/bin/alembic check
+echo "== pytest"; .venv/bin/pytest "$@"

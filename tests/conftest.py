@@ -1,0 +1,72 @@
+"""Shared fixtures: a migrated test database on the real stack and a Redis client.
+
+The stack is the one the test command provisions (`kenning stack up`); tests use their own
+database, ``kenning_test``, so they never touch the development data.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import AsyncIterator
+
+import asyncpg
+import pytest
+import redis.asyncio as aioredis
+
+from kenning.settings import Settings
+from kenning.storage.database_url import asyncpg_dsn, with_database
+from kenning.storage.migrate import run_upgrade
+from kenning.storage.pool import create_pool
+
+TEST_DATABASE = "kenning_test"
+
+
+def base_settings() -> Settings:
+    """Settings for the stack the test command provisioned (env overrides honoured)."""
+    return Settings(log_json=False)
+
+
+async def recreate_database(admin_url: str, name: str) -> None:
+    """Drop and create ``name`` on the server of ``admin_url``."""
+    conn = await asyncpg.connect(asyncpg_dsn(with_database(admin_url, "postgres")))
+    try:
+        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+
+
+@pytest.fixture(scope="session")
+def test_settings() -> Settings:
+    base = base_settings()
+    redis_db = os.environ.get("KENNING_TEST_REDIS_DB", "15")
+    redis_url = base.redis_url.rsplit("/", 1)[0] + "/" + redis_db
+    return base.model_copy(
+        update={
+            "database_url": with_database(base.database_url, TEST_DATABASE),
+            "redis_url": redis_url,
+        }
+    )
+
+
+@pytest.fixture(scope="session")
+def migrated_settings(test_settings: Settings) -> Settings:
+    # Sync on purpose: Alembic's async environment runs its own event loop.
+    asyncio.run(recreate_database(test_settings.database_url, TEST_DATABASE))
+    run_upgrade(test_settings, "head")
+    return test_settings
+
+
+@pytest.fixture(scope="session")
+async def pool(migrated_settings: Settings) -> AsyncIterator[asyncpg.Pool]:
+    db_pool = await create_pool(migrated_settings, min_size=1)
+    yield db_pool
+    await db_pool.close()
+
+
+@pytest.fixture
+async def redis_client(test_settings: Settings) -> AsyncIterator[aioredis.Redis]:
+    client = aioredis.from_url(test_settings.redis_url)
+    yield client
+    await client.aclose()

@@ -1,0 +1,88 @@
+"""A real `kenning serve` process on a free loopback port, against the test database."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from kenning.settings import Settings
+
+
+@dataclass(frozen=True)
+class Server:
+    url: str
+    ws_url: str
+    log: Path
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def server_env(settings: Settings, port: int, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KENNING_")}
+    env.update(
+        KENNING_DATABASE_URL=settings.database_url,
+        KENNING_REDIS_URL=settings.redis_url,
+        KENNING_PORT=str(port),
+        KENNING_HOST="127.0.0.1",
+        KENNING_EMBEDDER="hash",
+        **extra,
+    )
+    return env
+
+
+def start_server(
+    settings: Settings, log: Path, **extra: str
+) -> tuple[subprocess.Popen[bytes], Server]:
+    port = free_port()
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "kenning", "serve"],
+            env=server_env(settings, port, **extra),
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+        )
+    server = Server(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/graphql", log)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited early:\n{log.read_text()}")
+        try:
+            if httpx.get(f"{server.url}/readyz", timeout=1).status_code == 200:
+                return process, server
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    process.kill()
+    raise RuntimeError(f"server not ready in 30 s:\n{log.read_text()}")
+
+
+def stop_server(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@pytest.fixture(scope="session")
+def server(
+    migrated_settings: Settings, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Server]:
+    log = tmp_path_factory.mktemp("server") / "server.log"
+    process, running = start_server(migrated_settings, log)
+    yield running
+    stop_server(process)

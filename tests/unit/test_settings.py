@@ -1,0 +1,54 @@
+"""Settings: environment variables, defaults and the identifier whitelist."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from kenning.settings import EmbedderKind, Settings
+from kenning.storage.database_url import asyncpg_dsn, database_name, sqlalchemy_url, with_database
+
+
+def test_defaults_point_at_the_local_stack(monkeypatch: pytest.MonkeyPatch) -> None:
+    for var in ("KENNING_DATABASE_URL", "KENNING_REDIS_URL", "KENNING_EMBEDDING_DIM"):
+        monkeypatch.delenv(var, raising=False)
+    settings = Settings(_env_file=None)
+    assert settings.database_url == "postgresql://postgres@127.0.0.1:5433/kenning"
+    assert settings.redis_url == "redis://127.0.0.1:6380/0"
+    assert settings.embedding_dim == 384
+
+
+def test_environment_overrides(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KENNING_DATABASE_URL", "postgresql://k@db.internal:5432/prod")
+    monkeypatch.setenv("KENNING_EMBEDDING_DIM", "768")
+    monkeypatch.setenv("KENNING_EMBEDDER", "ollama")
+    settings = Settings(_env_file=None)
+    assert settings.database_url == "postgresql://k@db.internal:5432/prod"
+    assert settings.embedding_dim == 768
+    assert settings.embedder is EmbedderKind.OLLAMA
+
+
+@pytest.mark.parametrize(
+    "name", ["kg", "x'); DROP TABLE chunks; --", "graph name", "9graph", "ümlaut", "a" * 64]
+)
+def test_graph_name_must_be_a_plain_identifier(name: str) -> None:
+    with pytest.raises(ValidationError, match="graph_name"):
+        Settings(graph_name=name, _env_file=None)
+
+
+def test_graph_name_is_accepted_and_lower_cased() -> None:
+    assert Settings(graph_name="Kenning_Graph2", _env_file=None).graph_name == "kenning_graph2"
+
+
+def test_embedding_dimension_must_be_positive() -> None:
+    with pytest.raises(ValidationError, match="embedding_dim"):
+        Settings(embedding_dim=0, _env_file=None)
+
+
+def test_database_url_helpers() -> None:
+    url = "postgres+asyncpg://u:p@h:5433/kenning?sslmode=disable"
+    assert database_name(url) == "kenning"
+    assert with_database(url, "other") == "postgres+asyncpg://u:p@h:5433/other?sslmode=disable"
+    assert asyncpg_dsn(url) == "postgresql://u:p@h:5433/kenning?sslmode=disable"
+    assert sqlalchemy_url("postgresql://h/db") == "postgresql+asyncpg://h/db"
+    assert database_name("postgresql://h:1") == "postgres"
