@@ -8,6 +8,8 @@ from pathlib import Path
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from kenning.domain.secrets import SecretPolicy
+
 DEFAULT_STACK_DIR = Path("/var/lib/kenning/stack")
 
 
@@ -46,6 +48,12 @@ class Settings(BaseSettings):
     embedding_model: str = "all-MiniLM-L6-v2"
     embedder: EmbedderKind = EmbedderKind.LOCAL
     ollama_url: str = "http://127.0.0.1:11434"
+    ollama_timeout: float = Field(default=120.0, gt=0)
+    embedding_batch_size: int = Field(default=32, ge=1, le=1024)
+    secret_policy: SecretPolicy = SecretPolicy.REJECT
+    # all-MiniLM-L6-v2 reads 256 tokens (about 1,000-1,200 characters); longer chunks
+    # would be embedded by their beginning only.
+    chunk_limit: int = Field(default=1000, ge=200, le=20000)
 
     stack_dir: Path = DEFAULT_STACK_DIR
     stack_pg_port: int = Field(default=5433, ge=1, le=65535)

@@ -25,6 +25,7 @@ class ErrorCode(StrEnum):
     NOT_FOUND = "NOT_FOUND"
     CONFLICT = "CONFLICT"
     MISCONFIGURED = "MISCONFIGURED"
+    EMBEDDING_FAILED = "EMBEDDING_FAILED"
 
 
 class KenningError(Exception):

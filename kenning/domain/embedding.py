@@ -1,0 +1,90 @@
+"""The ``Embedder`` port: text in, unit vectors out, with the request's priority.
+
+    KenningError
+    └── EmbeddingError         the backend could not embed; ``kind`` says whether to retry
+        ├── kind=OPERATIONAL   timeout, refused/reset connection, 429/503, "server busy"
+        └── kind=PERMANENT     malformed answer, wrong count, wrong dimension, bad config
+
+Adapters live in ``kenning.storage.embedders``; this module imports no driver.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from enum import StrEnum
+from typing import Final, Protocol, TypeVar
+
+from kenning.domain.errors import ErrorCode, KenningError
+
+# The router's scale: 0 critical (user chat), 1 coding, 2 vision, 3 background (bulk
+# ingestion). Embeddings are background work unless the caller says otherwise.
+BACKGROUND_PRIORITY: Final = 3
+
+T = TypeVar("T")
+
+
+class EmbeddingErrorKind(StrEnum):
+    """Whether an embedding failure is worth retrying."""
+
+    OPERATIONAL = "operational"
+    PERMANENT = "permanent"
+
+
+class EmbeddingError(KenningError):
+    """The embedding backend failed; retry only when ``transient`` is true.
+
+    Example: ``EmbeddingError("ollama busy (503)", kind=EmbeddingErrorKind.OPERATIONAL)``.
+    """
+
+    code = ErrorCode.EMBEDDING_FAILED
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        kind: EmbeddingErrorKind,
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.retry_after = retry_after
+
+    @property
+    def transient(self) -> bool:
+        """True when the same request may succeed later (a queue should back off and retry)."""
+        return self.kind is EmbeddingErrorKind.OPERATIONAL
+
+
+class Embedder(Protocol):
+    """Turns texts into unit-length vectors of ``dimension`` floats, one per text, in order."""
+
+    @property
+    def model(self) -> str:
+        """Name of the model, as recorded beside the stored vectors."""
+        ...
+
+    @property
+    def dimension(self) -> int:
+        """Length of every vector this embedder returns."""
+        ...
+
+    async def embed(
+        self, texts: Sequence[str], *, priority: int = BACKGROUND_PRIORITY
+    ) -> list[list[float]]:
+        """Embed ``texts``; raises ``EmbeddingError``. An empty input gives ``[]``."""
+        ...
+
+    async def aclose(self) -> None:
+        """Release connections or workers; the embedder is not used afterwards."""
+        ...
+
+
+def batched(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
+    """Consecutive slices of at most ``size`` items.
+
+    Example: ``list(batched("abcde", 2)) == ["ab", "cd", "e"]``.
+    """
+    if size < 1:
+        raise ValueError("batch size must be at least 1")
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
