@@ -24,7 +24,8 @@ from kenning.resolvers.context import Context
 from kenning.runtime import Runtime
 from kenning.schema.build import build_schema
 from kenning.settings import Settings
-from kenning.storage.health import readiness, verify_database
+from kenning.storage.embedders.factory import create_embedder
+from kenning.storage.health import readiness, verify_database, verify_embedder
 from kenning.storage.migrate import head_revision
 from kenning.storage.pool import connect, create_pool
 
@@ -59,6 +60,11 @@ async def preflight(settings: Settings) -> None:
         ) from error
     try:
         await verify_database(conn, settings, head_revision(settings))
+        embedder = create_embedder(settings)
+        try:
+            await verify_embedder(conn, embedder.model, embedder.dimension)
+        finally:
+            await embedder.aclose()
     finally:
         await conn.close()
 
@@ -73,14 +79,23 @@ def create_app(settings: Settings) -> Starlette:
         configure_logging(settings.log_level, as_json=settings.log_json)
         pool = await create_pool(settings)
         redis = aioredis.from_url(settings.redis_url)
+        embedder = create_embedder(settings)
         try:
             async with pool.acquire() as conn:
                 await verify_database(conn, settings, head_revision(settings))
-            holder["runtime"] = Runtime(settings=settings, pool=pool, redis=redis)
+                await verify_embedder(conn, embedder.model, embedder.dimension)
+            # Load the model now so the first request does not pay for it.
+            warm_up = getattr(embedder, "warm_up", None)
+            if warm_up is not None:
+                await warm_up()
+            holder["runtime"] = Runtime(
+                settings=settings, pool=pool, redis=redis, embedder=embedder
+            )
             log_event(logger, "server.started", host=settings.host, port=settings.port)
             yield
         finally:
             holder.pop("runtime", None)
+            await embedder.aclose()
             await redis.aclose()
             await pool.close()
             log_event(logger, "server.stopped")

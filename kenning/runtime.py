@@ -1,4 +1,4 @@
-"""What a running server holds: settings and the open pools, built in the app's lifespan."""
+"""What a running server holds: settings, pools and adapters, built in the app's lifespan."""
 
 from __future__ import annotations
 
@@ -8,7 +8,11 @@ from dataclasses import dataclass, field
 import asyncpg
 import redis.asyncio as aioredis
 
+from kenning.domain.embedding import Embedder
+from kenning.domain.ingest import IngestDeps
 from kenning.settings import Settings
+from kenning.storage.alias_registry import PgAliasRegistry
+from kenning.storage.knowledge_store import PgKnowledgeStore
 
 
 @dataclass(slots=True)
@@ -18,4 +22,21 @@ class Runtime:
     settings: Settings
     pool: asyncpg.Pool
     redis: aioredis.Redis
+    embedder: Embedder
+    store: PgKnowledgeStore = field(init=False)
+    aliases: PgAliasRegistry = field(init=False)
     started_at: float = field(default_factory=time.time)
+
+    def __post_init__(self) -> None:
+        self.store = PgKnowledgeStore(self.pool, self.settings.graph_name)
+        self.aliases = PgAliasRegistry(self.pool)
+
+    def ingest_deps(self) -> IngestDeps:
+        """The ports an ingest runs with, under the server's default policies."""
+        return IngestDeps(
+            store=self.store,
+            aliases=self.aliases,
+            embedder=self.embedder,
+            secret_policy=self.settings.secret_policy,
+            chunk_limit=self.settings.chunk_limit,
+        )

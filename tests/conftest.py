@@ -14,7 +14,7 @@ import asyncpg
 import pytest
 import redis.asyncio as aioredis
 
-from kenning.settings import Settings
+from kenning.settings import EmbedderKind, Settings
 from kenning.storage.database_url import asyncpg_dsn, with_database
 from kenning.storage.migrate import run_upgrade
 from kenning.storage.pool import create_pool
@@ -46,6 +46,9 @@ def test_settings() -> Settings:
         update={
             "database_url": with_database(base.database_url, TEST_DATABASE),
             "redis_url": redis_url,
+            # A cheap deterministic embedder; the local model has its own tests.
+            "embedder": EmbedderKind.HASH,
+            "embedding_model": f"hash-{base.embedding_dim}",
         }
     )
 

@@ -17,8 +17,8 @@ class Context:
     """What every resolver of one request may use."""
 
     runtime: Runtime
-    request: Request | WebSocket
-    response: Response | None
+    request: Request | WebSocket | None = None
+    response: Response | None = None
 
 
 Info = strawberry.Info[Context, None]

@@ -9,6 +9,7 @@ from graphql import GraphQLError
 from strawberry.extensions import MaskErrors
 
 from kenning.domain.errors import KenningError
+from kenning.schema.mutation import Mutation
 from kenning.schema.query import Query
 from kenning.schema.subscription import Subscription
 
@@ -26,6 +27,7 @@ def build_schema() -> strawberry.Schema:
     """A fresh schema object (no module-level global)."""
     return strawberry.Schema(
         query=Query,
+        mutation=Mutation,
         subscription=Subscription,
         extensions=[
             partial(MaskErrors, should_mask_error=_should_mask, error_message=MASKED_MESSAGE)

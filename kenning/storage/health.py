@@ -79,6 +79,26 @@ async def verify_database(conn: Connection, settings: Settings, head: str) -> No
         )
 
 
+async def verify_embedder(conn: Connection, model: str, dimension: int) -> None:
+    """Raise ``ConfigurationError`` unless the embedder matches the recorded model."""
+    rows = await conn.fetch(
+        "SELECT key, value FROM kenning_meta WHERE key IN ('embedding_model', 'embedding_dim')"
+    )
+    recorded = {r["key"]: r["value"] for r in rows}
+    if recorded.get("embedding_dim") not in (None, str(dimension)):
+        raise ConfigurationError(
+            f"the embedder gives {dimension}-dimensional vectors but the database stores "
+            f"{recorded['embedding_dim']}: configure a matching embedder or use a new database"
+        )
+    stored_model = recorded.get("embedding_model")
+    if stored_model is not None and stored_model.lower() != model.lower():
+        raise ConfigurationError(
+            f"the database's vectors come from {stored_model!r} but the embedder is "
+            f"{model!r}; vectors of two models do not compare: set KENNING_EMBEDDER and "
+            f"KENNING_EMBEDDING_MODEL to match, or use a new database"
+        )
+
+
 async def readiness(pool: asyncpg.Pool, client: aioredis.Redis, graph: str) -> dict[str, str]:
     """Check each part; map part name to ``ok`` or the reason it failed."""
     parts: dict[str, str] = {}
@@ -99,7 +119,7 @@ async def readiness(pool: asyncpg.Pool, client: aioredis.Redis, graph: str) -> d
 def _age_probe(graph: str) -> str:
     # `graph` is the whitelisted setting; a read-only count proves cypher() works here.
     return (
-        f"SELECT count(*) >= 0 FROM ag_catalog.cypher('{graph}', "  # noqa: S608
+        f"SELECT count(*) >= 0 FROM ag_catalog.cypher('{graph}', "
         "$$ MATCH (n) RETURN count(n) $$) AS (c ag_catalog.agtype)"
     )
 

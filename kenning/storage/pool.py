@@ -33,9 +33,19 @@ async def _load_age(conn: asyncpg.Connection) -> None:
 
 async def _init_connection(conn: asyncpg.Connection) -> None:
     await _load_age(conn)
-    # Before the first migration the type does not exist yet; the startup check says so.
-    if await conn.fetchval("SELECT to_regtype('public.vector') IS NOT NULL"):
+    # Before the first migration the types do not exist yet; the startup check says so.
+    present = await conn.fetchrow(
+        "SELECT to_regtype('public.vector') IS NOT NULL AS vector, "
+        "to_regtype('ag_catalog.graphid') IS NOT NULL AS graphid"
+    )
+    assert present is not None
+    if present["vector"]:
         await register_vector(conn)
+    if present["graphid"]:
+        # Vertex and edge ids travel as Python ints (graphid is an int8 underneath).
+        await conn.set_type_codec(
+            "graphid", schema="ag_catalog", encoder=str, decoder=int, format="text"
+        )
 
 
 async def create_pool(settings: Settings, *, min_size: int | None = None) -> asyncpg.Pool:

@@ -174,6 +174,41 @@ class ConnectionRow(SQLModel, table=True):
     updated_at: datetime = _created()
 
 
+class SourceRow(SQLModel, table=True):
+    """One ingested source per scope: the hash that makes re-ingestion idempotent."""
+
+    __tablename__ = "sources"
+    __table_args__ = (sa.Index("ix_sources_connection", "client_id", "connection_id"),)
+
+    client_id: str = Field(primary_key=True, max_length=200)
+    project_id: str = Field(primary_key=True, max_length=200)
+    group_id: str = Field(primary_key=True, max_length=200)
+    source_urn: str = Field(primary_key=True, max_length=2048)
+    kind: str = Field(max_length=200)
+    content_hash: str = Field(max_length=64)
+    main_node_key: str | None = Field(default=None, max_length=512)
+    connection_id: str | None = Field(default=None, max_length=200)
+    chunk_count: int
+    created_at: datetime = _created()
+    updated_at: datetime = _created()
+
+
+class SourceMentionRow(SQLModel, table=True):
+    """Which graph nodes a source mentions; a node no source mentions and no edge touches
+    is an orphan and is deleted."""
+
+    __tablename__ = "source_mentions"
+    __table_args__ = (
+        sa.Index("ix_mentions_node", "client_id", "project_id", "group_id", "node_key"),
+    )
+
+    client_id: str = Field(primary_key=True, max_length=200)
+    project_id: str = Field(primary_key=True, max_length=200)
+    group_id: str = Field(primary_key=True, max_length=200)
+    source_urn: str = Field(primary_key=True, max_length=2048)
+    node_key: str = Field(primary_key=True, max_length=512)
+
+
 class MetaRow(SQLModel, table=True):
     """Facts about the database itself: embedding model and dimension, schema version."""
 

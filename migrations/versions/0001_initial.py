@@ -208,7 +208,7 @@ def downgrade() -> None:
     graph = _settings().graph_name
     op.execute("LOAD 'age'")
     op.execute(
-        f"SELECT ag_catalog.drop_graph(name, true) FROM ag_catalog.ag_graph WHERE name = '{graph}'"  # noqa: S608 - whitelisted by Settings
+        f"SELECT ag_catalog.drop_graph(name, true) FROM ag_catalog.ag_graph WHERE name = '{graph}'"
     )
     for table in ("kenning_meta", "connections", "ingestion_jobs", "aliases", "chunks"):
         op.drop_table(table)

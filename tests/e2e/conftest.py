@@ -37,7 +37,8 @@ def server_env(settings: Settings, port: int, **extra: str) -> dict[str, str]:
         KENNING_REDIS_URL=settings.redis_url,
         KENNING_PORT=str(port),
         KENNING_HOST="127.0.0.1",
-        KENNING_EMBEDDER="hash",
+        KENNING_EMBEDDER=settings.embedder.value,
+        KENNING_EMBEDDING_MODEL=settings.embedding_model,
         **extra,
     )
     return env

@@ -12,6 +12,7 @@ import pytest
 import websockets
 
 from kenning.settings import Settings
+from kenning.storage.migrate import head_revision
 from tests.e2e.conftest import Server, free_port, server_env
 
 pytestmark = pytest.mark.e2e
@@ -19,7 +20,7 @@ pytestmark = pytest.mark.e2e
 HEALTH = "{ health { postgres age pgvector redis kenning schemaRevision } }"
 
 
-def test_health_over_http(server: Server) -> None:
+def test_health_over_http(server: Server, migrated_settings: Settings) -> None:
     response = httpx.post(f"{server.url}/graphql", json={"query": HEALTH}, timeout=10)
     assert response.status_code == 200
     health = response.json()["data"]["health"]
@@ -27,7 +28,7 @@ def test_health_over_http(server: Server) -> None:
     assert health["age"] == "1.5.0"
     assert health["pgvector"].startswith("0.8")
     assert health["redis"].split(".")[0].isdigit()
-    assert health["schemaRevision"] == "0001"
+    assert health["schemaRevision"] == head_revision(migrated_settings)
 
 
 def test_probes_and_metrics(server: Server) -> None:

@@ -1,0 +1,104 @@
+"""Git history as graph knowledge: commits, branches and files, with diffs as evidence.
+
+Each commit becomes one structured ingest (its own source, ``git:<repository>@<hash>``), so
+re-sending a commit is idempotent and a commit can be purged alone. No model is involved.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from kenning.domain.errors import ValidationError
+from kenning.domain.ingest_graph import GraphEdge, GraphNode, GraphPiece, GraphRequest
+from kenning.domain.scope import Scope
+
+_HASH = re.compile(r"^[0-9a-fA-F]{7,64}$")
+_EDGE_BY_CHANGE = {"M": "modifies", "A": "creates", "D": "deletes", "R": "renames"}
+MAX_COMMITS = 500
+
+
+@dataclass(frozen=True, slots=True)
+class FileChange:
+    """One file a commit touched: M(odified), A(dded), D(eleted) or R(enamed)."""
+
+    path: str
+    change_type: str
+    old_path: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GitCommit:
+    """One commit as a git indexer reads it."""
+
+    hash: str
+    message: str
+    author: str
+    date: datetime
+    branch: str | None = None
+    parents: tuple[str, ...] = ()
+    files: tuple[FileChange, ...] = ()
+    diff: str = ""
+
+
+def commit_requests(
+    repository: str, commits: tuple[GitCommit, ...], scope: Scope, *, connection_id: str | None
+) -> list[GraphRequest]:
+    """One ``GraphRequest`` per commit; ``ValidationError`` names a malformed commit."""
+    if not repository.strip():
+        raise ValidationError("repository is required", field="repository")
+    if not commits or len(commits) > MAX_COMMITS:
+        raise ValidationError(f"give 1..{MAX_COMMITS} commits", field="commits")
+    return [_request(repository, c, i, scope, connection_id) for i, c in enumerate(commits)]
+
+
+def _request(
+    repository: str, commit: GitCommit, index: int, scope: Scope, connection_id: str | None
+) -> GraphRequest:
+    if not _HASH.match(commit.hash):
+        raise ValidationError(f"commits[{index}].hash is not a git hash", field="hash")
+    sha = commit.hash.lower()
+    key = f"commit:{sha}"
+    evidence = f"{sha}:diff"
+    text = f"commit {sha}\nAuthor: {commit.author}\nDate: {commit.date.isoformat()}\n\n"
+    text += commit.message.strip() + ("\n\n" + commit.diff if commit.diff.strip() else "")
+    nodes = [
+        GraphNode(key, "commit", {"hash": sha, "message": commit.message.strip()[:2000],
+                                  "author": commit.author, "date": commit.date.isoformat(),
+                                  "repository": repository}),
+    ]  # fmt: skip
+    edges: list[GraphEdge] = []
+    if commit.branch:
+        branch = f"branch:{repository}/{commit.branch}"
+        nodes.append(GraphNode(branch, "branch", {"name": commit.branch}))
+        edges.append(GraphEdge(branch, "has_commit", key, (evidence,)))
+    for parent in commit.parents:
+        if not _HASH.match(parent):
+            raise ValidationError(f"commits[{index}].parents has a non-hash", field="parents")
+        nodes.append(GraphNode(f"commit:{parent.lower()}", "commit", {"hash": parent.lower()}))
+        edges.append(GraphEdge(key, "parent", f"commit:{parent.lower()}", (evidence,)))
+    for change in commit.files:
+        edge = _EDGE_BY_CHANGE.get(change.change_type.upper())
+        if edge is None:
+            raise ValidationError(
+                f"commits[{index}] file {change.path!r}: change type must be M, A, D or R",
+                field="changeType",
+            )
+        target = f"file:{change.path}"
+        nodes.append(GraphNode(target, "file", {"path": change.path}))
+        edges.append(GraphEdge(key, edge, target, (evidence,)))
+        if change.change_type.upper() == "R" and change.old_path:
+            old = f"file:{change.old_path}"
+            nodes.append(GraphNode(old, "file", {"path": change.old_path}))
+            edges.append(GraphEdge(target, "renamed_from", old, (evidence,)))
+    return GraphRequest(
+        source_urn=f"git:{repository}@{sha}",
+        scope=scope,
+        kind="git_commit",
+        pieces=(GraphPiece(evidence, text),),
+        nodes=tuple(nodes),
+        edges=tuple(edges),
+        connection_id=connection_id,
+        source_kind="git",
+    )

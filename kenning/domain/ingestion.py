@@ -1,0 +1,138 @@
+"""What the write path takes and gives: requests, stored records, outcomes, counts."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from kenning.domain.references import ExtractionWarning, Relationship
+from kenning.domain.scope import Scope
+
+
+class KnowledgeType(StrEnum):
+    """What kind of knowledge a piece is."""
+
+    FACT = "FACT"
+    INSTRUCTION = "INSTRUCTION"
+    PREFERENCE = "PREFERENCE"
+    PROCEDURE = "PROCEDURE"
+    NOTE = "NOTE"
+    EPISODIC = "EPISODIC"
+
+
+class IngestStatus(StrEnum):
+    """How an ingest ended."""
+
+    INDEXED = "INDEXED"
+    SKIPPED_DUPLICATE = "SKIPPED_DUPLICATE"
+
+
+@dataclass(frozen=True, slots=True)
+class IngestRequest:
+    """One document an agent writes."""
+
+    source_urn: str
+    kind: str
+    content: str
+    scope: Scope
+    main_node_key: str | None = None
+    knowledge_type: KnowledgeType | None = None
+    info_type: str | None = None
+    tags: tuple[str, ...] = ()
+    metadata: Mapping[str, object] = field(default_factory=dict)
+    source_kind: str | None = None
+    connection_id: str | None = None
+    external_id: str | None = None
+    revision: str | None = None
+    relationships: tuple[str, ...] = ()
+    priority: int = 3
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkRecord:
+    """A chunk as stored: text, vector, scope, provenance and the graph keys it mentions."""
+
+    id: str
+    source_urn: str
+    ordinal: int
+    kind: str
+    scope: Scope
+    content: str
+    embedding: tuple[float, ...]
+    graph_refs: tuple[str, ...]
+    content_hash: str
+    knowledge_type: str | None = None
+    info_type: str | None = None
+    tags: tuple[str, ...] = ()
+    source_kind: str | None = None
+    connection_id: str | None = None
+    external_id: str | None = None
+    revision: str | None = None
+    metadata: Mapping[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class NodeRecord:
+    """A vertex to upsert; ``properties`` merge into what is stored."""
+
+    key: str
+    type: str
+    properties: Mapping[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeRecord:
+    """An edge to upsert with the chunks that support it (never empty)."""
+
+    from_key: str
+    edge_type: str
+    to_key: str
+    evidence_chunk_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRecord:
+    """What is remembered about an ingested source."""
+
+    scope: Scope
+    source_urn: str
+    kind: str
+    content_hash: str
+    main_node_key: str | None
+    connection_id: str | None
+    chunk_ids: tuple[str, ...]
+    mentions: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PurgeCounts:
+    """What a purge (or the replacement of a source) removed."""
+
+    sources: int = 0
+    chunks: int = 0
+    evidence_removed: int = 0
+    edges_deleted: int = 0
+    vertices_deleted: int = 0
+
+    def __add__(self, other: PurgeCounts) -> PurgeCounts:
+        return PurgeCounts(
+            self.sources + other.sources,
+            self.chunks + other.chunks,
+            self.evidence_removed + other.evidence_removed,
+            self.edges_deleted + other.edges_deleted,
+            self.vertices_deleted + other.vertices_deleted,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class IngestOutcome:
+    """The result of one ingest."""
+
+    status: IngestStatus
+    content_hash: str
+    chunk_ids: tuple[str, ...]
+    nodes: tuple[str, ...]
+    edges: tuple[Relationship, ...]
+    warnings: tuple[ExtractionWarning, ...] = ()
+    replaced: PurgeCounts = PurgeCounts()

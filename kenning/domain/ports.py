@@ -1,0 +1,81 @@
+"""The ports the write path needs; storage implements them, tests fake them."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Collection, Sequence
+from typing import Protocol, TypeVar
+
+from kenning.domain.ingestion import ChunkRecord, EdgeRecord, NodeRecord, PurgeCounts, SourceRecord
+from kenning.domain.scope import Scope
+
+T = TypeVar("T")
+
+
+class WriteUnit(Protocol):
+    """One transaction over chunks, sources and the graph; all or nothing."""
+
+    async def lock_source(self, scope: Scope, source_urn: str) -> None:
+        """Serialize writers of one source until the unit ends."""
+        ...
+
+    async def source(self, scope: Scope, source_urn: str) -> SourceRecord | None:
+        """The stored record of a source, if any."""
+        ...
+
+    async def remove_source(self, scope: Scope, source_urn: str) -> tuple[PurgeCounts, list[str]]:
+        """Delete a source's chunks, its evidence on edges, edges left with none, and its
+        mentions; return the counts and the keys it mentioned (orphan candidates)."""
+        ...
+
+    async def write_chunks(self, chunks: Sequence[ChunkRecord]) -> None:
+        """Insert chunks (their ids are new within the unit)."""
+        ...
+
+    async def upsert_nodes(self, scope: Scope, nodes: Sequence[NodeRecord]) -> None:
+        """Create missing vertices; merge given properties into existing ones."""
+        ...
+
+    async def upsert_edges(self, scope: Scope, edges: Sequence[EdgeRecord]) -> None:
+        """Create missing edges; unite evidence into existing ones."""
+        ...
+
+    async def record_source(self, record: SourceRecord) -> None:
+        """Remember a source's hash and the node keys it mentions."""
+        ...
+
+    async def delete_orphans(self, scope: Scope, keys: Collection[str]) -> int:
+        """Delete those vertices no source mentions and no edge touches; return how many."""
+        ...
+
+    async def existing_keys(self, scope: Scope, keys: Collection[str]) -> set[str]:
+        """Those of ``keys`` that are vertices at ``scope``."""
+        ...
+
+    async def sources_of_connection(self, scope: Scope, connection_id: str) -> list[str]:
+        """Source URNs of one connection at ``scope``."""
+        ...
+
+    async def merge_alias(self, client_id: str, alias_key: str, canonical_key: str) -> int:
+        """Merge the alias vertex into the canonical one in every scope of the client
+        (edges re-pointed, evidence united, refs and mentions re-keyed); return merges."""
+        ...
+
+
+class KnowledgeStore(Protocol):
+    """Runs write units, retrying ones that lost a deadlock or serialization race."""
+
+    async def source_hash(self, scope: Scope, source_urn: str) -> str | None:
+        """The stored content hash of a source (outside any unit, for the fast path)."""
+        ...
+
+    async def write(self, work: Callable[[WriteUnit], Awaitable[T]]) -> T:
+        """Run ``work`` in one transaction; commit when it returns, roll back if it raises."""
+        ...
+
+
+class AliasResolver(Protocol):
+    """Per client: alias key → canonical key."""
+
+    async def resolve(self, client_id: str, keys: Collection[str]) -> dict[str, str]:
+        """Map those of ``keys`` that are aliases to their canonical keys."""
+        ...

@@ -1,0 +1,115 @@
+"""Resolvers of `ingestGraph` and `ingestGitCommits`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import strawberry
+
+from kenning.domain.errors import ScopeError, ValidationError
+from kenning.domain.git_commits import FileChange, GitCommit, commit_requests
+from kenning.domain.ingest_graph import (
+    GraphEdge,
+    GraphNode,
+    GraphOutcome,
+    GraphPiece,
+    GraphRequest,
+    ingest_graph,
+)
+from kenning.domain.sensitive import SensitiveContentError
+from kenning.resolvers.context import Info
+from kenning.resolvers.errors import error_member
+from kenning.resolvers.scope import write_scope
+from kenning.schema.ingest import EdgeTriple, IngestedChunk
+from kenning.schema.ingest_graph import (
+    CommitIngested,
+    IngestGitCommitsInput,
+    IngestGitCommitsResult,
+    IngestGitCommitsSuccess,
+    IngestGraphInput,
+    IngestGraphResult,
+    IngestGraphSuccess,
+    RejectedItem,
+)
+
+_Expected = (ValidationError, SensitiveContentError, ScopeError)
+
+
+def _properties(value: object, index: int) -> Mapping[str, object]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ValidationError(f"nodes[{index}].properties must be a JSON object", field="nodes")
+    return value
+
+
+def _request(info: Info, data: IngestGraphInput) -> GraphRequest:
+    return GraphRequest(
+        source_urn=data.source_urn,
+        scope=write_scope(info, data.scope),
+        kind=data.kind,
+        pieces=tuple(
+            GraphPiece(p.ref, p.content, p.knowledge_type, p.info_type, tuple(p.tags))
+            for p in data.pieces
+        ),
+        nodes=tuple(
+            GraphNode(n.key, n.type, _properties(n.properties, i)) for i, n in enumerate(data.nodes)
+        ),
+        edges=tuple(
+            GraphEdge(e.from_key, e.edge_type, e.to_key, tuple(e.evidence)) for e in data.edges
+        ),
+        connection_id=data.connection_id,
+        source_kind=data.source_kind,
+        priority=data.priority,
+    )
+
+
+def _rejected(result: GraphOutcome) -> list[RejectedItem]:
+    return [RejectedItem(item=r.item, index=r.index, reason=r.reason) for r in result.rejected]
+
+
+async def resolve_ingest_graph(info: Info, input: IngestGraphInput) -> IngestGraphResult:
+    """Store pre-structured pieces, nodes and edges; reject bad items one by one."""
+    try:
+        result = await ingest_graph(_request(info, input), info.context.runtime.ingest_deps())
+    except _Expected as error:
+        return error_member(error)
+    outcome = result.outcome
+    return IngestGraphSuccess(
+        status=outcome.status,
+        content_hash=outcome.content_hash,
+        chunks=[IngestedChunk(id=strawberry.ID(c), ordinal=i)
+                for i, c in enumerate(outcome.chunk_ids)],
+        nodes=list(outcome.nodes),
+        edges=[EdgeTriple(from_key=e.from_key, edge_type=e.edge_type, to_key=e.to_key)
+               for e in outcome.edges],
+        rejected=_rejected(result),
+    )  # fmt: skip
+
+
+async def resolve_ingest_git_commits(
+    info: Info, input: IngestGitCommitsInput
+) -> IngestGitCommitsResult:
+    """Commits, branches and files as a graph; each commit's diff is its edges' evidence."""
+    try:
+        commits = tuple(
+            GitCommit(c.hash, c.message, c.author, c.date, c.branch, tuple(c.parents),
+                      tuple(FileChange(f.path, f.change_type, f.old_path) for f in c.files),
+                      c.diff)
+            for c in input.commits
+        )  # fmt: skip
+        requests = commit_requests(
+            input.repository, commits, write_scope(info, input.scope),
+            connection_id=input.connection_id,
+        )  # fmt: skip
+        deps = info.context.runtime.ingest_deps()
+        done = []
+        for commit, request in zip(commits, requests, strict=True):
+            result = await ingest_graph(request, deps)
+            done.append(
+                CommitIngested(hash=commit.hash.lower(), status=result.outcome.status,
+                               edges=len(result.outcome.edges), rejected=_rejected(result))
+            )  # fmt: skip
+    except _Expected as error:
+        return error_member(error)
+    return IngestGitCommitsSuccess(commits=done)

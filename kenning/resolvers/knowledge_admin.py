@@ -1,0 +1,88 @@
+"""Resolvers of alias registration, alias listing and purging."""
+
+from __future__ import annotations
+
+from kenning.domain.aliases import Alias, register_alias
+from kenning.domain.errors import NotFoundError, ScopeError, ValidationError
+from kenning.domain.ingestion import PurgeCounts
+from kenning.domain.purge import purge_connection, purge_source
+from kenning.resolvers.context import Info
+from kenning.resolvers.errors import error_member
+from kenning.resolvers.scope import write_scope
+from kenning.schema.knowledge_admin import (
+    AliasInfo,
+    PurgeResult,
+    PurgeSuccess,
+    RegisterAliasResult,
+    RegisterAliasSuccess,
+)
+from kenning.schema.scope import ScopeInput
+
+MAX_ALIASES = 1000
+
+
+def _alias(alias: Alias) -> AliasInfo:
+    return AliasInfo(
+        alias_key=alias.alias_key,
+        canonical_key=alias.canonical_key,
+        area=alias.area,
+        seen_count=alias.seen_count,
+        last_seen_at=alias.last_seen_at,
+    )
+
+
+async def resolve_register_alias(
+    info: Info, scope: ScopeInput, alias: str, canonical: str, area: str = ""
+) -> RegisterAliasResult:
+    """Make `alias` resolve to `canonical` for the scope's client; merge existing nodes."""
+    runtime = info.context.runtime
+    try:
+        client = write_scope(info, scope).client_id
+        result = await register_alias(
+            client, alias, canonical, area=area, book=runtime.aliases, store=runtime.store
+        )
+    except (ValidationError, ScopeError) as error:
+        return error_member(error)
+    return RegisterAliasSuccess(alias=_alias(result.alias), merged_scopes=result.merged_scopes)
+
+
+async def resolve_aliases(info: Info, scope: ScopeInput, limit: int = 100) -> list[AliasInfo]:
+    """The client's aliases, most recently seen first."""
+    if not 1 <= limit <= MAX_ALIASES:
+        raise ValidationError(f"limit must be 1..{MAX_ALIASES}", field="limit")
+    client = write_scope(info, scope).client_id
+    return [_alias(a) for a in await info.context.runtime.aliases.list(client, limit)]
+
+
+def _purged(counts: PurgeCounts) -> PurgeSuccess:
+    return PurgeSuccess(
+        sources=counts.sources,
+        chunks=counts.chunks,
+        evidence_removed=counts.evidence_removed,
+        edges_deleted=counts.edges_deleted,
+        vertices_deleted=counts.vertices_deleted,
+    )
+
+
+async def resolve_purge_source(info: Info, scope: ScopeInput, source_urn: str) -> PurgeResult:
+    """Remove one source and everything only it supported."""
+    try:
+        counts = await purge_source(
+            write_scope(info, scope), source_urn, info.context.runtime.store
+        )
+    except (ValidationError, ScopeError, NotFoundError) as error:
+        return error_member(error)
+    return _purged(counts)
+
+
+async def resolve_purge_connection(
+    info: Info, scope: ScopeInput, connection_id: str
+) -> PurgeResult:
+    """Remove every source of one connection and everything only they supported."""
+    try:
+        counts = await purge_connection(
+            write_scope(info, scope), connection_id, info.context.runtime.store
+        )
+    except (ValidationError, ScopeError, NotFoundError) as error:
+        return error_member(error)
+    return _purged(counts)

@@ -1,0 +1,44 @@
+"""Error members of result unions: a stable code, a message and the offending field."""
+
+from __future__ import annotations
+
+import strawberry
+
+from kenning.domain.errors import ErrorCode
+
+# The domain owns the codes; the schema exposes the same enum.
+strawberry.enum(ErrorCode, description="Stable error codes owned by the domain.")
+
+
+@strawberry.type(description="Input that cannot be accepted; `field` names it.")
+class ValidationError:
+    code: ErrorCode
+    message: str
+    field: str | None
+
+
+@strawberry.type(description="One credential found in content: its kind and line, never the text.")
+class SecretFinding:
+    kind: str
+    line: int
+
+
+@strawberry.type(description="Content holds credentials; nothing of the request was stored.")
+class SensitiveContentError:
+    code: ErrorCode
+    message: str
+    field: str | None
+    findings: list[SecretFinding]
+
+
+@strawberry.type(description="A read or write outside the caller's scope.")
+class ScopeError:
+    code: ErrorCode
+    message: str
+
+
+@strawberry.type(description="A referenced item does not exist or is not visible.")
+class NotFoundError:
+    code: ErrorCode
+    message: str
+    field: str | None

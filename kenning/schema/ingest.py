@@ -1,0 +1,87 @@
+"""Types of the `ingest` mutation."""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Annotated
+
+import strawberry
+from strawberry.scalars import JSON
+
+from kenning.domain.ingestion import IngestStatus, KnowledgeType
+from kenning.domain.secrets import SecretPolicy
+from kenning.schema.errors import ScopeError, SensitiveContentError, ValidationError
+from kenning.schema.scope import ScopeInput
+
+strawberry.enum(KnowledgeType, description="What kind of knowledge a piece is.")
+strawberry.enum(IngestStatus, description="How an ingest ended.")
+
+
+@strawberry.enum(description="What to do with credentials found in content.")
+class SecretPolicyInput(Enum):
+    REJECT = SecretPolicy.REJECT.value
+    REDACT = SecretPolicy.REDACT.value
+
+
+@strawberry.input(description="One document to index.")
+class IngestInput:
+    source_urn: str
+    kind: str
+    content: str
+    scope: ScopeInput
+    main_node_key: str | None = None
+    knowledge_type: KnowledgeType | None = None
+    info_type: str | None = None
+    tags: list[str] = strawberry.field(default_factory=list)
+    metadata: JSON | None = None
+    source_kind: str | None = None
+    connection_id: str | None = None
+    external_id: str | None = None
+    revision: str | None = None
+    relationships: list[str] = strawberry.field(
+        default_factory=list,
+        description="Relationships in any format: `a|rel|b`, `a->rel->b`, `a -[rel]-> b`.",
+    )
+    priority: int = strawberry.field(
+        default=1, description="Embedding priority for the model router (0 highest, 3 bulk)."
+    )
+    secret_policy: SecretPolicyInput | None = strawberry.field(
+        default=None, description="Overrides the server's policy for this request."
+    )
+
+
+@strawberry.type(description="A chunk written by an ingest.")
+class IngestedChunk:
+    id: strawberry.ID
+    ordinal: int
+
+
+@strawberry.type(description="A directed, typed edge between two node keys.")
+class EdgeTriple:
+    from_key: str = strawberry.field(name="from")
+    edge_type: str
+    to_key: str = strawberry.field(name="to")
+
+
+@strawberry.type(description="A line or item that could not be read; the rest was indexed.")
+class IngestWarning:
+    source: str
+    line: int
+    excerpt: str
+    reason: str
+
+
+@strawberry.type(description="The document was indexed, or was already indexed unchanged.")
+class IngestSuccess:
+    status: IngestStatus
+    content_hash: str
+    chunks: list[IngestedChunk]
+    nodes: list[str]
+    edges: list[EdgeTriple]
+    warnings: list[IngestWarning]
+
+
+IngestResult = Annotated[
+    IngestSuccess | ValidationError | SensitiveContentError | ScopeError,
+    strawberry.union("IngestResult"),
+]

@@ -1,0 +1,120 @@
+"""Types of the `ingestGraph` and `ingestGitCommits` mutations."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+import strawberry
+from strawberry.scalars import JSON
+
+from kenning.domain.ingestion import IngestStatus, KnowledgeType
+from kenning.schema.errors import ScopeError, SensitiveContentError, ValidationError
+from kenning.schema.ingest import EdgeTriple, IngestedChunk
+from kenning.schema.scope import ScopeInput
+
+
+@strawberry.input(description="A piece of text; edges cite it as evidence by `ref`.")
+class GraphPieceInput:
+    ref: str
+    content: str
+    knowledge_type: KnowledgeType | None = None
+    info_type: str | None = None
+    tags: list[str] = strawberry.field(default_factory=list)
+
+
+@strawberry.input(description="A vertex with its type and properties.")
+class GraphNodeInput:
+    key: str
+    type: str | None = None
+    properties: JSON | None = None
+
+
+@strawberry.input(description="An edge citing pieces of this request as its evidence.")
+class GraphEdgeInput:
+    from_key: str = strawberry.field(name="from")
+    edge_type: str
+    to_key: str = strawberry.field(name="to")
+    evidence: list[str]
+
+
+@strawberry.input(description="Pre-structured knowledge from one source.")
+class IngestGraphInput:
+    source_urn: str
+    scope: ScopeInput
+    kind: str = "graph"
+    pieces: list[GraphPieceInput] = strawberry.field(default_factory=list)
+    nodes: list[GraphNodeInput] = strawberry.field(default_factory=list)
+    edges: list[GraphEdgeInput] = strawberry.field(default_factory=list)
+    connection_id: str | None = None
+    source_kind: str | None = None
+    priority: int = 3
+
+
+@strawberry.type(description="An item that was not stored, and why.")
+class RejectedItem:
+    item: str
+    index: int
+    reason: str
+
+
+@strawberry.type(description="What a structured ingest stored and rejected.")
+class IngestGraphSuccess:
+    status: IngestStatus
+    content_hash: str
+    chunks: list[IngestedChunk]
+    nodes: list[str]
+    edges: list[EdgeTriple]
+    rejected: list[RejectedItem]
+
+
+IngestGraphResult = Annotated[
+    IngestGraphSuccess | ValidationError | SensitiveContentError | ScopeError,
+    strawberry.union("IngestGraphResult"),
+]
+
+
+@strawberry.input(description="A file a commit touched: M, A, D or R (with oldPath).")
+class FileChangeInput:
+    path: str
+    change_type: str
+    old_path: str | None = None
+
+
+@strawberry.input(description="One commit.")
+class GitCommitInput:
+    hash: str
+    message: str
+    author: str
+    date: datetime
+    branch: str | None = None
+    parents: list[str] = strawberry.field(default_factory=list)
+    files: list[FileChangeInput] = strawberry.field(default_factory=list)
+    diff: str = ""
+
+
+@strawberry.input(description="Commits of one repository.")
+class IngestGitCommitsInput:
+    repository: str
+    scope: ScopeInput
+    commits: list[GitCommitInput]
+    connection_id: str | None = None
+
+
+@strawberry.type(description="Per commit: how its ingest ended.")
+class CommitIngested:
+    hash: str
+    status: IngestStatus
+    edges: int
+    rejected: list[RejectedItem]
+
+
+@strawberry.type(description="What a batch of commits produced.")
+class IngestGitCommitsSuccess:
+    commits: list[CommitIngested]
+
+
+IngestGitCommitsResult = Annotated[
+    IngestGitCommitsSuccess | ValidationError | SensitiveContentError | ScopeError,
+    strawberry.union("IngestGitCommitsResult"),
+]

@@ -1,0 +1,46 @@
+"""Types of alias registration and purging."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+import strawberry
+
+from kenning.schema.errors import NotFoundError, ScopeError, ValidationError
+
+
+@strawberry.type(description="An alias: `aliasKey` resolves to `canonicalKey` for a client.")
+class AliasInfo:
+    alias_key: str
+    canonical_key: str
+    area: str
+    seen_count: int
+    last_seen_at: datetime | None
+
+
+@strawberry.type(description="The alias was stored; `mergedScopes` vertices were merged.")
+class RegisterAliasSuccess:
+    alias: AliasInfo
+    merged_scopes: int
+
+
+RegisterAliasResult = Annotated[
+    RegisterAliasSuccess | ValidationError | ScopeError,
+    strawberry.union("RegisterAliasResult"),
+]
+
+
+@strawberry.type(description="What a purge removed.")
+class PurgeSuccess:
+    sources: int
+    chunks: int
+    evidence_removed: int
+    edges_deleted: int
+    vertices_deleted: int
+
+
+PurgeResult = Annotated[
+    PurgeSuccess | ValidationError | ScopeError | NotFoundError,
+    strawberry.union("PurgeResult"),
+]

@@ -1,0 +1,122 @@
+"""Merging an alias vertex into its canonical vertex, in every scope of one client."""
+
+from __future__ import annotations
+
+from kenning.storage.graph_sql import GraphSql, as_jsonb, prop, to_agtype
+from kenning.storage.pool import Connection
+
+
+def _unite_duplicates(sql: GraphSql, side: str, other: str) -> str:
+    """Edges of the alias ($1) that the canonical ($2) already has on the same ``side``:
+    give their evidence to the canonical edge."""
+    united = (
+        f"(SELECT jsonb_agg(DISTINCT x ORDER BY x) FROM jsonb_array_elements_text("
+        f"({as_jsonb('c.properties')} -> 'evidenceChunkIds') || "
+        f"({as_jsonb('a.properties')} -> 'evidenceChunkIds')) AS x)"
+    )
+    return f"""
+        UPDATE {sql.edges} c
+        SET properties = {
+        to_agtype(f"jsonb_set({as_jsonb('c.properties')}, '{{evidenceChunkIds}}', {united})")
+    }
+        FROM {sql.edges} a
+        WHERE a.{side} = $1 AND c.{side} = $2 AND a.{other} = c.{other}
+          AND {prop("a", "edgeType")} = {prop("c", "edgeType")}
+    """
+
+
+def _drop_duplicates(sql: GraphSql, side: str, other: str) -> str:
+    return f"""
+        DELETE FROM {sql.edges} a USING {sql.edges} c
+        WHERE a.{side} = $1 AND c.{side} = $2 AND a.{other} = c.{other}
+          AND {prop("a", "edgeType")} = {prop("c", "edgeType")}
+    """
+
+
+async def merge_alias(
+    conn: Connection, sql: GraphSql, client_id: str, alias_key: str, canonical_key: str
+) -> int:
+    """Re-key ``alias_key`` to ``canonical_key`` for one client: in each scope, the alias
+    vertex's edges move to the canonical vertex (evidence united where both had the edge,
+    alias↔canonical edges dropped as self-loops) and the alias vertex goes; chunk refs and
+    mentions follow. Returns the number of scopes where a vertex was merged or renamed."""
+    pairs = await conn.fetch(
+        f"""SELECT a.id AS alias_id, c.id AS canonical_id, {prop("a", "project")} AS project,
+                   {prop("a", "group")} AS grp
+            FROM {sql.vertices} a
+            LEFT JOIN {sql.vertices} c
+              ON {prop("c", "client")} = $1 AND {prop("c", "key")} = $3
+             AND {prop("c", "project")} = {prop("a", "project")}
+             AND {prop("c", "group")} = {prop("a", "group")}
+            WHERE {prop("a", "client")} = $1 AND {prop("a", "key")} = $2
+            ORDER BY 3, 4""",
+        client_id,
+        alias_key,
+        canonical_key,
+    )
+    for pair in pairs:
+        alias_id, canonical_id = pair["alias_id"], pair["canonical_id"]
+        if canonical_id is None:
+            await conn.execute(
+                f"""UPDATE {sql.vertices} SET properties = {
+                    to_agtype(
+                        f"{as_jsonb('properties')} || jsonb_build_object('key', $2::text, "
+                        "'type', split_part($2::text, ':', 1))"
+                    )
+                }
+                    WHERE id = $1""",
+                alias_id,
+                canonical_key,
+            )
+            continue
+        for side, other in (("start_id", "end_id"), ("end_id", "start_id")):
+            await conn.execute(_unite_duplicates(sql, side, other), alias_id, canonical_id)
+            await conn.execute(_drop_duplicates(sql, side, other), alias_id, canonical_id)
+        # What is left between alias and canonical would become a self-loop: drop it.
+        await conn.execute(
+            f"""DELETE FROM {sql.edges} WHERE (start_id = $1 AND end_id = $2)
+                OR (start_id = $2 AND end_id = $1)""",
+            alias_id,
+            canonical_id,
+        )
+        await conn.execute(
+            f"UPDATE {sql.edges} SET start_id = $2 WHERE start_id = $1",
+            alias_id,
+            canonical_id,
+        )
+        await conn.execute(
+            f"UPDATE {sql.edges} SET end_id = $2 WHERE end_id = $1",
+            alias_id,
+            canonical_id,
+        )
+        # The canonical vertex keeps its own properties where both have one.
+        await conn.execute(
+            f"""UPDATE {sql.vertices} c SET properties = {
+                to_agtype(f"{as_jsonb('a.properties')} || {as_jsonb('c.properties')}")
+            }
+                FROM {sql.vertices} a WHERE a.id = $1 AND c.id = $2""",
+            alias_id,
+            canonical_id,
+        )
+        await conn.execute(f"DELETE FROM {sql.vertices} WHERE id = $1", alias_id)
+    await conn.execute(
+        """UPDATE chunks SET graph_refs = ARRAY(
+               SELECT DISTINCT r FROM unnest(array_replace(graph_refs, $2, $3)) AS r ORDER BY r)
+           WHERE client_id = $1 AND graph_refs @> ARRAY[$2]::text[]""",
+        client_id,
+        alias_key,
+        canonical_key,
+    )
+    await conn.execute(
+        """INSERT INTO source_mentions (client_id, project_id, group_id, source_urn, node_key)
+           SELECT client_id, project_id, group_id, source_urn, $3 FROM source_mentions
+           WHERE client_id = $1 AND node_key = $2
+           ON CONFLICT DO NOTHING""",
+        client_id,
+        alias_key,
+        canonical_key,
+    )
+    await conn.execute(
+        "DELETE FROM source_mentions WHERE client_id = $1 AND node_key = $2", client_id, alias_key
+    )
+    return len(pairs)

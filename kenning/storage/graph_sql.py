@@ -1,0 +1,154 @@
+"""SQL over AGE's label tables, built by small functions; values are always parameters.
+
+Cypher ``MERGE`` in AGE 1.5 finds existing vertices by sequential scan, so writes go to the
+label tables directly: ``"Entity"`` (vertices) and ``"REL"`` (edges, the type in the
+``edgeType`` property), with the unique expression indexes of migration 0001 making every
+upsert an index lookup. The only identifier spliced in is the graph name, which passed the
+settings whitelist and is re-checked here.
+"""
+
+from __future__ import annotations
+
+import re
+
+_IDENT = re.compile(r"^[a-z_][a-z0-9_]{2,62}$")
+
+
+def _prop(alias: str, name: str) -> str:
+    # Spelled exactly as in the index definitions so ON CONFLICT can infer them.
+    return f"({alias}properties OPERATOR(ag_catalog.->>) '{name}'::text)"
+
+
+def prop(alias: str, name: str) -> str:
+    """``alias.properties ->> 'name'`` as text (``alias`` may be ``""``)."""
+    return _prop(f"{alias}." if alias else "", name)
+
+
+def as_jsonb(expr: str) -> str:
+    """An agtype expression as jsonb (AGE has no direct cast for maps)."""
+    return f"(ag_catalog.agtype_out({expr})::text::jsonb)"
+
+
+def to_agtype(expr: str) -> str:
+    """A jsonb expression as agtype."""
+    return f"(({expr})::text::ag_catalog.agtype)"
+
+
+class GraphSql:
+    """The statements of one graph."""
+
+    def __init__(self, graph: str) -> None:
+        if not _IDENT.match(graph):
+            raise ValueError(f"graph name {graph!r} is not a plain identifier")
+        self.graph = graph
+        self.vertices = f'{graph}."Entity"'
+        self.edges = f'{graph}."REL"'
+
+    def scope_match(self, alias: str, first: int) -> str:
+        """Predicate: vertex or edge ``alias`` lies in the scope given as ``$first..+2``."""
+        return (
+            f"{prop(alias, 'client')} = ${first} AND {prop(alias, 'project')} = ${first + 1} "
+            f"AND {prop(alias, 'group')} = ${first + 2}"
+        )
+
+    def existing_keys(self) -> str:
+        """$1..$3 scope; $4 keys. The keys that exist as vertices."""
+        return f"""
+            SELECT {prop("v", "key")} AS key FROM {self.vertices} v
+            WHERE {self.scope_match("v", 1)} AND {prop("v", "key")} = ANY($4::text[])
+        """
+
+    def insert_vertices(self) -> str:
+        """$1..$3 scope; $4 keys; $5 types; $6 property maps (jsonb[]). Existing ones merge
+        the given properties (scope, key and type always win)."""
+        return f"""
+            INSERT INTO {self.vertices} (properties)
+            SELECT {
+            to_agtype(
+                "u.props || jsonb_build_object("
+                "'key', u.k, 'type', u.t, 'client', $1::text, "
+                "'project', $2::text, 'group', $3::text)"
+            )
+        }
+            FROM unnest($4::text[], $5::text[], $6::jsonb[]) AS u(k, t, props)
+            ORDER BY u.k
+            ON CONFLICT ({prop("", "client")}, {prop("", "project")}, {prop("", "group")},
+                         {prop("", "key")})
+            DO UPDATE SET properties = {
+            to_agtype(
+                as_jsonb(f"{self.vertices}.properties") + " || " + as_jsonb("EXCLUDED.properties")
+            )
+        }
+            WHERE {as_jsonb("EXCLUDED.properties")} - 'key' - 'type' - 'client' - 'project'
+                  - 'group' <> '{{}}'::jsonb
+        """
+
+    def upsert_edges(self) -> str:
+        """$1..$3 scope; $4 from keys; $5 edge types; $6 to keys; $7 evidence (jsonb[])."""
+        # Parenthesized: `->` and `||` share one precedence level in PostgreSQL.
+        evidence = f"({as_jsonb(f'{self.edges}.properties')} -> 'evidenceChunkIds')"
+        added = f"({as_jsonb('EXCLUDED.properties')} -> 'evidenceChunkIds')"
+        return f"""
+            INSERT INTO {self.edges} (start_id, end_id, properties)
+            SELECT s.id, e.id, {
+            to_agtype(
+                "jsonb_build_object('edgeType', u.et, 'client', $1::text, 'project', $2::text, "
+                "'group', $3::text, 'evidenceChunkIds', u.ev)"
+            )
+        }
+            FROM unnest($4::text[], $5::text[], $6::text[], $7::jsonb[]) AS u(fk, et, tk, ev)
+            JOIN {self.vertices} s ON {self.scope_match("s", 1)} AND {prop("s", "key")} = u.fk
+            JOIN {self.vertices} e ON {self.scope_match("e", 1)} AND {prop("e", "key")} = u.tk
+            ORDER BY u.fk, u.et, u.tk
+            ON CONFLICT (start_id, {prop("", "edgeType")}, end_id)
+            DO UPDATE SET properties = {
+            to_agtype(
+                f"jsonb_set({as_jsonb(f'{self.edges}.properties')}, '{{evidenceChunkIds}}', "
+                f"(SELECT jsonb_agg(DISTINCT x ORDER BY x) FROM jsonb_array_elements_text("
+                f"{evidence} || {added}) AS x))"
+            )
+        }
+        """
+
+    def strip_evidence(self) -> str:
+        """$1..$3 scope; $4 keys whose outgoing edges may cite $5 chunk ids. Removes the ids
+        from those edges; returns each touched edge's id and how much evidence is left."""
+        evidence = f"{as_jsonb('r.properties')} -> 'evidenceChunkIds'"
+        kept = (
+            f"(SELECT coalesce(jsonb_agg(x ORDER BY x), '[]'::jsonb) FROM "
+            f"jsonb_array_elements_text({evidence}) AS x WHERE NOT (x = ANY($5::text[])))"
+        )
+        return f"""
+            UPDATE {self.edges} AS r
+            SET properties = {
+            to_agtype(f"jsonb_set({as_jsonb('r.properties')}, '{{evidenceChunkIds}}', {kept})")
+        }
+            FROM {self.vertices} v
+            WHERE {self.scope_match("v", 1)} AND {prop("v", "key")} = ANY($4::text[])
+              AND r.start_id = v.id
+              AND ({evidence}) ?| $5::text[]
+            RETURNING r.id AS id,
+                      jsonb_array_length({as_jsonb("r.properties")} -> 'evidenceChunkIds') AS left
+        """
+
+    def delete_edges_without_evidence(self) -> str:
+        """$1 edge ids to delete when their evidence list is empty."""
+        return f"""
+            DELETE FROM {self.edges} r
+            WHERE r.id = ANY($1::ag_catalog.graphid[])
+              AND jsonb_array_length({as_jsonb("r.properties")} -> 'evidenceChunkIds') = 0
+        """
+
+    def delete_orphans(self) -> str:
+        """$1..$3 scope; $4 candidate keys. Deletes those no source mentions and no edge
+        touches."""
+        return f"""
+            DELETE FROM {self.vertices} v
+            WHERE {self.scope_match("v", 1)} AND {prop("v", "key")} = ANY($4::text[])
+              AND NOT EXISTS (
+                SELECT 1 FROM source_mentions m
+                WHERE m.client_id = $1 AND m.project_id = $2 AND m.group_id = $3
+                  AND m.node_key = {prop("v", "key")})
+              AND NOT EXISTS (SELECT 1 FROM {self.edges} r WHERE r.start_id = v.id)
+              AND NOT EXISTS (SELECT 1 FROM {self.edges} r WHERE r.end_id = v.id)
+        """

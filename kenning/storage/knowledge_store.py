@@ -1,0 +1,261 @@
+"""``PgKnowledgeStore``: the write path's transaction over chunks, sources and the AGE graph."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable, Collection, Sequence
+from typing import TypeVar
+
+import asyncpg
+import numpy as np
+
+from kenning.domain.ingestion import ChunkRecord, EdgeRecord, NodeRecord, PurgeCounts, SourceRecord
+from kenning.domain.scope import Scope
+from kenning.storage.alias_merge import merge_alias
+from kenning.storage.graph_sql import GraphSql
+from kenning.storage.pool import Connection
+
+T = TypeVar("T")
+logger = logging.getLogger("kenning.storage")
+
+_RETRIES = 5
+_CHUNK_COLUMNS = (
+    "id", "source_urn", "ordinal", "kind", "client_id", "project_id", "group_id", "content",
+    "embedding", "graph_refs", "knowledge_type", "info_type", "tags", "source_kind",
+    "connection_id", "external_id", "revision", "content_hash", "metadata",
+)  # fmt: skip
+
+
+def _scope(scope: Scope) -> tuple[str, str, str]:
+    return scope.client_id, scope.project_id, scope.group_id
+
+
+class PgWriteUnit:
+    """One open transaction; implements the domain's ``WriteUnit``."""
+
+    def __init__(self, conn: Connection, sql: GraphSql) -> None:
+        self._conn = conn
+        self._sql = sql
+
+    @property
+    def connection(self) -> Connection:
+        """The unit's connection, for adapters that write in the same transaction."""
+        return self._conn
+
+    async def lock_source(self, scope: Scope, source_urn: str) -> None:
+        key = "\x1f".join((*_scope(scope), source_urn))
+        await self._conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", key)
+
+    async def source(self, scope: Scope, source_urn: str) -> SourceRecord | None:
+        row = await self._conn.fetchrow(
+            """SELECT s.kind, s.content_hash, s.main_node_key, s.connection_id,
+                      ARRAY(SELECT c.id FROM chunks c WHERE c.client_id = s.client_id
+                            AND c.project_id = s.project_id AND c.group_id = s.group_id
+                            AND c.source_urn = s.source_urn ORDER BY c.ordinal) AS chunk_ids,
+                      ARRAY(SELECT m.node_key FROM source_mentions m
+                            WHERE m.client_id = s.client_id AND m.project_id = s.project_id
+                            AND m.group_id = s.group_id AND m.source_urn = s.source_urn
+                            ORDER BY m.node_key) AS mentions
+               FROM sources s
+               WHERE s.client_id = $1 AND s.project_id = $2 AND s.group_id = $3
+                 AND s.source_urn = $4""",
+            *_scope(scope),
+            source_urn,
+        )
+        if row is None:
+            return None
+        return SourceRecord(
+            scope=scope,
+            source_urn=source_urn,
+            kind=row["kind"],
+            content_hash=row["content_hash"],
+            main_node_key=row["main_node_key"],
+            connection_id=row["connection_id"],
+            chunk_ids=tuple(row["chunk_ids"]),
+            mentions=tuple(row["mentions"]),
+        )
+
+    async def remove_source(self, scope: Scope, source_urn: str) -> tuple[PurgeCounts, list[str]]:
+        parts = _scope(scope)
+        where = "client_id = $1 AND project_id = $2 AND group_id = $3 AND source_urn = $4"
+        chunk_ids = [
+            r["id"]
+            for r in await self._conn.fetch(
+                f"DELETE FROM chunks WHERE {where} RETURNING id", *parts, source_urn
+            )
+        ]
+        mentions = [
+            r["node_key"]
+            for r in await self._conn.fetch(
+                f"DELETE FROM source_mentions WHERE {where} RETURNING node_key",
+                *parts,
+                source_urn,
+            )
+        ]
+        sources = await self._conn.fetchval(
+            f"WITH d AS (DELETE FROM sources WHERE {where} RETURNING 1) SELECT count(*) FROM d",
+            *parts,
+            source_urn,
+        )
+        stripped = deleted = 0
+        if chunk_ids and mentions:
+            touched = await self._conn.fetch(
+                self._sql.strip_evidence(), *parts, mentions, chunk_ids
+            )
+            stripped = len(touched)
+            empty = [r["id"] for r in touched if r["left"] == 0]
+            if empty:
+                result = await self._conn.execute(self._sql.delete_edges_without_evidence(), empty)
+                deleted = int(result.split()[-1])
+        counts = PurgeCounts(
+            sources=int(sources),
+            chunks=len(chunk_ids),
+            evidence_removed=stripped,
+            edges_deleted=deleted,
+        )
+        return counts, mentions
+
+    async def write_chunks(self, chunks: Sequence[ChunkRecord]) -> None:
+        if not chunks:
+            return
+        records = [
+            (
+                c.id,
+                c.source_urn,
+                c.ordinal,
+                c.kind,
+                *_scope(c.scope),
+                c.content,
+                np.asarray(c.embedding, dtype=np.float32),
+                list(c.graph_refs),
+                c.knowledge_type,
+                c.info_type,
+                list(c.tags),
+                c.source_kind,
+                c.connection_id,
+                c.external_id,
+                c.revision,
+                c.content_hash,
+                json.dumps(dict(c.metadata)),
+            )
+            for c in chunks
+        ]
+        columns = ", ".join(_CHUNK_COLUMNS)
+        params = ", ".join(f"${i}" for i in range(1, len(_CHUNK_COLUMNS) + 1))
+        await self._conn.executemany(
+            f"INSERT INTO chunks ({columns}) VALUES ({params.replace('$19', '$19::jsonb')})",
+            records,
+        )
+
+    async def upsert_nodes(self, scope: Scope, nodes: Sequence[NodeRecord]) -> None:
+        if not nodes:
+            return
+        ordered = sorted(nodes, key=lambda n: n.key)
+        await self._conn.execute(
+            self._sql.insert_vertices(),
+            *_scope(scope),
+            [n.key for n in ordered],
+            [n.type for n in ordered],
+            [json.dumps(dict(n.properties)) for n in ordered],
+        )
+
+    async def upsert_edges(self, scope: Scope, edges: Sequence[EdgeRecord]) -> None:
+        if not edges:
+            return
+        ordered = sorted(edges, key=lambda e: (e.from_key, e.edge_type, e.to_key))
+        await self._conn.execute(
+            self._sql.upsert_edges(),
+            *_scope(scope),
+            [e.from_key for e in ordered],
+            [e.edge_type for e in ordered],
+            [e.to_key for e in ordered],
+            [json.dumps(sorted(set(e.evidence_chunk_ids))) for e in ordered],
+        )
+
+    async def record_source(self, record: SourceRecord) -> None:
+        parts = _scope(record.scope)
+        await self._conn.execute(
+            """INSERT INTO sources (client_id, project_id, group_id, source_urn, kind,
+                                    content_hash, main_node_key, connection_id, chunk_count)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+               ON CONFLICT (client_id, project_id, group_id, source_urn) DO UPDATE
+               SET kind = EXCLUDED.kind, content_hash = EXCLUDED.content_hash,
+                   main_node_key = EXCLUDED.main_node_key,
+                   connection_id = EXCLUDED.connection_id,
+                   chunk_count = EXCLUDED.chunk_count, updated_at = now()""",
+            *parts,
+            record.source_urn,
+            record.kind,
+            record.content_hash,
+            record.main_node_key,
+            record.connection_id,
+            len(record.chunk_ids),
+        )
+        if record.mentions:
+            await self._conn.execute(
+                """INSERT INTO source_mentions
+                       (client_id, project_id, group_id, source_urn, node_key)
+                   SELECT $1, $2, $3, $4, k FROM unnest($5::text[]) AS k
+                   ON CONFLICT DO NOTHING""",
+                *parts,
+                record.source_urn,
+                sorted(set(record.mentions)),
+            )
+
+    async def delete_orphans(self, scope: Scope, keys: Collection[str]) -> int:
+        if not keys:
+            return 0
+        result = await self._conn.execute(
+            self._sql.delete_orphans(), *_scope(scope), sorted(set(keys))
+        )
+        return int(result.split()[-1])
+
+    async def existing_keys(self, scope: Scope, keys: Collection[str]) -> set[str]:
+        if not keys:
+            return set()
+        rows = await self._conn.fetch(self._sql.existing_keys(), *_scope(scope), sorted(keys))
+        return {r["key"] for r in rows}
+
+    async def sources_of_connection(self, scope: Scope, connection_id: str) -> list[str]:
+        rows = await self._conn.fetch(
+            """SELECT source_urn FROM sources
+               WHERE client_id = $1 AND project_id = $2 AND group_id = $3
+                 AND connection_id = $4 ORDER BY source_urn""",
+            *_scope(scope),
+            connection_id,
+        )
+        return [r["source_urn"] for r in rows]
+
+    async def merge_alias(self, client_id: str, alias_key: str, canonical_key: str) -> int:
+        return await merge_alias(self._conn, self._sql, client_id, alias_key, canonical_key)
+
+
+class PgKnowledgeStore:
+    """Implements the domain's ``KnowledgeStore`` over an asyncpg pool."""
+
+    def __init__(self, pool: asyncpg.Pool, graph: str) -> None:
+        self._pool = pool
+        self._sql = GraphSql(graph)
+
+    async def source_hash(self, scope: Scope, source_urn: str) -> str | None:
+        value = await self._pool.fetchval(
+            """SELECT content_hash FROM sources WHERE client_id = $1 AND project_id = $2
+               AND group_id = $3 AND source_urn = $4""",
+            *_scope(scope),
+            source_urn,
+        )
+        return None if value is None else str(value)
+
+    async def write(self, work: Callable[[PgWriteUnit], Awaitable[T]]) -> T:
+        for attempt in range(1, _RETRIES + 1):
+            try:
+                async with self._pool.acquire() as conn, conn.transaction():
+                    return await work(PgWriteUnit(conn, self._sql))
+            except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError):
+                if attempt == _RETRIES:
+                    raise
+                logger.warning("storage.write.retry", extra={"attempt": attempt})
+                await asyncio.sleep(0.01 * 2**attempt)
+        raise AssertionError("unreachable")

@@ -1,0 +1,207 @@
+"""The write path through GraphQL on the real PostgreSQL with AGE and pgvector."""
+
+from __future__ import annotations
+
+import asyncio
+
+import asyncpg
+import pytest
+
+from kenning.settings import Settings
+from tests.integration.ingestion.conftest import Api, CountingEmbedder, graph_edges, graph_vertices
+
+pytestmark = pytest.mark.integration
+
+SEED = """# TASK-123: Fix login bug
+**Assignee:** John Doe
+The issue affects UserService.kt authentication flow.
+We need to modify the login() method.
+relationships: [
+  "TASK-123|ASSIGNED_TO|user:john",
+  "TASK-123|AFFECTS|file:UserService.kt",
+  "TASK-123|AFFECTS|method:UserService.login"
+]
+"""
+
+INGEST = """
+mutation($input: IngestInput!) {
+  ingest(input: $input) {
+    __typename
+    ... on IngestSuccess { status contentHash chunks { id ordinal } nodes
+                           edges { from edgeType to } warnings { line reason } }
+    ... on ValidationError { code message field }
+    ... on SensitiveContentError { code message findings { kind line } }
+    ... on ScopeError { code message }
+  }
+}
+"""
+
+
+def doc(
+    content: str, urn: str = "jira:TASK-123", client: str = "acme", **extra: object
+) -> dict[str, object]:
+    return {
+        "sourceUrn": urn,
+        "kind": "jira_issue",
+        "content": content,
+        "mainNodeKey": "jira:TASK-123",
+        "scope": {"clientId": client},
+        **extra,
+    }
+
+
+async def test_seed_example_gives_evidence_bearing_edges(
+    api: Api, pool: asyncpg.Pool, migrated_settings: Settings
+) -> None:
+    result = (await api(INGEST, input=doc(SEED)))["ingest"]
+    assert result["__typename"] == "IngestSuccess"
+    assert result["status"] == "INDEXED"
+    assert result["warnings"] == []
+    [chunk] = result["chunks"]
+    edges = await graph_edges(pool, migrated_settings.graph_name)
+    assert ("acme", "jira:task-123", "affects", "file:userservice.kt", (chunk["id"],)) in edges
+    assert ("acme", "jira:task-123", "assigned_to", "user:john", (chunk["id"],)) in edges
+    assert ("acme", "jira:task-123", "affects", "method:userservice.login", (chunk["id"],)) in edges
+    stored = await pool.fetchval("SELECT content FROM chunks WHERE id = $1", chunk["id"])
+    assert "The issue affects UserService.kt" in stored
+
+
+async def test_unchanged_content_is_skipped_without_embedding(
+    api: Api, embedder: CountingEmbedder
+) -> None:
+    first = (await api(INGEST, input=doc(SEED)))["ingest"]
+    calls = embedder.calls
+    second = (await api(INGEST, input=doc(SEED)))["ingest"]
+    assert second["status"] == "SKIPPED_DUPLICATE"
+    assert second["contentHash"] == first["contentHash"]
+    assert embedder.calls == calls
+
+
+async def test_reingest_replaces_chunks_evidence_edges_and_orphans(
+    api: Api, pool: asyncpg.Pool, migrated_settings: Settings
+) -> None:
+    await api(INGEST, input=doc(SEED))
+    changed = SEED.replace('  "TASK-123|AFFECTS|method:UserService.login"\n', "").replace(
+        '"TASK-123|AFFECTS|file:UserService.kt",', '"TASK-123|AFFECTS|file:UserService.kt"'
+    )
+    result = (await api(INGEST, input=doc(changed)))["ingest"]
+    assert result["status"] == "INDEXED"
+    [chunk] = result["chunks"]
+    edges = await graph_edges(pool, migrated_settings.graph_name)
+    assert {(e[1], e[2], e[3]) for e in edges} == {
+        ("jira:task-123", "affects", "file:userservice.kt"),
+        ("jira:task-123", "assigned_to", "user:john"),
+    }
+    assert all(e[4] == (chunk["id"],) for e in edges)
+    keys = [k for _, k in await graph_vertices(pool, migrated_settings.graph_name)]
+    assert "method:userservice.login" not in keys
+    assert await pool.fetchval("SELECT count(*) FROM chunks") == 1
+
+
+async def test_evidence_from_two_sources_is_united_and_survives_one_purge(
+    api: Api, pool: asyncpg.Pool, migrated_settings: Settings
+) -> None:
+    a = (await api(INGEST, input=doc(SEED, urn="doc:a")))["ingest"]["chunks"][0]["id"]
+    b = (await api(INGEST, input=doc(SEED + "\nAlso noted.", urn="doc:b")))["ingest"]
+    b_id = b["chunks"][0]["id"]
+    edges = await graph_edges(pool, migrated_settings.graph_name)
+    assert ("acme", "jira:task-123", "assigned_to", "user:john", tuple(sorted((a, b_id)))) in edges
+    purged = await api(
+        'mutation { purgeSource(scope: {clientId: "acme"}, sourceUrn: "doc:b") '
+        "{ ... on PurgeSuccess { sources chunks evidenceRemoved edgesDeleted verticesDeleted } } }"
+    )
+    assert purged["purgeSource"] == {
+        "sources": 1,
+        "chunks": 1,
+        "evidenceRemoved": 3,
+        "edgesDeleted": 0,
+        "verticesDeleted": 0,
+    }
+    edges = await graph_edges(pool, migrated_settings.graph_name)
+    assert ("acme", "jira:task-123", "assigned_to", "user:john", (a,)) in edges
+
+
+async def test_eight_concurrent_ingests_make_one_vertex_per_key_and_unite_evidence(
+    api: Api, pool: asyncpg.Pool, migrated_settings: Settings
+) -> None:
+    results = await asyncio.gather(
+        *(api(INGEST, input=doc(SEED + f"\nRun {i}.", urn=f"doc:{i}")) for i in range(8))
+    )
+    chunk_ids = sorted(r["ingest"]["chunks"][0]["id"] for r in results)
+    vertices = await graph_vertices(pool, migrated_settings.graph_name)
+    assert len(vertices) == len(set(vertices)) == 4
+    edges = await graph_edges(pool, migrated_settings.graph_name)
+    assert len(edges) == 3
+    assert all(list(e[4]) == chunk_ids for e in edges)
+
+
+async def test_clients_never_share_vertices_or_edges(
+    api: Api, pool: asyncpg.Pool, migrated_settings: Settings
+) -> None:
+    await api(INGEST, input=doc(SEED, client="acme"))
+    await api(INGEST, input=doc(SEED, client="globex"))
+    vertices = await graph_vertices(pool, migrated_settings.graph_name)
+    assert [v for v in vertices if v[0] == "acme"] == [(c, k) for c, k in vertices if c == "acme"]
+    assert len(vertices) == 8
+    edges = await graph_edges(pool, migrated_settings.graph_name)
+    acme_chunks = {e[4] for e in edges if e[0] == "acme"}
+    globex_chunks = {e[4] for e in edges if e[0] == "globex"}
+    assert acme_chunks.isdisjoint(globex_chunks)
+    # Every edge joins two vertices of its own client.
+    rows = await pool.fetch(
+        f"SELECT * FROM cypher('{migrated_settings.graph_name}', $$ MATCH (a)-[r]->(b) "
+        "RETURN a.client = r.client AND b.client = r.client $$) AS (ok agtype)"
+    )
+    assert rows and all(str(r["ok"]) == "true" for r in rows)
+
+
+async def test_secrets_are_rejected_and_nothing_is_stored(
+    api: Api, pool: asyncpg.Pool, embedder: CountingEmbedder
+) -> None:
+    leaked = SEED + "\nTemporary token: ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8" + "\n"
+    result = (await api(INGEST, input=doc(leaked)))["ingest"]
+    assert result["__typename"] == "SensitiveContentError"
+    assert result["findings"] == [{"kind": "github_token", "line": 11}]
+    assert "ghp_" not in result["message"]
+    assert embedder.calls == 0
+    assert await pool.fetchval("SELECT count(*) FROM chunks") == 0
+    assert await pool.fetchval("SELECT count(*) FROM sources") == 0
+
+
+async def test_redact_policy_stores_the_redacted_text(api: Api, pool: asyncpg.Pool) -> None:
+    leaked = SEED + "\npassword = 'hunter2-Secret!'\n"
+    result = (await api(INGEST, input=doc(leaked, secretPolicy="REDACT")))["ingest"]
+    assert result["status"] == "INDEXED"
+    stored = "".join(r["content"] for r in await pool.fetch("SELECT content FROM chunks"))
+    assert "hunter2" not in stored
+    assert "[REDACTED:password]" in stored
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"content": "   \n\t"}, "content"),
+        ({"kind": ""}, "kind"),
+        ({"mainNodeKey": "no-namespace"}, "mainNodeKey"),
+        ({"sourceUrn": ""}, "sourceUrn"),
+        ({"metadata": [1, 2]}, "metadata"),
+    ],
+)
+async def test_bad_input_is_a_typed_error_naming_the_field(
+    api: Api, pool: asyncpg.Pool, change: dict[str, object], field: str
+) -> None:
+    result = (await api(INGEST, input={**doc(SEED), **change}))["ingest"]
+    assert result["__typename"] == "ValidationError"
+    assert result["field"] == field
+    assert await pool.fetchval("SELECT count(*) FROM chunks") == 0
+
+
+async def test_malformed_relationship_is_a_warning_not_a_failure(api: Api) -> None:
+    result = (
+        await api(
+            INGEST, input=doc(SEED, relationships=["user:john|WROTE", "user:john|WROTE|doc:x"])
+        )
+    )["ingest"]
+    assert result["status"] == "INDEXED"
+    assert len(result["warnings"]) == 1
+    assert {"from": "user:john", "edgeType": "wrote", "to": "doc:x"} in result["edges"]
