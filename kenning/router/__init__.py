@@ -1,0 +1,42 @@
+"""Kenning's embedded Ollama router: priority lanes, GPU preemption with CPU fallback,
+model sets, announce/release. See `create_router_app` and `RouterClient`."""
+
+from .app import create_router_app, router_lifespan, router_of
+from .client import RouterClient
+from .config import BackendSpec, PriorityRuleSpec, RouterSettings
+from .control import control_routes
+from .errors import (
+    BackendFailure,
+    InvalidPriority,
+    NoBackendAvailable,
+    Preempted,
+    RouterError,
+    UpstreamError,
+)
+from .events import EventKind, RouterEvent
+from .policy import ModelSet, Priority
+from .proxy import ollama_routes
+from .router import Router
+
+__all__ = [
+    "BackendFailure",
+    "BackendSpec",
+    "EventKind",
+    "InvalidPriority",
+    "ModelSet",
+    "NoBackendAvailable",
+    "Preempted",
+    "Priority",
+    "PriorityRuleSpec",
+    "Router",
+    "RouterClient",
+    "RouterError",
+    "RouterEvent",
+    "RouterSettings",
+    "UpstreamError",
+    "control_routes",
+    "create_router_app",
+    "ollama_routes",
+    "router_lifespan",
+    "router_of",
+]

@@ -1,0 +1,44 @@
+"""The router's exceptions, one tree.
+
+RouterError
+├── InvalidPriority        the X-Ollama-Priority header is not 0-3 or a lane name
+├── NoBackendAvailable     no healthy backend may take the request
+├── BackendFailure         transport failure talking to one backend (connect, reset)
+├── Preempted              a background attempt was cancelled to free a GPU
+└── UpstreamError          Ollama answered with an error (status and message kept)
+"""
+
+from __future__ import annotations
+
+
+class RouterError(Exception):
+    """Base of every error the router raises."""
+
+
+class InvalidPriority(RouterError):
+    """The priority header could not be read."""
+
+
+class NoBackendAvailable(RouterError):
+    """No healthy backend is eligible for the request."""
+
+
+class BackendFailure(RouterError):
+    """A transport-level failure on one backend."""
+
+    def __init__(self, backend: str, message: str) -> None:
+        super().__init__(f"backend {backend} failed: {message}")
+        self.backend = backend
+
+
+class Preempted(RouterError):
+    """The attempt was cancelled to give its GPU to a priority-0 request."""
+
+
+class UpstreamError(RouterError):
+    """Ollama answered with an error status or an error line."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(f"upstream error {status}: {message}")
+        self.status = status
+        self.message = message

@@ -1,0 +1,192 @@
+"""The `Router`: composes pool, scheduler, model sets, leases, state, relay; runs the loops."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator, Coroutine
+from typing import Any
+
+from .backends import Backend, BackendPool
+from .client import RouterClient
+from .config import RouterSettings
+from .events import EventHub, EventKind, RouterEvent
+from .leases import SessionLeases
+from .metrics import RouterMetrics
+from .model_sets import ModelSets
+from .policy import (
+    ModelSet,
+    Priority,
+    PriorityDecision,
+    PrioritySource,
+    desired_sets,
+    mode_of,
+    place,
+)
+from .redis_state import RedisState
+from .relay import Relay
+from .scheduler import Scheduler
+from .state import ResilientState
+
+logger = logging.getLogger(__name__)
+_CRITICAL = PriorityDecision(Priority.CRITICAL, PrioritySource.HEADER)
+
+
+class Router:
+    """One router instance; `start()`/`stop()` are called by the app's lifespan.
+
+    Example: ``router = Router(settings); await router.start(); ...; await router.stop()``.
+    """
+
+    def __init__(self, settings: RouterSettings, *, redis_url: str | None = None) -> None:
+        self.settings = settings
+        self.events = EventHub(settings.event_buffer)
+        self.metrics = RouterMetrics()
+        url = redis_url or settings.redis_url
+        shared = RedisState(url, settings.state_prefix) if url else None
+        self.state = ResilientState(shared, self._on_state_transition)
+        self.pool = BackendPool(settings, self.events, self.metrics, self._on_health_change)
+        self.scheduler = Scheduler(self.pool, self.events, self.metrics)
+        self.sets = ModelSets(settings, self.scheduler, self.state, self.events, self.metrics)
+        self.leases = SessionLeases(settings, self.state)
+        self.relay = Relay(settings, self.pool, self.scheduler, self.leases, self.metrics)
+        self.scheduler.claim_hook = self._claim_critical
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._loop_task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+
+    # ---- lifecycle -------------------------------------------------------------------
+    async def start(self) -> None:
+        await self.pool.start()
+        await self.reconcile()
+        self._loop_task = asyncio.create_task(self._reconcile_loop())
+
+    async def stop(self) -> None:
+        tasks = [*self._tasks, *([self._loop_task] if self._loop_task else [])]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await self.pool.stop()
+        await self.state.close()
+
+    def client(self) -> RouterClient:
+        """The in-process client Kenning's embedder uses."""
+        return RouterClient(self.relay)
+
+    def events_stream(self) -> AsyncIterator[RouterEvent]:
+        """Router events from now on (preemptions, swaps, backend health, state store)."""
+        return self.events.subscribe()
+
+    # ---- priority-0 claims, announce, release -----------------------------------------
+    async def _claim_critical(self, gpu: Backend) -> None:
+        """Before P0 queues on a GPU: cancel background work there, hold the orchestrator set."""
+        self.leases.touch_traffic()
+        self.scheduler.preempt_background(gpu, reason="priority-0 request")
+        await self.sets.ensure(gpu, ModelSet.ORCHESTRATOR)
+
+    async def announce(self, session: str | None) -> dict[str, Any]:
+        """Lease the orchestrator set; returns once the GPU holds it."""
+        session = await self.leases.announce(session)
+        placement = place(_CRITICAL, self.pool.views())
+        backend = self.pool.by_name[placement.backend] if placement else None
+        if backend is not None and backend.gpu:
+            await self._claim_critical(backend)
+        self.events.publish(
+            RouterEvent(EventKind.ANNOUNCE, backend.name if backend else None, {"session": session})
+        )
+        return {
+            "status": "ready" if backend is not None else "unavailable",
+            "session": session,
+            "backend": backend.name if backend else None,
+            "set": str(ModelSet.ORCHESTRATOR) if backend is not None and backend.gpu else None,
+            "degraded": backend is not None and not backend.gpu,
+            "lease_seconds": self.settings.auto_release_seconds,
+        }
+
+    async def release(self, session: str | None) -> dict[str, Any]:
+        """Drop the lease; a single GPU swaps back to the background set unless others remain."""
+        await self.leases.release(session)
+        self.events.publish(RouterEvent(EventKind.RELEASE, None, {"session": session}))
+        await self.reconcile(wait=True)
+        remaining = await self.leases.active()
+        return {"status": "released", "session": session, "remaining_leases": len(remaining)}
+
+    # ---- reconciliation --------------------------------------------------------------
+    async def reconcile(self, *, wait: bool = False) -> None:
+        """Adopt sets other processes swapped to, then swap GPUs whose set is not the wanted one."""
+        read_at = time.monotonic()
+        shared = await self.state.get_sets()
+        for gpu in self.pool.gpus:
+            adopted = shared.get(gpu.name)
+            fresh = gpu.holds_since < read_at and not gpu.swapping
+            if fresh and adopted in set(ModelSet) and adopted != gpu.holds:
+                gpu.set_holds(ModelSet(str(adopted)))
+        critical = await self.leases.critical_active()
+        swaps = []
+        for name, target in desired_sets(self.pool.views(), critical).items():
+            gpu = self.pool.by_name[name]
+            if gpu.holds is not target and not gpu.swapping:
+                swaps.append(self._spawn(self.sets.ensure(gpu, target)))
+        if wait and swaps:
+            await asyncio.gather(*swaps, return_exceptions=True)
+
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    def _tick(self) -> float:
+        s = self.settings
+        return max(0.05, min(1.0, s.auto_release_seconds / 4, s.health_interval_seconds))
+
+    async def _reconcile_loop(self) -> None:
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=self._tick())
+            self._wake.clear()
+            try:
+                await self.reconcile()
+            except Exception:  # the loop must survive anything one pass runs into
+                logger.exception("router reconcile pass failed")
+
+    def _on_health_change(self, _: Backend) -> None:
+        self._wake.set()
+
+    def _on_state_transition(self, up: bool, detail: str) -> None:
+        self.events.publish(
+            RouterEvent(EventKind.STATE_STORE, None, {"redis_up": up, "detail": detail})
+        )
+
+    # ---- status ----------------------------------------------------------------------
+    async def status(self) -> dict[str, Any]:
+        leases = await self.leases.active()
+        now = time.time()
+        return {
+            "mode": str(mode_of(self.pool.views())),
+            "state_store": self.state.backend_name,
+            "critical_inflight": self.leases.critical_inflight,
+            "leases": {k: round(v - now, 3) for k, v in leases.items()},
+            "backends": [
+                {
+                    "name": b.name,
+                    "kind": "gpu" if b.gpu else "cpu",
+                    "url": b.url,
+                    "healthy": b.healthy,
+                    "breaker": str(b.breaker.state),
+                    "last_error": b.last_error,
+                    "holds": str(b.holds) if b.holds else None,
+                    "swapping": b.swapping,
+                    "inflight": b.queue.inflight,
+                    "waiting": b.queue.waiting,
+                    "queue_depth": b.queue.depth,
+                    "vram_budget_mb": b.vram_budget_mb,
+                }
+                for b in self.pool.backends
+            ],
+            "recent_events": [e.as_dict() for e in list(self.events.recent)[-20:]],
+        }

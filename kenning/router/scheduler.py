@@ -1,0 +1,96 @@
+"""Placement and slots: which backend a request queues on, and preemption of background work."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from contextlib import asynccontextmanager
+
+from .backend_queue import Rerouted
+from .backends import Backend, BackendPool, Lease
+from .errors import NoBackendAvailable
+from .events import EventHub, EventKind, RouterEvent
+from .metrics import RouterMetrics
+from .policy import PriorityDecision, place, preemption_victims
+
+ClaimHook = Callable[[Backend], Awaitable[None]]
+
+
+class Scheduler:
+    """Gives each request a `Lease` on a backend, honouring the policy and the queues."""
+
+    def __init__(self, pool: BackendPool, events: EventHub, metrics: RouterMetrics) -> None:
+        self.pool = pool
+        self.events = events
+        self.metrics = metrics
+        self.claim_hook: ClaimHook | None = None
+
+    @asynccontextmanager
+    async def lease(
+        self, decision: PriorityDecision, exclude: Iterable[str] = ()
+    ) -> AsyncIterator[Lease]:
+        """Hold a slot on the chosen backend for the body of the ``async with``."""
+        backend = await self._acquire(decision, set(exclude))
+        lease = Lease(backend, decision.priority, decision.preemptible)
+        backend.running[lease.id] = lease
+        self._gauge(backend)
+        try:
+            yield lease
+        finally:
+            del backend.running[lease.id]
+            backend.queue.release()
+            lease.released.set()
+            self._gauge(backend)
+
+    async def _acquire(self, decision: PriorityDecision, exclude: set[str]) -> Backend:
+        while True:
+            placement = place(decision, self.pool.views(exclude))
+            if placement is None:
+                raise NoBackendAvailable("no healthy backend may take this request")
+            backend = self.pool.by_name[placement.backend]
+            if placement.claim and self.claim_hook is not None:
+                await self.claim_hook(backend)
+                if not backend.healthy:
+                    continue
+            self._gauge(backend, waiting_delta=1)
+            try:
+                await backend.queue.acquire(decision.priority, preemptible=decision.preemptible)
+            except Rerouted:
+                continue
+            finally:
+                self._gauge(backend)
+            return backend
+
+    def preempt_background(self, backend: Backend, reason: str) -> list[Lease]:
+        """Cancel background requests running on a GPU and send its background waiters away.
+
+        Returns every preempted lease still holding a slot there, so callers can drain them.
+        """
+        fresh = {
+            lease.id: lease.priority for lease in backend.running.values() if not lease.preempted
+        }
+        victims = [backend.running[rid] for rid in preemption_victims(fresh)]
+        for lease in victims:
+            lease.preempt()
+        rerouted = backend.queue.reroute(preemptible_only=True)
+        if victims or rerouted:
+            self.metrics.preemptions.labels(backend.name).inc(len(victims))
+            detail = {"cancelled": len(victims), "rerouted_waiting": rerouted, "reason": reason}
+            self.events.publish(RouterEvent(EventKind.PREEMPTION, backend.name, detail))
+        return [lease for lease in backend.running.values() if lease.preempted]
+
+    async def drain(self, leases: list[Lease], deadline: float) -> None:
+        """Wait until cancelled leases have really stopped (Ollama will not unload before);
+        ``deadline`` is a ``loop.time()`` value."""
+        if leases:
+            waits = [asyncio.ensure_future(lease.released.wait()) for lease in leases]
+            try:
+                async with asyncio.timeout_at(deadline):
+                    await asyncio.gather(*waits)
+            except TimeoutError:
+                for task in waits:
+                    task.cancel()
+
+    def _gauge(self, backend: Backend, waiting_delta: int = 0) -> None:
+        self.metrics.queue_depth.labels(backend.name).set(backend.queue.waiting + waiting_delta)
+        self.metrics.inflight.labels(backend.name).set(backend.queue.inflight)
