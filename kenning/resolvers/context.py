@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import strawberry
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.websockets import WebSocket
 
+from kenning.resolvers.loaders import Loaders
 from kenning.runtime import Runtime
 
 
@@ -19,6 +20,10 @@ class Context:
     runtime: Runtime
     request: Request | WebSocket | None = None
     response: Response | None = None
+    loaders: Loaders = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.loaders = Loaders(self.runtime)
 
 
 Info = strawberry.Info[Context, None]

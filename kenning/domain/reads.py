@@ -1,0 +1,31 @@
+"""Read models: what queries return, independent of GraphQL and SQL."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from kenning.domain.scope import Scope
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkView:
+    """A stored chunk as a reader sees it (no embedding)."""
+
+    id: str
+    source_urn: str
+    ordinal: int
+    kind: str
+    scope: Scope
+    content: str
+    graph_refs: tuple[str, ...]
+    knowledge_type: str | None
+    info_type: str | None
+    tags: tuple[str, ...]
+    source_kind: str | None
+    connection_id: str | None
+    external_id: str | None
+    revision: str | None
+    metadata: Mapping[str, object] = field(default_factory=dict)
+    created_at: datetime | None = None

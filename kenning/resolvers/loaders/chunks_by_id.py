@@ -1,0 +1,26 @@
+"""ChunksByIdLoader: visible chunks by id, one statement per batch."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from strawberry.dataloader import DataLoader
+
+from kenning.domain.reads import ChunkView
+from kenning.domain.scope import Scope
+from kenning.runtime import Runtime
+from kenning.storage.chunk_reads import chunks_by_ids
+
+Key = str
+Result = ChunkView | None
+ChunksByIdLoader = DataLoader[Key, Result]
+
+
+def chunks_by_id_loader(runtime: Runtime, reader: Scope) -> ChunksByIdLoader:
+    """A loader answering ``None`` for chunks that do not exist or are not visible."""
+
+    async def load(ids: Sequence[Key]) -> list[Result]:
+        found = await chunks_by_ids(runtime.pool, ids, reader)
+        return [found.get(chunk_id) for chunk_id in ids]
+
+    return DataLoader(load_fn=load)

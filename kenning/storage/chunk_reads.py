@@ -1,0 +1,71 @@
+"""Reading chunks by id or kind, always through the reader's visibility predicate."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+import asyncpg
+
+from kenning.domain.reads import ChunkView
+from kenning.domain.scope import Scope
+from kenning.storage.pool import Connection
+from kenning.storage.visibility import reader_params, visible_rows
+
+CHUNK_COLUMNS = (
+    "c.id, c.source_urn, c.ordinal, c.kind, c.client_id, c.project_id, c.group_id, c.content, "
+    "c.graph_refs, c.knowledge_type, c.info_type, c.tags, c.source_kind, c.connection_id, "
+    "c.external_id, c.revision, c.metadata, c.created_at"
+)
+
+
+def chunk_view(row: asyncpg.Record) -> ChunkView:
+    """A ``ChunkView`` from a row selected with ``CHUNK_COLUMNS``."""
+    metadata = row["metadata"]
+    return ChunkView(
+        id=row["id"],
+        source_urn=row["source_urn"],
+        ordinal=row["ordinal"],
+        kind=row["kind"],
+        scope=Scope(row["client_id"], row["project_id"], row["group_id"]),
+        content=row["content"],
+        graph_refs=tuple(row["graph_refs"]),
+        knowledge_type=row["knowledge_type"],
+        info_type=row["info_type"],
+        tags=tuple(row["tags"]),
+        source_kind=row["source_kind"],
+        connection_id=row["connection_id"],
+        external_id=row["external_id"],
+        revision=row["revision"],
+        metadata=json.loads(metadata) if isinstance(metadata, str) else dict(metadata),
+        created_at=row["created_at"],
+    )
+
+
+async def chunks_by_ids(
+    conn: Connection | asyncpg.Pool, ids: Sequence[str], reader: Scope
+) -> dict[str, ChunkView]:
+    """The visible chunks among ``ids`` (one statement), keyed by id."""
+    if not ids:
+        return {}
+    rows = await conn.fetch(
+        f"SELECT {CHUNK_COLUMNS} FROM chunks c "
+        f"WHERE c.id = ANY($4::text[]) AND {visible_rows(1, 'c')}",
+        *reader_params(reader),
+        list(ids),
+    )
+    return {row["id"]: chunk_view(row) for row in rows}
+
+
+async def chunks_by_kind(
+    conn: Connection | asyncpg.Pool, kind: str, reader: Scope, limit: int
+) -> list[ChunkView]:
+    """The newest visible chunks of one kind (no embedding involved)."""
+    rows = await conn.fetch(
+        f"SELECT {CHUNK_COLUMNS} FROM chunks c WHERE c.kind = $4 AND {visible_rows(1, 'c')} "
+        "ORDER BY c.created_at DESC, c.id LIMIT $5",
+        *reader_params(reader),
+        kind,
+        limit,
+    )
+    return [chunk_view(row) for row in rows]
