@@ -9,15 +9,19 @@ from typing import Any
 
 import asyncpg
 import redis.asyncio as aioredis
+from cross_web import HTTPException
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
+from strawberry.exceptions import ConnectionRejectionError
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL
+from strawberry.types.unset import UNSET, UnsetType
 
 from kenning.domain.errors import ConfigurationError
+from kenning.domain.principal import ANONYMOUS, Principal, bearer_key
 from kenning.http_metrics import HttpMetrics
 from kenning.logs import configure_logging, log_event
 from kenning.resolvers.context import Context
@@ -42,11 +46,37 @@ class KenningGraphQL(GraphQL[Context, None]):
     async def get_context(
         self, request: Request | WebSocket, response: Response | WebSocket
     ) -> Context:
+        runtime = self._holder["runtime"]
+        caller = await _authenticate(runtime, request.headers.get("authorization"))
+        if caller is None and isinstance(request, Request):
+            raise HTTPException(401, "Unauthorized: send Authorization: Bearer <API key>")
+        # A websocket may still authenticate in its connection_init payload.
         return Context(
-            runtime=self._holder["runtime"],
+            runtime=runtime,
             request=request,
             response=response if isinstance(response, Response) else None,
+            principal=caller,
         )
+
+    async def on_ws_connect(self, context: Context) -> UnsetType | dict[str, object] | None:
+        if context.principal is None:
+            params = context.connection_params or {}
+            header = params.get("Authorization", params.get("authorization"))
+            caller = await _authenticate(
+                context.runtime, header if isinstance(header, str) else None
+            )
+            if caller is None:
+                raise ConnectionRejectionError({"message": "Unauthorized"})
+            context.principal = caller
+        unset: UnsetType = UNSET
+        return unset
+
+
+async def _authenticate(runtime: Runtime, header: str | None) -> Principal | None:
+    key = bearer_key(header)
+    if key is not None:
+        return await runtime.api_keys.authenticate(key)
+    return ANONYMOUS if runtime.settings.allow_anonymous else None
 
 
 async def preflight(settings: Settings) -> None:
@@ -91,6 +121,12 @@ def create_app(settings: Settings) -> Starlette:
             holder["runtime"] = Runtime(
                 settings=settings, pool=pool, redis=redis, embedder=embedder
             )
+            if settings.allow_anonymous:
+                logger.warning(
+                    "auth.anonymous.enabled",
+                    extra={"detail": "requests without a key read global data "
+                                     "(KENNING_ALLOW_ANONYMOUS); never use this in production"},
+                )  # fmt: skip
             log_event(logger, "server.started", host=settings.host, port=settings.port)
             yield
         finally:

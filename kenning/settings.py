@@ -39,6 +39,9 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=0, le=65535)
     development: bool = False
+    # Lets requests without a key read global data only; for local experiments, never
+    # production. Logged loudly at startup when on.
+    allow_anonymous: bool = False
     migrate_on_start: bool = False
     log_level: str = "INFO"
     log_json: bool = True
@@ -54,6 +57,14 @@ class Settings(BaseSettings):
     # all-MiniLM-L6-v2 reads 256 tokens (about 1,000-1,200 characters); longer chunks
     # would be embedded by their beginning only.
     chunk_limit: int = Field(default=1000, ge=200, le=20000)
+    # Search: why these defaults, see kenning.domain.search and kenning.domain.rank_fusion.
+    search_max_limit: int = Field(default=100, ge=1, le=1000)
+    search_rrf_k: int = Field(default=60, ge=1)
+    search_vector_weight: float = Field(default=1.0, ge=0)
+    search_keyword_weight: float = Field(default=1.0, ge=0)
+    # pgvector HNSW: candidate list per scan, and how far an iterative (filtered) scan may go.
+    search_ef_search: int = Field(default=100, ge=1, le=1000)
+    search_max_scan_tuples: int = Field(default=50_000, ge=1)
 
     stack_dir: Path = DEFAULT_STACK_DIR
     stack_pg_port: int = Field(default=5433, ge=1, le=65535)

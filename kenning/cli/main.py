@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from kenning.cli.keys import keys_app
 from kenning.cli.localstack import LocalStack, StackConfig, StackStatus
 from kenning.domain.errors import ConfigurationError
 from kenning.settings import Settings
@@ -17,6 +18,7 @@ from kenning.storage.database_url import database_name
 app = typer.Typer(no_args_is_help=True, add_completion=False, help=__doc__)
 stack_app = typer.Typer(no_args_is_help=True, help="The local PostgreSQL + AGE + pgvector + Redis.")
 app.add_typer(stack_app, name="stack")
+app.add_typer(keys_app, name="keys")
 
 
 def _fail(error: Exception) -> typer.Exit:

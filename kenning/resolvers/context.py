@@ -9,6 +9,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.websockets import WebSocket
 
+from kenning.domain.principal import Principal
 from kenning.resolvers.loaders import Loaders
 from kenning.runtime import Runtime
 
@@ -20,6 +21,8 @@ class Context:
     runtime: Runtime
     request: Request | WebSocket | None = None
     response: Response | None = None
+    principal: Principal | None = None
+    connection_params: dict[str, object] | None = None
     loaders: Loaders = field(init=False)
 
     def __post_init__(self) -> None:

@@ -8,7 +8,7 @@ from kenning.domain.ingestion import PurgeCounts
 from kenning.domain.purge import purge_connection, purge_source
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_member
-from kenning.resolvers.scope import write_scope
+from kenning.resolvers.scope import manage_client, read_scope, write_scope
 from kenning.schema.knowledge_admin import (
     AliasInfo,
     PurgeResult,
@@ -32,12 +32,12 @@ def _alias(alias: Alias) -> AliasInfo:
 
 
 async def resolve_register_alias(
-    info: Info, scope: ScopeInput, alias: str, canonical: str, area: str = ""
+    info: Info, alias: str, canonical: str, area: str = "", scope: ScopeInput | None = None
 ) -> RegisterAliasResult:
-    """Make `alias` resolve to `canonical` for the scope's client; merge existing nodes."""
+    """Make `alias` resolve to `canonical` for the client (admin keys); merge its nodes."""
     runtime = info.context.runtime
     try:
-        client = write_scope(info, scope).client_id
+        client = manage_client(info, scope)
         result = await register_alias(
             client, alias, canonical, area=area, book=runtime.aliases, store=runtime.store
         )
@@ -46,11 +46,13 @@ async def resolve_register_alias(
     return RegisterAliasSuccess(alias=_alias(result.alias), merged_scopes=result.merged_scopes)
 
 
-async def resolve_aliases(info: Info, scope: ScopeInput, limit: int = 100) -> list[AliasInfo]:
+async def resolve_aliases(
+    info: Info, limit: int = 100, scope: ScopeInput | None = None
+) -> list[AliasInfo]:
     """The client's aliases, most recently seen first."""
     if not 1 <= limit <= MAX_ALIASES:
         raise ValidationError(f"limit must be 1..{MAX_ALIASES}", field="limit")
-    client = write_scope(info, scope).client_id
+    client = read_scope(info, scope).client_id
     return [_alias(a) for a in await info.context.runtime.aliases.list(client, limit)]
 
 
@@ -64,7 +66,9 @@ def _purged(counts: PurgeCounts) -> PurgeSuccess:
     )
 
 
-async def resolve_purge_source(info: Info, scope: ScopeInput, source_urn: str) -> PurgeResult:
+async def resolve_purge_source(
+    info: Info, source_urn: str, scope: ScopeInput | None = None
+) -> PurgeResult:
     """Remove one source and everything only it supported."""
     try:
         counts = await purge_source(
@@ -76,7 +80,7 @@ async def resolve_purge_source(info: Info, scope: ScopeInput, source_urn: str) -
 
 
 async def resolve_purge_connection(
-    info: Info, scope: ScopeInput, connection_id: str
+    info: Info, connection_id: str, scope: ScopeInput | None = None
 ) -> PurgeResult:
     """Remove every source of one connection and everything only they supported."""
     try:

@@ -2,15 +2,33 @@
 
 from __future__ import annotations
 
+from kenning.domain.errors import ScopeError
+from kenning.domain.principal import Principal
 from kenning.domain.scope import Scope
 from kenning.resolvers.context import Info
 from kenning.schema.scope import ScopeInput
 
 
-def write_scope(info: Info, scope: ScopeInput) -> Scope:
-    """The scope a mutation writes at; raises the domain's errors when it is not allowed."""
-    del info  # the caller's principal decides this once API keys exist
-    return Scope(scope.client_id, scope.project_id, scope.group_id)
+def principal(info: Info) -> Principal:
+    """The authenticated caller (the view refuses requests without one)."""
+    caller = info.context.principal
+    if caller is None:
+        raise ScopeError("no API key was presented")
+    return caller
+
+
+def _scope(value: ScopeInput | None) -> Scope | None:
+    if value is None:
+        return None
+    return Scope(value.client_id, value.project_id, value.group_id)
+
+
+def write_scope(info: Info, scope: ScopeInput | None) -> Scope:
+    """The scope a mutation writes at: the principal's, or a narrowing of it.
+
+    Raises ``ScopeError`` for a read-only key or a scope outside the principal's.
+    """
+    return principal(info).writing(_scope(scope))
 
 
 def read_scope(info: Info, narrow: ScopeInput | None = None) -> Scope:
@@ -18,7 +36,12 @@ def read_scope(info: Info, narrow: ScopeInput | None = None) -> Scope:
 
     Asking for a scope the principal does not contain raises ``ScopeError``.
     """
-    del info  # replaced by the principal's scope once API keys exist
-    if narrow is None:
-        return Scope()
-    return Scope(narrow.client_id, narrow.project_id, narrow.group_id)
+    return principal(info).reading(_scope(narrow))
+
+
+def manage_client(info: Info, scope: ScopeInput | None) -> str:
+    """The client an admin operation (keys, aliases) acts on; admins only."""
+    caller = principal(info)
+    client = scope.client_id if scope is not None and scope.client_id else caller.scope.client_id
+    caller.managing(client)
+    return client

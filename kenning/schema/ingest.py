@@ -28,7 +28,9 @@ class IngestInput:
     source_urn: str
     kind: str
     content: str
-    scope: ScopeInput
+    scope: ScopeInput | None = strawberry.field(
+        default=None, description="Defaults to the key's scope; may only narrow it."
+    )
     main_node_key: str | None = None
     knowledge_type: KnowledgeType | None = None
     info_type: str | None = None

@@ -41,7 +41,9 @@ class GraphEdgeInput:
 @strawberry.input(description="Pre-structured knowledge from one source.")
 class IngestGraphInput:
     source_urn: str
-    scope: ScopeInput
+    scope: ScopeInput | None = strawberry.field(
+        default=None, description="Defaults to the key's scope; may only narrow it."
+    )
     kind: str = "graph"
     pieces: list[GraphPieceInput] = strawberry.field(default_factory=list)
     nodes: list[GraphNodeInput] = strawberry.field(default_factory=list)
@@ -96,7 +98,9 @@ class GitCommitInput:
 @strawberry.input(description="Commits of one repository.")
 class IngestGitCommitsInput:
     repository: str
-    scope: ScopeInput
+    scope: ScopeInput | None = strawberry.field(
+        default=None, description="Defaults to the key's scope; may only narrow it."
+    )
     commits: list[GitCommitInput]
     connection_id: str | None = None
 

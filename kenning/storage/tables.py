@@ -209,6 +209,24 @@ class SourceMentionRow(SQLModel, table=True):
     node_key: str = Field(primary_key=True, max_length=512)
 
 
+class ApiKeyRow(SQLModel, table=True):
+    """An API key: only its hash is stored; scope and role make the principal."""
+
+    __tablename__ = "api_keys"
+
+    id: str = Field(primary_key=True, max_length=36)
+    key_hash: str = Field(max_length=64, unique=True)
+    client_id: str = _scope_field()
+    project_id: str = _scope_field()
+    group_id: str = _scope_field()
+    role: str = Field(max_length=20)
+    label: str = Field(default="", sa_column_kwargs={"server_default": ""}, max_length=200)
+    created_at: datetime = _created()
+    revoked_at: datetime | None = Field(
+        default=None, sa_column=sa.Column(sa.DateTime(timezone=True))
+    )
+
+
 class MetaRow(SQLModel, table=True):
     """Facts about the database itself: embedding model and dimension, schema version."""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import subprocess
@@ -14,7 +15,11 @@ from pathlib import Path
 import httpx
 import pytest
 
+from kenning.domain.principal import Role
+from kenning.domain.scope import Scope
 from kenning.settings import Settings
+from kenning.storage.api_keys import PgApiKeys
+from kenning.storage.pool import create_pool
 
 
 @dataclass(frozen=True)
@@ -22,6 +27,24 @@ class Server:
     url: str
     ws_url: str
     log: Path
+    key: str = ""
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.key}"}
+
+    def with_key(self, key: str) -> Server:
+        return Server(self.url, self.ws_url, self.log, key)
+
+
+async def create_key(settings: Settings, scope: Scope, role: Role) -> str:
+    """A real API key in the test database."""
+    pool = await create_pool(settings, min_size=1)
+    try:
+        key, _ = await PgApiKeys(pool).create(scope, role, "e2e")
+        return key
+    finally:
+        await pool.close()
 
 
 def free_port() -> int:
@@ -85,5 +108,6 @@ def server(
 ) -> Iterator[Server]:
     log = tmp_path_factory.mktemp("server") / "server.log"
     process, running = start_server(migrated_settings, log)
-    yield running
+    key = asyncio.run(create_key(migrated_settings, Scope(), Role.ADMIN))
+    yield running.with_key(key)
     stop_server(process)

@@ -21,7 +21,9 @@ HEALTH = "{ health { postgres age pgvector redis kenning schemaRevision } }"
 
 
 def test_health_over_http(server: Server, migrated_settings: Settings) -> None:
-    response = httpx.post(f"{server.url}/graphql", json={"query": HEALTH}, timeout=10)
+    response = httpx.post(
+        f"{server.url}/graphql", json={"query": HEALTH}, headers=server.headers, timeout=10
+    )
     assert response.status_code == 200
     health = response.json()["data"]["health"]
     assert health["postgres"].startswith("17.")
@@ -45,7 +47,7 @@ def test_probes_and_metrics(server: Server) -> None:
 async def test_subscription_over_graphql_transport_ws(server: Server) -> None:
     query = "subscription { heartbeat(count: 3, intervalMs: 10) { seq } }"
     async with websockets.connect(server.ws_url, subprotocols=["graphql-transport-ws"]) as ws:  # type: ignore[list-item]
-        await ws.send(json.dumps({"type": "connection_init", "payload": {}}))
+        await ws.send(json.dumps({"type": "connection_init", "payload": server.headers}))
         assert json.loads(await ws.recv())["type"] == "connection_ack"
         await ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": {"query": query}}))
         seqs = []
@@ -63,7 +65,7 @@ async def test_subscription_over_graphql_transport_ws(server: Server) -> None:
 async def test_subscription_over_legacy_graphql_ws(server: Server) -> None:
     query = "subscription { heartbeat(count: 2, intervalMs: 10) { seq } }"
     async with websockets.connect(server.ws_url, subprotocols=["graphql-ws"]) as ws:  # type: ignore[list-item]
-        await ws.send(json.dumps({"type": "connection_init", "payload": {}}))
+        await ws.send(json.dumps({"type": "connection_init", "payload": server.headers}))
         assert json.loads(await ws.recv())["type"] == "connection_ack"
         await ws.send(json.dumps({"id": "1", "type": "start", "payload": {"query": query}}))
         seqs = []
@@ -79,7 +81,7 @@ async def test_subscription_over_legacy_graphql_ws(server: Server) -> None:
 async def test_typed_errors_reach_the_client_with_their_message(server: Server) -> None:
     query = "subscription { heartbeat(count: 0) { seq } }"
     async with websockets.connect(server.ws_url, subprotocols=["graphql-transport-ws"]) as ws:  # type: ignore[list-item]
-        await ws.send(json.dumps({"type": "connection_init", "payload": {}}))
+        await ws.send(json.dumps({"type": "connection_init", "payload": server.headers}))
         await ws.recv()
         await ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": {"query": query}}))
         message = json.loads(await ws.recv())

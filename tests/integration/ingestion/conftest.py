@@ -11,6 +11,8 @@ import redis.asyncio as aioredis
 import strawberry
 
 from kenning.domain.embedding import BACKGROUND_PRIORITY
+from kenning.domain.principal import Principal, Role
+from kenning.domain.scope import Scope
 from kenning.resolvers.context import Context
 from kenning.runtime import Runtime
 from kenning.schema.build import build_schema
@@ -45,17 +47,25 @@ class CountingEmbedder:
         await self.inner.aclose()
 
 
-class Api:
-    """Runs GraphQL operations in process against a real runtime."""
+ROOT = Principal(key_id="test-root", scope=Scope(), role=Role.ADMIN)
 
-    def __init__(self, runtime: Runtime) -> None:
+
+class Api:
+    """Runs GraphQL operations in process against a real runtime, as ``principal``
+    (a global admin unless told otherwise)."""
+
+    def __init__(self, runtime: Runtime, principal: Principal = ROOT) -> None:
         self.runtime = runtime
+        self.principal = principal
         self.schema: strawberry.Schema = build_schema()
 
+    def as_(self, principal: Principal) -> Api:
+        """The same API called by another principal."""
+        return Api(self.runtime, principal)
+
     async def __call__(self, query: str, **variables: Any) -> dict[str, Any]:
-        result = await self.schema.execute(
-            query, variable_values=variables, context_value=Context(runtime=self.runtime)
-        )
+        context = Context(runtime=self.runtime, principal=self.principal)
+        result = await self.schema.execute(query, variable_values=variables, context_value=context)
         assert result.errors is None, result.errors
         assert result.data is not None
         return result.data

@@ -1,0 +1,77 @@
+"""``kenning keys``: create, list and revoke API keys."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Annotated, TypeVar
+
+import typer
+
+from kenning.domain.errors import KenningError
+from kenning.domain.principal import Role
+from kenning.domain.scope import Scope
+from kenning.settings import Settings
+from kenning.storage.api_keys import ApiKeyInfo, PgApiKeys
+from kenning.storage.pool import create_pool
+
+keys_app = typer.Typer(no_args_is_help=True, help="API keys: only their hash is stored.")
+T = TypeVar("T")
+
+
+def _run(work: Callable[[PgApiKeys], Awaitable[T]]) -> T:
+    async def main() -> T:
+        pool = await create_pool(Settings(), min_size=1)
+        try:
+            return await work(PgApiKeys(pool))
+        finally:
+            await pool.close()
+
+    return asyncio.run(main())
+
+
+def _line(info: ApiKeyInfo) -> str:
+    state = "revoked" if info.revoked_at else "active"
+    return (
+        f"{info.id}  {info.role.value:6} {state:8} {info.scope.describe():40} "
+        f"{info.created_at:%Y-%m-%d %H:%M}  {info.label}"
+    )
+
+
+@keys_app.command("create")
+def create(
+    client: Annotated[str, typer.Option(help="Client id (empty for a global key).")],
+    role: Annotated[Role, typer.Option(help="ui reads; agent reads and writes; admin manages.")],
+    project: Annotated[str, typer.Option(help="Project id.")] = "",
+    group: Annotated[str, typer.Option(help="Group id.")] = "",
+    label: Annotated[str, typer.Option(help="A note to recognise the key by.")] = "",
+) -> None:
+    """Create a key and print it once; it cannot be shown again."""
+    try:
+        scope = Scope(client, project, group)
+        key, info = _run(lambda keys: keys.create(scope, role, label))
+    except KenningError as error:
+        typer.secho(f"error: {error.message}", fg=typer.colors.RED, err=True)
+        raise typer.Exit(code=1) from error
+    typer.echo(key)
+    typer.echo(f"id {info.id}  role {info.role.value}  scope {info.scope.describe()}", err=True)
+    typer.echo("Store the key now: only its hash is kept.", err=True)
+
+
+@keys_app.command("list")
+def list_keys(
+    client: Annotated[str | None, typer.Option(help="Only this client's keys.")] = None,
+) -> None:
+    """List keys (never their secrets)."""
+    for info in _run(lambda keys: keys.list(client)):
+        typer.echo(_line(info))
+
+
+@keys_app.command("revoke")
+def revoke(key_id: Annotated[str, typer.Argument(help="The key's id (from `keys list`).")]) -> None:
+    """Revoke a key; requests with it are refused from then on."""
+    info = _run(lambda keys: keys.revoke(key_id))
+    if info is None:
+        typer.secho(f"error: no key with id {key_id}", fg=typer.colors.RED, err=True)
+        raise typer.Exit(code=1)
+    typer.echo(_line(info))
