@@ -26,7 +26,7 @@ from kenning.http_metrics import HttpMetrics
 from kenning.logs import configure_logging, log_event
 from kenning.resolvers.context import Context
 from kenning.runtime import Runtime
-from kenning.schema.build import build_schema
+from kenning.schema.build import ApiLimits, build_schema
 from kenning.settings import Settings
 from kenning.storage.embedders.factory import create_embedder
 from kenning.storage.health import readiness, verify_database, verify_embedder
@@ -39,8 +39,8 @@ logger = logging.getLogger("kenning.app")
 class KenningGraphQL(GraphQL[Context, None]):
     """Strawberry's ASGI view with Kenning's typed context."""
 
-    def __init__(self, holder: dict[str, Runtime], **kwargs: Any) -> None:
-        super().__init__(build_schema(), **kwargs)
+    def __init__(self, holder: dict[str, Runtime], limits: ApiLimits, **kwargs: Any) -> None:
+        super().__init__(build_schema(limits), **kwargs)
         self._holder = holder
 
     async def get_context(
@@ -154,6 +154,12 @@ def create_app(settings: Settings) -> Starlette:
 
     graphql = KenningGraphQL(
         holder,
+        ApiLimits(
+            max_depth=settings.graphql_max_depth,
+            max_tokens=settings.graphql_max_tokens,
+            max_aliases=settings.graphql_max_aliases,
+            introspection=settings.graphql_introspection,
+        ),
         graphql_ide="graphiql" if settings.development else None,
         keep_alive=True,
         keep_alive_interval=15,

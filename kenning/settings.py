@@ -42,6 +42,10 @@ class Settings(BaseSettings):
     # Lets requests without a key read global data only; for local experiments, never
     # production. Logged loudly at startup when on.
     allow_anonymous: bool = False
+    graphql_max_depth: int = Field(default=12, ge=2, le=100)
+    graphql_max_tokens: int = Field(default=4000, ge=100, le=100_000)
+    graphql_max_aliases: int = Field(default=64, ge=1, le=10_000)
+    graphql_introspection: bool = True
     migrate_on_start: bool = False
     log_level: str = "INFO"
     log_json: bool = True

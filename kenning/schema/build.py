@@ -2,16 +2,37 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 
 import strawberry
 from graphql import GraphQLError
-from strawberry.extensions import MaskErrors
+from strawberry.extensions import (
+    DisableIntrospection,
+    MaskErrors,
+    MaxAliasesLimiter,
+    MaxTokensLimiter,
+    QueryDepthLimiter,
+    SchemaExtension,
+)
 
 from kenning.domain.errors import KenningError
 from kenning.schema.mutation import Mutation
 from kenning.schema.query import Query
 from kenning.schema.subscription import Subscription
+
+
+@dataclass(frozen=True, slots=True)
+class ApiLimits:
+    """What one GraphQL document may ask for; defaults fit every UI and agent query we
+    know of with room to spare, and stop deeply nested or alias-amplified documents."""
+
+    max_depth: int = 12
+    max_tokens: int = 4000
+    max_aliases: int = 64
+    introspection: bool = True
+
 
 MASKED_MESSAGE = "Unexpected error; the server log has details under this request's id."
 
@@ -23,13 +44,17 @@ def _should_mask(error: GraphQLError) -> bool:
     return original is not None and not isinstance(original, KenningError)
 
 
-def build_schema() -> strawberry.Schema:
-    """A fresh schema object (no module-level global)."""
+def build_schema(limits: ApiLimits | None = None) -> strawberry.Schema:
+    """A fresh schema object (no module-level global), guarded by ``limits``."""
+    limits = limits or ApiLimits()
+    extensions: list[type[SchemaExtension] | Callable[[], SchemaExtension]] = [
+        partial(MaskErrors, should_mask_error=_should_mask, error_message=MASKED_MESSAGE),
+        partial(QueryDepthLimiter, max_depth=limits.max_depth),
+        partial(MaxTokensLimiter, max_token_count=limits.max_tokens),
+        partial(MaxAliasesLimiter, max_alias_count=limits.max_aliases),
+    ]
+    if not limits.introspection:
+        extensions.append(DisableIntrospection)
     return strawberry.Schema(
-        query=Query,
-        mutation=Mutation,
-        subscription=Subscription,
-        extensions=[
-            partial(MaskErrors, should_mask_error=_should_mask, error_message=MASKED_MESSAGE)
-        ],
+        query=Query, mutation=Mutation, subscription=Subscription, extensions=extensions
     )

@@ -1,0 +1,41 @@
+"""The GraphQL document limits: depth, tokens, aliases, introspection."""
+
+from __future__ import annotations
+
+import pytest
+
+from kenning.schema.build import ApiLimits, build_schema
+
+
+def _nested(depth: int) -> str:
+    inner = "name"
+    for _ in range(depth):
+        inner = f"ofType {{ {inner} }}"
+    return f"{{ __schema {{ types {{ fields {{ type {{ {inner} }} }} }} }} }}"
+
+
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        ("{ " + " ".join(f"a{i}: __typename" for i in range(65)) + " }", "aliases"),
+        ("{ " + " ".join("__typename" for _ in range(5000)) + " }", "token"),
+    ],
+)
+async def test_oversized_documents_are_refused(document: str, message: str) -> None:
+    result = await build_schema().execute(document)
+    assert result.errors, "expected the document to be refused"
+    assert message in result.errors[0].message.lower()
+
+
+async def test_documents_within_limits_run() -> None:
+    result = await build_schema().execute(_nested(3))
+    assert result.errors is None
+
+
+async def test_introspection_can_be_switched_off() -> None:
+    closed = await build_schema(ApiLimits(introspection=False)).execute(
+        "{ __schema { types { name } } }"
+    )
+    assert closed.errors and "introspection" in closed.errors[0].message.lower()
+    open_ = await build_schema().execute("{ __schema { types { name } } }")
+    assert open_.errors is None
