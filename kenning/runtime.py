@@ -13,6 +13,7 @@ from kenning.domain.ingest import IngestDeps
 from kenning.settings import Settings
 from kenning.storage.alias_registry import PgAliasRegistry
 from kenning.storage.api_keys import PgApiKeys
+from kenning.storage.graph_reads import PgGraphReader
 from kenning.storage.knowledge_store import PgKnowledgeStore
 
 
@@ -27,12 +28,14 @@ class Runtime:
     store: PgKnowledgeStore = field(init=False)
     aliases: PgAliasRegistry = field(init=False)
     api_keys: PgApiKeys = field(init=False)
+    graph: PgGraphReader = field(init=False)
     started_at: float = field(default_factory=time.time)
 
     def __post_init__(self) -> None:
         self.store = PgKnowledgeStore(self.pool, self.settings.graph_name)
         self.aliases = PgAliasRegistry(self.pool)
         self.api_keys = PgApiKeys(self.pool)
+        self.graph = PgGraphReader(self.pool, self.settings.graph_name)
 
     def ingest_deps(self) -> IngestDeps:
         """The ports an ingest runs with, under the server's default policies."""

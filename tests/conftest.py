@@ -19,7 +19,8 @@ from kenning.storage.database_url import asyncpg_dsn, with_database
 from kenning.storage.migrate import run_upgrade
 from kenning.storage.pool import create_pool
 
-TEST_DATABASE = "kenning_test"
+# Several runs on one machine (a developer's and CI's) each set their own database.
+TEST_DATABASE = os.environ.get("KENNING_TEST_DATABASE", "kenning_test")
 
 
 def base_settings() -> Settings:

@@ -1,0 +1,119 @@
+"""Resolvers of the graph queries: ``node``, ``nodes``, ``neighbors`` and ``path``.
+
+Each decides the reader scope once (``read_scope``), parses the keys it is given (normalize,
+canonicalize) and resolves them through the client's aliases, so ``node("Task::T-1")`` and
+``node("jira:old-name")`` find the node stored under its canonical key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Annotated
+
+import strawberry
+
+from kenning.domain.errors import ValidationError
+from kenning.domain.graph import (
+    MAX_NODE_KEYS,
+    MAX_SUBGRAPH_LIMIT,
+    Direction,
+    NodeView,
+    check_depth,
+    check_max_depth,
+    check_range,
+    edge_type_filter,
+)
+from kenning.domain.keys import parse_key
+from kenning.domain.scope import Scope
+from kenning.domain.traverse import NeighborsQuery, neighbors, shortest_path
+from kenning.resolvers.context import Info
+from kenning.resolvers.scope import read_scope
+from kenning.schema.graph import Node, Path, Subgraph
+from kenning.schema.scope import ScopeInput
+
+NarrowScope = Annotated[
+    ScopeInput | None, strawberry.argument(description="Narrows the key's scope.")
+]
+
+
+async def alias_resolved(info: Info, reader: Scope, keys: Sequence[str]) -> list[str]:
+    """Canonical ``keys`` with the reader's client's aliases resolved."""
+    aliases = await info.context.runtime.aliases.resolve(reader.client_id, set(keys))
+    return [aliases.get(key, key) for key in keys]
+
+
+def _prime(info: Info, reader: Scope, nodes: Sequence[NodeView]) -> None:
+    # Edge endpoints of a subgraph or path are among its nodes: no second read for them.
+    info.context.loaders.nodes_by_key(reader).prime_many({n.key: n for n in nodes})
+
+
+async def resolve_node(info: Info, key: str, scope: NarrowScope = None) -> Node | None:
+    """The node with this key as the caller sees it; null when none is visible."""
+    reader = read_scope(info, scope)
+    [canonical] = await alias_resolved(info, reader, [parse_key(key).key])
+    view = await info.context.loaders.nodes_by_key(reader).load(canonical)
+    return None if view is None else Node.from_view(view, reader)
+
+
+async def resolve_nodes(
+    info: Info, keys: list[str], scope: NarrowScope = None
+) -> list[Node | None]:
+    """Nodes by key, in the order asked; null where none is visible."""
+    reader = read_scope(info, scope)
+    if len(keys) > MAX_NODE_KEYS:
+        raise ValidationError(f"at most {MAX_NODE_KEYS} keys", field="keys")
+    parsed = [parse_key(key, field="keys").key for key in keys]
+    canonical = await alias_resolved(info, reader, parsed)
+    views = await info.context.loaders.nodes_by_key(reader).load_many(canonical)
+    return [None if view is None else Node.from_view(view, reader) for view in views]
+
+
+async def resolve_neighbors(
+    info: Info,
+    key: str,
+    depth: int = 1,
+    direction: Direction = Direction.BOTH,
+    edge_types: list[str] | None = None,
+    limit: int = 100,
+    scope: NarrowScope = None,
+) -> Subgraph:
+    """The subgraph within ``depth`` hops; empty when the node is not visible."""
+    reader = read_scope(info, scope)
+    check_depth(depth)
+    check_range(limit, 1, MAX_SUBGRAPH_LIMIT, "limit")
+    types = edge_type_filter(edge_types)
+    [start] = await alias_resolved(info, reader, [parse_key(key).key])
+    query = NeighborsQuery(start, depth, direction, types, limit)
+    view = await neighbors(info.context.runtime.graph, reader, query)
+    _prime(info, reader, view.nodes)
+    return Subgraph.from_view(view, reader)
+
+
+async def resolve_path(
+    info: Info,
+    from_key: Annotated[str, strawberry.argument(name="from")],
+    to: str,
+    max_depth: int = 4,
+    edge_types: list[str] | None = None,
+    direction: Direction = Direction.BOTH,
+    scope: NarrowScope = None,
+) -> Path | None:
+    """One shortest path of at most ``maxDepth`` edges; null when there is none."""
+    reader = read_scope(info, scope)
+    check_max_depth(max_depth)
+    types = edge_type_filter(edge_types)
+    parsed = [parse_key(from_key, field="from").key, parse_key(to, field="to").key]
+    source, target = await alias_resolved(info, reader, parsed)
+    view = await shortest_path(
+        info.context.runtime.graph,
+        reader,
+        source,
+        target,
+        max_depth=max_depth,
+        direction=direction,
+        edge_types=types,
+    )
+    if view is None:
+        return None
+    _prime(info, reader, view.nodes)
+    return Path.from_view(view, reader)

@@ -1,0 +1,67 @@
+"""Field resolvers of ``Node`` and ``Edge``: argument checks, then a per-request loader.
+
+They return read models; the schema types turn them into GraphQL objects. The reader scope
+comes from the root field that produced the node or edge (decided there by ``read_scope``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from kenning.domain.graph import (
+    MAX_EVIDENCE,
+    MAX_NODE_CHUNKS,
+    MAX_NODE_EDGES,
+    Direction,
+    EdgeView,
+    NodeView,
+    check_range,
+    edge_type_filter,
+)
+from kenning.domain.reads import ChunkView
+from kenning.domain.scope import Scope
+from kenning.resolvers.context import Info
+from kenning.resolvers.loaders import chunks_by_node, edges_by_node
+
+
+async def node_edges(
+    info: Info,
+    reader: Scope,
+    key: str,
+    direction: Direction,
+    edge_types: Sequence[str] | None,
+    limit: int,
+) -> list[EdgeView]:
+    """At most ``limit`` visible edges of the node, ordered by (type, from, to)."""
+    check_range(limit, 1, MAX_NODE_EDGES, "limit")
+    types = edge_type_filter(edge_types)
+    if types == ():
+        return []
+    loader = info.context.loaders.edges_by_node(reader)
+    return await loader.load(edges_by_node.Key(key, direction, types, limit))
+
+
+async def node_chunks(info: Info, reader: Scope, key: str, limit: int) -> list[ChunkView]:
+    """The newest visible chunks whose graph references hold the node's key."""
+    check_range(limit, 1, MAX_NODE_CHUNKS, "limit")
+    loader = info.context.loaders.chunks_by_node(reader)
+    return await loader.load(chunks_by_node.Key(key, limit))
+
+
+async def node_degree(info: Info, reader: Scope, key: str) -> int:
+    """How many visible edges touch the node."""
+    return await info.context.loaders.degree_by_node(reader).load(key)
+
+
+async def node_of(info: Info, reader: Scope, key: str) -> NodeView | None:
+    """The visible node with this canonical key."""
+    return await info.context.loaders.nodes_by_key(reader).load(key)
+
+
+async def edge_evidence(
+    info: Info, reader: Scope, chunk_ids: Sequence[str], limit: int
+) -> list[ChunkView]:
+    """The first ``limit`` supporting chunks (by id) that ``reader`` can see."""
+    check_range(limit, 1, MAX_EVIDENCE, "limit")
+    found = await info.context.loaders.chunks_by_id(reader).load_many(list(chunk_ids[:limit]))
+    return [chunk for chunk in found if chunk is not None]

@@ -1,0 +1,194 @@
+"""Graph types: ``Node``, ``Edge``, ``Subgraph`` and ``Path``.
+
+Leaf fields are plain attributes; only fields that read (``chunks``, ``edges``, ``degree``,
+an edge's ``from``/``to``/``evidence``) resolve, each through a per-request DataLoader. Each
+object carries the reader scope of the root field it came from (a private attribute).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Mapping, Sequence
+
+import strawberry
+from strawberry.scalars import JSON
+
+from kenning.domain.graph import Direction, EdgeView, NodeView, PathView, SubgraphView
+from kenning.domain.scope import Scope
+from kenning.resolvers.context import Info
+from kenning.resolvers.graph_fields import (
+    edge_evidence,
+    node_chunks,
+    node_degree,
+    node_edges,
+    node_of,
+)
+from kenning.schema.chunk import Chunk
+from kenning.schema.scope import ScopeInfo
+
+strawberry.enum(Direction, description="Which edges of a node to follow.")
+
+
+def scope_info(scope: Scope) -> ScopeInfo:
+    """The GraphQL form of a scope."""
+    return ScopeInfo(
+        client_id=scope.client_id, project_id=scope.project_id, group_id=scope.group_id
+    )
+
+
+async def _chunks(root: Node, info: Info, limit: int = 10) -> list[Chunk]:
+    return [Chunk.from_view(c) for c in await node_chunks(info, root.reader, root.key, limit)]
+
+
+async def _edges(
+    root: Node,
+    info: Info,
+    direction: Direction = Direction.BOTH,
+    edge_types: list[str] | None = None,
+    limit: int = 50,
+) -> list[Edge]:
+    views = await node_edges(info, root.reader, root.key, direction, edge_types, limit)
+    return edge_list(views, root.reader)
+
+
+async def _degree(root: Node, info: Info) -> int:
+    return await node_degree(info, root.reader, root.key)
+
+
+@strawberry.type(
+    description="An entity: the visible vertices of one key, merged (most specific scope wins)."
+)
+class Node:
+    key: str
+    type: str
+    properties: JSON
+    scope: ScopeInfo = strawberry.field(description="The scope of the winning vertex.")
+    chunks: list[Chunk] = strawberry.field(
+        resolver=_chunks, description="The newest chunks that reference this node."
+    )
+    edges: list[Edge] = strawberry.field(
+        resolver=_edges, description="Edges touching this node, ordered by type, from, to."
+    )
+    degree: int = strawberry.field(
+        resolver=_degree, description="How many edges touch this node (both directions)."
+    )
+    reader: strawberry.Private[Scope]
+
+    @classmethod
+    def from_view(cls, view: NodeView, reader: Scope) -> Node:
+        """The GraphQL form of a node read by ``reader``."""
+        return cls(
+            key=view.key,
+            type=view.type,
+            properties=JSON(dict(view.properties)),
+            scope=scope_info(view.scope),
+            reader=reader,
+        )
+
+
+async def _endpoint(info: Info, reader: Scope, key: str) -> Node:
+    view = await node_of(info, reader, key)
+    if view is None:  # removed since the edge was read; still answer with the key
+        view = NodeView(key, key.partition(":")[0], {}, Scope())
+    return Node.from_view(view, reader)
+
+
+# Sync on purpose: where the endpoint is already known (subgraphs, paths) the node is
+# returned as is, which skips the awaitable machinery (~10 µs a field); otherwise the
+# loader's awaitable is returned and GraphQL awaits it.
+def _from(root: Edge, info: Info) -> Node | Awaitable[Node]:
+    if root.from_node is not None:
+        return root.from_node
+    return _endpoint(info, root.reader, root.from_key)
+
+
+def _to(root: Edge, info: Info) -> Node | Awaitable[Node]:
+    if root.to_node is not None:
+        return root.to_node
+    return _endpoint(info, root.reader, root.to_key)
+
+
+async def _evidence(root: Edge, info: Info, limit: int = 20) -> list[Chunk]:
+    chunks = await edge_evidence(info, root.reader, root.evidence_ids, limit)
+    return [Chunk.from_view(c) for c in chunks]
+
+
+@strawberry.type(description="A typed, evidence-bearing relation between two nodes.")
+class Edge:
+    edge_type: str
+    confidence: float = strawberry.field(
+        description="n / (n + 1) for n supporting chunks: 0.5 for one, 0.75 for three."
+    )
+    evidence_count: int = strawberry.field(description="How many chunks support this edge.")
+    scope: ScopeInfo
+    from_ = strawberry.field(resolver=_from, name="from", graphql_type=Node)
+    to = strawberry.field(resolver=_to, graphql_type=Node)
+    evidence = strawberry.field(
+        resolver=_evidence, description="The supporting chunks (first `limit` by id)."
+    )
+    from_key: strawberry.Private[str]
+    to_key: strawberry.Private[str]
+    evidence_ids: strawberry.Private[tuple[str, ...]]
+    reader: strawberry.Private[Scope]
+    from_node: strawberry.Private[Node | None] = None
+    to_node: strawberry.Private[Node | None] = None
+
+    @classmethod
+    def from_view(
+        cls, view: EdgeView, reader: Scope, known: Mapping[str, Node] | None = None
+    ) -> Edge:
+        """The GraphQL form of an edge read by ``reader``; endpoints found in ``known`` are
+        attached so they need no load."""
+        known = known or {}
+        return cls(
+            edge_type=view.edge_type,
+            confidence=view.confidence,
+            evidence_count=len(view.evidence_chunk_ids),
+            scope=scope_info(view.scope),
+            from_key=view.from_key,
+            to_key=view.to_key,
+            evidence_ids=view.evidence_chunk_ids,
+            reader=reader,
+            from_node=known.get(view.from_key),
+            to_node=known.get(view.to_key),
+        )
+
+
+@strawberry.type(description="Nodes and edges around a node; `truncated` when a limit cut it.")
+class Subgraph:
+    nodes: list[Node]
+    edges: list[Edge]
+    truncated: bool
+
+    @classmethod
+    def from_view(cls, view: SubgraphView, reader: Scope) -> Subgraph:
+        """The GraphQL form of a subgraph."""
+        nodes = {n.key: Node.from_view(n, reader) for n in view.nodes}
+        return cls(
+            nodes=list(nodes.values()),
+            edges=edge_list(view.edges, reader, nodes),
+            truncated=view.truncated,
+        )
+
+
+@strawberry.type(description="A shortest path: its nodes from start to end and the edges.")
+class Path:
+    nodes: list[Node]
+    edges: list[Edge]
+    length: int
+
+    @classmethod
+    def from_view(cls, view: PathView, reader: Scope) -> Path:
+        """The GraphQL form of a path."""
+        nodes = [Node.from_view(n, reader) for n in view.nodes]
+        return cls(
+            nodes=nodes,
+            edges=edge_list(view.edges, reader, {n.key: n for n in nodes}),
+            length=view.length,
+        )
+
+
+def edge_list(
+    views: Sequence[EdgeView], reader: Scope, known: Mapping[str, Node] | None = None
+) -> list[Edge]:
+    """GraphQL edges from read models (endpoints in ``known`` attached)."""
+    return [Edge.from_view(view, reader, known) for view in views]
