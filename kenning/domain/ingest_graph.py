@@ -152,10 +152,17 @@ async def ingest_graph(request: GraphRequest, deps: IngestDeps) -> GraphOutcome:
                 continue
             evidence = tuple(cid for ref in edge.evidence for cid in chunk_ids[ref])
             kept.append(EdgeRecord(edge.from_key, edge.edge_type, edge.to_key, evidence))
+        # A piece's chunks refer to the nodes of the edges that cite it.
+        refs: dict[str, set[str]] = {}
+        for index, edge in edges.items():
+            if index not in rejected_edges(rejected):
+                for ref in edge.evidence:
+                    refs.setdefault(ref, set()).update((edge.from_key, edge.to_key))
         records = [
-            _record(piece, chunk_id, ordinal, text, vector, request, digest)
+            _record(piece, chunk_id, ordinal, text, vector, request, digest,
+                    tuple(sorted(refs.get(piece.ref, ()))))
             for (piece, chunk_id, ordinal, text), vector in zip(texts, vectors, strict=True)
-        ]
+        ]  # fmt: skip
         await unit.write_chunks(records)
         await unit.upsert_nodes(request.scope, list(nodes.values()))
         await unit.upsert_edges(request.scope, kept)
@@ -293,6 +300,7 @@ def _record(
     vector: Sequence[float],
     request: GraphRequest,
     digest: str,
+    graph_refs: tuple[str, ...],
 ) -> ChunkRecord:
     return ChunkRecord(
         id=chunk_id,
@@ -302,7 +310,7 @@ def _record(
         scope=request.scope,
         content=text,
         embedding=tuple(vector),
-        graph_refs=(),
+        graph_refs=graph_refs,
         content_hash=digest,
         knowledge_type=piece.knowledge_type.value if piece.knowledge_type else None,
         info_type=piece.info_type,
@@ -311,6 +319,11 @@ def _record(
         connection_id=request.connection_id,
         metadata={"pieceRef": piece.ref},
     )
+
+
+def rejected_edges(rejected: Sequence[Rejection]) -> set[int]:
+    """Indexes of the request's edges that were rejected."""
+    return {r.index for r in rejected if r.item == "EDGE"}
 
 
 def _outcome(status: IngestStatus, digest: str) -> IngestOutcome:

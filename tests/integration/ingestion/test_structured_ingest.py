@@ -87,6 +87,8 @@ async def test_ingest_graph_stores_valid_items_and_rejects_the_rest(
         "SELECT knowledge_type, info_type FROM chunks WHERE id = $1", result["chunks"][0]["id"]
     )
     assert piece is not None and tuple(piece) == ("PREFERENCE", "user_profile")
+    refs = await pool.fetchval("SELECT graph_refs FROM chunks WHERE id = $1", p2_chunk)
+    assert refs == ["user:alice", "user:john"]
     again = (await api(INGEST_GRAPH, input=payload))["ingestGraph"]
     assert again["status"] == "SKIPPED_DUPLICATE"
 
