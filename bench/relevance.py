@@ -1,0 +1,337 @@
+"""Relevance benchmark: BEIR SciFact through Kenning's GraphQL API, with the local model.
+
+Run from the repository root::
+
+    .venv/bin/python -m bench.relevance [--limit 300] [--workers 4]
+
+The 5,183 abstracts (title + text, source URN = document id) go through the ``ingest``
+mutation into this benchmark's own database (``kenning_bench_relevance``) with the local
+embedder (all-MiniLM-L6-v2, offline). A database that already holds every document is
+reused; otherwise each document is sent again and the content hash skips those already
+stored without embedding them. The server is ``create_app`` under uvicorn in this process on
+a loopback port, reached over HTTP with httpx. Then every one of the 300 test claims (its
+text only) is searched in KEYWORD, VECTOR and HYBRID mode; chunks map to documents by
+source URN, each document ranked by its best chunk, and nDCG@10 and recall@100 are computed
+with binary relevance. Results go to stdout and ``bench/results/relevance.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import sys
+import time
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import httpx
+
+from bench._timing import percentile
+from bench.ir_metrics import first_per_source, mean, ndcg_at, recall_at
+from bench.scifact import Doc, Query, load_docs, load_qrels, load_test_queries
+from kenning.domain.principal import Role
+from kenning.domain.scope import Scope
+from kenning.domain.search import SearchMode, config_for
+from kenning.settings import EmbedderKind, Settings
+from kenning.storage.api_keys import PgApiKeys
+from kenning.storage.database_url import asyncpg_dsn, database_name, with_database
+from kenning.storage.migrate import run_upgrade
+from kenning.storage.pool import create_pool
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "bench" / "results" / "relevance.json"
+DATABASE = "kenning_bench_relevance"
+REDIS_DB = "13"
+CLIENT = "scifact"
+KIND = "scifact_abstract"
+MODES = ("KEYWORD", "VECTOR", "HYBRID")
+REFERENCES = {"BM25 (BEIR)": 0.665, "all-MiniLM-L6-v2 dense (BEIR/MTEB)": 0.64}
+NOTES = (
+    "KEYWORD is PostgreSQL full text, not BM25: any-term matching of the parsed web-search "
+    "query, ranked by ts_rank with length normalization (no IDF). Documents are ranked by "
+    "their best chunk (abstracts of 1,000+ characters make several chunks)."
+)
+# Abstracts make about two chunks each, and the chunks of one abstract tend to rank together,
+# so 300 chunks leave at least 100 distinct documents for recall@100.
+DEFAULT_CHUNKS = 300
+MAX_LIMIT = 1000
+REQUEST_TIMEOUT = 600.0
+
+INGEST = """
+mutation($input: IngestInput!) {
+  ingest(input: $input) { __typename ... on IngestSuccess { status chunks { id } } }
+}"""
+SEARCH = """
+query($q: String!, $mode: SearchMode!, $limit: Int!) {
+  search(query: $q, mode: $mode, limit: $limit, scope: {clientId: "scifact"}) {
+    __typename
+    ... on SearchSuccess { hits { sourceUrn } }
+    ... on ValidationError { code message field }
+    ... on ScopeError { code message }
+  }
+}"""
+
+
+def bench_settings() -> Settings:
+    """The stack's settings (env overrides honoured) on this benchmark's database."""
+    base = Settings()
+    return base.model_copy(
+        update={
+            "database_url": with_database(base.database_url, DATABASE),
+            "redis_url": base.redis_url.rsplit("/", 1)[0] + "/" + REDIS_DB,
+            "embedder": EmbedderKind.LOCAL,
+            "embedding_model": "all-MiniLM-L6-v2",
+            "embedding_dim": 384,
+            "search_max_limit": MAX_LIMIT,
+            "log_level": "WARNING",
+            "log_json": False,
+        }
+    )
+
+
+def ensure_database(settings: Settings) -> None:
+    """Create the benchmark database if missing, then migrate it (sync: Alembic's own loop)."""
+    name = database_name(settings.database_url)
+    if name != DATABASE:
+        raise SystemExit(f"refusing to use {name!r}: not the relevance benchmark database")
+
+    async def create() -> None:
+        admin = asyncpg_dsn(with_database(settings.database_url, "postgres"))
+        conn = await asyncpg.connect(admin)
+        try:
+            if not await conn.fetchval("SELECT 1 FROM pg_database WHERE datname = $1", name):
+                await conn.execute(f'CREATE DATABASE "{name}"')
+        finally:
+            await conn.close()
+
+    asyncio.run(create())
+    run_upgrade(settings)
+
+
+async def stored_counts(settings: Settings) -> tuple[int, int]:
+    """Documents and chunks the benchmark database holds for the SciFact client."""
+    conn = await asyncpg.connect(asyncpg_dsn(settings.database_url))
+    try:
+        docs = await conn.fetchval("SELECT count(*) FROM sources WHERE client_id = $1", CLIENT)
+        chunks = await conn.fetchval("SELECT count(*) FROM chunks WHERE client_id = $1", CLIENT)
+    finally:
+        await conn.close()
+    return int(docs), int(chunks)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@asynccontextmanager
+async def bench_key(settings: Settings) -> AsyncIterator[str]:
+    """An agent key for the SciFact client, revoked when the run ends."""
+    pool = await create_pool(settings, min_size=1)
+    try:
+        keys = PgApiKeys(pool)
+        key, info = await keys.create(Scope(CLIENT), Role.AGENT, label="bench.relevance")
+        try:
+            yield key
+        finally:
+            await keys.revoke(info.id)
+    finally:
+        await pool.close()
+
+
+@asynccontextmanager
+async def running_server(
+    settings: Settings, key: str, workers: int
+) -> AsyncIterator[httpx.AsyncClient]:
+    """``create_app`` served by uvicorn in this process; a client bound to it."""
+    import uvicorn
+
+    from kenning.app import create_app
+
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    port = _free_port()
+    config = uvicorn.Config(
+        create_app(settings), host="127.0.0.1", port=port, log_config=None, lifespan="on"
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    try:
+        for _ in range(1200):  # the model loads in the lifespan: up to two minutes
+            if server.started or task.done():
+                break
+            await asyncio.sleep(0.1)
+        if not server.started:
+            raise RuntimeError("the in-process server did not start")
+        async with httpx.AsyncClient(
+            base_url=f"http://127.0.0.1:{port}",
+            headers={"Authorization": f"Bearer {key}"},
+            timeout=REQUEST_TIMEOUT,
+            limits=httpx.Limits(max_connections=workers),
+        ) as client:
+            yield client
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(task, 30)
+
+
+async def graphql(client: httpx.AsyncClient, query: str, **variables: object) -> Any:
+    """One operation over HTTP; GraphQL errors are fatal here."""
+    response = await client.post("/graphql", json={"query": query, "variables": variables})
+    response.raise_for_status()
+    body = response.json()
+    if body.get("errors"):
+        raise RuntimeError(f"GraphQL errors: {body['errors']}")
+    return body["data"]
+
+
+async def ingest_all(client: httpx.AsyncClient, docs: Sequence[Doc], workers: int) -> int:
+    """Send every document; return how many were indexed (the rest were unchanged)."""
+    indexed = 0
+    pending = iter(docs)
+    started = time.perf_counter()
+
+    async def worker() -> None:
+        nonlocal indexed
+        for doc in pending:
+            document = {
+                "sourceUrn": doc.id,
+                "kind": KIND,
+                "content": doc.content,
+                "scope": {"clientId": CLIENT},
+                "priority": 3,
+            }
+            result = (await graphql(client, INGEST, input=document))["ingest"]
+            if result["__typename"] != "IngestSuccess":
+                raise RuntimeError(f"document {doc.id} was not ingested: {result}")
+            indexed += result["status"] == "INDEXED"
+            if indexed and indexed % 500 == 0 and result["status"] == "INDEXED":
+                rate = indexed / (time.perf_counter() - started)
+                print(f"  {indexed} documents indexed ({rate:.1f}/s)", flush=True)
+
+    async with asyncio.TaskGroup() as group:
+        for _ in range(workers):
+            group.create_task(worker())
+    return indexed
+
+
+@dataclass(frozen=True, slots=True)
+class ModeResult:
+    """The figures of one search mode over the test queries."""
+
+    mode: str
+    ndcg_at_10: float
+    recall_at_100: float
+    queries: int
+    docs_per_query_min: int
+    wall_s: float
+    latency_p50_ms: float
+    latency_p95_ms: float
+
+
+async def evaluate(
+    client: httpx.AsyncClient,
+    mode: str,
+    queries: Sequence[Query],
+    qrels: dict[str, set[str]],
+    chunks: int,
+) -> ModeResult:
+    """Search every query in ``mode`` (one at a time, so latencies are not queueing)."""
+    ndcgs, recalls, latencies, depths = [], [], [], []
+    started = time.perf_counter()
+    for query in queries:
+        sent = time.perf_counter()
+        result = (await graphql(client, SEARCH, q=query.text, mode=mode, limit=chunks))["search"]
+        latencies.append((time.perf_counter() - sent) * 1000)
+        if result["__typename"] != "SearchSuccess":
+            raise RuntimeError(f"query {query.id} failed in {mode}: {result}")
+        ranked = first_per_source(hit["sourceUrn"] for hit in result["hits"])
+        depths.append(len(ranked))
+        ndcgs.append(ndcg_at(ranked, qrels[query.id], 10))
+        recalls.append(recall_at(ranked, qrels[query.id], 100))
+    return ModeResult(
+        mode=mode,
+        ndcg_at_10=round(mean(ndcgs), 4),
+        recall_at_100=round(mean(recalls), 4),
+        queries=len(queries),
+        docs_per_query_min=min(depths),
+        wall_s=round(time.perf_counter() - started, 1),
+        latency_p50_ms=round(percentile(latencies, 50), 1),
+        latency_p95_ms=round(percentile(latencies, 95), 1),
+    )
+
+
+def table(results: Sequence[ModeResult]) -> str:
+    """The results beside the published reference points."""
+    lines = [
+        f"{'mode':<40} {'nDCG@10':>8} {'R@100':>7} {'wall s':>7} {'p50 ms':>7} {'p95 ms':>7}",
+    ]
+    for r in results:
+        lines.append(
+            f"{'Kenning ' + r.mode:<40} {r.ndcg_at_10:>8.3f} {r.recall_at_100:>7.3f} "
+            f"{r.wall_s:>7.1f} {r.latency_p50_ms:>7.1f} {r.latency_p95_ms:>7.1f}"
+        )
+    for name, value in REFERENCES.items():
+        lines.append(f"{'reference ' + name:<40} {value:>8.3f}")
+    return "\n".join(lines)
+
+
+async def run(args: argparse.Namespace) -> dict[str, object]:
+    """Ingest if needed, evaluate every mode, return the report."""
+    settings = bench_settings()
+    docs = load_docs()
+    qrels = load_qrels()
+    queries = load_test_queries(qrels)
+    stored_docs, _ = await stored_counts(settings)
+    ingest_report: dict[str, object] = {"reused": stored_docs == len(docs)}
+    async with bench_key(settings) as key, running_server(settings, key, args.workers) as client:
+        if stored_docs != len(docs):
+            print(f"ingesting {len(docs)} documents ({stored_docs} already stored)", flush=True)
+            started = time.perf_counter()
+            indexed = await ingest_all(client, docs, args.workers)
+            ingest_report.update(indexed=indexed, wall_s=round(time.perf_counter() - started, 1))
+        stored_docs, stored_chunks = await stored_counts(settings)
+        ingest_report.update(docs=stored_docs, chunks=stored_chunks)
+        print(f"corpus: {stored_docs} documents, {stored_chunks} chunks", flush=True)
+        # The first query pays for warm caches; it is not measured.
+        await graphql(client, SEARCH, q="warm up", mode="HYBRID", limit=10)
+        results = []
+        for mode in args.modes:
+            results.append(await evaluate(client, mode, queries, qrels, args.limit))
+            print(f"  {mode}: done in {results[-1].wall_s} s", flush=True)
+    print(table(results))
+    print(NOTES)
+    return {
+        "dataset": "BEIR SciFact test (300 queries, 5,183 documents)",
+        "embedder": "all-MiniLM-L6-v2 (local, offline)",
+        "chunks_requested_per_query": args.limit,
+        "ingest": ingest_report,
+        "fusion": asdict(config_for(SearchMode.HYBRID).fusion),
+        "results": [asdict(r) for r in results],
+        "references_ndcg_at_10": REFERENCES,
+        "notes": NOTES,
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else "")
+    parser.add_argument("--limit", type=int, default=DEFAULT_CHUNKS, help="chunks per query")
+    parser.add_argument("--workers", type=int, default=4, help="concurrent ingest requests")
+    parser.add_argument("--modes", nargs="+", default=list(MODES), choices=MODES)
+    args = parser.parse_args(argv)
+    ensure_database(bench_settings())
+    report = asyncio.run(run(args))
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    print(f"wrote {RESULTS.relative_to(ROOT)}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,262 @@
+"""Search over chunks: modes, declarative configs with named presets, filters, the use case.
+
+- ``VECTOR``: the query's embedding against the chunks' (cosine); score = cosine similarity.
+- ``KEYWORD``: PostgreSQL full text. The query reads as a web search ("quoted phrase",
+  -excluded, or) but a chunk matches when it holds any wanted term, not all of them (an
+  agent's question as an all-terms query matches almost nothing); score = the text rank,
+  length-normalized and squashed into [0, 1).
+- ``HYBRID``: both, each ``depth`` candidates deep, fused by reciprocal rank
+  (``kenning.domain.rank_fusion``); score = the normalized fused score in (0, 1].
+
+Scores are comparable within a mode only; ``minScore`` applies to the mode's own score.
+The reader's scope always travels with the request and the index applies it; filters narrow
+further (any of the values within a filter, all filters together).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import math
+from collections.abc import Coroutine, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Final, Protocol
+
+from kenning.domain.embedding import Embedder
+from kenning.domain.errors import ConfigurationError, ValidationError
+from kenning.domain.rank_fusion import DEFAULT_K, fuse
+from kenning.domain.reads import ChunkView
+from kenning.domain.scope import Scope
+
+QUERY_PRIORITY: Final = 0
+"""A query's embedding is interactive: the router serves it before any bulk work."""
+DEFAULT_MAX_LIMIT: Final = 100
+MAX_QUERY_LENGTH: Final = 4000
+MAX_FILTER_VALUES: Final = 100
+
+
+class SearchMode(StrEnum):
+    """Which index answers."""
+
+    HYBRID = "HYBRID"
+    VECTOR = "VECTOR"
+    KEYWORD = "KEYWORD"
+
+
+@dataclass(frozen=True, slots=True)
+class SearchFilters:
+    """Constraints beyond scope; an empty tuple constrains nothing.
+
+    A chunk passes when its kind is one of ``kinds``, its knowledge type one of
+    ``knowledge_types``, it carries at least one of ``tags`` and its source is one of
+    ``source_urns`` (each only when given).
+    """
+
+    kinds: tuple[str, ...] = ()
+    knowledge_types: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    source_urns: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class FusionWeights:
+    """Reciprocal rank fusion: ``k`` and the weight of each list."""
+
+    k: int = DEFAULT_K
+    vector: float = 1.0
+    keyword: float = 1.0
+
+    def __post_init__(self) -> None:
+        if self.k < 1 or min(self.vector, self.keyword) < 0 or self.vector + self.keyword <= 0:
+            raise ConfigurationError(
+                "search fusion needs k >= 1 and non-negative weights, not both zero"
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class CandidateDepth:
+    """How many candidates each index returns for fusion: ``limit * multiplier``, at least
+    ``minimum``, at most ``maximum`` (never fewer than ``limit``).
+
+    A hit ranked just below the limit in both lists can fuse above one near the top of one
+    list only, so each list is read deeper than the limit. On SciFact, 50 candidates per
+    list gave nDCG@10 0.690 and 1,000 gave 0.696 (``bench/fusion_sweep.py``): depth beyond
+    a few dozen buys little, and each candidate is a row read and sent by PostgreSQL.
+    """
+
+    multiplier: int = 3
+    minimum: int = 50
+    maximum: int = 1000
+
+    def for_limit(self, limit: int) -> int:
+        """Example: ``CandidateDepth().for_limit(10) == 50``."""
+        return max(limit, min(max(limit * self.multiplier, self.minimum), self.maximum))
+
+
+@dataclass(frozen=True, slots=True)
+class SearchConfig:
+    """How one search runs; named presets below, overridable with ``dataclasses.replace``."""
+
+    mode: SearchMode
+    fusion: FusionWeights = field(default_factory=FusionWeights)
+    depth: CandidateDepth = field(default_factory=CandidateDepth)
+
+
+PRESETS: Final[Mapping[str, SearchConfig]] = {
+    "hybrid_rrf": SearchConfig(SearchMode.HYBRID),
+    "vector": SearchConfig(SearchMode.VECTOR),
+    "keyword": SearchConfig(SearchMode.KEYWORD),
+}
+_PRESET_OF_MODE: Final = {
+    SearchMode.HYBRID: "hybrid_rrf",
+    SearchMode.VECTOR: "vector",
+    SearchMode.KEYWORD: "keyword",
+}
+
+
+def config_for(mode: SearchMode, fusion: FusionWeights | None = None) -> SearchConfig:
+    """The preset of ``mode``, with the server's fusion weights when given."""
+    preset = PRESETS[_PRESET_OF_MODE[mode]]
+    return preset if fusion is None else dataclasses.replace(preset, fusion=fusion)
+
+
+@dataclass(frozen=True, slots=True)
+class SearchRequest:
+    """What a caller asks for."""
+
+    query: str
+    mode: SearchMode = SearchMode.HYBRID
+    limit: int = 10
+    min_score: float | None = None
+    filters: SearchFilters = field(default_factory=SearchFilters)
+
+
+@dataclass(frozen=True, slots=True)
+class IndexHit:
+    """A chunk an index found, with the index's own score."""
+
+    chunk: ChunkView
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    """One result: the chunk, the mode's score and the 1-based rank in each index used."""
+
+    chunk: ChunkView
+    score: float
+    vector_rank: int | None
+    keyword_rank: int | None
+
+
+class ChunkIndex(Protocol):
+    """Reads candidates visible to ``reader`` that pass ``filters``, best first."""
+
+    async def nearest(
+        self, embedding: Sequence[float], reader: Scope, filters: SearchFilters, limit: int
+    ) -> list[IndexHit]:
+        """Up to ``limit`` chunks by cosine similarity to ``embedding`` (score = similarity)."""
+        ...
+
+    async def matching(
+        self, text: str, reader: Scope, filters: SearchFilters, limit: int
+    ) -> list[IndexHit]:
+        """Up to ``limit`` chunks holding any wanted term of ``text``, by text rank."""
+        ...
+
+
+def validate(request: SearchRequest, max_limit: int = DEFAULT_MAX_LIMIT) -> None:
+    """Raise ``ValidationError`` naming the first bad field (GraphQL names)."""
+    if not request.query.strip():
+        raise ValidationError("query must not be empty", field="query")
+    if len(request.query) > MAX_QUERY_LENGTH:
+        raise ValidationError(f"query is longer than {MAX_QUERY_LENGTH} characters", field="query")
+    if not 1 <= request.limit <= max_limit:
+        raise ValidationError(f"limit must be between 1 and {max_limit}", field="limit")
+    if request.min_score is not None and not math.isfinite(request.min_score):
+        raise ValidationError("minScore must be a finite number", field="minScore")
+    for name, values in (
+        ("kinds", request.filters.kinds),
+        ("knowledgeTypes", request.filters.knowledge_types),
+        ("tags", request.filters.tags),
+        ("sourceUrns", request.filters.source_urns),
+    ):
+        if len(values) > MAX_FILTER_VALUES:
+            raise ValidationError(f"{name} takes at most {MAX_FILTER_VALUES} values", field=name)
+        if any(not value for value in values):
+            raise ValidationError(f"{name} must not contain empty strings", field=name)
+
+
+async def search(
+    request: SearchRequest,
+    *,
+    reader: Scope,
+    embedder: Embedder,
+    index: ChunkIndex,
+    config: SearchConfig | None = None,
+    max_limit: int = DEFAULT_MAX_LIMIT,
+) -> list[SearchHit]:
+    """The best ``limit`` chunks ``reader`` may see, best first; raises ``ValidationError``.
+
+    Example: ``await search(SearchRequest("login bug", SearchMode.KEYWORD), reader=Scope("acme"),
+    embedder=embedder, index=index)``.
+    """
+    validate(request, max_limit)
+    config = config or config_for(request.mode)
+    if config.mode is SearchMode.VECTOR:
+        found = await _nearest(request, reader, embedder, index, request.limit)
+        hits = [SearchHit(h.chunk, h.score, rank, None) for rank, h in enumerate(found, 1)]
+    elif config.mode is SearchMode.KEYWORD:
+        found = await index.matching(request.query, reader, request.filters, request.limit)
+        hits = [SearchHit(h.chunk, h.score, None, rank) for rank, h in enumerate(found, 1)]
+    else:
+        hits = await _hybrid(request, reader, embedder, index, config)
+    if request.min_score is not None:
+        hits = [hit for hit in hits if hit.score >= request.min_score]
+    return hits[: request.limit]
+
+
+async def _nearest(
+    request: SearchRequest, reader: Scope, embedder: Embedder, index: ChunkIndex, limit: int
+) -> list[IndexHit]:
+    [embedding] = await embedder.embed([request.query], priority=QUERY_PRIORITY)
+    return await index.nearest(embedding, reader, request.filters, limit)
+
+
+async def _hybrid(
+    request: SearchRequest,
+    reader: Scope,
+    embedder: Embedder,
+    index: ChunkIndex,
+    config: SearchConfig,
+) -> list[SearchHit]:
+    depth = config.depth.for_limit(request.limit)
+    # The keyword search needs no embedding, so it runs while the query is being embedded.
+    vector, keyword = await _both(
+        _nearest(request, reader, embedder, index, depth),
+        index.matching(request.query, reader, request.filters, depth),
+    )
+    chunks = {hit.chunk.id: hit.chunk for hit in (*vector, *keyword)}
+    fused = fuse(
+        [[hit.chunk.id for hit in vector], [hit.chunk.id for hit in keyword]],
+        [config.fusion.vector, config.fusion.keyword],
+        k=config.fusion.k,
+    )
+    return [SearchHit(chunks[f.key], f.score, f.ranks[0], f.ranks[1]) for f in fused]
+
+
+async def _both(
+    first: Coroutine[Any, Any, list[IndexHit]], second: Coroutine[Any, Any, list[IndexHit]]
+) -> tuple[list[IndexHit], list[IndexHit]]:
+    # Unlike a TaskGroup, this re-raises the first error itself (an EmbeddingError stays an
+    # EmbeddingError), and unlike a bare gather it does not leave the other task running.
+    tasks = [asyncio.ensure_future(first), asyncio.ensure_future(second)]
+    try:
+        a, b = await asyncio.gather(*tasks)
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
+    return a, b
