@@ -1,0 +1,74 @@
+"""``kenning worker``: queue workers in their own process, no HTTP server."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from typing import Annotated
+
+import redis.asyncio as aioredis
+import typer
+
+from kenning.domain.errors import ConfigurationError
+from kenning.logs import configure_logging, log_event
+from kenning.settings import Settings
+
+logger = logging.getLogger("kenning.worker")
+
+
+async def run_worker(settings: Settings, count: int, stop: asyncio.Event | None = None) -> None:
+    """Run ``count`` workers until ``stop`` is set (or SIGTERM/SIGINT arrives)."""
+    from kenning.runtime import Runtime
+    from kenning.storage.embedders.factory import create_embedder
+    from kenning.storage.health import verify_database, verify_embedder
+    from kenning.storage.migrate import head_revision
+    from kenning.storage.pool import create_pool
+
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    pool = await create_pool(settings)
+    redis = aioredis.from_url(settings.redis_url)
+    embedder = create_embedder(settings)
+    runtime: Runtime | None = None
+    try:
+        async with pool.acquire() as conn:
+            await verify_database(conn, settings, head_revision(settings))
+            await verify_embedder(conn, embedder.model, embedder.dimension)
+        warm_up = getattr(embedder, "warm_up", None)
+        if warm_up is not None:
+            await warm_up()
+        runtime = Runtime(settings=settings, pool=pool, redis=redis, embedder=embedder)
+        workers = await runtime.queue.start_workers(runtime.ingest_deps(), count)
+        log_event(logger, "worker.process.started", workers=[w.id for w in workers])
+        await stop.wait()
+    finally:
+        if runtime is not None:
+            await runtime.queue.aclose()
+        await embedder.aclose()
+        await redis.aclose()
+        await pool.close()
+        log_event(logger, "worker.process.stopped")
+
+
+def worker_command(
+    count: Annotated[int, typer.Option(help="Workers in this process (slots per lane each: "
+                                            "KENNING_QUEUE_PRIORITY_SLOTS, _BULK_SLOTS).")] = 1,
+) -> None:  # fmt: skip
+    """Run queue workers without an HTTP server, until SIGTERM or Ctrl-C."""
+    from kenning.app import preflight
+
+    if count < 1:
+        raise typer.BadParameter("count must be at least 1", param_hint="--count")
+    settings = Settings()
+    configure_logging(settings.log_level, as_json=settings.log_json)
+    try:
+        asyncio.run(preflight(settings))
+    except ConfigurationError as error:
+        typer.secho(f"error: {error}", fg=typer.colors.RED, err=True)
+        raise typer.Exit(code=1) from error
+    asyncio.run(run_worker(settings, count))

@@ -1,0 +1,45 @@
+"""When to try a job again: operational failures back off 5 s, 10 s, 20 s, ... up to 300 s.
+
+Operational failures (a busy or unreachable backend) are retried forever, because the work
+is valid and the backend will come back; anything else is a fact about the input and ends
+the job FAILED.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from kenning.domain.embedding import EmbeddingError
+from kenning.domain.jobs import OperationalError
+
+FIRST_DELAY: Final = 5.0
+MAX_DELAY: Final = 300.0
+
+
+def backoff_delay(failures: int, retry_after: float | None = None) -> float:
+    """Seconds to wait after the ``failures``-th operational failure (1-based).
+
+    A backend's ``Retry-After`` lengthens the wait, never shortens it; both are capped.
+    Example: ``[backoff_delay(n) for n in (1, 2, 3)] == [5.0, 10.0, 20.0]``.
+    """
+    if failures < 1:
+        raise ValueError("failures counts from 1")
+    # 2**7 * 5 > 300 already, so larger exponents never need computing.
+    delay = min(FIRST_DELAY * float(2 ** min(failures - 1, 7)), MAX_DELAY)
+    if retry_after is not None and retry_after > delay:
+        delay = min(retry_after, MAX_DELAY)
+    return delay
+
+
+def is_operational(error: BaseException) -> bool:
+    """True for failures that say nothing about the job: busy or unreachable backends."""
+    if isinstance(error, EmbeddingError):
+        return error.transient
+    return isinstance(error, OperationalError | TimeoutError | ConnectionError)
+
+
+def retry_after_of(error: BaseException) -> float | None:
+    """The wait a backend asked for, if it said."""
+    if isinstance(error, EmbeddingError) and error.retry_after is not None:
+        return float(error.retry_after)
+    return None

@@ -1,0 +1,101 @@
+"""Use cases of the queue API: request ingestion, and control jobs as a principal."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+
+from kenning.domain.connections import ConnectionRegistry, check_connection
+from kenning.domain.errors import NotFoundError
+from kenning.domain.ingest_rules import (
+    check_relationship_strings,
+    clean_content,
+    clean_metadata,
+    main_node,
+    validate,
+)
+from kenning.domain.ingestion import IngestRequest
+from kenning.domain.job_payload import to_payload
+from kenning.domain.jobs import EnqueueResult, IngestionIdentity, Job
+from kenning.domain.principal import Principal
+from kenning.domain.queue_ports import JobQueue, NewJob
+from kenning.domain.secrets import SecretPolicy
+
+logger = logging.getLogger("kenning.queue")
+
+
+async def request_ingestion(
+    request: IngestRequest,
+    identity: IngestionIdentity,
+    *,
+    policy: SecretPolicy,
+    override: SecretPolicy | None,
+    queue: JobQueue,
+    connections: ConnectionRegistry,
+) -> EnqueueResult:
+    """Check the request as ``ingest`` would, then queue it (or say it is in flight or done).
+
+    The secret check runs here, before anything is stored: a queued payload never holds a
+    credential (REJECT refuses the request, REDACT stores the redacted text).
+    """
+    validate(request)
+    main_node(request)
+    check_relationship_strings(request.relationships)
+    cleaned = dataclasses.replace(
+        request,
+        content=clean_content(request.content, policy),
+        metadata=clean_metadata(request.metadata, policy),
+    )
+    await check_connection(request, connections)
+    result = await queue.enqueue(
+        NewJob(
+            identity=identity,
+            scope=request.scope,
+            priority=request.priority,
+            source_urn=request.source_urn,
+            connection_id=request.connection_id,
+            payload=to_payload(cleaned, override),
+        )
+    )
+    logger.info(
+        "ingestion.requested",
+        extra={
+            "job_id": result.job_id,
+            "handle": result.status.value,
+            "source_urn": request.source_urn,
+            "scope": request.scope.describe(),
+            "priority": request.priority,
+        },
+    )
+    return result
+
+
+async def _writable(job_id: str, caller: Principal, queue: JobQueue) -> Job:
+    job = await queue.get(job_id, caller.scope)
+    if job is None:
+        raise NotFoundError(f"no visible job {job_id}", field="jobId")
+    caller.writing(job.scope)
+    return job
+
+
+async def cancel_job(job_id: str, caller: Principal, queue: JobQueue) -> Job:
+    """Cancel a queued or running job the caller may write."""
+    await _writable(job_id, caller, queue)
+    return await queue.cancel(job_id)
+
+
+async def retry_job(job_id: str, caller: Principal, queue: JobQueue) -> Job:
+    """Queue a failed or cancelled job again, or make a waiting one due now."""
+    await _writable(job_id, caller, queue)
+    return await queue.retry(job_id)
+
+
+async def reorder_job(job_id: str, position: int, caller: Principal, queue: JobQueue) -> Job:
+    """Move a queued job to a 1-based position in its lane."""
+    await _writable(job_id, caller, queue)
+    return await queue.move(job_id, position)
+
+
+async def prioritize_job(job_id: str, caller: Principal, queue: JobQueue) -> Job:
+    """Move a queued job to the front of its lane."""
+    return await reorder_job(job_id, 1, caller, queue)

@@ -1,0 +1,66 @@
+"""The stored form of a queued request: plain JSON, read back by whichever worker claims it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from kenning.domain.errors import ValidationError
+from kenning.domain.ingestion import IngestRequest, KnowledgeType
+from kenning.domain.scope import Scope
+from kenning.domain.secrets import SecretPolicy
+
+PAYLOAD_VERSION: Final = 1
+
+
+def to_payload(request: IngestRequest, policy: SecretPolicy | None) -> dict[str, Any]:
+    """JSON for ``ingestion_jobs.payload`` (scope and priority live in their own columns)."""
+    return {
+        "v": PAYLOAD_VERSION,
+        "secretPolicy": policy.value if policy is not None else None,
+        "request": {
+            "sourceUrn": request.source_urn,
+            "kind": request.kind,
+            "content": request.content,
+            "mainNodeKey": request.main_node_key,
+            "knowledgeType": request.knowledge_type.value if request.knowledge_type else None,
+            "infoType": request.info_type,
+            "tags": list(request.tags),
+            "metadata": dict(request.metadata),
+            "sourceKind": request.source_kind,
+            "connectionId": request.connection_id,
+            "externalId": request.external_id,
+            "revision": request.revision,
+            "relationships": list(request.relationships),
+        },
+    }
+
+
+def from_payload(
+    payload: Mapping[str, Any], scope: Scope, priority: int
+) -> tuple[IngestRequest, SecretPolicy | None]:
+    """The request a job runs and its secret policy override; the job's current priority
+    (it may have been moved) is what the embedding calls carry."""
+    if payload.get("v") != PAYLOAD_VERSION or not isinstance(payload.get("request"), Mapping):
+        raise ValidationError(f"unreadable job payload (version {payload.get('v')!r})")
+    data = payload["request"]
+    knowledge = data.get("knowledgeType")
+    policy = payload.get("secretPolicy")
+    request = IngestRequest(
+        source_urn=str(data["sourceUrn"]),
+        kind=str(data["kind"]),
+        content=str(data["content"]),
+        scope=scope,
+        main_node_key=data.get("mainNodeKey"),
+        knowledge_type=KnowledgeType(knowledge) if knowledge else None,
+        info_type=data.get("infoType"),
+        tags=tuple(data.get("tags") or ()),
+        metadata=dict(data.get("metadata") or {}),
+        source_kind=data.get("sourceKind"),
+        connection_id=data.get("connectionId"),
+        external_id=data.get("externalId"),
+        revision=data.get("revision"),
+        relationships=tuple(data.get("relationships") or ()),
+        priority=priority,
+    )
+    return request, SecretPolicy(policy) if policy else None

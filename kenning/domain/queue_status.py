@@ -1,0 +1,194 @@
+"""Live queue status: one shared feed per (reader scope, size), many subscribers.
+
+A feed reads a fresh snapshot after every batch of visible events (and on ``RESYNC`` or
+every ``refresh`` seconds, for workers and due retries), then hands the same object to all
+its subscribers. Snapshots therefore cost one query per change batch, not one per
+subscriber, and a subscriber that reads slowly simply skips to the newest state while
+keeping the list of changes it has not seen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+from collections.abc import AsyncGenerator
+from dataclasses import dataclass, field
+
+from kenning.domain.event_hub import EventHub
+from kenning.domain.jobs import JobEvent, job_visible
+from kenning.domain.queue_ports import QueueReader, QueueSnapshot, Resync
+from kenning.domain.scope import Scope
+
+logger = logging.getLogger("kenning.queue")
+
+MAX_PENDING_CHANGES = 500
+ERROR_PAUSE = 1.0
+# At most this many updates per second and feed; a burst of changes shares one update.
+MIN_INTERVAL = 0.25
+MAX_UPDATES = 10**9
+
+
+@dataclass(frozen=True, slots=True)
+class QueueStatus:
+    """A snapshot plus the changes since the previous one a subscriber received."""
+
+    snapshot: QueueSnapshot
+    changes: tuple[JobEvent, ...] = ()
+    resynced: bool = False
+    changes_dropped: int = 0
+
+
+@dataclass(slots=True, eq=False)
+class _Mailbox:
+    latest: QueueStatus | None = None
+    changes: list[JobEvent] = field(default_factory=list)
+    dropped: int = 0
+    resynced: bool = False
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
+    # The feed's own object while it is the only one pending: every subscriber that keeps
+    # up receives the same object, so its GraphQL form can be built once.
+    shared: QueueStatus | None = None
+    failure: BaseException | None = None
+
+    def put(self, status: QueueStatus) -> None:
+        self.shared = None if self.ready.is_set() else status
+        self.latest = status
+        self.changes.extend(status.changes)
+        overflow = len(self.changes) - MAX_PENDING_CHANGES
+        if overflow > 0:
+            del self.changes[:overflow]
+            self.dropped += overflow
+        self.resynced = self.resynced or status.resynced
+        self.ready.set()
+
+    def fail(self, error: BaseException) -> None:
+        self.failure = error
+        self.ready.set()
+
+    def take(self) -> QueueStatus:
+        if self.failure is not None:
+            raise self.failure
+        assert self.latest is not None
+        taken = self.shared or QueueStatus(
+            self.latest.snapshot, tuple(self.changes), self.resynced, self.dropped
+        )
+        self.changes, self.dropped, self.resynced, self.shared = [], 0, False, None
+        self.ready.clear()
+        return taken
+
+
+class _Feed:
+    def __init__(self, hub: EventHub, reader: QueueReader, scope: Scope, first: int) -> None:
+        self.hub, self.reader, self.scope, self.first = hub, reader, scope, first
+        self.mailboxes: set[_Mailbox] = set()
+        self.latest: QueueSnapshot | None = None
+        self.task: asyncio.Task[None] | None = None
+
+    def join(self) -> _Mailbox:
+        box = _Mailbox()
+        if self.latest is not None:
+            box.put(QueueStatus(self.latest))
+        self.mailboxes.add(box)
+        return box
+
+    def stopped(self, task: asyncio.Task[None]) -> None:
+        error = None if task.cancelled() else task.exception()
+        for box in list(self.mailboxes):
+            box.fail(error or RuntimeError("the queue status feed stopped"))
+
+    async def run(self, refresh: float, min_interval: float) -> None:
+        loop = asyncio.get_running_loop()
+        async with self.hub.subscribe() as inbox:
+            await self._send((), resynced=False)
+            sent = loop.time()
+            while True:
+                first = await inbox.get(refresh)
+                # Under a burst, gather what arrives within the interval into one update;
+                # a lone change goes out at once.
+                pause = min_interval - (loop.time() - sent)
+                if first is not None and pause > 0:
+                    await asyncio.sleep(pause)
+                batch = [first, *inbox.drain()] if first is not None else []
+                resync = any(isinstance(m, Resync) for m in batch)
+                visible = tuple(
+                    m
+                    for m in batch
+                    if isinstance(m, JobEvent) and job_visible(self.scope, m.job.scope)
+                )
+                if batch and not visible and not resync:
+                    continue  # only other readers' jobs changed
+                await self._send(visible, resynced=resync)
+                sent = loop.time()
+
+    async def _send(self, changes: tuple[JobEvent, ...], *, resynced: bool) -> None:
+        for _ in range(1000):
+            try:
+                snapshot = await self.reader.snapshot(self.scope, self.first)
+                break
+            except Exception:  # the database blinked; try again shortly, bounded
+                logger.warning("queue.status.snapshot_failed", exc_info=True)
+                await asyncio.sleep(ERROR_PAUSE)
+        else:
+            raise RuntimeError("queue status snapshots keep failing")
+        previous, self.latest = self.latest, snapshot
+        if previous is not None and not (changes or resynced) and _same(previous, snapshot):
+            return  # a periodic refresh that found nothing new: no message to anyone
+        status = QueueStatus(snapshot, changes, resynced)
+        for box in list(self.mailboxes):
+            box.put(status)
+
+
+def _same(one: QueueSnapshot, other: QueueSnapshot) -> bool:
+    return dataclasses.replace(one, at=other.at) == other
+
+
+class StatusFeeds:
+    """Shared ``queueStatus`` feeds of one process."""
+
+    def __init__(
+        self,
+        hub: EventHub,
+        reader: QueueReader,
+        refresh: float = 5.0,
+        min_interval: float = MIN_INTERVAL,
+    ) -> None:
+        self._hub = hub
+        self._reader = reader
+        self._refresh = refresh
+        self._min_interval = min_interval
+        self._feeds: dict[tuple[Scope, int], _Feed] = {}
+
+    async def watch(self, scope: Scope, first: int) -> AsyncGenerator[QueueStatus, None]:
+        """The snapshot now, then one update per change batch, until the caller stops."""
+        key = (scope, first)
+        feed = self._feeds.get(key)
+        if feed is None:
+            feed = self._feeds[key] = _Feed(self._hub, self._reader, scope, first)
+        box = feed.join()
+        if feed.task is None or feed.task.done():
+            run = feed.run(self._refresh, self._min_interval)
+            feed.task = asyncio.create_task(run, name="kenning-queue-feed")
+            feed.task.add_done_callback(feed.stopped)
+        try:
+            for _ in range(MAX_UPDATES):
+                await box.ready.wait()
+                yield box.take()
+        finally:
+            feed.mailboxes.discard(box)
+            if not feed.mailboxes and self._feeds.get(key) is feed:
+                del self._feeds[key]
+                await _stop(feed.task)
+
+    async def aclose(self) -> None:
+        feeds, self._feeds = list(self._feeds.values()), {}
+        for feed in feeds:
+            await _stop(feed.task)
+
+
+async def _stop(task: asyncio.Task[None] | None) -> None:
+    if task is not None and not task.done():
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task

@@ -1,0 +1,166 @@
+"""Resolvers of the ingestion queue: request, status, listing and control of jobs."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+import strawberry
+
+from kenning.domain.connections import ConnectionRevokedError
+from kenning.domain.errors import NotFoundError, ScopeError, ValidationError
+from kenning.domain.ingestion_queue import (
+    cancel_job,
+    prioritize_job,
+    reorder_job,
+    request_ingestion,
+    retry_job,
+)
+from kenning.domain.jobs import EnqueueResult, IngestionIdentity, Job, JobFilter, JobStateError
+from kenning.domain.principal import Principal
+from kenning.domain.queue_ports import JobQueue
+from kenning.domain.secrets import SecretPolicy
+from kenning.domain.sensitive import SensitiveContentError
+from kenning.resolvers.context import Info
+from kenning.resolvers.errors import error_member
+from kenning.resolvers.ingest import to_request
+from kenning.resolvers.scope import principal, read_scope
+from kenning.schema import queue as gql
+from kenning.schema.ingest import IngestInput
+from kenning.schema.scope import ScopeInfo
+
+MAX_PAGE = 500
+
+
+def to_job_type(job: Job) -> gql.IngestionJob:
+    """The GraphQL form of a job."""
+    return gql.IngestionJob(
+        id=strawberry.ID(job.id),
+        status=job.status,
+        stage=job.stage,
+        lane=job.lane,
+        priority=job.priority,
+        position=job.position,
+        attempts=job.attempts,
+        next_attempt_at=job.next_attempt_at,
+        last_error=job.last_error,
+        source_urn=job.source_urn,
+        source_kind=job.source_kind,
+        source_id=job.source_id,
+        content_version=job.content_version,
+        connection_id=job.connection_id,
+        scope=ScopeInfo(
+            client_id=job.scope.client_id,
+            project_id=job.scope.project_id,
+            group_id=job.scope.group_id,
+        ),
+        version=job.version,
+        created_at=job.created_at,
+        updated_at=job.updated_at,
+        finished_at=job.finished_at,
+    )
+
+
+def to_handle(result: EnqueueResult) -> gql.IngestionHandle:
+    """The GraphQL form of what ``requestIngestion`` did."""
+    return gql.IngestionHandle(
+        job_id=strawberry.ID(result.job_id), status=result.status, position=result.position
+    )
+
+
+def revoked_member(error: ConnectionRevokedError) -> gql.ConnectionRevokedError:
+    """The union member of a refused revoked connection."""
+    return gql.ConnectionRevokedError(
+        code=error.code, message=error.message, connection_id=error.connection_id
+    )
+
+
+async def resolve_request_ingestion(
+    info: Info, input: IngestInput, identity: gql.IngestionIdentityInput
+) -> gql.RequestIngestionResult:
+    """Queue a document durably and return at once; in-flight and indexed versions dedup."""
+    runtime = info.context.runtime
+    override = SecretPolicy(input.secret_policy.value) if input.secret_policy else None
+    try:
+        request = to_request(info, input)
+        wanted = IngestionIdentity(
+            identity.source_kind, identity.source_id or input.source_urn, identity.content_version
+        )
+        result = await request_ingestion(
+            request,
+            wanted,
+            policy=override or runtime.settings.secret_policy,
+            override=override,
+            queue=runtime.queue.jobs,
+            connections=runtime.queue.connections,
+        )
+    except (ValidationError, SensitiveContentError, ScopeError) as error:
+        return error_member(error)
+    except ConnectionRevokedError as error:
+        return revoked_member(error)
+    return to_handle(result)
+
+
+async def resolve_ingestion_status(info: Info, job_id: strawberry.ID) -> gql.IngestionJob | None:
+    """A job the caller may see; null when there is none."""
+    job = await info.context.runtime.queue.jobs.get(str(job_id), read_scope(info))
+    return to_job_type(job) if job is not None else None
+
+
+async def resolve_jobs(
+    info: Info,
+    filter: gql.JobFilterInput | None = None,
+    first: int = 50,
+    after: str | None = None,
+) -> gql.JobPage:
+    """Visible jobs, newest first, paged by cursor."""
+    if not 1 <= first <= MAX_PAGE:
+        raise ValidationError(f"first must be 1..{MAX_PAGE}", field="first")
+    where = JobFilter()
+    if filter is not None:
+        where = JobFilter(
+            statuses=frozenset(filter.statuses) if filter.statuses else None,
+            lane=filter.lane,
+            connection_id=filter.connection_id,
+            source_urn=filter.source_urn,
+        )
+    page = await info.context.runtime.queue.jobs.page(read_scope(info), where, first, after)
+    return gql.JobPage(
+        nodes=[to_job_type(job) for job in page.jobs],
+        end_cursor=page.end_cursor,
+        has_next_page=page.has_next_page,
+    )
+
+
+Control = Callable[[Principal, JobQueue], Awaitable[Job]]
+
+
+async def _control(info: Info, action: Control) -> gql.JobControlResult:
+    try:
+        job = await action(principal(info), info.context.runtime.queue.jobs)
+    except JobStateError as error:
+        return gql.JobStateError(code=error.code, message=error.message, status=error.status)
+    except (ValidationError, ScopeError, NotFoundError) as error:
+        return error_member(error)
+    return to_job_type(job)
+
+
+async def resolve_cancel_job(info: Info, job_id: strawberry.ID) -> gql.JobControlResult:
+    """Cancel a queued or running job."""
+    return await _control(info, lambda caller, q: cancel_job(str(job_id), caller, q))
+
+
+async def resolve_retry_job(info: Info, job_id: strawberry.ID) -> gql.JobControlResult:
+    """Queue a failed or cancelled job again, or make a waiting retry due now."""
+    return await _control(info, lambda caller, q: retry_job(str(job_id), caller, q))
+
+
+async def resolve_reorder_queue_item(
+    info: Info, job_id: strawberry.ID, position: int
+) -> gql.JobControlResult:
+    """Move a queued job to a 1-based position in its lane."""
+    return await _control(info, lambda caller, q: reorder_job(str(job_id), position, caller, q))
+
+
+async def resolve_prioritize_queue_item(info: Info, job_id: strawberry.ID) -> gql.JobControlResult:
+    """Move a queued job to the front of its lane."""
+    return await _control(info, lambda caller, q: prioritize_job(str(job_id), caller, q))

@@ -1,0 +1,93 @@
+"""Resolvers of the live queue: ``queueStatus`` and ``ingestionProgress``."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import AsyncGenerator
+
+import strawberry
+
+from kenning.domain.errors import ValidationError
+from kenning.domain.job_progress import watch_progress
+from kenning.domain.queue_status import QueueStatus
+from kenning.resolvers.context import Info
+from kenning.resolvers.queue import to_job_type
+from kenning.resolvers.scope import read_scope
+from kenning.schema import queue as gql
+
+MAX_FIRST = 200
+_CONVERTED_KEPT = 64
+
+
+class _Converted:
+    """The GraphQL form of recent updates, built once for every subscriber that receives
+    the very same update object (the feed shares it with all who keep up)."""
+
+    def __init__(self) -> None:
+        # The update is kept alongside, so its id cannot be reused while cached.
+        self._recent: OrderedDict[int, tuple[QueueStatus, gql.QueueStatus]] = OrderedDict()
+
+    def __call__(self, status: QueueStatus) -> gql.QueueStatus:
+        hit = self._recent.get(id(status))
+        if hit is not None and hit[0] is status:
+            return hit[1]
+        converted = to_status_type(status)
+        self._recent[id(status)] = (status, converted)
+        if len(self._recent) > _CONVERTED_KEPT:
+            self._recent.popitem(last=False)
+        return converted
+
+
+_converted = _Converted()
+
+
+def to_status_type(status: QueueStatus) -> gql.QueueStatus:
+    """The GraphQL form of one queue status update."""
+    snap = status.snapshot
+    return gql.QueueStatus(
+        at=snap.at,
+        counts=[gql.QueueCount(status=c.status, lane=c.lane, count=c.count) for c in snap.counts],
+        queued=[to_job_type(job) for job in snap.queued],
+        running=[to_job_type(job) for job in snap.running],
+        workers_alive=len(snap.workers) if snap.workers is not None else None,
+        workers=list(snap.workers or ()),
+        changes=[
+            gql.JobChange(
+                job_id=strawberry.ID(e.job.id),
+                status=e.job.status,
+                previous_status=e.previous,
+                stage=e.job.stage,
+                lane=e.job.lane,
+                attempts=e.job.attempts,
+                version=e.job.version,
+                at=e.job.updated_at,
+            )
+            for e in status.changes
+        ],
+        changes_dropped=status.changes_dropped,
+        resynced=status.resynced,
+    )
+
+
+async def queue_status(info: Info, first: int = 20) -> AsyncGenerator[gql.QueueStatus, None]:
+    """A snapshot of the queue the caller may see, then an update after every change."""
+    if not 0 <= first <= MAX_FIRST:
+        raise ValidationError(f"first must be 0..{MAX_FIRST}", field="first")
+    scope = read_scope(info)
+    async for status in info.context.runtime.queue.feeds.watch(scope, first):
+        yield _converted(status)
+
+
+async def ingestion_progress(
+    info: Info, job_id: strawberry.ID
+) -> AsyncGenerator[gql.IngestionJob, None]:
+    """The job now, then each change, completing after a terminal status."""
+    runtime = info.context.runtime
+    async for job in watch_progress(
+        str(job_id),
+        read_scope(info),
+        runtime.queue.jobs,
+        runtime.queue.hub,
+        runtime.settings.queue_status_refresh_seconds,
+    ):
+        yield to_job_type(job)

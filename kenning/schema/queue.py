@@ -1,0 +1,144 @@
+"""Types of the ingestion queue: handles, jobs, pages, queue status and control results."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+import strawberry
+
+from kenning.domain.errors import ErrorCode
+from kenning.domain.jobs import HandleStatus, JobStage, JobStatus, Lane
+from kenning.schema.errors import NotFoundError, ScopeError, SensitiveContentError, ValidationError
+from kenning.schema.scope import ScopeInfo
+
+strawberry.enum(JobStatus, description="Where a job is: QUEUED → RUNNING → a terminal status.")
+strawberry.enum(JobStage, description="What a RUNNING job is doing.")
+strawberry.enum(Lane, name="QueueLane", description="PRIORITY: priority 0-2; BULK: 3 and up.")
+strawberry.enum(
+    HandleStatus,
+    name="IngestionHandleStatus",
+    description="QUEUED: a new job; DUPLICATE: the same identity is queued or running; "
+    "SKIPPED: that version is already indexed.",
+)
+
+
+@strawberry.input(description="What makes two requests the same work.")
+class IngestionIdentityInput:
+    source_kind: str
+    content_version: str = strawberry.field(description="An eTag, revision or content hash.")
+    source_id: str | None = strawberry.field(
+        default=None, description="Defaults to the input's sourceUrn."
+    )
+
+
+@strawberry.type(description="What requestIngestion did; `position` is the rank in the lane.")
+class IngestionHandle:
+    job_id: strawberry.ID
+    status: HandleStatus
+    position: int | None
+
+
+@strawberry.type(description="A durable ingestion job.")
+class IngestionJob:
+    id: strawberry.ID
+    status: JobStatus
+    stage: JobStage | None
+    lane: Lane
+    priority: int
+    position: int | None = strawberry.field(
+        description="1-based rank among the lane's queued jobs (QUEUED only)."
+    )
+    attempts: int = strawberry.field(description="Failed attempts so far (retried).")
+    next_attempt_at: datetime | None
+    last_error: str | None
+    source_urn: str | None
+    source_kind: str | None
+    source_id: str | None
+    content_version: str | None
+    connection_id: str | None
+    scope: ScopeInfo
+    version: int = strawberry.field(description="Grows with every change of the job.")
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+
+
+@strawberry.input(description="Which jobs to list; omitted fields match any.")
+class JobFilterInput:
+    statuses: list[JobStatus] | None = None
+    lane: Lane | None = None
+    connection_id: str | None = None
+    source_urn: str | None = None
+
+
+@strawberry.type(description="A page of jobs, newest first; pass `endCursor` as `after`.")
+class JobPage:
+    nodes: list[IngestionJob]
+    end_cursor: str | None
+    has_next_page: bool
+
+
+@strawberry.type(description="The job's status does not allow the operation.")
+class JobStateError:
+    code: ErrorCode
+    message: str
+    status: JobStatus
+
+
+@strawberry.type(description="The connection was revoked; nothing more may be ingested with it.")
+class ConnectionRevokedError:
+    code: ErrorCode
+    message: str
+    connection_id: str
+
+
+RequestIngestionResult = Annotated[
+    IngestionHandle | ValidationError | SensitiveContentError | ScopeError | ConnectionRevokedError,
+    strawberry.union("RequestIngestionResult"),
+]
+JobControlResult = Annotated[
+    IngestionJob | NotFoundError | ScopeError | JobStateError | ValidationError,
+    strawberry.union("JobControlResult"),
+]
+
+
+@strawberry.type(description="How many jobs of one lane are in one status.")
+class QueueCount:
+    status: JobStatus
+    lane: Lane
+    count: int
+
+
+@strawberry.type(description="One committed change of a job.")
+class JobChange:
+    job_id: strawberry.ID
+    status: JobStatus
+    previous_status: JobStatus | None
+    stage: JobStage | None
+    lane: Lane
+    attempts: int
+    version: int
+    at: datetime
+
+
+@strawberry.type(description="The queue as the subscriber may see it, and what changed.")
+class QueueStatus:
+    at: datetime
+    counts: list[QueueCount]
+    queued: list[IngestionJob] = strawberry.field(
+        description="The first queued jobs of each lane, in claim order."
+    )
+    running: list[IngestionJob]
+    workers_alive: int | None = strawberry.field(description="Null when Redis cannot say.")
+    workers: list[str]
+    changes: list[JobChange] = strawberry.field(
+        description="Changes since the previous update (empty in the first snapshot)."
+    )
+    changes_dropped: int = strawberry.field(
+        description="Changes left out because this subscriber read too slowly."
+    )
+    resynced: bool = strawberry.field(
+        description="True when events may have been missed (a reconnect): this is a fresh "
+        "snapshot, not only the listed changes."
+    )

@@ -1,0 +1,103 @@
+"""``RedisEventBus``: job events across processes over Redis pub/sub.
+
+Publishing is best effort: the row change is already committed, and a subscriber that
+missed events re-reads state. The listener reconnects on its own (with a bounded backoff)
+and yields ``RESYNC`` after every reconnection, which is what heals a Redis blip: every
+subscriber then takes a fresh snapshot instead of trusting a stream with a hole in it.
+
+Pub/sub channels are shared by every Redis database, so the channel is named after the
+PostgreSQL database the jobs live in.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from typing import Any, Final
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from kenning.domain.job_events import decode_event, encode_event
+from kenning.domain.jobs import JobEvent
+from kenning.domain.queue_ports import RESYNC, BusMessage
+
+logger = logging.getLogger("kenning.queue")
+
+POLL_SECONDS: Final = 1.0
+MAX_BACKOFF: Final = 2.0
+
+
+def channel_for(database: str) -> str:
+    """The event channel of one database. Example: ``channel_for("kenning")``."""
+    return f"kenning:{database}:jobs"
+
+
+class RedisEventBus:
+    """Implements the domain's ``EventPublisher`` and ``EventSource``."""
+
+    def __init__(self, redis: aioredis.Redis, channel: str) -> None:
+        self._redis = redis
+        self._channel = channel
+        self._ready = asyncio.Event()
+        self._connects = 0
+
+    @property
+    def channel(self) -> str:
+        return self._channel
+
+    async def publish(self, event: JobEvent) -> None:
+        try:
+            await self._redis.publish(self._channel, encode_event(event))
+        except (RedisError, OSError) as error:
+            logger.warning(
+                "queue.event.not_published",
+                extra={"job_id": event.job.id, "error": type(error).__name__},
+            )
+
+    async def wait_ready(self, within: float) -> bool:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._ready.wait(), within)
+        return self._ready.is_set()
+
+    def _count_connect(self, _: Any) -> None:
+        self._connects += 1
+
+    async def messages(self) -> AsyncIterator[BusMessage]:
+        backoff = 0.05
+        subscribed_before = False
+        while True:
+            pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(self._channel)
+                assert pubsub.connection is not None
+                # redis-py may reconnect and re-subscribe inside get_message; counting
+                # connects is how a silent reconnect still yields RESYNC.
+                pubsub.connection.register_connect_callback(self._count_connect)
+                seen = self._connects
+                self._ready.set()
+                if subscribed_before:
+                    yield RESYNC
+                subscribed_before, backoff = True, 0.05
+                while True:
+                    message = await pubsub.get_message(
+                        ignore_subscribe_messages=True, timeout=POLL_SECONDS
+                    )
+                    if self._connects != seen:
+                        seen = self._connects
+                        yield RESYNC
+                    if message is None or message.get("type") != "message":
+                        continue
+                    event = decode_event(message["data"])
+                    if event is not None:
+                        yield event
+            except (RedisError, OSError) as error:
+                self._ready.clear()
+                logger.warning("queue.events.reconnecting", extra={"error": type(error).__name__})
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, MAX_BACKOFF)
+            finally:
+                with contextlib.suppress(RedisError, OSError):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]

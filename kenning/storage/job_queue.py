@@ -1,0 +1,289 @@
+"""``PgJobQueue``: requesting, reading and controlling jobs in PostgreSQL.
+
+Every change is one committed row change (its ``version`` bumped) followed by one
+published event; a NOTIFY on ``kenning_jobs`` wakes idle workers of the lane.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any, Final
+
+import asyncpg
+
+from kenning.domain.errors import ConflictError, NotFoundError
+from kenning.domain.jobs import (
+    EnqueueResult,
+    HandleStatus,
+    Job,
+    JobEvent,
+    JobFilter,
+    JobPage,
+    JobStateError,
+    JobStatus,
+    Lane,
+    lane_bounds,
+    lane_of,
+)
+from kenning.domain.queue_order import QueueEntry, plan_move
+from kenning.domain.queue_ports import EventPublisher, NewJob
+from kenning.domain.scope import Scope
+from kenning.storage.job_rows import (
+    JOB_COLUMNS,
+    LANE_ORDER,
+    ORDER_ROW,
+    decode_cursor,
+    encode_cursor,
+    to_job,
+    visible_jobs,
+)
+from kenning.storage.pool import Connection
+
+WAKE_CHANNEL: Final = "kenning_jobs"
+MAX_PAGE: Final = 500
+MAX_LANE_SCAN: Final = 100_000
+_ATTEMPTS: Final = 5
+
+_LAST_DONE = """
+    SELECT j.id, j.idempotency_key, EXISTS (
+               SELECT 1 FROM sources s WHERE s.client_id = j.client_id
+               AND s.project_id = j.project_id AND s.group_id = j.group_id
+               AND s.source_urn = j.source_urn) AS present
+    FROM ingestion_jobs j
+    WHERE j.client_id = $1 AND j.project_id = $2 AND j.group_id = $3 AND j.source_key = $4
+      AND j.status IN ('INDEXED', 'SKIPPED_DUPLICATE')
+    ORDER BY j.finished_at DESC NULLS LAST LIMIT 1"""
+_INSERT = f"""
+    INSERT INTO ingestion_jobs (id, idempotency_key, status, lane, priority, client_id,
+        project_id, group_id, source_urn, connection_id, source_kind, source_id,
+        content_version, source_key, payload)
+    VALUES ($1, $2, 'QUEUED', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb)
+    ON CONFLICT (client_id, project_id, group_id, idempotency_key)
+        WHERE status IN ('QUEUED', 'RUNNING') DO NOTHING
+    RETURNING {JOB_COLUMNS}"""
+_IN_FLIGHT = """
+    SELECT id, status, lane, priority, queue_position, created_at FROM ingestion_jobs
+    WHERE client_id = $1 AND project_id = $2 AND group_id = $3 AND idempotency_key = $4
+      AND status IN ('QUEUED', 'RUNNING')"""
+_POSITION = f"""
+    SELECT count(*) + 1 FROM ingestion_jobs
+    WHERE status = 'QUEUED' AND priority BETWEEN $1 AND $2
+      AND {ORDER_ROW} < ($3, coalesce($4::int, 2147483647), $5, $6)"""
+
+
+async def wake(conn: Connection, lane: Lane) -> None:
+    """Tell idle workers of ``lane`` that a job may be due."""
+    await conn.execute("SELECT pg_notify($1, $2)", WAKE_CHANNEL, lane.value)
+
+
+async def queue_position(conn: Connection, job: Job) -> int:
+    """The job's 1-based rank among its lane's queued jobs."""
+    low, high = lane_bounds(job.lane)
+    value = await conn.fetchval(
+        _POSITION, low, high, job.priority, job.queue_position, job.created_at, job.id
+    )
+    return int(value)
+
+
+class PgJobQueue:
+    """Implements the domain's ``JobQueue``."""
+
+    def __init__(self, pool: asyncpg.Pool, events: EventPublisher) -> None:
+        self._pool = pool
+        self._events = events
+
+    async def enqueue(self, job: NewJob) -> EnqueueResult:
+        scope = (job.scope.client_id, job.scope.project_id, job.scope.group_id)
+        identity = job.identity
+        lane = lane_of(job.priority)
+        async with self._pool.acquire() as conn:
+            for _ in range(_ATTEMPTS):
+                done = await conn.fetchrow(_LAST_DONE, *scope, identity.source_key)
+                if done and done["present"] and done["idempotency_key"] == identity.key:
+                    return EnqueueResult(done["id"], HandleStatus.SKIPPED, None)
+                row = await conn.fetchrow(
+                    _INSERT, str(uuid.uuid4()), identity.key, lane.value, job.priority, *scope,
+                    job.source_urn, job.connection_id, identity.source_kind, identity.source_id,
+                    identity.content_version, identity.source_key, json.dumps(dict(job.payload)),
+                )  # fmt: skip
+                if row is not None:
+                    queued = to_job(row)
+                    await self._events.publish(JobEvent(queued, None))
+                    await wake(conn, lane)
+                    return EnqueueResult(
+                        queued.id, HandleStatus.QUEUED, await queue_position(conn, queued)
+                    )
+                twin = await conn.fetchrow(_IN_FLIGHT, *scope, identity.key)
+                if twin is not None:
+                    position = None
+                    if twin["status"] == JobStatus.QUEUED:
+                        position = await self._position_of(conn, twin)
+                    return EnqueueResult(twin["id"], HandleStatus.DUPLICATE, position)
+        raise ConflictError("the identical job kept changing state; request again")
+
+    async def _position_of(self, conn: Connection, row: Any) -> int:
+        low, high = lane_bounds(Lane(row["lane"]))
+        value = await conn.fetchval(
+            _POSITION, low, high, row["priority"], row["queue_position"], row["created_at"],
+            row["id"],
+        )  # fmt: skip
+        return int(value)
+
+    async def get(self, job_id: str, reader: Scope) -> Job | None:
+        async with self._pool.acquire() as conn:
+            row = await conn.fetchrow(
+                f"SELECT {JOB_COLUMNS} FROM ingestion_jobs WHERE id = $1 AND {visible_jobs(2)}",
+                job_id, reader.client_id, reader.project_id, reader.group_id,
+            )  # fmt: skip
+            if row is None:
+                return None
+            job = to_job(row)
+            if job.status is JobStatus.QUEUED:
+                job = _with_position(job, await queue_position(conn, job))
+            return job
+
+    async def page(self, reader: Scope, where: JobFilter, first: int, after: str | None) -> JobPage:
+        first = max(1, min(first, MAX_PAGE))
+        stamp, last_id = decode_cursor(after) if after else (None, None)
+        statuses = sorted(s.value for s in where.statuses) if where.statuses else None
+        rows = await self._pool.fetch(
+            f"""SELECT {JOB_COLUMNS} FROM ingestion_jobs WHERE {visible_jobs(1)}
+                AND ($4::text[] IS NULL OR status = ANY($4::text[]))
+                AND ($5::text IS NULL OR lane = $5)
+                AND ($6::text IS NULL OR connection_id = $6)
+                AND ($7::text IS NULL OR source_urn = $7)
+                AND ($8::timestamptz IS NULL OR (created_at, id) < ($8, $9::text))
+                ORDER BY created_at DESC, id DESC LIMIT $10""",
+            reader.client_id, reader.project_id, reader.group_id, statuses,
+            where.lane.value if where.lane else None, where.connection_id, where.source_urn,
+            stamp, last_id, first + 1,
+        )  # fmt: skip
+        jobs = tuple(to_job(r) for r in rows[:first])
+        end = encode_cursor(jobs[-1].created_at, jobs[-1].id) if jobs else None
+        return JobPage(jobs, end, len(rows) > first)
+
+    async def cancel(self, job_id: str) -> Job:
+        return await self._change(
+            job_id,
+            frozenset({JobStatus.QUEUED, JobStatus.RUNNING}),
+            "status = 'CANCELLED', stage = NULL, lease_owner = NULL, lease_expires_at = NULL, "
+            "finished_at = clock_timestamp()",
+        )
+
+    async def retry(self, job_id: str) -> Job:
+        allowed = frozenset({JobStatus.FAILED, JobStatus.CANCELLED, JobStatus.QUEUED})
+        try:
+            job = await self._change(
+                job_id,
+                allowed,
+                "status = 'QUEUED', stage = NULL, next_attempt_at = NULL, finished_at = NULL",
+            )
+        except asyncpg.UniqueViolationError as error:
+            raise JobStateError(
+                "an identical job is already queued or running", JobStatus.CANCELLED
+            ) from error
+        async with self._pool.acquire() as conn:
+            await wake(conn, job.lane)
+        return job
+
+    async def _change(self, job_id: str, allowed: frozenset[JobStatus], assignments: str) -> Job:
+        async with self._pool.acquire() as conn, conn.transaction():
+            current = await conn.fetchval(
+                "SELECT status FROM ingestion_jobs WHERE id = $1 FOR UPDATE", job_id
+            )
+            if current is None:
+                raise NotFoundError(f"no job {job_id}", field="jobId")
+            previous = JobStatus(current)
+            if previous not in allowed:
+                raise JobStateError(f"job {job_id} is {previous.value}", previous)
+            row = await conn.fetchrow(
+                f"""UPDATE ingestion_jobs SET {assignments}, version = version + 1,
+                    updated_at = clock_timestamp() WHERE id = $1 RETURNING {JOB_COLUMNS}""",
+                job_id,
+            )
+        assert row is not None  # locked above
+        job = to_job(row)
+        await self._events.publish(JobEvent(job, previous))
+        return job
+
+    async def move(self, job_id: str, position: int) -> Job:
+        async with self._pool.acquire() as conn:
+            async with conn.transaction():
+                lane = await conn.fetchval("SELECT lane FROM ingestion_jobs WHERE id = $1", job_id)
+                if lane is None:
+                    raise NotFoundError(f"no job {job_id}", field="jobId")
+                # Moves of one lane run one at a time, each seeing the previous one's order;
+                # taken before any row lock, so two moves cannot deadlock.
+                await conn.execute(
+                    "SELECT pg_advisory_xact_lock(hashtextextended('kenning.queue.move.' "
+                    "|| $1::text, 0))",
+                    lane,
+                )
+                current = await conn.fetchval(
+                    "SELECT status FROM ingestion_jobs WHERE id = $1 FOR UPDATE", job_id
+                )
+                if current != JobStatus.QUEUED:
+                    raise JobStateError(f"job {job_id} is {current}", JobStatus(current))
+                row = await self._apply_move(conn, Lane(lane), job_id, position)
+            assert row is not None
+            job = to_job(row)
+            await self._events.publish(JobEvent(job, JobStatus.QUEUED))
+            await wake(conn, job.lane)
+            return _with_position(job, await queue_position(conn, job))
+
+    async def _apply_move(self, conn: Connection, lane: Lane, job_id: str, position: int) -> Any:
+        low, high = lane_bounds(lane)
+        rows = await conn.fetch(
+            f"""SELECT id, priority, queue_position, created_at FROM ingestion_jobs
+                WHERE status = 'QUEUED' AND priority BETWEEN $1 AND $2
+                ORDER BY {LANE_ORDER} LIMIT {MAX_LANE_SCAN}""",
+            low,
+            high,
+        )
+        entries = [
+            QueueEntry(r["id"], r["priority"], r["queue_position"], r["created_at"]) for r in rows
+        ]
+        move = plan_move(entries, job_id, position)
+        others = [(jid, pos) for jid, pos in move.positions.items() if jid != job_id]
+        await _renumber(conn, others)
+        return await conn.fetchrow(
+            f"""UPDATE ingestion_jobs SET priority = $2, queue_position = $3,
+                version = version + 1, updated_at = clock_timestamp()
+                WHERE id = $1 RETURNING {JOB_COLUMNS}""",
+            job_id,
+            move.priority,
+            move.positions[job_id],
+        )
+
+    async def cancel_connection(self, client_id: str, connection_id: str) -> int:
+        rows = await self._pool.fetch(
+            f"""UPDATE ingestion_jobs SET status = 'CANCELLED', last_error = 'connection revoked',
+                finished_at = clock_timestamp(), version = version + 1,
+                updated_at = clock_timestamp()
+                WHERE client_id = $1 AND connection_id = $2 AND status = 'QUEUED'
+                RETURNING {JOB_COLUMNS}""",
+            client_id,
+            connection_id,
+        )
+        for row in rows:
+            await self._events.publish(JobEvent(to_job(row), JobStatus.QUEUED))
+        return len(rows)
+
+
+async def _renumber(conn: Connection, positions: Sequence[tuple[str, int]]) -> None:
+    if not positions:
+        return
+    await conn.execute(
+        """UPDATE ingestion_jobs j SET queue_position = m.position
+           FROM unnest($1::text[], $2::int[]) AS m(id, position)
+           WHERE j.id = m.id AND j.status = 'QUEUED'""",
+        [jid for jid, _ in positions],
+        [pos for _, pos in positions],
+    )
+
+
+def _with_position(job: Job, position: int) -> Job:
+    return replace(job, position=position)

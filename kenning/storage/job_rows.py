@@ -1,0 +1,83 @@
+"""Job rows: the columns every job query returns, the row → ``Job`` mapping, page cursors,
+the visibility predicate of jobs, and the order of a lane."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from datetime import datetime
+from typing import Final
+
+import asyncpg
+
+from kenning.domain.errors import ValidationError
+from kenning.domain.jobs import Job, JobStage, JobStatus, Lane
+from kenning.domain.scope import Scope
+from kenning.storage.visibility import visible_rows
+
+JOB_COLUMNS: Final = (
+    "id, status, stage, lane, priority, client_id, project_id, group_id, source_urn, "
+    "connection_id, source_kind, source_id, content_version, attempts, next_attempt_at, "
+    "last_error, version, created_at, updated_at, finished_at, queue_position"
+)
+# The claim order; an index on (priority, queue_position, created_at) serves it.
+LANE_ORDER: Final = "priority, queue_position NULLS LAST, created_at, id"
+# The same order as one comparable row (positions never reach the int4 maximum).
+ORDER_ROW: Final = "(priority, coalesce(queue_position, 2147483647), created_at, id)"
+
+
+def to_job(row: asyncpg.Record) -> Job:
+    """A ``Job`` from a row holding ``JOB_COLUMNS`` (and ``position``, when computed)."""
+    return Job(
+        id=row["id"],
+        status=JobStatus(row["status"]),
+        stage=JobStage(row["stage"]) if row["stage"] else None,
+        lane=Lane(row["lane"]),
+        priority=row["priority"],
+        scope=Scope(row["client_id"], row["project_id"], row["group_id"]),
+        source_urn=row["source_urn"],
+        connection_id=row["connection_id"],
+        source_kind=row["source_kind"],
+        source_id=row["source_id"],
+        content_version=row["content_version"],
+        attempts=row["attempts"],
+        next_attempt_at=row["next_attempt_at"],
+        last_error=row["last_error"],
+        version=row["version"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        finished_at=row["finished_at"],
+        queue_position=row["queue_position"],
+        position=row.get("position"),
+    )
+
+
+def visible_jobs(first: int, table: str = "") -> str:
+    """Predicate: the reader (``$first..$first+2``) wrote at this scope or narrower, or may
+    read its data (``kenning.domain.jobs.job_visible``)."""
+    t = f"{table}." if table else ""
+    c, p, g = f"${first}", f"${first + 1}", f"${first + 2}"
+    contains = (
+        f"({c} = '' OR ({t}client_id = {c} AND ({p} = '' OR {t}project_id = {p}) "
+        f"AND ({g} = '' OR {t}group_id = {g})))"
+    )
+    return f"({contains} OR ({visible_rows(first, table)}))"
+
+
+def encode_cursor(created_at: datetime, job_id: str) -> str:
+    """An opaque cursor after the job (newest-first order)."""
+    raw = f"{created_at.isoformat()}|{job_id}".encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> tuple[datetime, str]:
+    """The position a cursor names; ``ValidationError`` when it is not one of ours."""
+    try:
+        padded = cursor + "=" * (-len(cursor) % 4)
+        stamp, _, job_id = base64.urlsafe_b64decode(padded).decode().partition("|")
+        when = datetime.fromisoformat(stamp)
+    except (ValueError, binascii.Error, UnicodeDecodeError) as error:
+        raise ValidationError("after is not a cursor from this API", field="after") from error
+    if not job_id or when.tzinfo is None:
+        raise ValidationError("after is not a cursor from this API", field="after")
+    return when, job_id

@@ -1,0 +1,170 @@
+"""Running one job over fakes: stages in order, retries with backoff, failures kept."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Collection, Sequence
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from kenning.domain.embedding import EmbeddingError, EmbeddingErrorKind
+from kenning.domain.ingestion import IngestRequest
+from kenning.domain.job_payload import to_payload
+from kenning.domain.job_runner import run_job
+from kenning.domain.jobs import Job, JobStage, JobStatus, Lane, Lease, LeaseLostError
+from kenning.domain.ports import KnowledgeStore
+from kenning.domain.queue_ports import ClaimedJob
+from kenning.domain.scope import Scope
+from tests.unit.ingestion.test_ingest_use_case import FakeEmbedder, FakeStore, deps
+
+T = TypeVar("T")
+NOW = datetime(2026, 11, 21, tzinfo=UTC)
+SCOPE = Scope("acme")
+
+
+class FakeWorkQueue:
+    """Records every lease-checked write; ``lost`` makes them all fail."""
+
+    def __init__(self, *, lost: bool = False) -> None:
+        self.log: list[tuple[str, Any]] = []
+        self.lost = lost
+
+    def _check(self) -> None:
+        if self.lost:
+            raise LeaseLostError("gone")
+
+    async def set_stage(self, lease: Lease, stage: JobStage) -> None:
+        self._check()
+        self.log.append(("stage", stage))
+
+    async def finish(self, lease: Lease, status: JobStatus, error: str | None = None) -> None:
+        self._check()
+        self.log.append(("finish", (status, error)))
+
+    async def retry_later(self, lease: Lease, error: str, delay: float) -> None:
+        self._check()
+        self.log.append(("retry", (delay, error)))
+
+    def bound_store(
+        self,
+        store: KnowledgeStore,
+        lease: Lease,
+        outcome: Callable[[object], JobStatus],
+        connection: tuple[str, str] | None,
+    ) -> KnowledgeStore:
+        queue = self
+
+        class Bound:
+            async def source_hash(self, scope: Scope, source_urn: str) -> str | None:
+                return await store.source_hash(scope, source_urn)
+
+            async def write(self, work: Callable[[Any], Awaitable[T]]) -> T:
+                async def within(unit: Any) -> T:
+                    result = await work(unit)
+                    queue._check()
+                    queue.log.append(("finish-in-write", outcome(result)))
+                    return result
+
+                return await store.write(within)
+
+        return Bound()
+
+    async def claim(self, lane: Lane, owner: str, lease_seconds: float) -> None:
+        return None
+
+    async def heartbeat(self, leases: Collection[Lease], lease_seconds: float) -> set[str]:
+        return set()
+
+    async def release(self, lease: Lease) -> None:
+        return None
+
+    async def recover_expired(self) -> int:
+        return 0
+
+
+class FailingEmbedder(FakeEmbedder):
+    def __init__(self, error: EmbeddingError) -> None:
+        super().__init__()
+        self.error = error
+
+    async def embed(self, texts: Sequence[str], *, priority: int = 3) -> list[list[float]]:
+        self.batches.append(list(texts))
+        raise self.error
+
+
+def claimed(content: str, attempts: int = 0, priority: int = 4) -> ClaimedJob:
+    request = IngestRequest(source_urn="doc:1", kind="note", content=content, scope=SCOPE)
+    job = Job(
+        id="j1", status=JobStatus.RUNNING, stage=JobStage.CHUNKING, lane=Lane.BULK,
+        priority=priority, scope=SCOPE, source_urn="doc:1", connection_id=None,
+        source_kind="k", source_id="doc:1", content_version="v1", attempts=attempts,
+        next_attempt_at=None, last_error=None, version=1, created_at=NOW, updated_at=NOW,
+    )  # fmt: skip
+    return ClaimedJob(job, Lease("j1", "w/1"), to_payload(request, None))
+
+
+async def test_stages_in_order_and_the_end_happens_inside_the_write() -> None:
+    queue, embedder = FakeWorkQueue(), FakeEmbedder()
+    status = await run_job(claimed("hello user:ann"), queue, deps(FakeStore(), embedder))
+    assert status is JobStatus.INDEXED
+    assert queue.log == [
+        ("stage", JobStage.EMBEDDING),
+        ("stage", JobStage.STORING),
+        ("finish-in-write", JobStatus.INDEXED),
+    ]
+
+
+async def test_embedding_calls_carry_the_jobs_priority() -> None:
+    priorities: list[int] = []
+
+    class Recording(FakeEmbedder):
+        async def embed(self, texts: Sequence[str], *, priority: int = 3) -> list[list[float]]:
+            priorities.append(priority)
+            return await super().embed(texts, priority=priority)
+
+    await run_job(claimed("hello", priority=6), FakeWorkQueue(), deps(FakeStore(), Recording()))
+    assert priorities == [6]
+
+
+async def test_unchanged_content_ends_skipped_without_a_write() -> None:
+    store = FakeStore()
+    await run_job(claimed("same"), FakeWorkQueue(), deps(store, FakeEmbedder()))
+    queue = FakeWorkQueue()
+    status = await run_job(claimed("same"), queue, deps(store, FakeEmbedder()))
+    assert status is JobStatus.SKIPPED_DUPLICATE
+    assert queue.log == [("finish", (JobStatus.SKIPPED_DUPLICATE, None))]
+
+
+async def test_a_busy_backend_requeues_with_backoff_from_the_attempt_count() -> None:
+    busy = EmbeddingError("ollama answered 503", kind=EmbeddingErrorKind.OPERATIONAL)
+    queue = FakeWorkQueue()
+    status = await run_job(
+        claimed("x", attempts=2), queue, deps(FakeStore(), FailingEmbedder(busy))
+    )
+    assert status is JobStatus.QUEUED
+    assert queue.log[-1] == ("retry", (20.0, "EMBEDDING_FAILED: ollama answered 503"))
+
+
+async def test_a_permanent_error_fails_the_job_with_its_message() -> None:
+    bad = EmbeddingError("returned vectors of dimension 8", kind=EmbeddingErrorKind.PERMANENT)
+    queue = FakeWorkQueue()
+    status = await run_job(claimed("x"), queue, deps(FakeStore(), FailingEmbedder(bad)))
+    assert status is JobStatus.FAILED
+    assert queue.log[-1] == (
+        "finish",
+        (JobStatus.FAILED, "EMBEDDING_FAILED: returned vectors of dimension 8"),
+    )
+
+
+async def test_secrets_fail_the_job_and_nothing_is_embedded() -> None:
+    queue, embedder = FakeWorkQueue(), FakeEmbedder()
+    status = await run_job(claimed("key AKIAIOSFODNN7EXAMPLF"), queue, deps(FakeStore(), embedder))
+    assert status is JobStatus.FAILED
+    assert embedder.batches == []
+    assert "SENSITIVE_CONTENT" in str(queue.log[-1][1][1])
+
+
+async def test_a_lost_lease_changes_nothing() -> None:
+    store = FakeStore()
+    status = await run_job(claimed("hello"), FakeWorkQueue(lost=True), deps(store, FakeEmbedder()))
+    assert status is None
+    assert store.chunks == []

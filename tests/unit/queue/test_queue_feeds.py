@@ -1,0 +1,82 @@
+"""Fan-out of job events and shared queue-status feeds, over a fake bus and reader."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+
+from kenning.domain.event_hub import EventHub, Inbox
+from kenning.domain.jobs import Job, JobEvent, JobStatus, Lane
+from kenning.domain.queue_ports import RESYNC, BusMessage, QueueSnapshot
+from kenning.domain.queue_status import QueueStatus, StatusFeeds
+from kenning.domain.scope import Scope
+
+NOW = datetime(2026, 11, 21, tzinfo=UTC)
+
+
+class FakeBus:
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[BusMessage] = asyncio.Queue()
+
+    async def wait_ready(self, within: float) -> bool:
+        return True
+
+    async def messages(self) -> AsyncIterator[BusMessage]:
+        while True:
+            yield await self.queue.get()
+
+
+class CountingReader:
+    def __init__(self) -> None:
+        self.reads = 0
+
+    async def snapshot(self, reader: Scope, first: int) -> QueueSnapshot:
+        self.reads += 1
+        return QueueSnapshot(NOW, (), (), (), ("w1",))
+
+
+def event(job_id: str, client: str) -> JobEvent:
+    job = Job(
+        id=job_id, status=JobStatus.QUEUED, stage=None, lane=Lane.BULK, priority=3,
+        scope=Scope(client), source_urn=None, connection_id=None, source_kind=None,
+        source_id=None, content_version=None, attempts=0, next_attempt_at=None,
+        last_error=None, version=1, created_at=NOW, updated_at=NOW,
+    )  # fmt: skip
+    return JobEvent(job, None)
+
+
+def test_a_full_inbox_trades_its_backlog_for_one_resync() -> None:
+    inbox = Inbox(size=3)
+    for n in range(5):
+        inbox.offer(event(f"j{n}", "acme"))
+    backlog = inbox.drain()
+    assert backlog[0] is RESYNC  # j0..j3 were dropped: the reader must re-read state
+    assert [m.job.id for m in backlog[1:] if isinstance(m, JobEvent)] == ["j4"]
+
+
+async def next_status(stream: AsyncIterator[QueueStatus]) -> QueueStatus:
+    return await asyncio.wait_for(anext(stream), 5)
+
+
+async def test_subscribers_of_one_scope_share_snapshots_and_see_only_their_changes() -> None:
+    bus, reader = FakeBus(), CountingReader()
+    hub = EventHub(bus)
+    feeds = StatusFeeds(hub, reader, refresh=60)
+    one = feeds.watch(Scope("acme"), 10)
+    two = feeds.watch(Scope("acme"), 10)
+    assert (await next_status(one)).changes == ()
+    assert (await next_status(two)).changes == ()
+    assert reader.reads == 1
+    await bus.queue.put(event("other", "globex"))  # invisible: no new snapshot
+    await bus.queue.put(event("mine", "acme"))
+    first, second = await next_status(one), await next_status(two)
+    assert [e.job.id for e in first.changes] == ["mine"] == [e.job.id for e in second.changes]
+    assert reader.reads == 2
+    await bus.queue.put(RESYNC)
+    healed = await next_status(one)
+    assert healed.resynced and healed.changes == ()
+    await one.aclose()
+    await two.aclose()
+    await feeds.aclose()
+    await hub.aclose()
