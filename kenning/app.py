@@ -127,10 +127,14 @@ def create_app(settings: Settings) -> Starlette:
                     extra={"detail": "requests without a key read global data "
                                      "(KENNING_ALLOW_ANONYMOUS); never use this in production"},
                 )  # fmt: skip
+            runtime = holder["runtime"]
+            await runtime.queue.start_workers(runtime.ingest_deps(), settings.queue_workers)
             log_event(logger, "server.started", host=settings.host, port=settings.port)
             yield
         finally:
-            holder.pop("runtime", None)
+            stopping = holder.pop("runtime", None)
+            if stopping is not None:
+                await stopping.queue.aclose()
             await embedder.aclose()
             await redis.aclose()
             await pool.close()

@@ -13,8 +13,10 @@ from kenning.domain.ingest import IngestDeps
 from kenning.settings import Settings
 from kenning.storage.alias_registry import PgAliasRegistry
 from kenning.storage.api_keys import PgApiKeys
+from kenning.storage.chunk_search import PgChunkIndex, VectorScan
 from kenning.storage.graph_reads import PgGraphReader
 from kenning.storage.knowledge_store import PgKnowledgeStore
+from kenning.storage.queue_services import QueueServices
 
 
 @dataclass(slots=True)
@@ -29,6 +31,8 @@ class Runtime:
     aliases: PgAliasRegistry = field(init=False)
     api_keys: PgApiKeys = field(init=False)
     graph: PgGraphReader = field(init=False)
+    chunk_index: PgChunkIndex = field(init=False)
+    queue: QueueServices = field(init=False)
     started_at: float = field(default_factory=time.time)
 
     def __post_init__(self) -> None:
@@ -36,6 +40,11 @@ class Runtime:
         self.aliases = PgAliasRegistry(self.pool)
         self.api_keys = PgApiKeys(self.pool)
         self.graph = PgGraphReader(self.pool, self.settings.graph_name)
+        self.chunk_index = PgChunkIndex(
+            self.pool,
+            VectorScan(self.settings.search_ef_search, self.settings.search_max_scan_tuples),
+        )
+        self.queue = QueueServices(self.settings, self.pool, self.redis)
 
     def ingest_deps(self) -> IngestDeps:
         """The ports an ingest runs with, under the server's default policies."""

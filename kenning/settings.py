@@ -69,6 +69,15 @@ class Settings(BaseSettings):
     # pgvector HNSW: candidate list per scan, and how far an iterative (filtered) scan may go.
     search_ef_search: int = Field(default=100, ge=1, le=1000)
     search_max_scan_tuples: int = Field(default=50_000, ge=1)
+    # Queue: workers inside `kenning serve` (0 leaves the work to `kenning worker`), slots
+    # per lane for each worker, and lease timing (see kenning.domain.worker).
+    queue_workers: int = Field(default=1, ge=0, le=64)
+    queue_priority_slots: int = Field(default=2, ge=1, le=256)
+    queue_bulk_slots: int = Field(default=2, ge=1, le=256)
+    queue_lease_seconds: float = Field(default=30.0, ge=1.0, le=3600.0)
+    queue_recover_seconds: float = Field(default=10.0, ge=0.1, le=3600.0)
+    queue_idle_seconds: float = Field(default=2.0, ge=0.05, le=60.0)
+    queue_status_refresh_seconds: float = Field(default=5.0, ge=0.1, le=300.0)
 
     stack_dir: Path = DEFAULT_STACK_DIR
     stack_pg_port: int = Field(default=5433, ge=1, le=65535)

@@ -11,6 +11,7 @@ import typer
 
 from kenning.cli.keys import keys_app
 from kenning.cli.localstack import LocalStack, StackConfig, StackStatus
+from kenning.cli.worker import worker_command
 from kenning.domain.errors import ConfigurationError
 from kenning.settings import Settings
 from kenning.storage.database_url import database_name
@@ -19,6 +20,7 @@ app = typer.Typer(no_args_is_help=True, add_completion=False, help=__doc__)
 stack_app = typer.Typer(no_args_is_help=True, help="The local PostgreSQL + AGE + pgvector + Redis.")
 app.add_typer(stack_app, name="stack")
 app.add_typer(keys_app, name="keys")
+app.command("worker")(worker_command)
 
 
 def _fail(error: Exception) -> typer.Exit:

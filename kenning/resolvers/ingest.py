@@ -8,6 +8,7 @@ from collections.abc import Mapping
 
 import strawberry
 
+from kenning.domain.connections import ConnectionRevokedError, check_connection
 from kenning.domain.errors import ScopeError, ValidationError
 from kenning.domain.ingest import ingest
 from kenning.domain.ingestion import IngestOutcome, IngestRequest
@@ -16,6 +17,7 @@ from kenning.domain.sensitive import SensitiveContentError
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_member
 from kenning.resolvers.scope import write_scope
+from kenning.schema import queue as queue_types
 from kenning.schema.ingest import (
     EdgeTriple,
     IngestedChunk,
@@ -81,7 +83,12 @@ async def resolve_ingest(info: Info, input: IngestInput) -> IngestResult:
         deps = dataclasses.replace(deps, secret_policy=SecretPolicy(input.secret_policy.value))
     try:
         request = to_request(info, input)
+        await check_connection(request, runtime.queue.connections)
         outcome = await ingest(request, deps)
+    except ConnectionRevokedError as error:
+        return queue_types.ConnectionRevokedError(
+            code=error.code, message=error.message, connection_id=error.connection_id
+        )
     except (ValidationError, SensitiveContentError, ScopeError) as error:
         logger.info(
             "ingestion.rejected",

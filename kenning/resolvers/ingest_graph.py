@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 import strawberry
 
+from kenning.domain.connections import ConnectionRevokedError, check_connection_use
 from kenning.domain.errors import ScopeError, ValidationError
 from kenning.domain.git_commits import FileChange, GitCommit, commit_requests
 from kenning.domain.ingest_graph import (
@@ -20,6 +21,7 @@ from kenning.domain.sensitive import SensitiveContentError
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_member
 from kenning.resolvers.scope import write_scope
+from kenning.schema import queue as queue_types
 from kenning.schema.ingest import EdgeTriple, IngestedChunk
 from kenning.schema.ingest_graph import (
     CommitIngested,
@@ -71,9 +73,16 @@ def _rejected(result: GraphOutcome) -> list[RejectedItem]:
 async def resolve_ingest_graph(info: Info, input: IngestGraphInput) -> IngestGraphResult:
     """Store pre-structured pieces, nodes and edges; reject bad items one by one."""
     try:
-        result = await ingest_graph(_request(info, input), info.context.runtime.ingest_deps())
+        request = _request(info, input)
+        await check_connection_use(
+            request.scope, request.connection_id, request.source_kind,
+            info.context.runtime.queue.connections,
+        )  # fmt: skip
+        result = await ingest_graph(request, info.context.runtime.ingest_deps())
     except _Expected as error:
         return error_member(error)
+    except ConnectionRevokedError as error:
+        return _revoked(error)
     outcome = result.outcome
     return IngestGraphSuccess(
         status=outcome.status,
@@ -98,9 +107,12 @@ async def resolve_ingest_git_commits(
                       c.diff)
             for c in input.commits
         )  # fmt: skip
+        scope = write_scope(info, input.scope)
+        await check_connection_use(
+            scope, input.connection_id, None, info.context.runtime.queue.connections
+        )
         requests = commit_requests(
-            input.repository, commits, write_scope(info, input.scope),
-            connection_id=input.connection_id,
+            input.repository, commits, scope, connection_id=input.connection_id,
         )  # fmt: skip
         deps = info.context.runtime.ingest_deps()
         done = []
@@ -112,4 +124,12 @@ async def resolve_ingest_git_commits(
             )  # fmt: skip
     except _Expected as error:
         return error_member(error)
+    except ConnectionRevokedError as error:
+        return _revoked(error)
     return IngestGitCommitsSuccess(commits=done)
+
+
+def _revoked(error: ConnectionRevokedError) -> queue_types.ConnectionRevokedError:
+    return queue_types.ConnectionRevokedError(
+        code=error.code, message=error.message, connection_id=error.connection_id
+    )

@@ -11,6 +11,7 @@ from strawberry.scalars import JSON
 from kenning.domain.ingestion import IngestStatus, KnowledgeType
 from kenning.domain.secrets import SecretPolicy
 from kenning.schema.errors import ScopeError, SensitiveContentError, ValidationError
+from kenning.schema.queue import ConnectionRevokedError
 from kenning.schema.scope import ScopeInput
 
 strawberry.enum(KnowledgeType, description="What kind of knowledge a piece is.")
@@ -84,6 +85,6 @@ class IngestSuccess:
 
 
 IngestResult = Annotated[
-    IngestSuccess | ValidationError | SensitiveContentError | ScopeError,
+    IngestSuccess | ValidationError | SensitiveContentError | ScopeError | ConnectionRevokedError,
     strawberry.union("IngestResult"),
 ]

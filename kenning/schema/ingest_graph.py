@@ -11,6 +11,7 @@ from strawberry.scalars import JSON
 from kenning.domain.ingestion import IngestStatus, KnowledgeType
 from kenning.schema.errors import ScopeError, SensitiveContentError, ValidationError
 from kenning.schema.ingest import EdgeTriple, IngestedChunk
+from kenning.schema.queue import ConnectionRevokedError
 from kenning.schema.scope import ScopeInput
 
 
@@ -71,7 +72,11 @@ class IngestGraphSuccess:
 
 
 IngestGraphResult = Annotated[
-    IngestGraphSuccess | ValidationError | SensitiveContentError | ScopeError,
+    IngestGraphSuccess
+    | ValidationError
+    | SensitiveContentError
+    | ScopeError
+    | ConnectionRevokedError,
     strawberry.union("IngestGraphResult"),
 ]
 
@@ -119,6 +124,10 @@ class IngestGitCommitsSuccess:
 
 
 IngestGitCommitsResult = Annotated[
-    IngestGitCommitsSuccess | ValidationError | SensitiveContentError | ScopeError,
+    IngestGitCommitsSuccess
+    | ValidationError
+    | SensitiveContentError
+    | ScopeError
+    | ConnectionRevokedError,
     strawberry.union("IngestGitCommitsResult"),
 ]

@@ -4,12 +4,24 @@ from __future__ import annotations
 
 import strawberry
 
+from kenning.resolvers.connections import (
+    resolve_register_connection,
+    resolve_revoke_connection,
+    resolve_update_sync_cursor,
+)
 from kenning.resolvers.ingest import resolve_ingest
 from kenning.resolvers.ingest_graph import resolve_ingest_git_commits, resolve_ingest_graph
 from kenning.resolvers.knowledge_admin import (
     resolve_purge_connection,
     resolve_purge_source,
     resolve_register_alias,
+)
+from kenning.resolvers.queue import (
+    resolve_cancel_job,
+    resolve_prioritize_queue_item,
+    resolve_reorder_queue_item,
+    resolve_request_ingestion,
+    resolve_retry_job,
 )
 
 
@@ -38,4 +50,35 @@ class Mutation:
     purge_connection = strawberry.mutation(
         resolver=resolve_purge_connection,
         description="Remove every source of a connection, as purgeSource does.",
+    )
+    request_ingestion = strawberry.mutation(
+        resolver=resolve_request_ingestion,
+        description="Queue a document durably and return at once (deduplicated by identity).",
+    )
+    retry_job = strawberry.mutation(
+        resolver=resolve_retry_job,
+        description="Queue a failed or cancelled job again, or make a waiting retry due now.",
+    )
+    cancel_job = strawberry.mutation(
+        resolver=resolve_cancel_job, description="Cancel a queued or running job."
+    )
+    reorder_queue_item = strawberry.mutation(
+        resolver=resolve_reorder_queue_item,
+        description="Move a queued job to a 1-based position in its lane.",
+    )
+    prioritize_queue_item = strawberry.mutation(
+        resolver=resolve_prioritize_queue_item,
+        description="Move a queued job to the front of its lane.",
+    )
+    register_connection = strawberry.mutation(
+        resolver=resolve_register_connection,
+        description="Register a source connection and queue its summary document.",
+    )
+    update_sync_cursor = strawberry.mutation(
+        resolver=resolve_update_sync_cursor,
+        description="Remember where a connector stopped reading one feed of a connection.",
+    )
+    revoke_connection = strawberry.mutation(
+        resolver=resolve_revoke_connection,
+        description="Cancel a connection's queued jobs, purge what it produced, revoke it.",
     )

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import strawberry
 
+from kenning.resolvers.connections import resolve_connection, resolve_connections
+from kenning.resolvers.evidence import resolve_agent_context, resolve_evidence_pack
 from kenning.resolvers.graph import resolve_neighbors, resolve_node, resolve_nodes, resolve_path
 from kenning.resolvers.health import resolve_health
 from kenning.resolvers.knowledge_admin import resolve_aliases
+from kenning.resolvers.queue import resolve_ingestion_status, resolve_jobs
+from kenning.resolvers.search import resolve_chunks_by_kind, resolve_search
 from kenning.schema.health import Health
 
 
@@ -17,6 +21,28 @@ class Query:
     )
     aliases = strawberry.field(
         resolver=resolve_aliases, description="A client's aliases, most recently seen first."
+    )
+    ingestion_status = strawberry.field(
+        resolver=resolve_ingestion_status,
+        description="A queued ingestion job; null when none is visible.",
+    )
+    jobs = strawberry.field(
+        resolver=resolve_jobs, description="Visible ingestion jobs, newest first, by cursor."
+    )
+    connection = strawberry.field(
+        resolver=resolve_connection,
+        description="A source connection with its sync cursors; null when none is visible.",
+    )
+    connections = strawberry.field(
+        resolver=resolve_connections, description="Visible source connections, newest first."
+    )
+    search = strawberry.field(
+        resolver=resolve_search,
+        description="Chunks the caller may see that best match a query: hybrid, vector or keyword.",
+    )
+    chunks_by_kind = strawberry.field(
+        resolver=resolve_chunks_by_kind,
+        description="The newest visible chunks of one kind (no embedding involved).",
     )
     node = strawberry.field(
         resolver=resolve_node,
@@ -33,4 +59,12 @@ class Query:
     path = strawberry.field(
         resolver=resolve_path,
         description="One shortest path of at most `maxDepth` (1-6) edges; null when none.",
+    )
+    evidence_pack = strawberry.field(
+        resolver=resolve_evidence_pack,
+        description="Search hits plus the graph within `hops` of what they mention.",
+    )
+    agent_context = strawberry.field(
+        resolver=resolve_agent_context,
+        description="What an agent should know for a query about an entity, by info type.",
     )

@@ -5,10 +5,19 @@ from __future__ import annotations
 import strawberry
 
 from kenning.resolvers.health import heartbeat
+from kenning.resolvers.queue_subscriptions import ingestion_progress, queue_status
 
 
 @strawberry.type
 class Subscription:
     heartbeat = strawberry.subscription(
         resolver=heartbeat, description="Ticks `count` times, `intervalMs` apart."
+    )
+    queue_status = strawberry.subscription(
+        resolver=queue_status,
+        description="A snapshot of the visible queue, then an update after every change.",
+    )
+    ingestion_progress = strawberry.subscription(
+        resolver=ingestion_progress,
+        description="A job's changes until a terminal status, then complete.",
     )

@@ -117,8 +117,31 @@ class IngestionJobRow(SQLModel, table=True):
             "created_at",
             postgresql_where=sa.text("status = 'QUEUED'"),
         ),
-        sa.Index("ix_jobs_idempotency", "client_id", "idempotency_key"),
         sa.Index("ix_jobs_connection", "client_id", "connection_id"),
+        # In-flight dedup: one QUEUED or RUNNING job per identity and scope, enforced here
+        # so two simultaneous requests cannot both insert.
+        sa.Index(
+            "ux_jobs_inflight",
+            "client_id",
+            "project_id",
+            "group_id",
+            "idempotency_key",
+            unique=True,
+            postgresql_where=sa.text("status IN ('QUEUED', 'RUNNING')"),
+        ),
+        sa.Index(
+            "ix_jobs_source_done",
+            "client_id",
+            "project_id",
+            "group_id",
+            "source_key",
+            "finished_at",
+            postgresql_where=sa.text("status IN ('INDEXED', 'SKIPPED_DUPLICATE')"),
+        ),
+        sa.Index(
+            "ix_jobs_lease", "lease_expires_at", postgresql_where=sa.text("status = 'RUNNING'")
+        ),
+        sa.Index("ix_jobs_created", "created_at", "id"),
     )
 
     id: str = Field(primary_key=True, max_length=36)
@@ -136,12 +159,21 @@ class IngestionJobRow(SQLModel, table=True):
     heartbeat_at: datetime | None = Field(
         default=None, sa_column=sa.Column(sa.DateTime(timezone=True))
     )
+    lease_expires_at: datetime | None = Field(
+        default=None, sa_column=sa.Column(sa.DateTime(timezone=True))
+    )
     last_error: str | None = Field(default=None, sa_column=sa.Column(sa.Text()))
     client_id: str = _scope_field()
     project_id: str = _scope_field()
     group_id: str = _scope_field()
     source_urn: str | None = Field(default=None, max_length=2048)
     connection_id: str | None = Field(default=None, max_length=200)
+    source_kind: str | None = Field(default=None, max_length=200)
+    source_id: str | None = Field(default=None, max_length=2048)
+    content_version: str | None = Field(default=None, max_length=200)
+    source_key: str | None = Field(default=None, max_length=64)
+    # Bumped by every change; subscribers drop events older than what they have shown.
+    version: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     payload: dict[str, Any] = Field(
         default_factory=dict, sa_column=sa.Column(JSONB(), nullable=False)
     )
@@ -170,6 +202,11 @@ class ConnectionRow(SQLModel, table=True):
         sa_column=sa.Column(JSONB(), nullable=False, server_default=sa.text("'{}'::jsonb")),
     )
     revoke_reason: str | None = Field(default=None, sa_column=sa.Column(sa.Text()))
+    root: str | None = Field(default=None, max_length=2048)
+    owner: str | None = Field(default=None, max_length=500)
+    revoked_at: datetime | None = Field(
+        default=None, sa_column=sa.Column(sa.DateTime(timezone=True))
+    )
     created_at: datetime = _created()
     updated_at: datetime = _created()
 
