@@ -20,6 +20,7 @@ from strawberry.exceptions import ConnectionRejectionError
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL
 from strawberry.types.unset import UNSET, UnsetType
 
+from kenning.domain.embedding import Embedder
 from kenning.domain.errors import ConfigurationError
 from kenning.domain.principal import ANONYMOUS, Principal, bearer_key
 from kenning.http_metrics import HttpMetrics
@@ -99,8 +100,12 @@ async def preflight(settings: Settings) -> None:
         await conn.close()
 
 
-def create_app(settings: Settings) -> Starlette:
-    """Build the ASGI app; pools open and close in its lifespan, nothing at import."""
+def create_app(settings: Settings, *, embedder: Embedder | None = None) -> Starlette:
+    """Build the ASGI app; pools open and close in its lifespan, nothing at import.
+
+    ``embedder`` replaces the one the settings name (benchmarks count its calls); the app
+    closes it on shutdown either way.
+    """
     holder: dict[str, Runtime] = {}
     metrics = HttpMetrics(("/graphql", "/healthz", "/readyz", "/metrics"))
 
@@ -109,17 +114,17 @@ def create_app(settings: Settings) -> Starlette:
         configure_logging(settings.log_level, as_json=settings.log_json)
         pool = await create_pool(settings)
         redis = aioredis.from_url(settings.redis_url)
-        embedder = create_embedder(settings)
+        model = embedder or create_embedder(settings)
         try:
             async with pool.acquire() as conn:
                 await verify_database(conn, settings, head_revision(settings))
-                await verify_embedder(conn, embedder.model, embedder.dimension)
+                await verify_embedder(conn, model.model, model.dimension)
             # Load the model now so the first request does not pay for it.
-            warm_up = getattr(embedder, "warm_up", None)
+            warm_up = getattr(model, "warm_up", None)
             if warm_up is not None:
                 await warm_up()
             holder["runtime"] = Runtime(
-                settings=settings, pool=pool, redis=redis, embedder=embedder
+                settings=settings, pool=pool, redis=redis, embedder=model
             )
             if settings.allow_anonymous:
                 logger.warning(
@@ -135,7 +140,7 @@ def create_app(settings: Settings) -> Starlette:
             stopping = holder.pop("runtime", None)
             if stopping is not None:
                 await stopping.queue.aclose()
-            await embedder.aclose()
+            await model.aclose()
             await redis.aclose()
             await pool.close()
             log_event(logger, "server.stopped")
