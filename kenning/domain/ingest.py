@@ -97,7 +97,11 @@ async def ingest(request: IngestRequest, deps: IngestDeps) -> IngestOutcome:
                 mentions=tuple(n.key for n in nodes),
             )
         )
-        orphaned = await unit.delete_orphans(request.scope, previous)
+        # Keys mentioned again cannot be orphans; leaving them out also spares an exclusive
+        # lock on keys this unit already holds shared.
+        orphaned = await unit.delete_orphans(
+            request.scope, set(previous) - {node.key for node in nodes}
+        )
         return removed + PurgeCounts(vertices_deleted=orphaned)
 
     replaced = await deps.store.write(store)

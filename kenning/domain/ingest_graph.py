@@ -171,7 +171,7 @@ async def ingest_graph(request: GraphRequest, deps: IngestDeps) -> GraphOutcome:
             SourceRecord(request.scope, request.source_urn, request.kind, digest, None,
                          request.connection_id, tuple(r.id for r in records), tuple(mentions))
         )  # fmt: skip
-        orphaned = await unit.delete_orphans(request.scope, previous)
+        orphaned = await unit.delete_orphans(request.scope, set(previous) - mentions)
         return removed + PurgeCounts(vertices_deleted=orphaned), kept
 
     result = await deps.store.write(store)

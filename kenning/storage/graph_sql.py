@@ -58,9 +58,31 @@ class GraphSql:
             WHERE {self.scope_match("v", 1)} AND {prop("v", "key")} = ANY($4::text[])
         """
 
-    def insert_vertices(self) -> str:
-        """$1..$3 scope; $4 keys; $5 types; $6 property maps (jsonb[]). Existing ones merge
-        the given properties (scope, key and type always win)."""
+    def lock_keys(self, *, exclusive: bool) -> str:
+        """$1..$3 scope; $4 keys (sorted by the caller). Transaction-level advisory locks per
+        (scope, key): writers that mention a key take them shared, so they never queue
+        behind each other; orphan deletion takes them exclusive, so it waits for those
+        writers to commit and then sees their mentions and edges."""
+        fn = "pg_advisory_xact_lock" if exclusive else "pg_advisory_xact_lock_shared"
+        return f"""
+            SELECT count({fn}(hashtextextended(
+                $1::text || chr(31) || $2::text || chr(31) || $3::text || chr(31) || u.k, 7)))
+            FROM unnest($4::text[]) AS u(k)
+        """
+
+    def insert_vertices(self, *, merge_properties: bool) -> str:
+        """$1..$3 scope; $4 keys; $5 types; $6 property maps (jsonb[]). With
+        ``merge_properties`` an existing vertex takes the given properties (scope, key and
+        type always win); without, an existing vertex is left alone and not even locked, so
+        concurrent writers mentioning the same popular node do not queue."""
+        on_conflict = (
+            "DO UPDATE SET properties = "
+            + to_agtype(
+                as_jsonb(f"{self.vertices}.properties") + " || " + as_jsonb("EXCLUDED.properties")
+            )
+            if merge_properties
+            else "DO NOTHING"
+        )
         return f"""
             INSERT INTO {self.vertices} (properties)
             SELECT {
@@ -74,13 +96,7 @@ class GraphSql:
             ORDER BY u.k
             ON CONFLICT ({prop("", "client")}, {prop("", "project")}, {prop("", "group")},
                          {prop("", "key")})
-            DO UPDATE SET properties = {
-            to_agtype(
-                as_jsonb(f"{self.vertices}.properties") + " || " + as_jsonb("EXCLUDED.properties")
-            )
-        }
-            WHERE {as_jsonb("EXCLUDED.properties")} - 'key' - 'type' - 'client' - 'project'
-                  - 'group' <> '{{}}'::jsonb
+            {on_conflict}
         """
 
     def upsert_edges(self) -> str:

@@ -153,13 +153,20 @@ class PgWriteUnit:
         if not nodes:
             return
         ordered = sorted(nodes, key=lambda n: n.key)
+        parts = _scope(scope)
         await self._conn.execute(
-            self._sql.insert_vertices(),
-            *_scope(scope),
-            [n.key for n in ordered],
-            [n.type for n in ordered],
-            [json.dumps(dict(n.properties)) for n in ordered],
+            self._sql.lock_keys(exclusive=False), *parts, [n.key for n in ordered]
         )
+        for merge in (False, True):
+            batch = [n for n in ordered if bool(n.properties) is merge]
+            if batch:
+                await self._conn.execute(
+                    self._sql.insert_vertices(merge_properties=merge),
+                    *parts,
+                    [n.key for n in batch],
+                    [n.type for n in batch],
+                    [json.dumps(dict(n.properties)) for n in batch],
+                )
 
     async def upsert_edges(self, scope: Scope, edges: Sequence[EdgeRecord]) -> None:
         if not edges:
@@ -207,9 +214,9 @@ class PgWriteUnit:
     async def delete_orphans(self, scope: Scope, keys: Collection[str]) -> int:
         if not keys:
             return 0
-        result = await self._conn.execute(
-            self._sql.delete_orphans(), *_scope(scope), sorted(set(keys))
-        )
+        ordered = sorted(set(keys))
+        await self._conn.execute(self._sql.lock_keys(exclusive=True), *_scope(scope), ordered)
+        result = await self._conn.execute(self._sql.delete_orphans(), *_scope(scope), ordered)
         return int(result.split()[-1])
 
     async def existing_keys(self, scope: Scope, keys: Collection[str]) -> set[str]:

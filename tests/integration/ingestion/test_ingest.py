@@ -7,7 +7,12 @@ import asyncio
 import asyncpg
 import pytest
 
+from kenning.domain.ingestion import EdgeRecord, NodeRecord, SourceRecord
+from kenning.domain.ports import WriteUnit
+from kenning.domain.purge import purge_source
+from kenning.domain.scope import Scope
 from kenning.settings import Settings
+from kenning.storage.knowledge_store import PgKnowledgeStore
 from tests.integration.ingestion.conftest import Api, CountingEmbedder, graph_edges, graph_vertices
 
 pytestmark = pytest.mark.integration
@@ -205,3 +210,44 @@ async def test_malformed_relationship_is_a_warning_not_a_failure(api: Api) -> No
     assert result["status"] == "INDEXED"
     assert len(result["warnings"]) == 1
     assert {"from": "user:john", "edgeType": "wrote", "to": "doc:x"} in result["edges"]
+
+
+async def test_orphan_cleanup_waits_for_a_writer_mentioning_the_node(
+    api: Api, pool: asyncpg.Pool, migrated_settings: Settings
+) -> None:
+    """A writer holds the node; a purge that would orphan it must wait, then keep it."""
+    scope = Scope("acme")
+    await api(INGEST, input=doc("user:kim|OWNS|service:old\n", urn="doc:old"))
+    store = PgKnowledgeStore(pool, migrated_settings.graph_name)
+    nodes_written = asyncio.Event()
+    release = asyncio.Event()
+
+    async def writer(unit: WriteUnit) -> None:
+        await unit.upsert_nodes(scope, [NodeRecord("user:kim", "user"),
+                                        NodeRecord("service:new", "service")])  # fmt: skip
+        nodes_written.set()
+        await release.wait()
+        await unit.write_chunks([])
+        await unit.upsert_edges(scope, [EdgeRecord("user:kim", "owns", "service:new", ("c1",))])
+        await unit.record_source(
+            SourceRecord(scope, "doc:new", "note", "h", None, None, ("c1",),
+                         ("user:kim", "service:new"))
+        )  # fmt: skip
+
+    writing = asyncio.create_task(store.write(writer))
+    await asyncio.wait_for(nodes_written.wait(), 10)
+    purging = asyncio.create_task(purge_source(scope, "doc:old", store))
+    try:
+        await asyncio.sleep(0.3)
+        waited = not purging.done()
+    finally:
+        release.set()  # never leave the writer hanging, even when the check fails
+    await asyncio.wait_for(writing, 10)
+    counts = await asyncio.wait_for(purging, 10)
+    assert waited, "the purge must wait for the writer's lock on user:kim"
+    # service:old and the document's main node went; user:kim stayed for the new edge.
+    assert counts.vertices_deleted == 2
+    vertices = await graph_vertices(pool, migrated_settings.graph_name)
+    assert vertices == [("acme", "service:new"), ("acme", "user:kim")]
+    edges = await graph_edges(pool, migrated_settings.graph_name)
+    assert ("acme", "user:kim", "owns", "service:new", ("c1",)) in edges
