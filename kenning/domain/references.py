@@ -39,7 +39,9 @@ WarningSource = Literal["content", "relationships"]
 _EXCERPT = 80
 _NOT_REFERENCE_SCHEMES = frozenset({"mailto", "tel", "urn", "data", "javascript"})
 _REFERENCE = re.compile(
-    r"(?<![\w:/.@#-])(?P<ns>[A-Za-z][A-Za-z0-9_-]*)(?P<sep>::?)(?!//)(?P<id>[\w@#./-]+)"
+    # An id may hold `-` but never the `-` of an arrow (`user:bob->OWNS->x`).
+    r"(?<![\w:/.@#-])(?P<ns>[A-Za-z][A-Za-z0-9_-]*)(?P<sep>::?)(?!//)"
+    r"(?P<id>(?:[\w@#./]|-(?!>))+)"
 )
 _CODE_PATH_AFTER = re.compile(r"\(|<|::")
 _KEY_LIKE = re.compile(r"[A-Za-z][A-Za-z0-9_-]*::?(?!//)[^\s:]")

@@ -306,3 +306,9 @@ def test_an_unclosed_block_ends_where_the_next_block_starts() -> None:
     assert [(w.line, w.reason) for w in result.warnings] == [
         (1, "relationships block is not closed with ']'")
     ]
+
+
+def test_an_arrow_without_spaces_adds_no_stray_reference() -> None:
+    found = extract("user:bob->OWNS->service:billing\nping user:ann-> later, file:a-b.kt")
+    assert found.references == {"user:bob", "service:billing", "user:ann", "file:a-b.kt"}
+    assert [str(r) for r in found.relationships] == ["user:bob|owns|service:billing"]
