@@ -29,8 +29,10 @@ from kenning.domain.rank_fusion import DEFAULT_K, fuse
 from kenning.domain.reads import ChunkView
 from kenning.domain.scope import Scope
 
-QUERY_PRIORITY: Final = 0
-"""A query's embedding is interactive: the router serves it before any bulk work."""
+QUERY_PRIORITY: Final = 1
+"""A query's embedding is interactive, so it goes before bulk work (3); it is not 0, which
+the router reserves for orchestrator and chat traffic and answers by preempting the GPU
+and swapping to the orchestrator's model set."""
 DEFAULT_MAX_LIMIT: Final = 100
 MAX_QUERY_LENGTH: Final = 4000
 MAX_FILTER_VALUES: Final = 100

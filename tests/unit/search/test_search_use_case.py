@@ -143,7 +143,7 @@ async def test_vector_mode_embeds_the_query_once_at_interactive_priority() -> No
     hits = await run(SearchRequest("login bug", SearchMode.VECTOR, limit=5), index, embedder)
     assert hits == [("a", 0.9, 1, None), ("b", 0.7, 2, None)]
     assert embedder.calls == [(["login bug"], QUERY_PRIORITY)]
-    assert QUERY_PRIORITY == 0
+    assert QUERY_PRIORITY == 1  # before bulk (3), without preempting chat (0)
     assert [(a[0], a[3]) for a in index.asked] == [("nearest", 5)]
 
 
