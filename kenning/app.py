@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
 import asyncpg
@@ -26,6 +26,8 @@ from kenning.domain.principal import ANONYMOUS, Principal, bearer_key
 from kenning.http_metrics import HttpMetrics
 from kenning.logs import configure_logging, log_event
 from kenning.resolvers.context import Context
+from kenning.router import router_of
+from kenning.router_mount import router_app_for, router_metric_paths, router_mounts, running_router
 from kenning.runtime import Runtime
 from kenning.schema.build import ApiLimits, build_schema
 from kenning.settings import Settings
@@ -104,17 +106,22 @@ def create_app(settings: Settings, *, embedder: Embedder | None = None) -> Starl
     """Build the ASGI app; pools open and close in its lifespan, nothing at import.
 
     ``embedder`` replaces the one the settings name (benchmarks count its calls); the app
-    closes it on shutdown either way.
+    closes it on shutdown either way. With a router backend configured (``settings.router``)
+    the model router is mounted at ``/ollama`` and ``/router`` and the ollama embedder uses it.
     """
     holder: dict[str, Runtime] = {}
-    metrics = HttpMetrics(("/graphql", "/healthz", "/readyz", "/metrics"))
+    router_app = router_app_for(settings)
+    routed_paths = router_metric_paths() if router_app is not None else ()
+    metrics = HttpMetrics(("/graphql", "/healthz", "/readyz", "/metrics", *routed_paths))
 
     @asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
         configure_logging(settings.log_level, as_json=settings.log_json)
         pool = await create_pool(settings)
         redis = aioredis.from_url(settings.redis_url)
-        model = embedder or create_embedder(settings)
+        routing = AsyncExitStack()
+        router = await routing.enter_async_context(running_router(router_app))
+        model = embedder or create_embedder(settings, router=router)
         try:
             async with pool.acquire() as conn:
                 await verify_database(conn, settings, head_revision(settings))
@@ -124,7 +131,7 @@ def create_app(settings: Settings, *, embedder: Embedder | None = None) -> Starl
             if warm_up is not None:
                 await warm_up()
             holder["runtime"] = Runtime(
-                settings=settings, pool=pool, redis=redis, embedder=model
+                settings=settings, pool=pool, redis=redis, embedder=model, router=router
             )
             if settings.allow_anonymous:
                 logger.warning(
@@ -141,6 +148,7 @@ def create_app(settings: Settings, *, embedder: Embedder | None = None) -> Starl
             if stopping is not None:
                 await stopping.queue.aclose()
             await model.aclose()
+            await routing.aclose()
             await redis.aclose()
             await pool.close()
             log_event(logger, "server.stopped")
@@ -159,6 +167,8 @@ def create_app(settings: Settings, *, embedder: Embedder | None = None) -> Starl
 
     async def prometheus(_: Request) -> Response:
         payload, content_type = metrics.render()
+        if router_app is not None:  # two registries, disjoint names: one exposition
+            payload += router_of(router_app).metrics.exposition()
         return PlainTextResponse(payload, media_type=content_type)
 
     graphql = KenningGraphQL(
@@ -181,6 +191,7 @@ def create_app(settings: Settings, *, embedder: Embedder | None = None) -> Starl
             Route("/healthz", healthz),
             Route("/readyz", readyz),
             Route("/metrics", prometheus),
+            *(router_mounts(router_app) if router_app is not None else ()),
         ],
         lifespan=lifespan,
     )

@@ -45,7 +45,8 @@ def configure_logging(level: str = "INFO", *, as_json: bool = True) -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper())
-    for noisy in ("uvicorn.access",):
+    # httpx logs every request at INFO: one line per proxied model call and health probe.
+    for noisy in ("uvicorn.access", "httpx"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
 
 

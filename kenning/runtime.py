@@ -10,6 +10,7 @@ import redis.asyncio as aioredis
 
 from kenning.domain.embedding import Embedder
 from kenning.domain.ingest import IngestDeps
+from kenning.router import Router
 from kenning.settings import Settings
 from kenning.storage.alias_registry import PgAliasRegistry
 from kenning.storage.api_keys import PgApiKeys
@@ -27,6 +28,8 @@ class Runtime:
     pool: asyncpg.Pool
     redis: aioredis.Redis
     embedder: Embedder
+    # The model router this process runs (mounted at /ollama, /router), if configured.
+    router: Router | None = None
     store: PgKnowledgeStore = field(init=False)
     aliases: PgAliasRegistry = field(init=False)
     api_keys: PgApiKeys = field(init=False)

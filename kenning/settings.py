@@ -9,6 +9,7 @@ from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from kenning.domain.secrets import SecretPolicy
+from kenning.router.config import RouterSettings
 
 DEFAULT_STACK_DIR = Path("/var/lib/kenning/stack")
 
@@ -78,6 +79,9 @@ class Settings(BaseSettings):
     queue_recover_seconds: float = Field(default=10.0, ge=0.1, le=3600.0)
     queue_idle_seconds: float = Field(default=2.0, ge=0.05, le=60.0)
     queue_status_refresh_seconds: float = Field(default=5.0, ge=0.1, le=300.0)
+    # The model router (kenning.router), from KENNING_ROUTER_* variables: mounted at /ollama
+    # and /router, and used by the ollama embedder, once it has a backend.
+    router: RouterSettings = Field(default_factory=RouterSettings)
 
     stack_dir: Path = DEFAULT_STACK_DIR
     stack_pg_port: int = Field(default=5433, ge=1, le=65535)

@@ -11,6 +11,7 @@ import typer
 
 from kenning.cli.keys import keys_app
 from kenning.cli.localstack import LocalStack, StackConfig, StackStatus
+from kenning.cli.router import router_command
 from kenning.cli.worker import worker_command
 from kenning.domain.errors import ConfigurationError
 from kenning.settings import Settings
@@ -21,6 +22,7 @@ stack_app = typer.Typer(no_args_is_help=True, help="The local PostgreSQL + AGE +
 app.add_typer(stack_app, name="stack")
 app.add_typer(keys_app, name="keys")
 app.command("worker")(worker_command)
+app.command("router")(router_command)
 
 
 def _fail(error: Exception) -> typer.Exit:

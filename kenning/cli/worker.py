@@ -13,13 +13,14 @@ import typer
 
 from kenning.domain.errors import ConfigurationError
 from kenning.logs import configure_logging, log_event
-from kenning.settings import Settings
+from kenning.settings import EmbedderKind, Settings
 
 logger = logging.getLogger("kenning.worker")
 
 
 async def run_worker(settings: Settings, count: int, stop: asyncio.Event | None = None) -> None:
     """Run ``count`` workers until ``stop`` is set (or SIGTERM/SIGINT arrives)."""
+    from kenning.router_mount import router_app_for, running_router
     from kenning.runtime import Runtime
     from kenning.storage.embedders.factory import create_embedder
     from kenning.storage.health import verify_database, verify_embedder
@@ -33,7 +34,14 @@ async def run_worker(settings: Settings, count: int, stop: asyncio.Event | None 
             loop.add_signal_handler(sig, stop.set)
     pool = await create_pool(settings)
     redis = aioredis.from_url(settings.redis_url)
-    embedder = create_embedder(settings)
+    # With router backends configured, the ollama embedder goes through a router of this
+    # process (state shared with the server's through Redis), never straight to Ollama.
+    routed = settings.embedder is EmbedderKind.OLLAMA and settings.router.has_backends
+    routing = contextlib.AsyncExitStack()
+    router = await routing.enter_async_context(
+        running_router(router_app_for(settings) if routed else None)
+    )
+    embedder = create_embedder(settings, router=router)
     runtime: Runtime | None = None
     try:
         async with pool.acquire() as conn:
@@ -50,6 +58,7 @@ async def run_worker(settings: Settings, count: int, stop: asyncio.Event | None 
         if runtime is not None:
             await runtime.queue.aclose()
         await embedder.aclose()
+        await routing.aclose()
         await redis.aclose()
         await pool.close()
         log_event(logger, "worker.process.stopped")

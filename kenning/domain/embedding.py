@@ -23,6 +23,15 @@ BACKGROUND_PRIORITY: Final = 3
 T = TypeVar("T")
 
 
+def model_priority(priority: int) -> int:
+    """The router priority (0-3) for a Kenning priority: jobs of the bulk lane (3 and up,
+    queue priorities go to 9) run as background work, the rest keep their priority.
+
+    Example: ``model_priority(7) == 3`` and ``model_priority(1) == 1``.
+    """
+    return min(max(priority, 0), BACKGROUND_PRIORITY)
+
+
 class EmbeddingErrorKind(StrEnum):
     """Whether an embedding failure is worth retrying."""
 

@@ -1,4 +1,4 @@
-"""The backend pool: one httpx client, queue, breaker and health loop per Ollama instance."""
+"""The backend pool: connections, queue, breaker and health loop per Ollama instance."""
 
 from __future__ import annotations
 
@@ -10,15 +10,14 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-import httpx
-
 from .backend_queue import BackendQueue
 from .breaker import CircuitBreaker
 from .config import RouterSettings
+from .errors import BackendFailure
 from .events import EventHub, EventKind, RouterEvent
 from .metrics import RouterMetrics
 from .policy import BackendView, ModelSet, Priority
-from .upstream import make_client
+from .upstream import make_client, send_buffered
 
 logger = logging.getLogger(__name__)
 _lease_ids = itertools.count(1)
@@ -193,13 +192,17 @@ class BackendPool:
 
     async def _probe(self, backend: Backend) -> bool:
         try:
-            response = await backend.client.get(
-                "/api/version", timeout=self.settings.connect_timeout_seconds
+            answer = await send_buffered(
+                backend.client,
+                backend.name,
+                "GET",
+                "/api/version",
+                read_timeout=self.settings.connect_timeout_seconds,
             )
-            ok = response.status_code == 200
-            message = f"status {response.status_code}"
-        except httpx.HTTPError as exc:
-            ok, message = False, f"{type(exc).__name__}: {exc}"
+            ok = answer.status == 200
+            message = f"status {answer.status}"
+        except BackendFailure as exc:
+            ok, message = False, str(exc)
         if ok:
             self.record_success(backend)
         else:

@@ -42,7 +42,9 @@ class PriorityRuleSpec(BaseModel):
 class RouterSettings(BaseSettings):
     """Everything the router can be told; passed explicitly, never read at import time."""
 
-    model_config = SettingsConfigDict(env_prefix="KENNING_ROUTER_", extra="ignore")
+    model_config = SettingsConfigDict(
+        env_prefix="KENNING_ROUTER_", env_file=".env", env_file_encoding="utf-8", extra="ignore"
+    )
 
     gpu_backends: list[BackendSpec] = Field(default_factory=list)
     cpu_backend: str | None = None
@@ -68,6 +70,9 @@ class RouterSettings(BaseSettings):
     redis_url: str | None = None
     state_prefix: str = "kenning:router:"
     event_buffer: int = Field(default=256, ge=1)
+    # Where `kenning router` listens when run alone (next to Ollama's 11434).
+    host: str = "127.0.0.1"
+    port: int = Field(default=11430, ge=0, le=65535)
 
     @field_validator("cpu_backend")
     @classmethod
@@ -81,6 +86,11 @@ class RouterSettings(BaseSettings):
         if len(set(names)) != len(names):
             raise ValueError("gpu backend names must be unique")
         return value
+
+    @property
+    def has_backends(self) -> bool:
+        """True once a GPU or the CPU backend is set; Kenning mounts the router only then."""
+        return bool(self.gpu_backends or self.cpu_backend)
 
     def rules(self) -> list[PriorityRule]:
         return [spec.rule() for spec in self.priority_rules]

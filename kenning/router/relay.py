@@ -16,11 +16,11 @@ from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 
 import anyio
-import httpx
 
 from .backends import BackendPool, Lease
 from .config import RouterSettings
 from .errors import BackendFailure, NoBackendAvailable, Preempted, UpstreamError
+from .http11 import Response, TransportError
 from .leases import SessionLeases
 from .metrics import RouterMetrics
 from .ndjson import LineSplitter, error_line, error_message, message_of
@@ -52,7 +52,7 @@ class OpenStream:
     """An upstream stream with status 200 whose body has not been read yet."""
 
     lease: Lease
-    response: httpx.Response
+    response: Response
     stack: AsyncExitStack
 
     async def close(self) -> None:
@@ -237,7 +237,7 @@ class Relay:
             async for chunk in chunks:
                 for line in splitter.feed(chunk):
                     yield line
-        except httpx.TransportError as exc:
+        except TransportError as exc:
             raise BackendFailure(name, f"{type(exc).__name__}: {exc}") from exc
         tail = splitter.flush()
         if tail:

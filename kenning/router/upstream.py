@@ -1,4 +1,5 @@
-"""Calls to one Ollama backend over httpx; transport failures become `BackendFailure`."""
+"""Calls to one Ollama backend over its `Http11Pool`; transport failures become
+`BackendFailure`."""
 
 from __future__ import annotations
 
@@ -6,11 +7,11 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-import httpx
-
 from .errors import BackendFailure
+from .http11 import Http11Pool, Response, TransportError
 
 JSON = "application/json"
+_DEFAULT = -1.0
 
 
 @dataclass(frozen=True)
@@ -26,49 +27,53 @@ class Buffered:
         return json.loads(self.body)
 
 
-def make_client(url: str, connect_timeout: float, read_timeout: float | None) -> httpx.AsyncClient:
-    timeout = httpx.Timeout(connect=connect_timeout, read=read_timeout, write=30.0, pool=None)
-    limits = httpx.Limits(max_connections=None, max_keepalive_connections=64)
-    return httpx.AsyncClient(base_url=url, timeout=timeout, limits=limits)
+def make_client(url: str, connect_timeout: float, read_timeout: float | None) -> Http11Pool:
+    return Http11Pool(url, connect_timeout=connect_timeout, read_timeout=read_timeout)
 
 
-def _media_type(response: httpx.Response) -> str:
-    return str(response.headers.get("content-type", JSON)).split(";")[0]
+def _media_type(response: Response) -> str:
+    return response.headers.get("content-type", JSON).split(";")[0]
+
+
+def _failure(backend: str, exc: TransportError) -> BackendFailure:
+    return BackendFailure(backend, f"{type(exc).__name__}: {exc}")
 
 
 async def send_buffered(
-    client: httpx.AsyncClient, backend: str, method: str, path: str, body: bytes | None = None
+    client: Http11Pool,
+    backend: str,
+    method: str,
+    path: str,
+    body: bytes | None = None,
+    *,
+    read_timeout: float | None = _DEFAULT,
 ) -> Buffered:
+    """The whole answer; ``read_timeout`` replaces the pool's for this call."""
     try:
-        response = await client.request(
-            method, path, content=body, headers={"content-type": JSON} if body else None
-        )
-    except httpx.TransportError as exc:
-        raise BackendFailure(backend, f"{type(exc).__name__}: {exc}") from exc
-    return Buffered(response.status_code, response.content, _media_type(response), backend)
+        response = await client.request(method, path, body, read_timeout=read_timeout)
+    except TransportError as exc:
+        raise _failure(backend, exc) from exc
+    return await read_rest(response, backend)
 
 
-async def open_stream(
-    client: httpx.AsyncClient, backend: str, path: str, body: bytes
-) -> httpx.Response:
-    request = client.build_request("POST", path, content=body, headers={"content-type": JSON})
+async def open_stream(client: Http11Pool, backend: str, path: str, body: bytes) -> Response:
     try:
-        return await client.send(request, stream=True)
-    except httpx.TransportError as exc:
-        raise BackendFailure(backend, f"{type(exc).__name__}: {exc}") from exc
+        return await client.request("POST", path, body)
+    except TransportError as exc:
+        raise _failure(backend, exc) from exc
 
 
-async def read_rest(response: httpx.Response, backend: str) -> Buffered:
+async def read_rest(response: Response, backend: str) -> Buffered:
     try:
         body = await response.aread()
-    except httpx.TransportError as exc:
-        raise BackendFailure(backend, f"{type(exc).__name__}: {exc}") from exc
+    except TransportError as exc:
+        raise _failure(backend, exc) from exc
     finally:
         await response.aclose()
     return Buffered(response.status_code, body, _media_type(response), backend)
 
 
 async def post_json(
-    client: httpx.AsyncClient, backend: str, path: str, payload: dict[str, Any]
+    client: Http11Pool, backend: str, path: str, payload: dict[str, Any]
 ) -> Buffered:
     return await send_buffered(client, backend, "POST", path, json.dumps(payload).encode())

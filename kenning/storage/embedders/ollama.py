@@ -23,6 +23,7 @@ from kenning.domain.embedding import (
     EmbeddingError,
     EmbeddingErrorKind,
     batched,
+    model_priority,
 )
 
 PRIORITY_HEADER = "X-Ollama-Priority"
@@ -101,7 +102,7 @@ class OllamaEmbedder:
             response = await self._client.post(
                 self._url,
                 json={"model": self._model, "input": list(batch)},
-                headers={PRIORITY_HEADER: str(priority)},
+                headers={PRIORITY_HEADER: str(model_priority(priority))},
             )
         except (httpx.TimeoutException, httpx.NetworkError, httpx.RemoteProtocolError) as exc:
             raise EmbeddingError(
@@ -116,7 +117,7 @@ class OllamaEmbedder:
         body = _json_or_none(response)
         if response.status_code != 200 or _error_message(body) is not None:
             raise _status_error(response, body)
-        return _vectors(body, expected=len(batch), dimension=self._dimension)
+        return checked_vectors(body, expected=len(batch), dimension=self._dimension)
 
 
 def _json_or_none(response: httpx.Response) -> Any:
@@ -139,14 +140,19 @@ def _error_message(body: Any) -> str | None:
     return None
 
 
-def _status_error(response: httpx.Response, body: Any) -> EmbeddingError:
-    message = _error_message(body) or response.text[:200]
-    transient = response.status_code in _TRANSIENT_STATUSES or any(
+def error_kind(status: int, message: str) -> EmbeddingErrorKind:
+    """OPERATIONAL for answers that may pass (busy, overloaded, timed out), else PERMANENT."""
+    transient = status in _TRANSIENT_STATUSES or any(
         marker in message.lower() for marker in _TRANSIENT_MESSAGES
     )
+    return _OPERATIONAL if transient else _PERMANENT
+
+
+def _status_error(response: httpx.Response, body: Any) -> EmbeddingError:
+    message = _error_message(body) or response.text[:200]
     return EmbeddingError(
         f"ollama answered {response.status_code}: {message}",
-        kind=_OPERATIONAL if transient else _PERMANENT,
+        kind=error_kind(response.status_code, message),
         retry_after=_retry_after(response),
     )
 
@@ -160,7 +166,8 @@ def _retry_after(response: httpx.Response) -> float | None:
     return seconds if math.isfinite(seconds) and seconds >= 0 else None
 
 
-def _vectors(body: Any, *, expected: int, dimension: int) -> list[list[float]]:
+def checked_vectors(body: Any, *, expected: int, dimension: int) -> list[list[float]]:
+    """The ``embeddings`` of an /api/embed answer, checked for count, dimension and numbers."""
     embeddings = body.get("embeddings") if isinstance(body, dict) else None
     if not isinstance(embeddings, list):
         raise EmbeddingError(
