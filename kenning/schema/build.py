@@ -9,15 +9,16 @@ from functools import partial
 import strawberry
 from graphql import GraphQLError
 from strawberry.extensions import (
+    AddValidationRules,
     DisableIntrospection,
     MaskErrors,
-    MaxAliasesLimiter,
     MaxTokensLimiter,
     ParserCache,
-    QueryDepthLimiter,
     SchemaExtension,
     ValidationCache,
 )
+from strawberry.extensions.max_aliases import create_validator as alias_rule
+from strawberry.extensions.query_depth_limiter import create_validator as depth_rule
 
 from kenning.domain.errors import KenningError
 from kenning.schema.mutation import Mutation
@@ -52,9 +53,13 @@ def build_schema(limits: ApiLimits | None = None) -> strawberry.Schema:
     limits = limits or ApiLimits()
     extensions: list[type[SchemaExtension] | Callable[[], SchemaExtension]] = [
         partial(MaskErrors, should_mask_error=_should_mask, error_message=MASKED_MESSAGE),
-        partial(QueryDepthLimiter, max_depth=limits.max_depth),
+        # The rule classes are built once per schema: the validation cache keys on them,
+        # and QueryDepthLimiter/MaxAliasesLimiter would build new ones per request.
+        partial(
+            AddValidationRules,
+            [depth_rule(limits.max_depth, None), alias_rule(limits.max_aliases)],
+        ),
         partial(MaxTokensLimiter, max_token_count=limits.max_tokens),
-        partial(MaxAliasesLimiter, max_alias_count=limits.max_aliases),
     ]
     if not limits.introspection:
         extensions.append(DisableIntrospection)

@@ -49,3 +49,17 @@ async def test_introspection_can_be_switched_off() -> None:
     assert closed.errors and "introspection" in closed.errors[0].message.lower()
     open_ = await build_schema().execute("{ __schema { types { name } } }")
     assert open_.errors is None
+
+
+async def test_a_repeated_document_is_validated_once() -> None:
+    from strawberry.extensions.validation_cache import _get_validate_cache
+
+    limits = ApiLimits()
+    schema = build_schema(limits)
+    cached = _get_validate_cache(limits.document_cache)
+    before = cached.cache_info()
+    document = "{ onlyInThisTest: __typename }"
+    for _ in range(3):
+        assert (await schema.execute(document)).errors is None
+    after = cached.cache_info()
+    assert (after.misses - before.misses, after.hits - before.hits) == (1, 2)
