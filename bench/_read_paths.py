@@ -1,0 +1,231 @@
+"""The three ways one read is made: raw SQL, Kenning's use case in-process, GraphQL over HTTP.
+
+- ``SqlReads`` sends the very statements the server sends (the text comes from
+  ``search_sql`` and ``graph_read_sql``; the alias lookup is ``PgAliasRegistry``'s) with
+  asyncpg, plus the minimum Python between them: the query embedding, reciprocal rank
+  fusion on ids, the breadth-first bookkeeping of ``traverse.neighbors`` on raw records.
+- ``DomainReads`` calls ``search`` / ``neighbors`` with the storage adapters the server
+  builds (``PgChunkIndex``, ``PgGraphReader``, ``PgAliasRegistry``), without GraphQL/HTTP.
+- ``GraphqlReads`` posts the GraphQL query to the running server.
+
+Each returns a comparable answer (chunk ids in order; node keys, edge count, truncated) so
+the run can check that all three found the same thing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import asyncpg
+import httpx
+import numpy as np
+
+from kenning.domain.graph import Direction
+from kenning.domain.keys import parse_key
+from kenning.domain.rank_fusion import fuse
+from kenning.domain.scope import Scope
+from kenning.domain.search import (
+    CandidateDepth,
+    FusionWeights,
+    SearchFilters,
+    SearchMode,
+    SearchRequest,
+    config_for,
+    search,
+)
+from kenning.domain.traverse import NeighborsQuery, neighbors
+from kenning.settings import Settings
+from kenning.storage import search_sql
+from kenning.storage.alias_registry import PgAliasRegistry
+from kenning.storage.chunk_search import PgChunkIndex, VectorScan
+from kenning.storage.embedders.constant import ConstantTimeEmbedder, hash_vector
+from kenning.storage.graph_read_sql import graph_read_sql
+from kenning.storage.graph_reads import PgGraphReader
+from kenning.storage.visibility import reader_params
+
+SEARCH_LIMIT = 10
+DEPTH = 2
+NEIGHBOR_LIMIT = 100
+
+SEARCH = """
+query Search($q: String!, $limit: Int!) {
+  search(query: $q, limit: $limit) {
+    __typename
+    ... on SearchSuccess {
+      hits { score vectorRank keywordRank sourceUrn kind graphRefs chunk { id content } }
+    }
+    ... on ValidationError { code message }
+  }
+}"""
+
+NEIGHBORS = """
+query Neighbors($key: String!, $depth: Int!, $limit: Int!) {
+  neighbors(key: $key, depth: $depth, limit: $limit) {
+    truncated
+    nodes { key type properties }
+    edges { edgeType confidence from { key } to { key } }
+  }
+}"""
+
+# PgAliasRegistry._load's statement: every neighbors request resolves its start key.
+_ALIASES = """SELECT alias_key, canonical_key FROM aliases
+                   WHERE client_id = $1 AND alias_key = ANY($2::text[])"""
+
+
+@dataclass(frozen=True, slots=True)
+class Subgraph:
+    """What a neighbors read found, in a form every path can produce."""
+
+    nodes: frozenset[str]
+    edges: int
+    truncated: bool
+
+
+def _fusion(settings: Settings) -> FusionWeights:
+    return FusionWeights(
+        settings.search_rrf_k, settings.search_vector_weight, settings.search_keyword_weight
+    )
+
+
+def _scan(settings: Settings) -> VectorScan:
+    return VectorScan(settings.search_ef_search, settings.search_max_scan_tuples)
+
+
+class SqlReads:
+    """The server's statements through asyncpg, with the least Python around them."""
+
+    def __init__(self, pool: asyncpg.Pool, settings: Settings, reader: Scope) -> None:
+        self._pool = pool
+        self._reader = reader
+        self._params = reader_params(reader)
+        self._dim = settings.embedding_dim
+        self._fusion = _fusion(settings)
+        self._depth = CandidateDepth().for_limit(SEARCH_LIMIT)
+        scan = _scan(settings)
+        self._scan = (str(scan.ef_for(self._depth)), scan.iterative_scan, str(scan.max_scan_tuples))
+        self._nearest = search_sql.nearest(SearchFilters()).text
+        self._matching = search_sql.matching(SearchFilters()).text
+        statements = graph_read_sql(settings.graph_name)
+        self._frontier = statements.frontier_edges(Direction.BOTH, False, False)
+        self._nodes = statements.nodes_by_keys()
+
+    async def _vector(self, query: str) -> list[asyncpg.Record]:
+        embedding = np.asarray(hash_vector(query, self._dim), dtype=np.float32)
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.execute(search_sql.SCAN_SETTINGS, *self._scan)
+            return await conn.fetch(self._nearest, *self._params, embedding, self._depth)
+
+    async def search(self, query: str) -> list[str]:
+        """HYBRID: nearest and matching at once, fused by rank."""
+        vector, keyword = await asyncio.gather(
+            self._vector(query), self._pool.fetch(self._matching, *self._params, query, self._depth)
+        )
+        fused = fuse(
+            [[r["id"] for r in vector], [r["id"] for r in keyword]],
+            [self._fusion.vector, self._fusion.keyword],
+            k=self._fusion.k,
+        )
+        return [f.key for f in fused[:SEARCH_LIMIT]]
+
+    async def neighbors(self, key: str) -> Subgraph:
+        """Alias lookup, one frontier statement per level, one for the nodes."""
+        aliases = await self._pool.fetch(_ALIASES, self._reader.client_id, [key])
+        start = aliases[0]["canonical_key"] if aliases else key
+        seen: dict[str, None] = {start: None}
+        edges: dict[int, asyncpg.Record] = {}
+        frontier, truncated = [start], False
+        for _ in range(DEPTH):
+            rows = await self._pool.fetch(
+                self._frontier, *self._params, sorted(set(frontier)), NEIGHBOR_LIMIT + 1
+            )
+            found: list[str] = []
+            for row in rows:
+                if row["id"] in edges:
+                    continue
+                new = [k for k in (row["from_key"], row["to_key"]) if k not in seen]
+                if len(edges) >= NEIGHBOR_LIMIT or (new and len(seen) - 1 >= NEIGHBOR_LIMIT):
+                    truncated = True
+                    continue
+                for k in new:
+                    seen[k] = None
+                    found.append(k)
+                edges[row["id"]] = row
+            if truncated or not found:
+                break
+            frontier = found
+        rows = await self._pool.fetch(self._nodes, *self._params, sorted(seen))
+        visible = frozenset(r["key"] for r in rows)
+        if start not in visible:
+            return Subgraph(frozenset(), 0, False)
+        kept = [e for e in edges.values() if e["from_key"] in visible and e["to_key"] in visible]
+        return Subgraph(visible, len(kept), truncated)
+
+
+class DomainReads:
+    """Kenning's use cases over the server's storage adapters, in this process."""
+
+    def __init__(self, pool: asyncpg.Pool, settings: Settings, reader: Scope) -> None:
+        self._reader = reader
+        self._max_limit = settings.search_max_limit
+        self._index = PgChunkIndex(pool, _scan(settings))
+        self._embedder = ConstantTimeEmbedder(settings.embedding_dim)
+        self._config = config_for(SearchMode.HYBRID, _fusion(settings))
+        self._graph = PgGraphReader(pool, settings.graph_name)
+        self._aliases = PgAliasRegistry(pool)
+
+    async def search(self, query: str) -> list[str]:
+        hits = await search(
+            SearchRequest(query, SearchMode.HYBRID, SEARCH_LIMIT),
+            reader=self._reader,
+            embedder=self._embedder,
+            index=self._index,
+            config=self._config,
+            max_limit=self._max_limit,
+        )
+        return [hit.chunk.id for hit in hits]
+
+    async def neighbors(self, key: str) -> Subgraph:
+        parsed = parse_key(key).key
+        aliases = await self._aliases.resolve(self._reader.client_id, {parsed})
+        start = aliases.get(parsed, parsed)
+        query = NeighborsQuery(start, DEPTH, Direction.BOTH, None, NEIGHBOR_LIMIT)
+        view = await neighbors(self._graph, self._reader, query)
+        return Subgraph(frozenset(n.key for n in view.nodes), len(view.edges), view.truncated)
+
+
+class GraphqlReads:
+    """The queries a client sends, over HTTP to the running server."""
+
+    def __init__(self, client: httpx.AsyncClient) -> None:
+        self._client = client
+
+    async def _post(self, query: str, **variables: object) -> Any:
+        response = await self._client.post(
+            "/graphql", json={"query": query, "variables": variables}
+        )
+        response.raise_for_status()
+        body = json.loads(response.content)
+        if body.get("errors"):
+            raise RuntimeError(f"GraphQL errors: {body['errors']}")
+        return body["data"]
+
+    async def search(self, query: str) -> list[str]:
+        result = (await self._post(SEARCH, q=query, limit=SEARCH_LIMIT))["search"]
+        if result["__typename"] != "SearchSuccess":
+            raise RuntimeError(f"search failed: {result}")
+        return [hit["chunk"]["id"] for hit in result["hits"]]
+
+    async def neighbors(self, key: str) -> Subgraph:
+        found = await self._post(NEIGHBORS, key=key, depth=DEPTH, limit=NEIGHBOR_LIMIT)
+        found = found["neighbors"]
+        nodes = frozenset(n["key"] for n in found["nodes"])
+        return Subgraph(nodes, len(found["edges"]), found["truncated"])
+
+    async def floor(self, _: str) -> int:
+        """The HTTP round trip alone: ``GET /healthz`` through the same client and stack."""
+        response = await self._client.get("/healthz")
+        response.raise_for_status()
+        return response.status_code

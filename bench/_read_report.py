@@ -1,0 +1,108 @@
+"""The read benchmark's ratios and its text table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+_PATHS = ("sql", "domain", "graphql", "http_floor")
+
+
+def _ratio(top: float, bottom: float) -> float:
+    return top / bottom if bottom else float("nan")
+
+
+def ratios(ops: dict[str, Any]) -> dict[str, dict[str, float]]:
+    """GraphQL against raw SQL (and against the in-process use case) per operation:
+    latency ratios above 1 and throughput ratios below 1 are the GraphQL/HTTP cost."""
+    found: dict[str, dict[str, float]] = {}
+    for op in ("search", "neighbors"):
+        latency, load = ops[op]["latency"], ops[op]["throughput"]
+        gql = latency["graphql"]
+        found[op] = {
+            "p50_graphql_over_sql": _ratio(gql["p50_ms"], latency["sql"]["p50_ms"]),
+            "p95_graphql_over_sql": _ratio(gql["p95_ms"], latency["sql"]["p95_ms"]),
+            "qps_graphql_over_sql": _ratio(load["graphql"]["qps"], load["sql"]["qps"]),
+            "p50_graphql_over_domain": _ratio(gql["p50_ms"], latency["domain"]["p50_ms"]),
+            "qps_graphql_over_domain": _ratio(load["graphql"]["qps"], load["domain"]["qps"]),
+            "p50_added_ms": gql["p50_ms"] - latency["sql"]["p50_ms"],
+            # The server's CPU beyond what the same use case costs in-process: the GraphQL
+            # and HTTP layers' own work (one at a time, so little contention inflates it).
+            "graphql_layer_cpu_ms": ops[op]["sequential_cpu"]["graphql"]["server_ms"]
+            - ops[op]["sequential_cpu"]["domain"]["client_ms"],
+        }
+    return found
+
+
+def _sequential_row(op: str, path: str, latency: dict[str, Any], cpu: dict[str, Any]) -> str:
+    return (
+        f"{op:<10} {path:<10} {latency['p50_ms']:>7.2f} {latency['p95_ms']:>7.2f} "
+        f"{latency['mean_ms']:>7.2f} | {cpu['client_ms']:>6.2f} {cpu['server_ms']:>6.2f} "
+        f"{cpu['postgres_ms']:>6.2f}"
+    )
+
+
+def _load_row(op: str, path: str, load: dict[str, Any]) -> str:
+    return (
+        f"{op:<10} {path:<10} {load['qps']:>7.1f} {load['latency']['p50_ms']:>7.2f} "
+        f"{load['latency']['p95_ms']:>7.2f} | {load['client_cpu_ms']:>6.2f} "
+        f"{load['server_cpu_ms']:>6.2f} {load['postgres_cpu_ms']:>6.2f} "
+        f"{load['machine_cpu_ms']:>6.2f}"
+    )
+
+
+def _rows(ops: dict[str, Any], row: Any, *parts: str) -> list[str]:
+    lines = []
+    for op in ("search", "neighbors", "http_floor"):
+        found = ops[op]
+        for path in _PATHS:
+            if path in found[parts[0]]:
+                lines.append(row(op, path, *(found[part][path] for part in parts)))
+    return lines
+
+
+def render(report: dict[str, Any]) -> str:
+    """The figures as two tables, then the ratios."""
+    ops = report["ops"]
+    concurrency = ops["search"]["throughput"]["sql"]["concurrency"]
+    first = (
+        f"{'op':<10} {'path':<10} {'p50':>7} {'p95':>7} {'mean':>7} | "
+        f"{'client':>6} {'server':>6} {'pg':>6}"
+    )
+    second = (
+        f"{'op':<10} {'path':<10} {'qps':>7} {'p50':>7} {'p95':>7} | "
+        f"{'client':>6} {'server':>6} {'pg':>6} {'all':>6}"
+    )
+    lines = ["one at a time: latency ms | CPU ms per query", first, "-" * len(first)]
+    lines += _rows(ops, _sequential_row, "latency", "sequential_cpu")
+    for op in ("search", "neighbors"):
+        agree, count = ops[op]["agree_with_sql"], ops[op]["latency"]["sql"]["count"]
+        same = ", ".join(f"{path} {n}/{count}" for path, n in agree.items() if path != "sql")
+        lines.append(f"{op}: answers equal to sql's: {same}")
+    lines += [
+        "",
+        f"{concurrency} in flight: queries/s, latency ms | CPU ms per query ('all' = machine)",
+        second,
+        "-" * len(second),
+    ]
+    lines += _rows(ops, _load_row, "throughput")
+    lines.append("")
+    for op in ("search", "neighbors"):
+        profile = ops[op].get("server_profile_ms")
+        if profile:
+            parts = ", ".join(f"{name} {ms:.2f}" for name, ms in profile.items())
+            lines.append(f"{op}: server CPU ms per GraphQL query by layer: {parts}")
+    load = report["machine"]["load_average_1m_before_after"]
+    lines.append(
+        f"machine: {report['machine']['cpus']} CPUs, 1-min load {load[0]:.1f} before, "
+        f"{load[1]:.1f} after (other work on the machine shows as 'all' above the parts)"
+    )
+    for op, values in report["ratios"].items():
+        lines.append(
+            f"{op}: GraphQL/SQL p50 x{values['p50_graphql_over_sql']:.2f} "
+            f"(+{values['p50_added_ms']:.2f} ms), p95 x{values['p95_graphql_over_sql']:.2f}, "
+            f"throughput x{values['qps_graphql_over_sql']:.2f}; GraphQL/domain p50 "
+            f"x{values['p50_graphql_over_domain']:.2f}, throughput "
+            f"x{values['qps_graphql_over_domain']:.2f}; server CPU beyond the use case "
+            f"{values['graphql_layer_cpu_ms']:.2f} ms/query"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,222 @@
+"""Read benchmark: HYBRID search and 2-hop neighbors through GraphQL over HTTP against the raw
+SQL they run, on a synthetic corpus of 100,000 chunks and a graph of 100,000 vertices and
+500,000 edges, in one run.
+
+Run from the repository root::
+
+    .venv/bin/python -m bench.read [--rebuild] [--queries 300] [--load-queries 600]
+
+The data lives in its own database (``kenning_bench_read``), built with direct SQL on the
+first run (see ``bench._read_data``) and reused while spec, migrations and row counts
+match; ``--rebuild`` forces a new one. A server process runs ``create_app`` under uvicorn on
+a free loopback port with the hash embedder; an API key of project ``p0`` / group ``g0`` of
+``client-00`` reads about 7.6 % of the chunks (see ``bench._read_corpus``).
+
+Each read goes three ways (``bench._read_paths``): ``sql`` (the server's statements via
+asyncpg, least Python), ``domain`` (Kenning's use case over its storage adapters, in
+process) and ``graphql`` (HTTP to the server), plus ``http_floor`` (``GET /healthz``, the
+transport alone). Latency is measured one query at a time with the paths interleaved;
+throughput with ``--concurrency`` queries in flight. All paths must return the same
+answers. Results go to stdout and ``bench/results/read.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import uvloop
+
+from bench._read_corpus import READER, Spec, node_keys, search_queries, visible_start_keys
+from bench._read_data import PREFIX, bench_settings, load, recreate, stale_reason
+from bench._read_measure import Interleaved, interleaved, loaded, saturate
+from bench._read_paths import DomainReads, GraphqlReads, SqlReads
+from bench._read_profile import profiled
+from bench._read_report import ratios, render
+from bench._read_server import running_server, serve
+from kenning.domain.principal import Role
+from kenning.settings import Settings
+from kenning.storage.api_keys import PgApiKeys
+from kenning.storage.migrate import run_upgrade
+from kenning.storage.pool import create_pool
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "bench" / "results" / "read.json"
+KEY_LABEL = "bench-read"
+WARM_UP = 40
+DEFAULT = Spec()
+
+
+def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rebuild", action="store_true", help="build the data again")
+    parser.add_argument("--chunks", type=int, default=DEFAULT.chunks)
+    parser.add_argument("--vertices", type=int, default=DEFAULT.vertices)
+    parser.add_argument("--database", default=PREFIX, help=f"must start with {PREFIX}")
+    parser.add_argument("--queries", type=int, default=300, help="sequential, per path")
+    parser.add_argument("--load-queries", type=int, default=600, help="concurrent, per path")
+    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--output", type=Path, default=RESULTS)
+    parser.add_argument(
+        "--profile", action="store_true", help="sample the server with py-spy (extra pass)"
+    )
+    parser.add_argument("--serve", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    return parser.parse_args(argv)
+
+
+def _items(pool: Sequence[str], start: int, count: int) -> list[str]:
+    """``count`` items from ``start``, wrapping around a pool too small for distinct ones."""
+    return [pool[(start + i) % len(pool)] for i in range(count)]
+
+
+def _agreement(run: Interleaved) -> dict[str, int]:
+    """For each path, on how many items its answer equals the ``sql`` path's."""
+    reference = run.answers["sql"]
+    return {
+        name: sum(a == b for a, b in zip(answers, reference, strict=True))
+        for name, answers in run.answers.items()
+    }
+
+
+async def _api_key(pool: asyncpg.Pool) -> str:
+    await pool.execute("DELETE FROM api_keys WHERE label = $1", KEY_LABEL)
+    key, _ = await PgApiKeys(pool).create(READER, Role.UI, KEY_LABEL)
+    return key
+
+
+async def _measure_op(
+    name: str,
+    paths: dict[str, Any],
+    items: tuple[list[str], list[str]],
+    args: argparse.Namespace,
+    pool: asyncpg.Pool,
+    server_pid: int,
+) -> dict[str, Any]:
+    """Sequential latency (paths interleaved), then throughput (rounds, order rotating)."""
+    calls = {path: getattr(reads, name) for path, reads in paths.items()}
+    started = time.perf_counter()
+    run = await interleaved(calls, items[0], pool, server_pid)
+    pids = {"graphql": server_pid, "http_floor": server_pid}
+    throughput = await loaded(calls, items[1], args.concurrency, pool, pids)
+    result: dict[str, Any] = {
+        "latency": {path: asdict(value) for path, value in run.latency.items()},
+        "sequential_cpu": {path: asdict(value) for path, value in run.cpu.items()},
+        "throughput": {path: asdict(value) for path, value in throughput.items()},
+        "agree_with_sql": _agreement(run) if "sql" in calls else {},
+    }
+    if args.profile and "graphql" in calls:
+
+        async def again() -> float:
+            found = await saturate(calls["graphql"], items[1], args.concurrency, pool, server_pid)
+            return found.server_cpu_ms
+
+        result["server_profile_ms"] = await profiled(server_pid, again())
+    print(f"  {name}: {time.perf_counter() - started:.1f} s", file=sys.stderr)
+    return result
+
+
+async def measure(settings: Settings, spec: Spec, args: argparse.Namespace) -> dict[str, Any]:
+    """Everything measured against a running server; the report's ``ops`` part."""
+    pool = await create_pool(settings)
+    try:
+        key = await _api_key(pool)
+        starts = visible_start_keys(spec, node_keys(spec))
+        sizes = (WARM_UP, args.queries, args.load_queries)
+        queries = [search_queries(spec, n, salt=salt) for salt, n in enumerate(sizes)]
+        offsets = (0, WARM_UP, WARM_UP + args.queries)
+        keys = [_items(starts, offset, n) for offset, n in zip(offsets, sizes, strict=True)]
+        async with running_server(settings, key, args.concurrency) as server:
+            paths: dict[str, Any] = {
+                "sql": SqlReads(pool, settings, READER),
+                "domain": DomainReads(pool, settings, READER),
+                "graphql": GraphqlReads(server.client),
+            }
+            for reads in paths.values():  # warm pools, plans and caches on both sides
+                for op, warm in (("search", queries[0]), ("neighbors", keys[0])):
+                    await saturate(getattr(reads, op), warm, args.concurrency, pool)
+            pid = server.pid
+            search = await _measure_op("search", paths, (queries[1], queries[2]), args, pool, pid)
+            near = await _measure_op("neighbors", paths, (keys[1], keys[2]), args, pool, pid)
+            floor = {"http_floor": paths["graphql"]}
+            http = await _measure_op("floor", floor, (queries[1], queries[2]), args, pool, pid)
+    finally:
+        await pool.close()
+    return {"search": search, "neighbors": near, "http_floor": http}
+
+
+def _previous_build(output: Path, spec: Spec) -> dict[str, Any]:
+    """The build timings an earlier run recorded for this very spec, if any."""
+    try:
+        earlier = json.loads(output.read_text())
+    except (OSError, ValueError):
+        return {}
+    same = earlier.get("spec") == asdict(spec) | {"edges": spec.edges}
+    data: dict[str, Any] = earlier.get("data", {})
+    return data.get("build", {}) if same else {}
+
+
+def _prepare(settings: Settings, spec: Spec, args: argparse.Namespace) -> dict[str, Any]:
+    """Build the data unless it can be reused; what happened, with timings."""
+    reason = "--rebuild" if args.rebuild else asyncio.run(stale_reason(settings, spec))
+    if reason is None:
+        return {"built_now": False, "build": _previous_build(args.output, spec)}
+    print(f"building the data ({reason}) ...", file=sys.stderr)
+    started = time.perf_counter()
+    asyncio.run(recreate(settings))
+    run_upgrade(settings)  # sync: Alembic runs its own event loop
+    migrated = time.perf_counter() - started
+    phases = asyncio.run(load(settings, spec))
+    total = time.perf_counter() - started
+    print(f"built in {total:.0f} s: {phases}", file=sys.stderr)
+    build = {"reason": reason, "migrate_s": migrated, **phases, "total_s": total}
+    return {"built_now": True, "build": build}
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = _arguments(argv)
+    if args.serve is not None:
+        serve(args.serve)
+        return
+    spec = Spec(chunks=args.chunks, vertices=args.vertices)
+    settings = bench_settings(args.database, spec.dim)
+    data = _prepare(settings, spec, args)
+    print("measuring ...", file=sys.stderr)
+    started, load_before = time.perf_counter(), os.getloadavg()
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        ops = runner.run(measure(settings, spec, args))
+    report = {
+        "spec": asdict(spec) | {"edges": spec.edges},
+        "reader": asdict(READER),
+        "data": data,
+        "settings": {
+            "db_pool_max": settings.db_pool_max,
+            "search_ef_search": settings.search_ef_search,
+            "search_max_scan_tuples": settings.search_max_scan_tuples,
+        },
+        "machine": {
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "load_average_1m_before_after": [load_before[0], os.getloadavg()[0]],
+        },
+        "measure_s": time.perf_counter() - started,
+        "ops": ops,
+        "ratios": ratios(ops),
+    }
+    print(render(report))
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(json.dumps(report, indent=2) + "\n")
+    print(f"wrote {args.output}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
