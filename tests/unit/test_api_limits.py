@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from kenning.schema.build import ApiLimits, build_schema
@@ -56,7 +58,8 @@ async def test_a_repeated_document_is_validated_once() -> None:
 
     limits = ApiLimits()
     schema = build_schema(limits)
-    cached = _get_validate_cache(limits.document_cache)
+    # Strawberry types the shared cache as a plain callable; it is an lru_cache wrapper.
+    cached: Any = _get_validate_cache(limits.document_cache)
     before = cached.cache_info()
     document = "{ onlyInThisTest: __typename }"
     for _ in range(3):
