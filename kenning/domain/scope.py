@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
 from kenning.domain.errors import ScopeError, ValidationError
 
@@ -92,3 +93,10 @@ class Scope:
 
 
 GLOBAL = Scope()
+
+
+@lru_cache(maxsize=4096)
+def stored_scope(client_id: str, project_id: str, group_id: str) -> Scope:
+    """The ``Scope`` of a stored row; shared, because reads meet the same few scopes in
+    thousands of rows and validating each one showed up in profiles."""
+    return Scope(client_id, project_id, group_id)

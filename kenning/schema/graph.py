@@ -125,8 +125,12 @@ class Edge:
     evidence = strawberry.field(
         resolver=_evidence, description="The supporting chunks (first `limit` by id)."
     )
-    from_key: strawberry.Private[str]
-    to_key: strawberry.Private[str]
+    from_key: str = strawberry.field(
+        name="fromKey", description="The key of `from`, without loading the node."
+    )
+    to_key: str = strawberry.field(
+        name="toKey", description="The key of `to`, without loading the node."
+    )
     evidence_ids: strawberry.Private[tuple[str, ...]]
     reader: strawberry.Private[Scope]
     from_node: strawberry.Private[Node | None] = None

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import asyncpg
 
 from kenning.domain.reads import ChunkView
-from kenning.domain.scope import Scope
+from kenning.domain.scope import Scope, stored_scope
 from kenning.storage.pool import Connection
 from kenning.storage.visibility import reader_params, visible_rows
 
@@ -27,7 +27,7 @@ def chunk_view(row: asyncpg.Record) -> ChunkView:
         source_urn=row["source_urn"],
         ordinal=row["ordinal"],
         kind=row["kind"],
-        scope=Scope(row["client_id"], row["project_id"], row["group_id"]),
+        scope=stored_scope(row["client_id"], row["project_id"], row["group_id"]),
         content=row["content"],
         graph_refs=tuple(row["graph_refs"]),
         knowledge_type=row["knowledge_type"],

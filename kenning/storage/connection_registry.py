@@ -19,7 +19,7 @@ from kenning.domain.connections import (
     sorted_cursors,
 )
 from kenning.domain.errors import NotFoundError
-from kenning.domain.scope import Scope
+from kenning.domain.scope import Scope, stored_scope
 from kenning.storage.job_rows import visible_jobs
 
 _COLUMNS: Final = (
@@ -37,7 +37,7 @@ def _connection(row: Any) -> SourceConnection:
             connection_id=row["connection_id"],
             authority=row["authority"],
             label=row["label"],
-            scope=Scope(row["client_id"], row["project_id"], row["group_id"]),
+            scope=stored_scope(row["client_id"], row["project_id"], row["group_id"]),
             allowed_source_kinds=tuple(row["allowed_source_kinds"]),
             root=row["root"],
             owner=row["owner"],
@@ -141,4 +141,4 @@ class PgConnectionRegistry:
             client_id,
             connection_id,
         )
-        return [Scope(r["client_id"], r["project_id"], r["group_id"]) for r in rows]
+        return [stored_scope(r["client_id"], r["project_id"], r["group_id"]) for r in rows]

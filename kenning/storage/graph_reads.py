@@ -17,7 +17,7 @@ import asyncpg
 
 from kenning.domain.graph import Direction, EdgeView, Hop, NodeView, VertexPart, merge_vertices
 from kenning.domain.reads import ChunkView
-from kenning.domain.scope import Scope
+from kenning.domain.scope import Scope, stored_scope
 from kenning.storage.chunk_reads import chunk_view
 from kenning.storage.graph_read_sql import graph_read_sql
 from kenning.storage.pool import Connection
@@ -31,7 +31,7 @@ def _edge(row: asyncpg.Record) -> EdgeView:
         edge_type=row["edge_type"],
         from_key=row["from_key"],
         to_key=row["to_key"],
-        scope=Scope(row["client"], row["project"], row["grp"]),
+        scope=stored_scope(row["client"], row["project"], row["grp"]),
         evidence_chunk_ids=tuple(evidence or ()),
     )
 
@@ -55,7 +55,7 @@ class PgGraphReader:
         )
         parts: dict[str, list[VertexPart]] = defaultdict(list)
         for row in rows:
-            scope = Scope(row["client"], row["project"], row["grp"])
+            scope = stored_scope(row["client"], row["project"], row["grp"])
             parts[row["key"]].append(VertexPart(scope, row["type"], json.loads(row["props"])))
         merged = {key: merge_vertices(key, found, reader) for key, found in parts.items()}
         return {key: node for key, node in merged.items() if node is not None}

@@ -12,7 +12,7 @@ import asyncpg
 
 from kenning.domain.errors import ValidationError
 from kenning.domain.jobs import Job, JobStage, JobStatus, Lane
-from kenning.domain.scope import Scope
+from kenning.domain.scope import stored_scope
 from kenning.storage.visibility import visible_rows
 
 JOB_COLUMNS: Final = (
@@ -34,7 +34,7 @@ def to_job(row: asyncpg.Record) -> Job:
         stage=JobStage(row["stage"]) if row["stage"] else None,
         lane=Lane(row["lane"]),
         priority=row["priority"],
-        scope=Scope(row["client_id"], row["project_id"], row["group_id"]),
+        scope=stored_scope(row["client_id"], row["project_id"], row["group_id"]),
         source_urn=row["source_urn"],
         connection_id=row["connection_id"],
         source_kind=row["source_kind"],
