@@ -1,0 +1,241 @@
+"""Checking one reader's responses against what its scope may see.
+
+Two kinds of check. *Leaks*, on every object wherever it appears in a response: each
+chunk, node (with its properties), edge and cited chunk id must be visible to the reader,
+and no string may carry the tag of a scope it cannot see. *Completeness*, per read path:
+the answer is exactly what the reference rule allows (so a leak check cannot pass by
+returning nothing).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, NoReturn
+
+from strawberry.types import ExecutionResult
+
+from kenning.domain.errors import ScopeError
+from kenning.domain.scope import Scope
+from tests.integration.graph.graph_data import scope_input
+from tests.integration.ingestion.conftest import Api
+from tests.integration.leaks.corpus import KEYS, KINDS, Reader, tags_in
+from tests.integration.leaks.ground_truth import EdgeId, Stored
+from tests.integration.leaks.read_paths import (
+    FILTER_KINDS,
+    FILTER_URNS,
+    MISSING_KEY,
+    MODES,
+    UNION_FIELDS,
+    Probe,
+    block,
+    document,
+    execute,
+)
+
+Json = Any
+MAX_PATH = 6
+
+
+def as_scope(value: dict[str, str]) -> Scope:
+    """A ``ScopeInfo`` value as a ``Scope``."""
+    return Scope(value["clientId"], value["projectId"], value["groupId"])
+
+
+class Audit:
+    """The checks for one reader scope over one stored corpus."""
+
+    def __init__(self, stored: Stored, reader: Scope, who: str) -> None:
+        self.stored = stored
+        self.reader = reader
+        self.visible = stored.seen_by(reader)
+        self.edges = {edge.identity: edge for edge in stored.edges}
+        self.who = who
+
+    def fail(self, what: str, path: str, value: Json) -> NoReturn:
+        raise AssertionError(f"{what} at {path} for {self.who}: {json.dumps(value)[:600]}")
+
+    # Leaks, wherever an object appears.
+
+    def walk(self, value: Json, path: str) -> None:
+        """Check every object and string in ``value``."""
+        if isinstance(value, dict):
+            check = getattr(self, f"_{value.get('__typename', '')}", None)
+            if check is not None:
+                check(value, path)
+            for name, item in value.items():
+                self._tags(name, path)
+                self.walk(item, f"{path}.{name}")
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                self.walk(item, f"{path}[{index}]")
+        elif isinstance(value, str):
+            self._tags(value, path)
+
+    def _tags(self, text: str, path: str) -> None:
+        for scope in tags_in(text):
+            if not self.reader.can_see(scope):
+                self.fail(f"LEAK: text of {scope.describe()}", path, text)
+
+    def _chunk_id(self, chunk_id: str, path: str) -> None:
+        stored = self.stored.chunks.get(chunk_id)
+        if stored is None:
+            self.fail("unknown chunk id", path, chunk_id)
+        elif chunk_id not in self.visible.chunks:
+            self.fail(f"LEAK: chunk of {stored.scope.describe()}", path, chunk_id)
+
+    def _Chunk(self, chunk: Json, path: str) -> None:
+        self._chunk_id(chunk["id"], path)
+        stored = self.stored.chunks[chunk["id"]]
+        if (as_scope(chunk["scope"]), chunk["content"], chunk["kind"]) != (
+            stored.scope,
+            stored.content,
+            stored.kind,
+        ):
+            self.fail("chunk differs from the stored row", path, chunk)
+
+    def _Node(self, node: Json, path: str) -> None:
+        key = node["key"]
+        parts = self.visible.parts(key)
+        if not parts:
+            self.fail("LEAK: node with no visible vertex", path, node)
+        if as_scope(node["scope"]) not in {p.scope for p in parts}:
+            self.fail("LEAK: node scope is not a visible vertex's", path, node)
+        for name, value in node["properties"].items():
+            if not any(p.properties.get(name) == value for p in parts):
+                self.fail(f"LEAK: property {name!r} of no visible vertex", path, node)
+        touching = self.visible.touching(key)
+        if "degree" in node and node["degree"] != len(touching):
+            self.fail(f"degree is not {len(touching)}", path, node)
+        if "edges" in node and {self.edge_id(e) for e in node["edges"]} != self.visible.edge_ids(
+            touching
+        ):
+            self.fail("node edges are not its visible edges", path, node)
+        if "chunks" in node and {c["id"] for c in node["chunks"]} != (
+            self.visible.chunks_referencing(key)
+        ):
+            self.fail("node chunks are not the visible chunks citing it", path, node)
+
+    @staticmethod
+    def edge_id(edge: Json) -> EdgeId:
+        return (edge["from"]["key"], edge["edgeType"], edge["to"]["key"], as_scope(edge["scope"]))
+
+    def _Edge(self, edge: Json, path: str) -> None:
+        identity = self.edge_id(edge)
+        stored = self.edges.get(identity)
+        if stored is None:
+            self.fail("unknown edge", path, edge)
+        if not self.reader.can_see(stored.scope):
+            self.fail(f"LEAK: edge of {stored.scope.describe()}", path, edge)
+        if edge["evidenceCount"] != len(stored.evidence):
+            self.fail("evidenceCount differs from the stored edge", path, edge)
+        if "evidence" in edge and {c["id"] for c in edge["evidence"]} != stored.evidence:
+            self.fail("edge evidence is not the stored evidence", path, edge)
+
+    def _ids(self, holder: Json, path: str) -> None:
+        for chunk_id in holder["chunkIds"]:
+            self._chunk_id(chunk_id, f"{path}.chunkIds")
+
+    _ContextLine = _ids
+    _EvidenceItem = _ids
+
+    def _EvidencePack(self, pack: Json, path: str) -> None:
+        for name in ("seeds", "relatedNodes"):
+            hidden = set(pack[name]) - self.visible.keys
+            if hidden:
+                self.fail(f"LEAK: {name} without a visible vertex: {sorted(hidden)}", path, pack)
+
+    # Completeness, per read path.
+
+    def block(self, data: Json, prefix: str, probe: Probe) -> None:
+        """Leak-check a block's answers, then compare each with the reference."""
+        answers = {alias[len(prefix) :]: value for alias, value in data.items()
+                   if alias.startswith(prefix)}  # fmt: skip
+        self.walk(answers, prefix or "<root>")
+        visible = self.visible
+        for mode in MODES:
+            found = answers[f"search_{mode}"]
+            assert found["__typename"] == "SearchSuccess", (self.who, found)
+            ids = {hit["chunk"]["id"] for hit in found["hits"]}
+            assert ids == set(visible.chunks), (self.who, mode, ids ^ set(visible.chunks))
+        filtered = answers["search_filtered"]
+        assert filtered["__typename"] == "SearchSuccess", (self.who, filtered)
+        expected = {i for i, c in visible.chunks.items()
+                    if c.kind in FILTER_KINDS and c.source_urn in FILTER_URNS}  # fmt: skip
+        assert {hit["chunk"]["id"] for hit in filtered["hits"]} == expected, self.who
+        for kind in KINDS:
+            ids = {c["id"] for c in answers[f"kind_{kind}"]}
+            assert ids == visible.chunks_of_kind(kind), (self.who, kind)
+        for key, node in zip([*KEYS, MISSING_KEY], answers["nodes"], strict=True):
+            assert (node is not None) == (key in visible.keys), (self.who, key, node)
+        node = answers["node"]
+        assert (node is not None) == (probe.entity in visible.keys), (self.who, node)
+        for i, (key, depth) in enumerate(probe.neighbors):
+            self._neighbors(answers[f"neighbors_{i}"], key, depth)
+        for i, (start, end) in enumerate(probe.paths):
+            self._path(answers[f"path_{i}"], start, end)
+        pack, context = answers["evidencePack"], answers["agentContext"]
+        assert pack["__typename"] == "EvidencePack", (self.who, pack)
+        rag = {c for item in pack["items"] if item["source"] == "RAG" for c in item["chunkIds"]}
+        assert rag <= set(visible.chunks) and (rag or not visible.chunks), (self.who, pack)
+        assert context["__typename"] == "AgentContext", (self.who, context)
+        assert (context["entity"] is not None) == (probe.entity in visible.keys), self.who
+
+    def _neighbors(self, subgraph: Json, key: str, depth: int) -> None:
+        nodes, edges = self.visible.neighborhood(key, depth)
+        got_nodes = {n["key"] for n in subgraph["nodes"]}
+        got_edges = {self.edge_id(e) for e in subgraph["edges"]}
+        assert not subgraph["truncated"], (self.who, key)
+        assert got_nodes == nodes, (self.who, key, depth, got_nodes ^ nodes)
+        assert got_edges == edges, (self.who, key, depth, got_edges ^ edges)
+
+    def _path(self, path: Json | None, start: str, end: str) -> None:
+        distance = self.visible.distances(start).get(end)
+        if distance is None or distance > MAX_PATH:
+            assert path is None, (self.who, start, end, path)
+            return
+        assert path is not None and path["length"] == distance, (self.who, start, end, path)
+        keys = [n["key"] for n in path["nodes"]]
+        assert keys[0] == start and keys[-1] == end and len(keys) == distance + 1, keys
+        for i, edge in enumerate(path["edges"]):
+            ends = {edge["from"]["key"], edge["to"]["key"]}
+            assert ends == {keys[i], keys[i + 1]}, (self.who, keys, edge)
+
+    def refused(self, alias: str, result: ExecutionResult) -> None:
+        """One read path narrowed outside the key's scope: a ``ScopeError``, never data."""
+        self._tags(json.dumps(result.data) + str(result.errors), alias)
+        value = None if result.data is None else result.data.get(alias)
+        if alias.split("_")[0] in UNION_FIELDS:
+            assert result.errors is None, (self.who, alias, result.errors)
+            assert value is not None and value["__typename"] == "ScopeError", (alias, value)
+            assert value["code"] == "OUT_OF_SCOPE", (self.who, value)
+            return
+        assert value is None and result.errors, (self.who, alias, result)
+        for error in result.errors:
+            assert isinstance(error.original_error, ScopeError), (self.who, alias, error)
+
+
+async def audit_reader(api: Api, stored: Stored, reader: Reader, probe: Probe) -> dict[str, Json]:
+    """Read every path as ``reader`` (its own scope, then its narrowing) and audit it;
+    returns the answers of the request."""
+    own = Audit(stored, reader.principal.scope, f"{reader} reading with its key's scope")
+    fields = block(probe, "own_", "own")
+    variables: dict[str, object] = {"own": None}
+    if reader.narrow is not None and reader.allowed:
+        fields += block(probe, "narrow_", "narrow")
+        variables["narrow"] = scope_input(reader.narrow)
+    result = await execute(api, reader.principal, document(fields, list(variables)), variables)
+    assert result.errors is None and result.data is not None, (reader, result.errors)
+    own.block(result.data, "own_", probe)
+    if reader.narrow is None:
+        return result.data
+    narrowed = Audit(stored, reader.narrow, f"{reader} narrowing to {reader.narrow.describe()}")
+    if reader.allowed:
+        narrowed.block(result.data, "narrow_", probe)
+        return result.data
+    for alias, text in block(probe, "", "narrow"):
+        single = await execute(
+            api, reader.principal, document([(alias, text)], ["narrow"]),
+            {"narrow": scope_input(reader.narrow)},
+        )  # fmt: skip
+        narrowed.refused(alias, single)
+    return result.data

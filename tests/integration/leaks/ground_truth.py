@@ -1,0 +1,205 @@
+"""What is stored, read straight from the tables, and what a reader scope may see of it.
+
+The oracle is ``Scope.can_see`` (the scope table's rule) applied to rows read without any
+visibility predicate, so a bug in ``kenning.storage.visibility`` or in a read path cannot
+hide itself. ``load`` also checks that every row sits where its writer put it (its tag
+matches its scope), which is what makes the tag scan of the responses meaningful.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import asyncpg
+
+from kenning.domain.scope import Scope
+from tests.integration.leaks.corpus import tag, tags_in
+
+_META = frozenset({"key", "type", "client", "project", "group"})
+
+
+@dataclass(frozen=True, slots=True)
+class StoredChunk:
+    id: str
+    scope: Scope
+    kind: str
+    source_urn: str
+    content: str
+    graph_refs: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredVertex:
+    key: str
+    scope: Scope
+    properties: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEdge:
+    from_key: str
+    edge_type: str
+    to_key: str
+    scope: Scope
+    evidence: frozenset[str]
+
+    @property
+    def identity(self) -> EdgeId:
+        return (self.from_key, self.edge_type, self.to_key, self.scope)
+
+
+EdgeId = tuple[str, str, str, Scope]
+
+
+def _scope(props: Mapping[str, Any]) -> Scope:
+    return Scope(props["client"], props["project"], props["group"])
+
+
+def _agtype(text: str) -> dict[str, Any]:
+    value: dict[str, Any] = json.loads(text)
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """Every chunk, vertex and edge in the database."""
+
+    chunks: Mapping[str, StoredChunk]
+    vertices: tuple[StoredVertex, ...]
+    edges: tuple[StoredEdge, ...]
+
+    def seen_by(self, reader: Scope) -> Visible:
+        """What ``reader`` may see, by the reference rule."""
+        return Visible(
+            reader=reader,
+            chunks={i: c for i, c in self.chunks.items() if reader.can_see(c.scope)},
+            vertices=tuple(v for v in self.vertices if reader.can_see(v.scope)),
+            edges=tuple(e for e in self.edges if reader.can_see(e.scope)),
+        )
+
+
+async def load(pool: asyncpg.Pool, graph: str) -> Stored:
+    """Read every row, and check each one carries the tag of the scope it is stored at."""
+    chunk_rows = await pool.fetch(
+        "SELECT id, client_id, project_id, group_id, kind, source_urn, content, graph_refs "
+        "FROM chunks"
+    )
+    chunks = {
+        r["id"]: StoredChunk(
+            r["id"],
+            Scope(r["client_id"], r["project_id"], r["group_id"]),
+            r["kind"],
+            r["source_urn"],
+            r["content"],
+            frozenset(r["graph_refs"]),
+        )
+        for r in chunk_rows
+    }
+    vertex_rows = await pool.fetch(
+        f'SELECT ag_catalog.agtype_out(v.properties)::text AS p FROM {graph}."Entity" v'
+    )
+    vertices = []
+    for row in vertex_rows:
+        props = _agtype(row["p"])
+        extra = {k: v for k, v in props.items() if k not in _META}
+        vertices.append(StoredVertex(props["key"], _scope(props), extra))
+    edge_rows = await pool.fetch(
+        "SELECT ag_catalog.agtype_out(r.properties)::text AS p, "
+        "ag_catalog.agtype_out(a.properties)::text AS a, "
+        "ag_catalog.agtype_out(b.properties)::text AS b "
+        f'FROM {graph}."REL" r JOIN {graph}."Entity" a ON a.id = r.start_id '
+        f'JOIN {graph}."Entity" b ON b.id = r.end_id'
+    )
+    edges = []
+    for row in edge_rows:
+        props, start, end = _agtype(row["p"]), _agtype(row["a"]), _agtype(row["b"])
+        edge = StoredEdge(
+            start["key"],
+            props["edgeType"],
+            end["key"],
+            _scope(props),
+            frozenset(props["evidenceChunkIds"]),
+        )
+        assert _scope(start) == _scope(end) == edge.scope, ("edge across scopes", edge)
+        edges.append(edge)
+    stored = Stored(chunks, tuple(vertices), tuple(edges))
+    _check_placement(stored)
+    return stored
+
+
+def _check_placement(stored: Stored) -> None:
+    for chunk in stored.chunks.values():
+        assert tags_in(chunk.content) == {chunk.scope}, ("chunk stored elsewhere", chunk)
+    for vertex in stored.vertices:
+        marks = tags_in(json.dumps(vertex.properties))
+        assert marks <= {vertex.scope}, ("vertex stored elsewhere", vertex)
+        assert vertex.properties.get("owner", tag(vertex.scope)) == tag(vertex.scope)
+    for edge in stored.edges:
+        assert edge.evidence, ("edge without evidence", edge)
+        for chunk_id in edge.evidence:
+            assert stored.chunks[chunk_id].scope == edge.scope, ("foreign evidence", edge)
+
+
+@dataclass(frozen=True, slots=True)
+class Visible:
+    """The rows one reader scope may see, and the read results they imply."""
+
+    reader: Scope
+    chunks: Mapping[str, StoredChunk]
+    vertices: tuple[StoredVertex, ...]
+    edges: tuple[StoredEdge, ...]
+    _by_key: dict[str, list[StoredVertex]] = field(default_factory=dict, init=False)
+
+    def __post_init__(self) -> None:
+        for vertex in self.vertices:
+            self._by_key.setdefault(vertex.key, []).append(vertex)
+
+    @property
+    def keys(self) -> set[str]:
+        """Keys with at least one visible vertex."""
+        return set(self._by_key)
+
+    def parts(self, key: str) -> list[StoredVertex]:
+        """The visible vertices of ``key``."""
+        return self._by_key.get(key, [])
+
+    def edge_ids(self, edges: Iterable[StoredEdge] | None = None) -> set[EdgeId]:
+        return {e.identity for e in (self.edges if edges is None else edges)}
+
+    def touching(self, key: str) -> list[StoredEdge]:
+        """Visible edges with ``key`` at either end."""
+        return [e for e in self.edges if key in (e.from_key, e.to_key)]
+
+    def chunks_of_kind(self, kind: str) -> set[str]:
+        return {i for i, c in self.chunks.items() if c.kind == kind}
+
+    def chunks_referencing(self, key: str) -> set[str]:
+        return {i for i, c in self.chunks.items() if key in c.graph_refs}
+
+    def distances(self, start: str) -> dict[str, int]:
+        """Hops from ``start`` over visible edges in either direction (empty if invisible)."""
+        if start not in self._by_key:
+            return {}
+        seen = {start: 0}
+        queue = deque([start])
+        while queue:
+            key = queue.popleft()
+            for edge in self.touching(key):
+                other = edge.to_key if edge.from_key == key else edge.from_key
+                if other not in seen:
+                    seen[other] = seen[key] + 1
+                    queue.append(other)
+        return seen
+
+    def neighborhood(self, start: str, depth: int) -> tuple[set[str], set[EdgeId]]:
+        """What an untruncated ``neighbors(start, depth)`` holds: the nodes within ``depth``
+        hops and every edge touching a node within ``depth - 1`` hops."""
+        distance = self.distances(start)
+        nodes = {k for k, d in distance.items() if d <= depth}
+        inner = {k for k, d in distance.items() if d < depth}
+        edges = {e for e in self.edges if e.from_key in inner or e.to_key in inner}
+        return nodes, self.edge_ids(edges)

@@ -1,0 +1,145 @@
+"""Every read path as one GraphQL field, so a reader's whole view fits in one request.
+
+A *block* is the list of root fields (search in each mode and once filtered, chunksByKind
+for each kind, nodes, node, neighbors, path, evidencePack, agentContext), aliased with a
+prefix and read with one scope variable. Two blocks with different scopes can share a
+request, which also checks that the per-request loaders keep reader scopes apart.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from strawberry.types import ExecutionResult
+
+from kenning.domain.principal import Principal
+from kenning.resolvers.context import Context
+from tests.integration.ingestion.conftest import Api
+from tests.integration.leaks.corpus import GRAPH_KIND, KEYS, KINDS, TEXT_KINDS, WORD
+
+MISSING_KEY = "user:nobody"
+MODES = ("HYBRID", "VECTOR", "KEYWORD")
+UNION_FIELDS = ("search", "evidencePack", "agentContext")
+# A filtered search: URNs are shared by many scopes, so the filter must not replace the scope.
+FILTER_KINDS = (TEXT_KINDS[0], GRAPH_KIND)
+FILTER_URNS = ("doc-1", "graph-1")
+
+# Selections shared by every path, each fragment with the fragments it spreads.
+FRAGMENTS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "S": ("fragment S on ScopeInfo { clientId projectId groupId }", ()),
+    "C": (
+        "fragment C on Chunk { __typename id sourceUrn kind content tags graphRefs infoType "
+        "metadata scope { ...S } }",
+        ("S",),
+    ),
+    "V": ("fragment V on Node { __typename key type properties scope { ...S } }", ("S",)),
+    "E": (
+        "fragment E on Edge { __typename edgeType evidenceCount confidence scope { ...S } "
+        "from { ...V } to { ...V } evidence(limit: 100) { ...C } }",
+        ("S", "V", "C"),
+    ),
+    "N": (
+        "fragment N on Node { ...V degree chunks(limit: 100) { ...C } edges(limit: 500) { ...E } }",
+        ("V", "C", "E"),
+    ),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Probe:
+    """Which keys the graph paths start from."""
+
+    neighbors: tuple[tuple[str, int], ...] = ((KEYS[0], 3), (KEYS[2], 1))
+    paths: tuple[tuple[str, str], ...] = ((KEYS[0], KEYS[3]), (KEYS[4], KEYS[1]))
+    entity: str = KEYS[0]
+
+    @property
+    def query(self) -> str:
+        return f"{WORD} {self.entity.replace(':', ' ')}"
+
+
+def block(probe: Probe, prefix: str, var: str) -> list[tuple[str, str]]:
+    """``(alias, field text)`` for every read path, scoped by ``$var``."""
+    s = f"scope: ${var}"
+    keys = json.dumps([*KEYS, MISSING_KEY])
+    fields = [
+        (
+            f"{prefix}search_{mode}",
+            f'search(query: "{WORD}", mode: {mode}, limit: 100, {s}) {{ __typename '
+            "... on SearchSuccess { hits { sourceUrn kind graphRefs chunk { ...C } } } "
+            "... on ScopeError { code message } }",
+        )
+        for mode in MODES
+    ]
+    fields.append(
+        (
+            f"{prefix}search_filtered",
+            f'search(query: "{WORD}", limit: 100, kinds: {json.dumps(FILTER_KINDS)}, '
+            f"sourceUrns: {json.dumps(FILTER_URNS)}, {s}) {{ __typename "
+            "... on SearchSuccess { hits { chunk { ...C } } } ... on ScopeError { code } }",
+        )
+    )
+    fields += [
+        (f"{prefix}kind_{kind}", f'chunksByKind(kind: "{kind}", limit: 100, {s}) {{ ...C }}')
+        for kind in KINDS
+    ]
+    fields += [
+        (f"{prefix}nodes", f"nodes(keys: {keys}, {s}) {{ ...N }}"),
+        (f"{prefix}node", f'node(key: "{probe.entity}", {s}) {{ ...N }}'),
+    ]
+    fields += [
+        (
+            f"{prefix}neighbors_{i}",
+            f'neighbors(key: "{key}", depth: {depth}, limit: 1000, {s}) '
+            "{ truncated nodes { ...N } edges { ...E } }",
+        )
+        for i, (key, depth) in enumerate(probe.neighbors)
+    ]
+    fields += [
+        (
+            f"{prefix}path_{i}",
+            f'path(from: "{a}", to: "{b}", maxDepth: 6, {s}) '
+            "{ length nodes { ...V } edges { ...E } }",
+        )
+        for i, (a, b) in enumerate(probe.paths)
+    ]
+    fields += [
+        (
+            f"{prefix}evidencePack",
+            f'evidencePack(query: "{probe.query}", hops: 3, limit: 50, {s}) {{ __typename '
+            "... on EvidencePack { summary seeds relatedNodes items { __typename source "
+            "confidence chunkIds content sourceUrn edge { ...E } } } "
+            "... on ScopeError { code message } }",
+        ),
+        (
+            f"{prefix}agentContext",
+            f'agentContext(query: "{probe.query}", entityKey: "{probe.entity}", limit: 50, '
+            f"{s}) {{ __typename ... on AgentContext {{ text entity {{ ...N }} sections {{ "
+            "__typename infoType text lines { __typename text chunkIds score } } } "
+            "... on ScopeError { code message } }",
+        ),
+    ]
+    return fields
+
+
+def document(fields: Sequence[tuple[str, str]], variables: Sequence[str]) -> str:
+    """A query holding ``fields``, declaring each of ``variables`` as a ``ScopeInput``."""
+    declared = ", ".join(f"${v}: ScopeInput" for v in variables)
+    body = "\n  ".join(f"{alias}: {text}" for alias, text in fields)
+    # GraphQL rejects unused fragments: include the ones spread, and theirs.
+    wanted = {name for name in FRAGMENTS if f"...{name}" in body}
+    while missing := {d for n in wanted for d in FRAGMENTS[n][1]} - wanted:
+        wanted |= missing
+    fragments = "\n".join(FRAGMENTS[name][0] for name in sorted(wanted))
+    return f"query Read({declared}) {{\n  {body}\n}}\n{fragments}"
+
+
+async def execute(
+    api: Api, principal: Principal, query: str, variables: dict[str, Any]
+) -> ExecutionResult:
+    """Run ``query`` as ``principal``, errors included (``Api`` asserts there are none)."""
+    context = Context(runtime=api.runtime, principal=principal)
+    return await api.schema.execute(query, variable_values=variables, context_value=context)

@@ -1,0 +1,59 @@
+"""Property: on random corpora, no read path shows a reader anything its scope hides."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.integration.ingestion.conftest import Api
+from tests.integration.leaks.audit import audit_reader
+from tests.integration.leaks.conftest import fresh, snapshot
+from tests.integration.leaks.corpus import KEYS, Document, Reader, corpora, readers, write_corpus
+from tests.integration.leaks.read_paths import Probe
+
+pytestmark = pytest.mark.integration
+
+_pair = st.permutations(KEYS).map(lambda keys: (keys[0], keys[1]))
+probes = st.builds(
+    Probe,
+    neighbors=st.tuples(*[st.tuples(st.sampled_from(KEYS), st.integers(1, 3))] * 2),
+    paths=st.tuples(_pair, _pair),
+    entity=st.sampled_from(KEYS),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    docs: list[Document]
+    readers: list[Reader]
+    probe: Probe
+
+
+@st.composite
+def scenarios(draw: st.DrawFn) -> Scenario:
+    """A corpus, then readers (half of them where the corpus stored something) and the
+    keys the graph paths start from."""
+    docs = draw(corpora())
+    near = sorted({d.scope for d in docs}, key=lambda s: s.describe())
+    who = draw(st.lists(readers(near), min_size=3, max_size=4))
+    return Scenario(docs, who, draw(probes))
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    database=None,  # write nothing outside this folder; a failure prints its example
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(scenario=scenarios())
+async def test_no_read_path_shows_a_reader_what_its_scope_hides(
+    api: Api, scenario: Scenario
+) -> None:
+    await fresh(api)
+    await write_corpus(api, scenario.docs)
+    stored = await snapshot(api)
+    for reader in scenario.readers:
+        await audit_reader(api, stored, reader, scenario.probe)

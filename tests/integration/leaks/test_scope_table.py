@@ -1,0 +1,147 @@
+"""ARCHITECTURE.md's scope table, row kind by reader kind, across every read path.
+
+One fixed corpus stores a text document and a structured one (vertices with properties,
+edges with evidence) at each kind of row; every row shares ``user:ann`` and the ring of
+edges around it, so graph paths cross scopes wherever a reader may. The expected
+visibility is written out by hand rather than computed, so it also checks the reference
+rule (``Scope.can_see``) that the random test relies on.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from kenning.domain.principal import Role
+from kenning.domain.scope import Scope
+from tests.integration.ingestion.conftest import Api
+from tests.integration.leaks.audit import audit_reader
+from tests.integration.leaks.conftest import snapshot
+from tests.integration.leaks.corpus import (
+    GRAPH_KIND,
+    TEXT_KINDS,
+    Document,
+    Reader,
+    principal,
+    tags_in,
+    write_corpus,
+)
+from tests.integration.leaks.read_paths import Probe
+
+pytestmark = pytest.mark.integration
+
+# Row kinds of the table (client c1: group g1 holds projects p1 and p3, group g2 holds p2),
+# each with the edge it adds to the graph.
+ROWS: dict[str, tuple[Scope, tuple[str, str, str]]] = {
+    "global": (Scope(), ("user:ann", "knows", "user:bob")),
+    "client": (Scope("c1"), ("user:ann", "owns", "svc:auth")),
+    "group": (Scope("c1", "", "g1"), ("svc:auth", "uses", "svc:billing")),
+    "project": (Scope("c1", "p1", "g1"), ("svc:billing", "uses", "team:core")),
+    "sibling project": (Scope("c1", "p3", "g1"), ("user:bob", "knows", "team:core")),
+    "other group": (Scope("c1", "", "g2"), ("doc:spec", "owns", "team:core")),
+    "other group's project": (Scope("c1", "p2", "g2"), ("user:ann", "uses", "doc:spec")),
+    "other client": (Scope("c2"), ("user:ann", "knows", "team:core")),
+    "other client, same ids": (Scope("c2", "p1", "g1"), ("team:core", "uses", "doc:spec")),
+}
+
+READERS: dict[str, tuple[Scope, set[str]]] = {
+    "global": (Scope(), {"global"}),
+    "client": (Scope("c1"), {"global", "client"}),
+    "group": (
+        Scope("c1", "", "g1"),
+        {"global", "client", "group", "project", "sibling project"},
+    ),
+    "project in group": (
+        Scope("c1", "p1", "g1"),
+        {"global", "client", "group", "project", "sibling project"},
+    ),
+    "project without group": (Scope("c1", "p1"), {"global", "client", "project"}),
+    "project of the other group": (
+        Scope("c1", "p2", "g2"),
+        {"global", "client", "other group", "other group's project"},
+    ),
+    "other client": (
+        Scope("c2", "p1", "g1"),
+        {"global", "other client", "other client, same ids"},
+    ),
+    "unknown client": (Scope("c3", "p1", "g1"), {"global"}),
+}
+
+PROBE = Probe(
+    neighbors=(("user:ann", 3), ("team:core", 1)),
+    paths=(("user:ann", "team:core"), ("user:bob", "doc:spec")),
+    entity="user:ann",
+)
+
+
+def corpus() -> list[Document]:
+    docs = []
+    for scope, edge in ROWS.values():
+        for structured in (False, True):
+            docs.append(
+                Document(
+                    scope=scope,
+                    structured=structured,
+                    urn_number=1,
+                    kind=GRAPH_KIND if structured else TEXT_KINDS[0],
+                    edges=(edge,),
+                    mentions=("user:ann",),
+                    info_type="user_profile" if structured else None,
+                    as_scoped_agent=False,
+                )
+            )
+    return docs
+
+
+@pytest.fixture
+async def stored(api: Api) -> Api:
+    await write_corpus(api, corpus())
+    return api
+
+
+@pytest.mark.parametrize("name", list(READERS))
+async def test_each_reader_sees_exactly_its_rows_of_the_table_on_every_path(
+    stored: Api, name: str
+) -> None:
+    reader, expected = READERS[name]
+    assert {row for row, (scope, _) in ROWS.items() if reader.can_see(scope)} == expected
+    data = await audit_reader(
+        stored, await snapshot(stored), Reader(principal(reader), None), PROBE
+    )
+    # Every visible row shows up somewhere (search returns them all), nothing else does.
+    assert tags_in(json.dumps(data)) == {ROWS[row][0] for row in expected}
+
+
+def _case(key: Scope, narrow: Scope, behaves_as: str | None) -> Any:
+    return pytest.param(key, narrow, behaves_as, id=f"{key.describe()} -> {narrow.describe()}")
+
+
+NARROWINGS = [
+    # (key scope, narrowing, the reader it must behave as; None: a ScopeError)
+    _case(Scope(), Scope("c2", "p1", "g1"), "other client"),
+    _case(Scope("c1"), Scope("c1", "p1", "g1"), "project in group"),
+    _case(Scope("c1"), Scope("c1", "", "g1"), "group"),
+    _case(Scope("c1", "", "g1"), Scope("c1", "p1", "g1"), "project in group"),
+    _case(Scope("c1", "p1", "g1"), Scope("c1", "p1", "g1"), "project in group"),
+    _case(Scope("c1"), Scope("c2"), None),
+    _case(Scope("c1", "p1", "g1"), Scope("c2", "p1", "g1"), None),
+    _case(Scope("c1", "p1", "g1"), Scope("c1"), None),  # widening
+    _case(Scope("c1", "p1", "g1"), Scope("c1", "", "g1"), None),  # widening to the group
+    _case(Scope("c1", "", "g1"), Scope("c1", "p2", "g2"), None),  # another group
+    _case(Scope("c1", "p1", "g1"), Scope(), None),  # widening to global
+]
+
+
+@pytest.mark.parametrize(("key", "narrow", "behaves_as"), NARROWINGS)
+async def test_a_key_may_narrow_its_scope_but_never_widen_or_leave_it(
+    stored: Api, key: Scope, narrow: Scope, behaves_as: str | None
+) -> None:
+    reader = Reader(principal(key, Role.AGENT), narrow)
+    assert reader.allowed == (behaves_as is not None)
+    data = await audit_reader(stored, await snapshot(stored), reader, PROBE)
+    if behaves_as is not None:
+        narrowed = {k: v for k, v in data.items() if k.startswith("narrow_")}
+        expected = READERS[behaves_as][1]
+        assert tags_in(json.dumps(narrowed)) == {ROWS[row][0] for row in expected}
