@@ -17,6 +17,7 @@ from .errors import BackendFailure
 from .events import EventHub, EventKind, RouterEvent
 from .metrics import RouterMetrics
 from .policy import BackendView, ModelSet, Priority
+from .tasks import cancel_all
 from .upstream import make_client, send_buffered
 
 logger = logging.getLogger(__name__)
@@ -158,11 +159,7 @@ class BackendPool:
         self._tasks = [asyncio.create_task(self._health_loop(b)) for b in self.backends]
 
     async def stop(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancel_all(self._tasks)
         await asyncio.gather(*(b.client.aclose() for b in self.backends))
 
     def record_failure(self, backend: Backend, message: str) -> None:
@@ -214,7 +211,8 @@ class BackendPool:
         delay = interval
         while True:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(backend.probe_now.wait(), timeout=delay)
+                async with asyncio.timeout(delay):  # not wait_for: see Router._reconcile_loop
+                    await backend.probe_now.wait()
             backend.probe_now.clear()
             if not backend.breaker.allows_probe():
                 delay = min(interval, self.settings.breaker_reset_seconds)

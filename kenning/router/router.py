@@ -29,6 +29,7 @@ from .redis_state import RedisState
 from .relay import Relay
 from .scheduler import Scheduler
 from .state import ResilientState
+from .tasks import cancel_all
 
 logger = logging.getLogger(__name__)
 _CRITICAL = PriorityDecision(Priority.CRITICAL, PrioritySource.HEADER)
@@ -64,12 +65,7 @@ class Router:
         self._loop_task = asyncio.create_task(self._reconcile_loop())
 
     async def stop(self) -> None:
-        tasks = [*self._tasks, *([self._loop_task] if self._loop_task else [])]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_all([*self._tasks, *([self._loop_task] if self._loop_task else [])])
         await self.pool.stop()
         await self.state.close()
 
@@ -147,7 +143,10 @@ class Router:
     async def _reconcile_loop(self) -> None:
         while True:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=self._tick())
+                # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancel that
+                # lands as the event fires, and the loop would then outlive stop().
+                async with asyncio.timeout(self._tick()):
+                    await self._wake.wait()
             self._wake.clear()
             try:
                 await self.reconcile()
