@@ -34,9 +34,10 @@ async def redis_url() -> AsyncIterator[str]:
     client: Redis = Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=0.5)
     try:
         await client.ping()
-    except Exception:
+    except Exception as error:
         await client.aclose()
-        pytest.skip(f"no Redis at {url}")
+        # The test command provisions Redis; its absence is a failure, not a reason to skip.
+        pytest.fail(f"no Redis at {url}: {error}")
     yield url
     await client.aclose()
 
