@@ -9,7 +9,6 @@ way is repaired by the next ``up``: a step without its marker is undone and redo
 from __future__ import annotations
 
 import hashlib
-import os
 import shutil
 import subprocess
 import time
@@ -17,7 +16,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from kenning.domain.errors import ConfigurationError
+from kenning.cli.stack_process import (
+    StackError,
+    output_tail,
+    require_root,
+    run_command,
+    wait_until,
+)
 
 PG_MAJOR = "17"
 PACKAGES = (
@@ -31,10 +36,6 @@ _DATA = "/srv/kenning/pg"
 _LOGS = "/srv/kenning/log"
 _REDIS_DIR = "/srv/kenning/redis"
 _SOCKETS = "/run/postgresql"
-
-
-class StackError(ConfigurationError):
-    """The local stack could not be provisioned, started or stopped."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,13 +87,13 @@ class LocalStack:
     def __init__(self, config: StackConfig, say: Say = print, runner: Runner | None = None) -> None:
         self.config = config
         self._say = say
-        self._runner: Runner = runner or (lambda argv, check: _run(argv, check=check))
+        self._runner: Runner = runner or (lambda argv, check: run_command(argv, check=check))
 
     # ---- public commands -------------------------------------------------
 
     def up(self) -> StackStatus:
         """Provision what is missing, start what is stopped; a no-op when all is up."""
-        _require_root()
+        require_root()
         self.config.directory.mkdir(parents=True, exist_ok=True)
         self._bootstrap_root()
         self._install_packages()
@@ -104,7 +105,7 @@ class LocalStack:
 
     def down(self) -> None:
         """Stop both servers cleanly; the data stays."""
-        _require_root()
+        require_root()
         if self._postgres_running():
             self._as("postgres", [f"{_PG_BIN}/pg_ctl", "-D", _DATA, "-m", "fast", "-w", "stop"])
             self._say("postgres: stopped")
@@ -112,7 +113,7 @@ class LocalStack:
             self._say("postgres: not running")
         if self._redis_running():
             self._redis_cli("shutdown", "nosave", check=False)
-            _wait_until(lambda: not self._redis_running(), 10.0, "redis to stop")
+            wait_until(lambda: not self._redis_running(), 10.0, "redis to stop")
             self._say("redis: stopped")
         else:
             self._say("redis: not running")
@@ -175,7 +176,7 @@ class LocalStack:
         if result.returncode != 0:
             raise StackError(
                 f"debootstrap of {self.config.suite} from {self.config.mirror} failed "
-                f"(is the Debian mirror reachable?): {_tail(result)}"
+                f"(is the Debian mirror reachable?): {output_tail(result)}"
             )
         # Services must never start inside the root on their own (no init runs there).
         policy = root / "usr/sbin/policy-rc.d"
@@ -201,7 +202,7 @@ class LocalStack:
             if result.returncode != 0:
                 raise StackError(
                     f"`{' '.join(args[:2])}` in the stack root failed "
-                    f"(is the Debian mirror reachable?): {_tail(result)}"
+                    f"(is the Debian mirror reachable?): {output_tail(result)}"
                 )
         marker.touch()
 
@@ -277,7 +278,7 @@ class LocalStack:
         if result.returncode != 0:
             log = self._host(_LOGS) / "postgres.log"
             tail = log.read_text(errors="replace")[-1500:] if log.exists() else ""
-            raise StackError(f"postgres did not start: {_tail(result)}\n{tail}")
+            raise StackError(f"postgres did not start: {output_tail(result)}\n{tail}")
 
     def _create_databases(self) -> None:
         for name in self.config.databases:
@@ -312,7 +313,7 @@ class LocalStack:
         )
         self._say(f"redis: starting on 127.0.0.1:{self.config.redis_port}")
         self._as("redis", ["/usr/bin/redis-server", f"{_REDIS_DIR}/redis.conf"])
-        _wait_until(self._redis_running, 15.0, "redis to answer PING")
+        wait_until(self._redis_running, 15.0, "redis to answer PING")
 
     # ---- probes and process helpers ---------------------------------------
 
@@ -382,38 +383,5 @@ class LocalStack:
             if result.returncode != 0:
                 raise StackError(
                     "could not install debootstrap on the host (are the Debian registries "
-                    f"reachable?): {_tail(result)}"
+                    f"reachable?): {output_tail(result)}"
                 )
-
-
-def _run(argv: list[str], *, check: bool = True) -> subprocess.CompletedProcess[str]:
-    env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL": "C", "HOME": "/root"}
-    # Daemons inherit our stdout otherwise and hold a caller's pipe open forever.
-    result = subprocess.run(
-        argv, capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL, check=False
-    )
-    if check and result.returncode != 0:
-        raise StackError(f"`{' '.join(argv[:4])} ...` failed: {_tail(result)}")
-    return result
-
-
-def _tail(result: subprocess.CompletedProcess[str]) -> str:
-    text = (result.stderr or "") + (result.stdout or "")
-    return text.strip()[-800:] or f"exit code {result.returncode}"
-
-
-def _require_root() -> None:
-    if os.geteuid() != 0:
-        raise StackError(
-            "the local stack needs root (debootstrap and chroot); run `sudo kenning stack up`, "
-            "or point KENNING_DATABASE_URL and KENNING_REDIS_URL at existing servers"
-        )
-
-
-def _wait_until(probe: Callable[[], bool], timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if probe():
-            return
-        time.sleep(0.1)
-    raise StackError(f"timed out after {timeout:.0f} s waiting for {what}")

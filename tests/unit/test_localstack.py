@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from kenning.cli import localstack
-from kenning.cli.localstack import LocalStack, StackConfig, StackError
+from kenning.cli.localstack import LocalStack, StackConfig
+from kenning.cli.stack_process import StackError
 
 
 class FakeHost:
