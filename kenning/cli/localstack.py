@@ -36,6 +36,7 @@ _DATA = "/srv/kenning/pg"
 _LOGS = "/srv/kenning/log"
 _REDIS_DIR = "/srv/kenning/redis"
 _SOCKETS = "/run/postgresql"
+_START_ATTEMPTS = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +89,7 @@ class LocalStack:
         self.config = config
         self._say = say
         self._runner: Runner = runner or (lambda argv, check: run_command(argv, check=check))
+        self._pause: Callable[[float], None] = time.sleep if runner is None else (lambda _: None)
 
     # ---- public commands -------------------------------------------------
 
@@ -260,21 +262,16 @@ class LocalStack:
         self._chroot(["chown", "postgres:postgres", _SOCKETS])
         self._write_postgres_conf()
         self._say(f"postgres: starting on 127.0.0.1:{self.config.pg_port}")
-        result = self._as(
-            "postgres",
-            [
-                f"{_PG_BIN}/pg_ctl",
-                "-D",
-                _DATA,
-                "-l",
-                f"{_LOGS}/postgres.log",
-                "-w",
-                "-t",
-                "60",
-                "start",
-            ],
-            check=False,
-        )
+        argv = [f"{_PG_BIN}/pg_ctl", "-D", _DATA, "-l", f"{_LOGS}/postgres.log", "-w", "-t",
+                "60", "start"]  # fmt: skip
+        # After a crash the old server's processes can take a moment to exit and release
+        # the data directory's lock file; a refused start is retried a few times.
+        for attempt in range(1, _START_ATTEMPTS + 1):
+            result = self._as("postgres", argv, check=False)
+            if result.returncode == 0 or attempt == _START_ATTEMPTS:
+                break
+            self._say("postgres: start refused, retrying")
+            self._pause(2.0)
         if result.returncode != 0:
             log = self._host(_LOGS) / "postgres.log"
             tail = log.read_text(errors="replace")[-1500:] if log.exists() else ""

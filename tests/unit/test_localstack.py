@@ -15,8 +15,11 @@ from kenning.cli.stack_process import StackError
 class FakeHost:
     """Plays the commands `LocalStack` runs, keeping server state in memory."""
 
-    def __init__(self, root: Path, *, debootstrap_fails: bool = False) -> None:
+    def __init__(
+        self, root: Path, *, debootstrap_fails: bool = False, refused_starts: int = 0
+    ) -> None:
         self.root = root
+        self.refused_starts = refused_starts
         self.calls: list[list[str]] = []
         self.pg_up = False
         self.redis_up = False
@@ -49,6 +52,9 @@ class FakeHost:
         if name == "pg_isready":
             return (0 if self.pg_up else 2), ""
         if name == "pg_ctl":
+            if "start" in cmd and self.refused_starts > 0:
+                self.refused_starts -= 1
+                return 1, 'FATAL:  lock file "postmaster.pid" already exists'
             self.pg_up = "start" in cmd
         if name == "redis-server":
             self.redis_up = True
@@ -169,3 +175,17 @@ def test_down_stops_both(tmp_path: Path) -> None:
     stack.down()
     status = stack.status()
     assert not status.postgres_running and not status.redis_running
+
+
+def test_a_start_refused_right_after_a_crash_is_retried(tmp_path: Path) -> None:
+    host = FakeHost(tmp_path / "root", refused_starts=2)
+    status = _stack(tmp_path, host).up()
+    assert status.postgres_running
+    starts = [a for a in host.calls if "start" in a and any(x.endswith("pg_ctl") for x in a)]
+    assert len(starts) == 3  # two refusals, then the start that took
+
+
+def test_a_start_that_keeps_failing_is_a_clear_error(tmp_path: Path) -> None:
+    host = FakeHost(tmp_path / "root", refused_starts=10)
+    with pytest.raises(StackError, match="postgres did not start"):
+        _stack(tmp_path, host).up()
