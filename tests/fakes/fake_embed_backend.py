@@ -4,18 +4,16 @@ switches at will: ``ok``, ``busy`` (503, Ollama's queue-full message) or ``malfo
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from typing import Literal
 
-import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from kenning.storage.embedders.constant import hash_vector
+
+from .threaded_server import ThreadedServer
 
 Mode = Literal["ok", "busy", "malformed"]
 BUSY = "server busy, please try again.  maximum pending requests exceeded"
@@ -29,13 +27,15 @@ class FakeEmbedBackend:
         self.mode: Mode = "ok"
         self.calls: dict[str, int] = {"ok": 0, "busy": 0, "malformed": 0}
         self.priorities: list[str] = []
-        self.port = 0
-        self._server: uvicorn.Server | None = None
-        self._thread: threading.Thread | None = None
+        self._http = ThreadedServer("fake embedding backend")
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return self._http.url
+
+    @property
+    def port(self) -> int:
+        return self._http.port
 
     async def _embed(self, request: Request) -> Response:
         body = await request.json()
@@ -50,23 +50,7 @@ class FakeEmbedBackend:
         return JSONResponse({"model": body["model"], "embeddings": vectors})
 
     def start(self) -> None:
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-        sock.bind(("127.0.0.1", 0))
-        self.port = sock.getsockname()[1]
-        app = Starlette(routes=[Route("/api/embed", self._embed, methods=["POST"])])
-        config = uvicorn.Config(app, log_level="warning", lifespan="off", loop="asyncio")
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(
-            target=self._server.run, kwargs={"sockets": [sock]}, daemon=True
-        )
-        self._thread.start()
-        deadline = time.monotonic() + 10
-        while not self._server.started:
-            if time.monotonic() > deadline:
-                raise RuntimeError("fake embedding backend did not start")
-            time.sleep(0.01)
+        self._http.start(Starlette(routes=[Route("/api/embed", self._embed, methods=["POST"])]))
 
     def stop(self) -> None:
-        if self._server is not None and self._thread is not None:
-            self._server.should_exit = True
-            self._thread.join(timeout=10)
+        self._http.stop()

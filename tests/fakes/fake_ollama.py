@@ -16,19 +16,15 @@ import asyncio
 import contextlib
 import itertools
 import json
-import socket
-import threading
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
-import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
-from starlette.types import Receive, Scope, Send
 
 from .fake_ollama_models import (
     ModelSpec,
@@ -39,6 +35,7 @@ from .fake_ollama_models import (
     normalized,
     parse_keep_alive,
 )
+from .threaded_server import ThreadedServer
 
 DEFAULT_MODELS = (
     ModelSpec("llama3.2:1b", size_mb=1000),
@@ -104,72 +101,23 @@ class FakeOllama:
         self.records: list[RequestRecord] = []
         self._ids = itertools.count(1)
         self._slots: dict[str, asyncio.Semaphore] = {}
-        self._port = port
-        self._server: uvicorn.Server | None = None
-        self._thread: threading.Thread | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
+        self._http = ThreadedServer(f"fake ollama {name}", port)
 
     # ---- lifecycle -------------------------------------------------------------------
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self._port}"
+        return self._http.url
 
     def start(self) -> None:
-        # IPPROTO_TCP explicitly: asyncio only sets TCP_NODELAY on sockets that name it, and
-        # without it Nagle plus delayed ACKs add ~40 ms to every keep-alive request.
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(("127.0.0.1", self._port))
-        self._port = sock.getsockname()[1]
-        app = self.app()
-
-        async def asgi(scope: Scope, receive: Receive, send: Send) -> None:
-            self._loop = asyncio.get_running_loop()
-            await app(scope, receive, send)
-
-        config = uvicorn.Config(asgi, log_level="warning", lifespan="off", loop="asyncio")
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [sock]})
-        self._thread.daemon = True
         self._slots = {}
-        self._thread.start()
-        deadline = time.monotonic() + 10
-        while not self._server.started:
-            if time.monotonic() > deadline or not self._thread.is_alive():
-                raise RuntimeError(f"fake ollama {self.name} did not start")
-            time.sleep(0.005)
+        self._http.start(self.app())
 
     def stop(self) -> None:
-        if self._server is not None and self._thread is not None:
-            self._server.should_exit = True
-            self._thread.join(timeout=10)
-        self._server = self._thread = None
+        self._http.stop()
 
     def die(self) -> None:
-        """Crash: reset every open connection and stop listening."""
-        server, loop = self._server, self._loop
-        if server is None:
-            return
-        done = threading.Event()
-
-        def kill() -> None:
-            for listener in getattr(server, "servers", []):
-                listener.close()
-            for connection in list(server.server_state.connections):
-                transport = getattr(connection, "transport", None)
-                if transport is not None:
-                    transport.abort()
-            server.should_exit = server.force_exit = True
-            done.set()
-
-        if loop is None or loop.is_closed():
-            kill()
-        else:
-            loop.call_soon_threadsafe(kill)
-            done.wait(timeout=5)
-        if self._thread is not None:
-            self._thread.join(timeout=10)
-        self._server = self._thread = None
+        """Crash: reset every open connection, stop listening, forget loaded models."""
+        self._http.die()
         self.residency = Residencies(self.residency.vram_mb)
 
     def revive(self) -> None:
