@@ -23,6 +23,7 @@ from strawberry.types.unset import UNSET, UnsetType
 from kenning.domain.embedding import Embedder
 from kenning.domain.errors import ConfigurationError
 from kenning.domain.principal import ANONYMOUS, Principal, bearer_key
+from kenning.graphiql import graphiql_page, graphiql_routes
 from kenning.http_metrics import HttpMetrics
 from kenning.logs import configure_logging, log_event
 from kenning.resolvers.context import Context
@@ -73,6 +74,11 @@ class KenningGraphQL(GraphQL[Context, None]):
             context.principal = caller
         unset: UnsetType = UNSET
         return unset
+
+
+def _wants_page(request: Request) -> bool:
+    # A browser typing the URL asks for HTML and sends no query; GraphQL over GET does.
+    return "text/html" in request.headers.get("accept", "") and "query" not in request.query_params
 
 
 async def _authenticate(runtime: Runtime, header: str | None) -> Principal | None:
@@ -179,19 +185,30 @@ def create_app(settings: Settings, *, embedder: Embedder | None = None) -> Starl
             max_aliases=settings.graphql_max_aliases,
             introspection=settings.graphql_introspection,
         ),
-        graphql_ide="graphiql" if settings.development else None,
+        # Kenning serves its own GraphiQL (offline, no key needed to load it): see below.
+        graphql_ide=None,
         keep_alive=True,
         keep_alive_interval=15,
         subscription_protocols=[GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL],
     )
+
+    async def graphql_http(request: Request) -> Response:
+        if request.method == "GET" and settings.graphiql_enabled and _wants_page(request):
+            return await graphiql_page(request)
+        try:
+            return await graphql.run(request)
+        except HTTPException as error:
+            return PlainTextResponse(error.reason, status_code=error.status_code)
+
     app = Starlette(
         routes=[
-            Route("/graphql", graphql, methods=["GET", "POST"]),
+            Route("/graphql", graphql_http, methods=["GET", "POST"]),
             WebSocketRoute("/graphql", graphql),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
             Route("/metrics", prometheus),
             *(router_mounts(router_app) if router_app is not None else ()),
+            *(graphiql_routes() if settings.graphiql_enabled else ()),
         ],
         lifespan=lifespan,
     )

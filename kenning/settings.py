@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from enum import StrEnum
 from pathlib import Path
+from typing import Annotated
 
 from pydantic import Field, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from kenning.domain.secrets import SecretPolicy
 from kenning.router.config import RouterSettings
@@ -39,7 +41,14 @@ class Settings(BaseSettings):
 
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=0, le=65535)
+    # Local development (`make run` sets it): GraphiQL on unless told otherwise.
     development: bool = False
+    # The GraphiQL page at GET /graphql (served by Kenning, no CDN); unset follows
+    # `development`, so production servers do not show it unless asked to.
+    graphiql: bool | None = None
+    # Origins a browser UI may call the API from (comma-separated or a JSON list); empty
+    # turns CORS off. "*" allows any origin (keys travel in a header, never in cookies).
+    cors_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
     # Lets requests without a key read global data only; for local experiments, never
     # production. Logged loudly at startup when on.
     allow_anonymous: bool = False
@@ -88,6 +97,21 @@ class Settings(BaseSettings):
     stack_redis_port: int = Field(default=6380, ge=1, le=65535)
     stack_mirror: str = "http://deb.debian.org/debian"
     stack_suite: str = "trixie"
+
+    @field_validator("cors_origins", mode="before")
+    @classmethod
+    def _split_origins(cls, value: object) -> object:
+        if isinstance(value, str):
+            text = value.strip()
+            if text.startswith("["):
+                return json.loads(text)
+            return [part.strip() for part in text.split(",") if part.strip()]
+        return value
+
+    @property
+    def graphiql_enabled(self) -> bool:
+        """Whether GET /graphql serves the GraphiQL page."""
+        return self.development if self.graphiql is None else self.graphiql
 
     @field_validator("graph_name")
     @classmethod

@@ -3,6 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export HF_HUB_OFFLINE=1
+# Local development: GraphiQL on at http://127.0.0.1:8000/graphql (override in the env).
+export KENNING_DEVELOPMENT="${KENNING_DEVELOPMENT:-true}"
 scripts/install.sh
 .venv/bin/kenning stack up
 .venv/bin/kenning migrate
