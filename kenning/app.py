@@ -2,90 +2,52 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
-from typing import Any
 
 import asyncpg
 import redis.asyncio as aioredis
-from cross_web import HTTPException
 from starlette.applications import Starlette
+from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
-from starlette.websockets import WebSocket
-from strawberry.asgi import GraphQL
-from strawberry.exceptions import ConnectionRejectionError
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL
-from strawberry.types.unset import UNSET, UnsetType
 
 from kenning.domain.embedding import Embedder
 from kenning.domain.errors import ConfigurationError
-from kenning.domain.principal import ANONYMOUS, Principal, bearer_key
+from kenning.domain.health import overall
 from kenning.graphiql import graphiql_page, graphiql_routes
+from kenning.graphql_view import KenningGraphQL
 from kenning.http_metrics import HttpMetrics
 from kenning.logs import configure_logging, log_event
-from kenning.resolvers.context import Context
+from kenning.metrics import ServiceMetrics
 from kenning.router import router_of
 from kenning.router_mount import router_app_for, router_metric_paths, router_mounts, running_router
 from kenning.runtime import Runtime
 from kenning.schema.build import ApiLimits, build_schema
 from kenning.settings import Settings
 from kenning.storage.embedders.factory import create_embedder
-from kenning.storage.health import readiness, verify_database, verify_embedder
+from kenning.storage.embedders.observed import ObservedEmbedder
+from kenning.storage.health import (
+    unavailable_part,
+    verify_database,
+    verify_embedder,
+)
 from kenning.storage.migrate import head_revision
 from kenning.storage.pool import connect, create_pool
 
 logger = logging.getLogger("kenning.app")
 
 
-class KenningGraphQL(GraphQL[Context, None]):
-    """Strawberry's ASGI view with Kenning's typed context."""
-
-    def __init__(self, holder: dict[str, Runtime], limits: ApiLimits, **kwargs: Any) -> None:
-        super().__init__(build_schema(limits), **kwargs)
-        self._holder = holder
-
-    async def get_context(
-        self, request: Request | WebSocket, response: Response | WebSocket
-    ) -> Context:
-        runtime = self._holder["runtime"]
-        caller = await _authenticate(runtime, request.headers.get("authorization"))
-        if caller is None and isinstance(request, Request):
-            raise HTTPException(401, "Unauthorized: send Authorization: Bearer <API key>")
-        # A websocket may still authenticate in its connection_init payload.
-        return Context(
-            runtime=runtime,
-            request=request,
-            response=response if isinstance(response, Response) else None,
-            principal=caller,
-        )
-
-    async def on_ws_connect(self, context: Context) -> UnsetType | dict[str, object] | None:
-        if context.principal is None:
-            params = context.connection_params or {}
-            header = params.get("Authorization", params.get("authorization"))
-            caller = await _authenticate(
-                context.runtime, header if isinstance(header, str) else None
-            )
-            if caller is None:
-                raise ConnectionRejectionError({"message": "Unauthorized"})
-            context.principal = caller
-        unset: UnsetType = UNSET
-        return unset
+_READY_STATUS = {"ok": "ready", "degraded": "degraded", "down": "unready"}
 
 
 def _wants_page(request: Request) -> bool:
     # A browser typing the URL asks for HTML and sends no query; GraphQL over GET does.
     return "text/html" in request.headers.get("accept", "") and "query" not in request.query_params
-
-
-async def _authenticate(runtime: Runtime, header: str | None) -> Principal | None:
-    key = bearer_key(header)
-    if key is not None:
-        return await runtime.api_keys.authenticate(key)
-    return ANONYMOUS if runtime.settings.allow_anonymous else None
 
 
 async def preflight(settings: Settings) -> None:
@@ -119,6 +81,7 @@ def create_app(settings: Settings, *, embedder: Embedder | None = None) -> Starl
     router_app = router_app_for(settings)
     routed_paths = router_metric_paths() if router_app is not None else ()
     metrics = HttpMetrics(("/graphql", "/healthz", "/readyz", "/metrics", *routed_paths))
+    service = ServiceMetrics(metrics.registry)
 
     @asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
@@ -127,17 +90,22 @@ def create_app(settings: Settings, *, embedder: Embedder | None = None) -> Starl
         redis = aioredis.from_url(settings.redis_url)
         routing = AsyncExitStack()
         router = await routing.enter_async_context(running_router(router_app))
-        model = embedder or create_embedder(settings, router=router)
+        model = ObservedEmbedder(
+            embedder or create_embedder(settings, router=router), service.observe_embedding
+        )
         try:
             async with pool.acquire() as conn:
                 await verify_database(conn, settings, head_revision(settings))
                 await verify_embedder(conn, model.model, model.dimension)
             # Load the model now so the first request does not pay for it.
-            warm_up = getattr(model, "warm_up", None)
-            if warm_up is not None:
-                await warm_up()
+            await model.warm_up()
             holder["runtime"] = Runtime(
-                settings=settings, pool=pool, redis=redis, embedder=model, router=router
+                settings=settings,
+                pool=pool,
+                redis=redis,
+                embedder=model,
+                router=router,
+                metrics=service,
             )
             if settings.allow_anonymous:
                 logger.warning(
@@ -146,7 +114,9 @@ def create_app(settings: Settings, *, embedder: Embedder | None = None) -> Starl
                                      "(KENNING_ALLOW_ANONYMOUS); never use this in production"},
                 )  # fmt: skip
             runtime = holder["runtime"]
-            await runtime.queue.start_workers(runtime.ingest_deps(), settings.queue_workers)
+            await runtime.queue.start_workers(
+                runtime.ingest_deps(), settings.queue_workers, service.observe_job
+            )
             log_event(logger, "server.started", host=settings.host, port=settings.port)
             yield
         finally:
@@ -166,39 +136,48 @@ def create_app(settings: Settings, *, embedder: Embedder | None = None) -> Starl
         runtime = holder.get("runtime")
         if runtime is None:
             return JSONResponse({"status": "starting"}, status_code=503)
-        parts = await readiness(runtime.pool, runtime.redis, settings.graph_name)
-        failing = {name: state for name, state in parts.items() if state != "ok"}
-        body = {"status": "ready" if not failing else "unready", "parts": parts}
-        return JSONResponse(body, status_code=503 if failing else 200)
+        parts = await runtime.parts()
+        state = overall(parts)
+        body = {
+            "status": _READY_STATUS[state],
+            "parts": {part.name: part.detail for part in parts},
+        }
+        return JSONResponse(body, status_code=503 if state == "down" else 200)
 
     async def prometheus(_: Request) -> Response:
+        runtime = holder.get("runtime")
+        if runtime is not None:
+            with contextlib.suppress(Exception):  # a scrape still answers with PG down
+                await service.refresh_queue(runtime.queue.live_counts)
         payload, content_type = metrics.render()
         if router_app is not None:  # two registries, disjoint names: one exposition
             payload += router_of(router_app).metrics.exposition()
         return PlainTextResponse(payload, media_type=content_type)
 
+    limits = ApiLimits(
+        max_depth=settings.graphql_max_depth,
+        max_tokens=settings.graphql_max_tokens,
+        max_aliases=settings.graphql_max_aliases,
+        introspection=settings.graphql_introspection,
+    )
     graphql = KenningGraphQL(
         holder,
-        ApiLimits(
-            max_depth=settings.graphql_max_depth,
-            max_tokens=settings.graphql_max_tokens,
-            max_aliases=settings.graphql_max_aliases,
-            introspection=settings.graphql_introspection,
+        unavailable_part,
+        schema=build_schema(
+            limits, unavailable=unavailable_part, observe=service.observe_operation
         ),
         # Kenning serves its own GraphiQL (offline, no key needed to load it): see below.
         graphql_ide=None,
         keep_alive=True,
         keep_alive_interval=15,
         subscription_protocols=[GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL],
+        allowed_origins=settings.cors_origins,
     )
 
     async def graphql_http(request: Request) -> Response:
         if request.method == "GET" and settings.graphiql_enabled and _wants_page(request):
             return await graphiql_page(request)
-        try:
-            return await graphql.run(request)
-        except HTTPException as error:
-            return PlainTextResponse(error.reason, status_code=error.status_code)
+        return await graphql.handle_http(request)
 
     app = Starlette(
         routes=[
@@ -212,5 +191,15 @@ def create_app(settings: Settings, *, embedder: Embedder | None = None) -> Starl
         ],
         lifespan=lifespan,
     )
+    if settings.cors_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=settings.cors_origins,
+            allow_methods=["GET", "POST", "OPTIONS"],
+            allow_headers=["authorization", "content-type"],
+            expose_headers=["x-request-id"],
+            max_age=600,
+        )
+    # Outermost: every answer, CORS preflights included, is counted and has a request id.
     app.add_middleware(metrics.middleware_class)
     return app

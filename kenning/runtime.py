@@ -7,15 +7,20 @@ from dataclasses import dataclass, field
 
 import asyncpg
 import redis.asyncio as aioredis
+from prometheus_client import CollectorRegistry
 
 from kenning.domain.embedding import Embedder
+from kenning.domain.health import PartState
 from kenning.domain.ingest import IngestDeps
+from kenning.metrics import ServiceMetrics
 from kenning.router import Router
 from kenning.settings import Settings
 from kenning.storage.alias_registry import PgAliasRegistry
 from kenning.storage.api_keys import PgApiKeys
 from kenning.storage.chunk_search import PgChunkIndex, VectorScan
+from kenning.storage.embedders.observed import ObservedEmbedder
 from kenning.storage.graph_reads import PgGraphReader
+from kenning.storage.health import database_versions, probe_parts
 from kenning.storage.knowledge_store import PgKnowledgeStore
 from kenning.storage.queue_services import QueueServices
 
@@ -30,6 +35,8 @@ class Runtime:
     embedder: Embedder
     # The model router this process runs (mounted at /ollama, /router), if configured.
     router: Router | None = None
+    # Where what the process does is counted; a private registry when not given.
+    metrics: ServiceMetrics = field(default_factory=lambda: ServiceMetrics(CollectorRegistry()))
     store: PgKnowledgeStore = field(init=False)
     aliases: PgAliasRegistry = field(init=False)
     api_keys: PgApiKeys = field(init=False)
@@ -48,6 +55,30 @@ class Runtime:
             VectorScan(self.settings.search_ef_search, self.settings.search_max_scan_tuples),
         )
         self.queue = QueueServices(self.settings, self.pool, self.redis)
+
+    async def parts(self) -> list[PartState]:
+        """Every part's state: PostgreSQL, AGE, pgvector, Redis, the embedder, the workers."""
+        probed = await probe_parts(self.pool, self.redis, self.settings.graph_name)
+        return [*probed, *self.process_parts()]
+
+    async def schema_revision(self) -> str | None:
+        """The database's migration revision; None when it cannot be read now."""
+        try:
+            async with self.pool.acquire() as conn:
+                return (await database_versions(conn)).schema_revision
+        except Exception:  # down: the parts say so
+            return None
+
+    def process_parts(self) -> list[PartState]:
+        """The parts inside this process: the embedder and the queue workers."""
+        embedder_ok, embedder_detail = (
+            self.embedder.state() if isinstance(self.embedder, ObservedEmbedder) else (True, "ok")
+        )
+        workers_ok, workers_detail = self.queue.workers_state()
+        return [
+            PartState("embedder", embedder_ok, self.embedder.model, embedder_detail),
+            PartState("workers", workers_ok, None, workers_detail),
+        ]
 
     def ingest_deps(self) -> IngestDeps:
         """The ports an ingest runs with, under the server's default policies."""

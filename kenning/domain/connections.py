@@ -10,7 +10,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Protocol
 
-from kenning.domain.errors import ConflictError, ValidationError
+from kenning.domain.errors import ConflictError, TooLargeError, ValidationError
 from kenning.domain.ingestion import IngestRequest
 from kenning.domain.scope import Scope
 
@@ -169,7 +169,7 @@ def check_cursor(name: str, value: str) -> None:
     if not _ID.match(name):
         raise ValidationError("cursorName must be 1..200 printable characters", field="cursorName")
     if len(value) > MAX_CURSOR_VALUE:
-        raise ValidationError(f"value exceeds {MAX_CURSOR_VALUE} characters", field="value")
+        raise TooLargeError(f"value exceeds {MAX_CURSOR_VALUE} characters", field="value")
 
 
 def sorted_cursors(cursors: Sequence[SyncCursor]) -> tuple[SyncCursor, ...]:

@@ -2,6 +2,7 @@
 
 KenningError
 ├── ValidationError        bad input, names the field
+│   └── TooLargeError      input over a size or count limit
 ├── SensitiveContentError  content holds credentials (findings: kind + line)
 ├── ScopeError             read or write outside the caller's scope
 ├── NotFoundError          a referenced item does not exist
@@ -43,6 +44,12 @@ class ValidationError(KenningError):
     """Input that cannot be accepted; ``field`` names the offending input."""
 
     code = ErrorCode.INVALID
+
+
+class TooLargeError(ValidationError):
+    """Input over a size or count limit; the message gives the limit."""
+
+    code = ErrorCode.TOO_LARGE
 
 
 class ScopeError(KenningError):

@@ -62,15 +62,23 @@ class EventHub:
     def subscribers(self) -> int:
         return len(self._inboxes)
 
+    @property
+    def ready(self) -> bool:
+        """False while the bus is unreachable: events may be missed, so poll instead."""
+        return self._source.ready
+
     @asynccontextmanager
-    async def subscribe(self) -> AsyncIterator[Inbox]:
-        """An inbox receiving every event from the moment this returns (or a ``RESYNC``
-        once the bus is reachable again, when it is not)."""
+    async def subscribe(self, wait: float = READY_TIMEOUT) -> AsyncIterator[Inbox]:
+        """An inbox receiving every event from the moment this returns while ``ready``.
+
+        Waits up to ``wait`` seconds for the bus; when it is not reachable by then, the
+        caller gets the inbox anyway and should poll until ``ready`` turns true.
+        """
         inbox = Inbox()
         self._inboxes.add(inbox)
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._run(), name="kenning-event-hub")
-        await self._source.wait_ready(READY_TIMEOUT)
+        await self._source.wait_ready(wait)
         try:
             yield inbox
         finally:

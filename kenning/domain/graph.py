@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol
 
-from kenning.domain.errors import ValidationError
+from kenning.domain.errors import TooLargeError, ValidationError
 from kenning.domain.keys import normalize_edge_type
 from kenning.domain.reads import ChunkView
 from kenning.domain.scope import Scope, ScopeLevel
@@ -180,7 +180,7 @@ def edge_type_filter(raw: Sequence[str] | None) -> tuple[str, ...] | None:
     if raw is None:
         return None
     if len(raw) > MAX_EDGE_TYPES:
-        raise ValidationError(f"at most {MAX_EDGE_TYPES} edge types", field="edgeTypes")
+        raise TooLargeError(f"at most {MAX_EDGE_TYPES} edge types", field="edgeTypes")
     types: set[str] = set()
     for item in raw:
         try:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from kenning.domain.chunking import chunk
 from kenning.domain.content_hash import IndexedPayload, content_hash
-from kenning.domain.errors import KenningError, ValidationError
+from kenning.domain.errors import KenningError, TooLargeError, ValidationError
 from kenning.domain.ingest import IngestDeps
 from kenning.domain.ingest_rules import check_relationship_strings, clean_content, clean_metadata
 from kenning.domain.ingestion import (
@@ -111,7 +111,7 @@ def _check(request: GraphRequest) -> None:
     if total == 0:
         raise ValidationError("nothing to ingest: give pieces, nodes or edges", field="input")
     if total > MAX_ITEMS:
-        raise ValidationError(f"at most {MAX_ITEMS} items per request", field="input")
+        raise TooLargeError(f"at most {MAX_ITEMS} items per request", field="input")
 
 
 async def ingest_graph(request: GraphRequest, deps: IngestDeps) -> GraphOutcome:

@@ -6,7 +6,7 @@ import json
 import re
 from collections.abc import Mapping
 
-from kenning.domain.errors import ValidationError
+from kenning.domain.errors import TooLargeError, ValidationError
 from kenning.domain.ingestion import IngestRequest
 from kenning.domain.keys import canonicalize_key, normalize_key, parse_key
 from kenning.domain.secrets import SecretPolicy, apply_policy, scan
@@ -34,13 +34,15 @@ def validate(request: IngestRequest) -> None:
     if not request.content.strip():
         raise ValidationError("content is empty", field="content")
     if len(request.content) > MAX_CONTENT:
-        raise ValidationError(f"content exceeds {MAX_CONTENT} characters", field="content")
-    if len(request.tags) > MAX_TAGS or not all(_TAG.match(tag) for tag in request.tags):
+        raise TooLargeError(f"content exceeds {MAX_CONTENT} characters", field="content")
+    if len(request.tags) > MAX_TAGS:
+        raise TooLargeError(f"tags: at most {MAX_TAGS}", field="tags")
+    if not all(_TAG.match(tag) for tag in request.tags):
         raise ValidationError(
             f"tags: at most {MAX_TAGS}, each 1..100 printable characters", field="tags"
         )
     if len(request.relationships) > MAX_RELATIONSHIPS:
-        raise ValidationError(
+        raise TooLargeError(
             f"at most {MAX_RELATIONSHIPS} relationships per request", field="relationships"
         )
     if not 0 <= request.priority <= 9:
@@ -58,7 +60,7 @@ def validate(request: IngestRequest) -> None:
     except (TypeError, ValueError) as error:
         raise ValidationError("metadata must be JSON", field="metadata") from error
     if len(encoded.encode()) > MAX_METADATA_BYTES:
-        raise ValidationError(f"metadata exceeds {MAX_METADATA_BYTES} bytes", field="metadata")
+        raise TooLargeError(f"metadata exceeds {MAX_METADATA_BYTES} bytes", field="metadata")
 
 
 def main_node(request: IngestRequest) -> str | None:

@@ -8,6 +8,7 @@ from kenning.domain.errors import NotFoundError
 from kenning.domain.event_hub import EventHub
 from kenning.domain.jobs import Job, JobEvent
 from kenning.domain.queue_ports import JobQueue
+from kenning.domain.queue_status import BUS_WAIT, DEGRADED_POLL
 from kenning.domain.scope import Scope
 
 MAX_UPDATES = 100_000
@@ -19,9 +20,10 @@ async def watch_progress(
     """The job now, then each newer version of it; ends after a terminal status.
 
     Events can arrive out of order across processes, so each carries the row's version and
-    older ones are dropped; a ``RESYNC`` or a quiet ``refresh`` interval re-reads the row.
+    older ones are dropped; a ``RESYNC`` or a quiet ``refresh`` interval re-reads the row,
+    and while the bus is down the row is re-read every ``DEGRADED_POLL`` seconds.
     """
-    async with hub.subscribe() as inbox:
+    async with hub.subscribe(wait=BUS_WAIT) as inbox:
         # Read after subscribing, so no change between the read and the first event is lost.
         job = await queue.get(job_id, reader)
         if job is None:
@@ -30,7 +32,7 @@ async def watch_progress(
         for _ in range(MAX_UPDATES):
             if job.status.terminal:
                 return
-            message = await inbox.get(refresh)
+            message = await inbox.get(refresh if hub.ready else min(refresh, DEGRADED_POLL))
             newer: Job | None
             if isinstance(message, JobEvent):
                 newer = message.job if message.job.id == job_id else None

@@ -176,3 +176,8 @@ class EventSource(Protocol):
     async def wait_ready(self, within: float) -> bool:
         """True once subscribed (events from now on are delivered)."""
         ...
+
+    @property
+    def ready(self) -> bool:
+        """True while subscribed; False while the bus is unreachable."""
+        ...

@@ -5,6 +5,10 @@ every ``refresh`` seconds, for workers and due retries), then hands the same obj
 its subscribers. Snapshots therefore cost one query per change batch, not one per
 subscriber, and a subscriber that reads slowly simply skips to the newest state while
 keeping the list of changes it has not seen.
+
+While the event bus (Redis) is unreachable the feed is *degraded*: it still sends a
+snapshot at once, marked ``degraded``, and re-reads one every ``DEGRADED_POLL`` seconds;
+once the bus is back it sends a fresh, live snapshot and follows events again.
 """
 
 from __future__ import annotations
@@ -28,6 +32,10 @@ ERROR_PAUSE = 1.0
 # At most this many updates per second and feed; a burst of changes shares one update.
 MIN_INTERVAL = 0.25
 MAX_UPDATES = 10**9
+# How often a degraded feed re-reads the queue, and how long a new feed waits for the bus
+# before it starts degraded (the first subscription of a process takes a round trip).
+DEGRADED_POLL = 1.0
+BUS_WAIT = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +46,8 @@ class QueueStatus:
     changes: tuple[JobEvent, ...] = ()
     resynced: bool = False
     changes_dropped: int = 0
+    # True while the event bus is unreachable: the snapshot is polled, changes are empty.
+    degraded: bool = False
 
 
 @dataclass(slots=True, eq=False)
@@ -72,7 +82,11 @@ class _Mailbox:
             raise self.failure
         assert self.latest is not None
         taken = self.shared or QueueStatus(
-            self.latest.snapshot, tuple(self.changes), self.resynced, self.dropped
+            self.latest.snapshot,
+            tuple(self.changes),
+            self.resynced,
+            self.dropped,
+            self.latest.degraded,
         )
         self.changes, self.dropped, self.resynced, self.shared = [], 0, False, None
         self.ready.clear()
@@ -84,12 +98,13 @@ class _Feed:
         self.hub, self.reader, self.scope, self.first = hub, reader, scope, first
         self.mailboxes: set[_Mailbox] = set()
         self.latest: QueueSnapshot | None = None
+        self.degraded = False
         self.task: asyncio.Task[None] | None = None
 
     def join(self) -> _Mailbox:
         box = _Mailbox()
         if self.latest is not None:
-            box.put(QueueStatus(self.latest))
+            box.put(QueueStatus(self.latest, degraded=self.degraded))
         self.mailboxes.add(box)
         return box
 
@@ -100,11 +115,20 @@ class _Feed:
 
     async def run(self, refresh: float, min_interval: float) -> None:
         loop = asyncio.get_running_loop()
-        async with self.hub.subscribe() as inbox:
-            await self._send((), resynced=False)
+        async with self.hub.subscribe(wait=BUS_WAIT) as inbox:
+            degraded = not self.hub.ready
+            await self._send((), resynced=False, degraded=degraded)
             sent = loop.time()
             while True:
-                first = await inbox.get(refresh)
+                first = await inbox.get(min(refresh, DEGRADED_POLL) if degraded else refresh)
+                if degraded or not self.hub.ready:
+                    # Polling: while the bus is down, and once more when it is back (the
+                    # subscription is live again, so this snapshot misses nothing).
+                    inbox.drain()
+                    was, degraded = degraded, not self.hub.ready
+                    await self._send((), resynced=was and not degraded, degraded=degraded)
+                    sent = loop.time()
+                    continue
                 # Under a burst, gather what arrives within the interval into one update;
                 # a lone change goes out at once.
                 pause = min_interval - (loop.time() - sent)
@@ -119,10 +143,10 @@ class _Feed:
                 )
                 if batch and not visible and not resync:
                     continue  # only other readers' jobs changed
-                await self._send(visible, resynced=resync)
+                await self._send(visible, resynced=resync, degraded=False)
                 sent = loop.time()
 
-    async def _send(self, changes: tuple[JobEvent, ...], *, resynced: bool) -> None:
+    async def _send(self, changes: tuple[JobEvent, ...], *, resynced: bool, degraded: bool) -> None:
         for _ in range(1000):
             try:
                 snapshot = await self.reader.snapshot(self.scope, self.first)
@@ -133,9 +157,11 @@ class _Feed:
         else:
             raise RuntimeError("queue status snapshots keep failing")
         previous, self.latest = self.latest, snapshot
-        if previous is not None and not (changes or resynced) and _same(previous, snapshot):
+        was_degraded, self.degraded = self.degraded, degraded
+        quiet = not (changes or resynced) and was_degraded == degraded
+        if previous is not None and quiet and _same(previous, snapshot):
             return  # a periodic refresh that found nothing new: no message to anyone
-        status = QueueStatus(snapshot, changes, resynced)
+        status = QueueStatus(snapshot, changes, resynced, degraded=degraded)
         for box in list(self.mailboxes):
             box.put(status)
 

@@ -24,7 +24,7 @@ from enum import StrEnum
 from typing import Any, Final, Protocol
 
 from kenning.domain.embedding import Embedder
-from kenning.domain.errors import ConfigurationError, ValidationError
+from kenning.domain.errors import ConfigurationError, TooLargeError, ValidationError
 from kenning.domain.rank_fusion import DEFAULT_K, fuse
 from kenning.domain.reads import ChunkView
 from kenning.domain.scope import Scope
@@ -173,7 +173,7 @@ def validate(request: SearchRequest, max_limit: int = DEFAULT_MAX_LIMIT) -> None
     if not request.query.strip():
         raise ValidationError("query must not be empty", field="query")
     if len(request.query) > MAX_QUERY_LENGTH:
-        raise ValidationError(f"query is longer than {MAX_QUERY_LENGTH} characters", field="query")
+        raise TooLargeError(f"query is longer than {MAX_QUERY_LENGTH} characters", field="query")
     if not 1 <= request.limit <= max_limit:
         raise ValidationError(f"limit must be between 1 and {max_limit}", field="limit")
     if request.min_score is not None and not math.isfinite(request.min_score):
@@ -185,7 +185,7 @@ def validate(request: SearchRequest, max_limit: int = DEFAULT_MAX_LIMIT) -> None
         ("sourceUrns", request.filters.source_urns),
     ):
         if len(values) > MAX_FILTER_VALUES:
-            raise ValidationError(f"{name} takes at most {MAX_FILTER_VALUES} values", field=name)
+            raise TooLargeError(f"{name} takes at most {MAX_FILTER_VALUES} values", field=name)
         if any(not value for value in values):
             raise ValidationError(f"{name} must not contain empty strings", field=name)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from typing import Protocol
 from kenning.domain.backoff import is_operational
 from kenning.domain.ingest import IngestDeps
 from kenning.domain.job_runner import run_job
-from kenning.domain.jobs import Lane, Lease
+from kenning.domain.jobs import JobStatus, Lane, Lease
 from kenning.domain.queue_ports import WorkQueue
 
 logger = logging.getLogger("kenning.queue")
@@ -60,6 +61,22 @@ class WorkerRegistry(Protocol):
     async def gone(self, worker_id: str) -> None: ...
 
 
+# (outcome, seconds) of each job a worker ran: the job's new status in lower case
+# (``indexed``, ``failed``, …), ``retry_later``, ``lease_lost``, ``interrupted`` (the
+# worker stopped) or ``unrecorded`` (the database went away before the end was written).
+JobObserver = Callable[[str, float], None]
+
+
+def _outcome(status: JobStatus | None) -> str:
+    if status is None:
+        return "lease_lost"
+    return "retry_later" if status is JobStatus.QUEUED else status.value.lower()
+
+
+def _unobserved(outcome: str, seconds: float) -> None:
+    return None
+
+
 class Worker:
     """Runs jobs of both lanes until ``stop``; any number may share one database."""
 
@@ -73,8 +90,10 @@ class Worker:
         *,
         worker_id: str | None = None,
         operational: Callable[[BaseException], bool] = is_operational,
+        observe: JobObserver | None = None,
     ) -> None:
         self.id = worker_id or f"worker-{uuid.uuid4().hex[:12]}"
+        self._observe = observe or _unobserved
         self._queue, self._deps, self._wakeup = queue, deps, wakeup
         self._registry, self._config, self._operational = registry, config, operational
         self._held: dict[str, Lease] = {}
@@ -84,6 +103,12 @@ class Worker:
         self._urgent = 0  # priority jobs running now
         self._calm = asyncio.Event()
         self._calm.set()
+
+    @property
+    def running(self) -> bool:
+        """True while started and every slot and chore is alive (none crashed)."""
+        tasks = [*self._slots, *self._chores]
+        return bool(tasks) and not self._stopping.is_set() and not any(t.done() for t in tasks)
 
     @property
     def held(self) -> int:
@@ -145,9 +170,13 @@ class Worker:
             if lane is Lane.PRIORITY:
                 self._urgent += 1
                 self._calm.clear()
+            started = time.perf_counter()
+            outcome = "unrecorded"
             try:
-                await run_job(claimed, self._queue, self._deps, self._operational)
+                status = await run_job(claimed, self._queue, self._deps, self._operational)
+                outcome = _outcome(status)
             except asyncio.CancelledError:
+                outcome = "interrupted"
                 # Stopping: the job's transaction rolled back; hand it to another worker now.
                 with contextlib.suppress(Exception):
                     await self._queue.release(claimed.lease)
@@ -157,6 +186,7 @@ class Worker:
                 # the job runs again; nothing is lost.
                 logger.warning("queue.job.unrecorded", extra={"job_id": claimed.job.id})
             finally:
+                self._observe(outcome, time.perf_counter() - started)
                 self._held.pop(claimed.job.id, None)
                 if lane is Lane.PRIORITY:
                     self._urgent -= 1

@@ -12,7 +12,7 @@ from typing import Annotated
 
 import strawberry
 
-from kenning.domain.errors import ValidationError
+from kenning.domain.errors import TooLargeError
 from kenning.domain.graph import (
     MAX_NODE_KEYS,
     MAX_SUBGRAPH_LIMIT,
@@ -61,7 +61,7 @@ async def resolve_nodes(
     """Nodes by key, in the order asked; null where none is visible."""
     reader = read_scope(info, scope)
     if len(keys) > MAX_NODE_KEYS:
-        raise ValidationError(f"at most {MAX_NODE_KEYS} keys", field="keys")
+        raise TooLargeError(f"at most {MAX_NODE_KEYS} keys", field="keys")
     parsed = [parse_key(key, field="keys").key for key in keys]
     canonical = await alias_resolved(info, reader, parsed)
     views = await info.context.loaders.nodes_by_key(reader).load_many(canonical)

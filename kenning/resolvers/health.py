@@ -8,25 +8,27 @@ from datetime import UTC, datetime
 
 from kenning import __version__
 from kenning.domain.errors import ValidationError
+from kenning.domain.health import overall
 from kenning.resolvers.context import Info
-from kenning.schema.health import Health, Heartbeat
-from kenning.storage.health import database_versions, redis_version
+from kenning.schema.health import Health, HealthStatus, Heartbeat, PartHealth
 
 MAX_HEARTBEATS = 1000
 
 
 async def resolve_health(info: Info) -> Health:
-    """Versions of PostgreSQL, AGE, pgvector, Redis, Kenning and the schema revision."""
+    """Each part's state and version; a part that is down never fails the whole answer."""
     runtime = info.context.runtime
-    async with runtime.pool.acquire() as conn:
-        db = await database_versions(conn)
+    parts = await runtime.parts()
+    versions = {part.name: part.version for part in parts if part.up}
     return Health(
-        postgres=db.postgres,
-        age=db.age,
-        pgvector=db.pgvector,
-        redis=await redis_version(runtime.redis),
+        status=HealthStatus(overall(parts)),
+        parts=[PartHealth(name=p.name, up=p.up, version=p.version, detail=p.detail) for p in parts],
+        postgres=versions.get("postgres"),
+        age=versions.get("age"),
+        pgvector=versions.get("pgvector"),
+        redis=versions.get("redis"),
         kenning=__version__,
-        schema_revision=db.schema_revision,
+        schema_revision=await runtime.schema_revision() if versions.get("postgres") else None,
     )
 
 

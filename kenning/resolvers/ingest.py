@@ -17,7 +17,6 @@ from kenning.domain.sensitive import SensitiveContentError
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_member
 from kenning.resolvers.scope import write_scope
-from kenning.schema import queue as queue_types
 from kenning.schema.ingest import (
     EdgeTriple,
     IngestedChunk,
@@ -86,9 +85,7 @@ async def resolve_ingest(info: Info, input: IngestInput) -> IngestResult:
         await check_connection(request, runtime.queue.connections)
         outcome = await ingest(request, deps)
     except ConnectionRevokedError as error:
-        return queue_types.ConnectionRevokedError(
-            code=error.code, message=error.message, connection_id=error.connection_id
-        )
+        return error_member(error)
     except (ValidationError, SensitiveContentError, ScopeError) as error:
         logger.info(
             "ingestion.rejected",

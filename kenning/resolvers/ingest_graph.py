@@ -130,6 +130,4 @@ async def resolve_ingest_git_commits(
 
 
 def _revoked(error: ConnectionRevokedError) -> queue_types.ConnectionRevokedError:
-    return queue_types.ConnectionRevokedError(
-        code=error.code, message=error.message, connection_id=error.connection_id
-    )
+    return error_member(error)

@@ -69,9 +69,7 @@ def to_handle(result: EnqueueResult) -> gql.IngestionHandle:
 
 def revoked_member(error: ConnectionRevokedError) -> gql.ConnectionRevokedError:
     """The union member of a refused revoked connection."""
-    return gql.ConnectionRevokedError(
-        code=error.code, message=error.message, connection_id=error.connection_id
-    )
+    return error_member(error)
 
 
 async def resolve_request_ingestion(
@@ -138,7 +136,7 @@ async def _control(info: Info, action: Control) -> gql.JobControlResult:
     try:
         job = await action(principal(info), info.context.runtime.queue.jobs)
     except JobStateError as error:
-        return gql.JobStateError(code=error.code, message=error.message, status=error.status)
+        return error_member(error)
     except (ValidationError, ScopeError, NotFoundError) as error:
         return error_member(error)
     return to_job_type(job)

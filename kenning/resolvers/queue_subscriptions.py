@@ -66,6 +66,7 @@ def to_status_type(status: QueueStatus) -> gql.QueueStatus:
         ],
         changes_dropped=status.changes_dropped,
         resynced=status.resynced,
+        degraded=status.degraded,
     )
 
 

@@ -11,7 +11,6 @@ from graphql import GraphQLError
 from strawberry.extensions import (
     AddValidationRules,
     DisableIntrospection,
-    MaskErrors,
     MaxTokensLimiter,
     ParserCache,
     SchemaExtension,
@@ -19,9 +18,11 @@ from strawberry.extensions import (
 )
 from strawberry.extensions.max_aliases import create_validator as alias_rule
 from strawberry.extensions.query_depth_limiter import create_validator as depth_rule
+from strawberry.types import ExecutionContext
 
-from kenning.domain.errors import KenningError
+from kenning.schema.error_shaping import ErrorShaping, UnavailablePart
 from kenning.schema.mutation import Mutation
+from kenning.schema.operation_log import OperationLog, OperationObserver
 from kenning.schema.query import Query
 from kenning.schema.subscription import Subscription
 
@@ -38,21 +39,39 @@ class ApiLimits:
     document_cache: int = 512
 
 
-MASKED_MESSAGE = "Unexpected error; the server log has details under this request's id."
+class KenningSchema(strawberry.Schema):
+    """Strawberry's schema, minus its own error logging: ``ErrorShaping`` logs each error
+    once, at a level that fits it (a client's typo is no server error)."""
+
+    def process_errors(
+        self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None
+    ) -> None:
+        return None
 
 
-def _should_mask(error: GraphQLError) -> bool:
-    # Typed domain errors carry messages written for clients; anything else (SQL, driver
-    # and programming errors) is masked so no internals reach the caller.
-    original = error.original_error
-    return original is not None and not isinstance(original, KenningError)
+def _nothing_down(_: BaseException) -> str | None:
+    return None
 
 
-def build_schema(limits: ApiLimits | None = None) -> strawberry.Schema:
-    """A fresh schema object (no module-level global), guarded by ``limits``."""
+def build_schema(
+    limits: ApiLimits | None = None,
+    *,
+    unavailable: UnavailablePart = _nothing_down,
+    observe: OperationObserver | None = None,
+) -> strawberry.Schema:
+    """A fresh schema object (no module-level global), guarded by ``limits``.
+
+    ``unavailable`` tells which part (postgres, redis) an exception shows to be down; the
+    composition root passes the storage layer's answer, so such errors become
+    SERVICE_UNAVAILABLE instead of masked internal errors. ``observe`` hears each
+    operation's name, type, outcome and duration (the metrics).
+    """
     limits = limits or ApiLimits()
     extensions: list[type[SchemaExtension] | Callable[[], SchemaExtension]] = [
-        partial(MaskErrors, should_mask_error=_should_mask, error_message=MASKED_MESSAGE),
+        # Outermost, so the access log and metrics see the codes errors end up with.
+        partial(OperationLog, observe=observe),
+        # Next, so it sees the errors every other extension produces.
+        partial(ErrorShaping, unavailable=unavailable),
         # The rule classes are built once per schema: the validation cache keys on them,
         # and QueryDepthLimiter/MaxAliasesLimiter would build new ones per request.
         partial(
@@ -70,6 +89,6 @@ def build_schema(limits: ApiLimits | None = None) -> strawberry.Schema:
         partial(ParserCache, maxsize=limits.document_cache),
         partial(ValidationCache, maxsize=limits.document_cache),
     ]
-    return strawberry.Schema(
+    return KenningSchema(
         query=Query, mutation=Mutation, subscription=Subscription, extensions=extensions
     )

@@ -1,4 +1,8 @@
-"""Error members of result unions: a stable code, a message and the offending field."""
+"""Error members of result unions: a stable code, a message and the offending field.
+
+Every member implements the ``Error`` interface, so a client can select
+``... on Error { code message field }`` once for any result union.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +14,19 @@ from kenning.domain.errors import ErrorCode
 strawberry.enum(ErrorCode, description="Stable error codes owned by the domain.")
 
 
-@strawberry.type(description="Input that cannot be accepted; `field` names it.")
-class ValidationError:
+@strawberry.interface(
+    description="What every error member of a result union has: a stable `code`, a message "
+    "for people, and the camelCase input `field` it concerns (null when none)."
+)
+class Error:
     code: ErrorCode
     message: str
     field: str | None
+
+
+@strawberry.type(description="Input that cannot be accepted; `field` names it.")
+class ValidationError(Error):
+    pass
 
 
 @strawberry.type(description="One credential found in content: its kind and line, never the text.")
@@ -24,21 +36,15 @@ class SecretFinding:
 
 
 @strawberry.type(description="Content holds credentials; nothing of the request was stored.")
-class SensitiveContentError:
-    code: ErrorCode
-    message: str
-    field: str | None
+class SensitiveContentError(Error):
     findings: list[SecretFinding]
 
 
 @strawberry.type(description="A read or write outside the caller's scope.")
-class ScopeError:
-    code: ErrorCode
-    message: str
+class ScopeError(Error):
+    pass
 
 
 @strawberry.type(description="A referenced item does not exist or is not visible.")
-class NotFoundError:
-    code: ErrorCode
-    message: str
-    field: str | None
+class NotFoundError(Error):
+    pass

@@ -7,9 +7,14 @@ from typing import Annotated
 
 import strawberry
 
-from kenning.domain.errors import ErrorCode
 from kenning.domain.jobs import HandleStatus, JobStage, JobStatus, Lane
-from kenning.schema.errors import NotFoundError, ScopeError, SensitiveContentError, ValidationError
+from kenning.schema.errors import (
+    Error,
+    NotFoundError,
+    ScopeError,
+    SensitiveContentError,
+    ValidationError,
+)
 from kenning.schema.scope import ScopeInfo
 
 strawberry.enum(JobStatus, description="Where a job is: QUEUED → RUNNING → a terminal status.")
@@ -80,16 +85,12 @@ class JobPage:
 
 
 @strawberry.type(description="The job's status does not allow the operation.")
-class JobStateError:
-    code: ErrorCode
-    message: str
+class JobStateError(Error):
     status: JobStatus
 
 
 @strawberry.type(description="The connection was revoked; nothing more may be ingested with it.")
-class ConnectionRevokedError:
-    code: ErrorCode
-    message: str
+class ConnectionRevokedError(Error):
     connection_id: str
 
 
@@ -103,7 +104,7 @@ JobControlResult = Annotated[
 ]
 
 
-@strawberry.type(description="How many jobs of one lane are in one status.")
+@strawberry.type(description="How many jobs of one lane are in one status (zero included).")
 class QueueCount:
     status: JobStatus
     lane: Lane
@@ -141,4 +142,9 @@ class QueueStatus:
     resynced: bool = strawberry.field(
         description="True when events may have been missed (a reconnect): this is a fresh "
         "snapshot, not only the listed changes."
+    )
+    degraded: bool = strawberry.field(
+        description="True while live updates are unavailable (Redis is unreachable): the "
+        "snapshot is read from PostgreSQL every second instead, and `changes` stays empty. "
+        "Live updates resume on their own; the first live update has `resynced` true."
     )

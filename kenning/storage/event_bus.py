@@ -57,6 +57,10 @@ class RedisEventBus:
                 extra={"job_id": event.job.id, "error": type(error).__name__},
             )
 
+    @property
+    def ready(self) -> bool:
+        return self._ready.is_set()
+
     async def wait_ready(self, within: float) -> bool:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._ready.wait(), within)
@@ -94,8 +98,11 @@ class RedisEventBus:
                     if event is not None:
                         yield event
             except (RedisError, OSError) as error:
+                lost = self._ready.is_set()
                 self._ready.clear()
                 logger.warning("queue.events.reconnecting", extra={"error": type(error).__name__})
+                if lost:
+                    yield RESYNC  # subscribers learn at once that they must poll now
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, MAX_BACKOFF)
             finally:

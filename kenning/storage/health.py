@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable
 from dataclasses import dataclass
 
 import asyncpg
 import redis.asyncio as aioredis
 
 from kenning.domain.errors import ConfigurationError
+from kenning.domain.health import PartState
 from kenning.settings import Settings
 from kenning.storage.pool import Connection
 
@@ -99,21 +102,52 @@ async def verify_embedder(conn: Connection, model: str, dimension: int) -> None:
         )
 
 
-async def readiness(pool: asyncpg.Pool, client: aioredis.Redis, graph: str) -> dict[str, str]:
-    """Check each part; map part name to ``ok`` or the reason it failed."""
-    parts: dict[str, str] = {}
+# A part that hangs (a firewalled Redis, a stuck database) must not hang the probe.
+PROBE_TIMEOUT = 2.0
+
+
+async def probe_parts(
+    pool: asyncpg.Pool, client: aioredis.Redis, graph: str, *, within: float = PROBE_TIMEOUT
+) -> list[PartState]:
+    """PostgreSQL, AGE, pgvector and Redis, each checked on its own: one down never hides
+    the state of the others."""
+    database, cache = await asyncio.gather(
+        _bounded(_probe_database(pool, graph), within, ("postgres", "age", "pgvector")),
+        _bounded(_probe_redis(client), within, ("redis",)),
+    )
+    return [*database, *cache]
+
+
+async def _bounded(
+    probe: Awaitable[list[PartState]], within: float, names: tuple[str, ...]
+) -> list[PartState]:
+    try:
+        return await asyncio.wait_for(probe, within)
+    except TimeoutError:
+        return [PartState(name, False, detail=f"no answer within {within:g} s") for name in names]
+
+
+async def _probe_database(pool: asyncpg.Pool, graph: str) -> list[PartState]:
     try:
         async with pool.acquire() as conn:
-            parts["postgres"] = _ok(await conn.fetchval("SELECT 1") == 1)
-            parts["age"] = await _probe(conn, _age_probe(graph))
-            parts["pgvector"] = await _probe(conn, "SELECT '[1,0]'::vector <=> '[0,1]'::vector = 1")
+            versions = await database_versions(conn)
+            age = await _probe(conn, _age_probe(graph))
+            vector = await _probe(conn, "SELECT '[1,0]'::vector <=> '[0,1]'::vector = 1")
     except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-        parts.setdefault("postgres", f"unreachable: {type(error).__name__}")
+        reason = f"unreachable: {type(error).__name__}"
+        return [PartState(name, False, detail=reason) for name in ("postgres", "age", "pgvector")]
+    return [
+        PartState("postgres", True, versions.postgres),
+        PartState("age", age == "ok", versions.age, age),
+        PartState("pgvector", vector == "ok", versions.pgvector, vector),
+    ]
+
+
+async def _probe_redis(client: aioredis.Redis) -> list[PartState]:
     try:
-        parts["redis"] = _ok(bool(await client.ping()))
+        return [PartState("redis", True, await redis_version(client))]
     except (OSError, aioredis.RedisError) as error:
-        parts["redis"] = f"unreachable: {type(error).__name__}"
-    return parts
+        return [PartState("redis", False, detail=f"unreachable: {type(error).__name__}")]
 
 
 def _age_probe(graph: str) -> str:
@@ -133,3 +167,26 @@ async def _probe(conn: Connection, sql: str) -> str:
 
 def _ok(value: bool) -> str:
     return "ok" if value else "failed"
+
+
+def unavailable_part(error: BaseException) -> str | None:
+    """``postgres`` or ``redis`` when ``error`` shows that part to be unreachable.
+
+    redis-py wraps its socket errors in its own ``ConnectionError``, so a bare ``OSError``
+    comes from asyncpg (refused or reset while connecting to PostgreSQL). A timeout is
+    left out: asyncio raises the same ``TimeoutError`` for any deadline.
+    """
+    if isinstance(error, aioredis.ConnectionError | aioredis.TimeoutError):
+        return "redis"
+    if isinstance(error, TimeoutError):
+        return None
+    if isinstance(
+        error,
+        asyncpg.PostgresConnectionError
+        | asyncpg.ConnectionDoesNotExistError
+        | asyncpg.AdminShutdownError
+        | asyncpg.CannotConnectNowError
+        | OSError,
+    ):
+        return "postgres"
+    return None

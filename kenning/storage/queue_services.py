@@ -9,7 +9,7 @@ import redis.asyncio as aioredis
 from kenning.domain.event_hub import EventHub
 from kenning.domain.ingest import IngestDeps
 from kenning.domain.queue_status import StatusFeeds
-from kenning.domain.worker import Worker, WorkerConfig
+from kenning.domain.worker import JobObserver, Worker, WorkerConfig
 from kenning.settings import Settings
 from kenning.storage.connection_registry import PgConnectionRegistry
 from kenning.storage.database_url import database_name
@@ -50,8 +50,11 @@ class QueueServices:
         self.workers: list[Worker] = []
         self._wakeup: PgWakeup | None = None
 
-    async def start_workers(self, deps: IngestDeps, count: int) -> list[Worker]:
-        """Start ``count`` workers running ``ingest`` with ``deps``."""
+    async def start_workers(
+        self, deps: IngestDeps, count: int, observe: JobObserver | None = None
+    ) -> list[Worker]:
+        """Start ``count`` workers running ``ingest`` with ``deps``; ``observe`` hears how
+        long each job took and how it ended."""
         if self._wakeup is None:
             self._wakeup = PgWakeup(self.settings)
         config = worker_config(self.settings)
@@ -64,6 +67,7 @@ class QueueServices:
                 self.registry,
                 config,
                 operational=is_operational_pg,
+                observe=observe,
             )
             await worker.start()
             started.append(worker)
@@ -77,6 +81,19 @@ class QueueServices:
         if self._wakeup is not None:
             await self._wakeup.aclose()
             self._wakeup = None
+
+    def workers_state(self) -> tuple[bool, str]:
+        """Whether this process's workers all run; ``off`` when it runs none."""
+        if not self.workers:
+            return True, "off (no workers in this process)"
+        alive = sum(worker.running for worker in self.workers)
+        if alive == len(self.workers):
+            return True, "ok"
+        return False, f"stopped: {alive} of {len(self.workers)} workers running"
+
+    async def live_counts(self) -> list[tuple[str, str, int]]:
+        """(lane, status, count) of QUEUED and RUNNING jobs in the whole queue."""
+        return await self.reader.live_counts()
 
     async def aclose(self) -> None:
         """Stop workers, feeds and the bus listener."""

@@ -33,6 +33,12 @@ _RUNNING = f"""
     ORDER BY updated_at LIMIT {MAX_RUNNING}"""
 
 
+# In-flight jobs only: the partial index ux_jobs_inflight covers them, whatever the history.
+_LIVE_COUNTS = """
+    SELECT lane, status, count(*) AS n FROM ingestion_jobs
+    WHERE status IN ('QUEUED', 'RUNNING') GROUP BY lane, status"""
+
+
 class PgQueueReader:
     """Implements the domain's ``QueueReader``."""
 
@@ -53,11 +59,22 @@ class PgQueueReader:
             running = await conn.fetch(_RUNNING, *params)
         return QueueSnapshot(
             at=at,
-            counts=tuple(
-                QueueCount(JobStatus(r["status"]), Lane(r["lane"]), r["n"])
-                for r in sorted(counts, key=lambda r: (r["lane"], r["status"]))
-            ),
+            counts=_every_count({(r["lane"], r["status"]): r["n"] for r in counts}),
             queued=tuple(to_job(r) for r in queued),
             running=tuple(to_job(r) for r in running),
             workers=await self._workers.workers(),
         )
+
+    async def live_counts(self) -> list[tuple[str, str, int]]:
+        """(lane, status, count) of every QUEUED and RUNNING job, whoever owns it."""
+        rows = await self._pool.fetch(_LIVE_COUNTS)
+        return [(r["lane"], r["status"], r["n"]) for r in rows]
+
+
+def _every_count(seen: dict[tuple[str, str], int]) -> tuple[QueueCount, ...]:
+    # Every lane and status, zero included, so a UI draws the same table every time.
+    return tuple(
+        QueueCount(status, lane, seen.get((lane.value, status.value), 0))
+        for lane in sorted(Lane, key=lambda lane: lane.value)
+        for status in JobStatus
+    )

@@ -17,7 +17,8 @@ from tests.e2e.conftest import Server, free_port, server_env
 
 pytestmark = pytest.mark.e2e
 
-HEALTH = "{ health { postgres age pgvector redis kenning schemaRevision } }"
+HEALTH = """{ health { status postgres age pgvector redis kenning schemaRevision
+  parts { name up version detail } } }"""
 
 
 def test_health_over_http(server: Server, migrated_settings: Settings) -> None:
@@ -31,15 +32,18 @@ def test_health_over_http(server: Server, migrated_settings: Settings) -> None:
     assert health["pgvector"].startswith("0.8")
     assert health["redis"].split(".")[0].isdigit()
     assert health["schemaRevision"] == head_revision(migrated_settings)
+    assert health["status"] == "OK"
+    assert [(p["name"], p["up"], p["detail"]) for p in health["parts"]] == [
+        (name, True, "ok")
+        for name in ("postgres", "age", "pgvector", "redis", "embedder", "workers")
+    ]
 
 
 def test_probes_and_metrics(server: Server) -> None:
     assert httpx.get(f"{server.url}/healthz").json() == {"status": "alive"}
     ready = httpx.get(f"{server.url}/readyz").json()
-    assert ready == {
-        "status": "ready",
-        "parts": {"postgres": "ok", "age": "ok", "pgvector": "ok", "redis": "ok"},
-    }
+    parts = ("postgres", "age", "pgvector", "redis", "embedder", "workers")
+    assert ready == {"status": "ready", "parts": dict.fromkeys(parts, "ok")}
     metrics = httpx.get(f"{server.url}/metrics").text
     assert 'kenning_http_requests_total{method="GET",path="/readyz",status="200"}' in metrics
 

@@ -6,6 +6,9 @@ import asyncio
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 
+import pytest
+
+from kenning.domain import queue_status
 from kenning.domain.event_hub import EventHub, Inbox
 from kenning.domain.jobs import Job, JobEvent, JobStatus, Lane
 from kenning.domain.queue_ports import RESYNC, BusMessage, QueueSnapshot
@@ -16,11 +19,12 @@ NOW = datetime(2026, 11, 21, tzinfo=UTC)
 
 
 class FakeBus:
-    def __init__(self) -> None:
+    def __init__(self, *, ready: bool = True) -> None:
         self.queue: asyncio.Queue[BusMessage] = asyncio.Queue()
+        self.ready = ready
 
     async def wait_ready(self, within: float) -> bool:
-        return True
+        return self.ready
 
     async def messages(self) -> AsyncIterator[BusMessage]:
         while True:
@@ -30,10 +34,11 @@ class FakeBus:
 class CountingReader:
     def __init__(self) -> None:
         self.reads = 0
+        self.workers: tuple[str, ...] = ("w1",)
 
     async def snapshot(self, reader: Scope, first: int) -> QueueSnapshot:
         self.reads += 1
-        return QueueSnapshot(NOW, (), (), (), ("w1",))
+        return QueueSnapshot(NOW, (), (), (), self.workers)
 
 
 def event(job_id: str, client: str) -> JobEvent:
@@ -78,5 +83,35 @@ async def test_subscribers_of_one_scope_share_snapshots_and_see_only_their_chang
     assert healed.resynced and healed.changes == ()
     await one.aclose()
     await two.aclose()
+    await feeds.aclose()
+    await hub.aclose()
+
+
+async def test_with_the_bus_down_a_degraded_snapshot_comes_at_once_then_polls_until_live(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(queue_status, "DEGRADED_POLL", 0.05)
+    bus, reader = FakeBus(ready=False), CountingReader()
+    hub = EventHub(bus)
+    feeds = StatusFeeds(hub, reader, refresh=60)
+    stream = feeds.watch(Scope("acme"), 10)
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    first = await next_status(stream)
+    assert first.degraded and not first.resynced
+    assert loop.time() - started < queue_status.BUS_WAIT + 0.5
+    # Polled while down: each changed snapshot reaches the subscriber, still degraded.
+    reader.workers = ("w1", "w2")
+    polled = await next_status(stream)
+    assert polled.degraded and polled.snapshot.workers == ("w1", "w2")
+    reads = reader.reads
+    bus.ready = True
+    live = await next_status(stream)
+    assert not live.degraded and live.resynced
+    assert reader.reads > reads
+    await bus.queue.put(event("mine", "acme"))  # and events flow again
+    update = await next_status(stream)
+    assert [e.job.id for e in update.changes] == ["mine"] and not update.degraded
+    await stream.aclose()
     await feeds.aclose()
     await hub.aclose()

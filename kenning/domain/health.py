@@ -1,0 +1,29 @@
+"""The state of the parts Kenning runs on, and what it means for the server as a whole."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Without these the server cannot do its job; without the others it works, degraded.
+REQUIRED_PARTS = frozenset({"postgres", "age", "pgvector", "workers"})
+
+
+@dataclass(frozen=True, slots=True)
+class PartState:
+    """One part: up or not, its version when known, and ``ok`` or why it is not working."""
+
+    name: str
+    up: bool
+    version: str | None = None
+    detail: str = "ok"
+
+
+def overall(parts: list[PartState]) -> str:
+    """``ok``, ``degraded`` (a part is down but the API works) or ``down``.
+
+    Example: ``overall([PartState("redis", False)]) == "degraded"``.
+    """
+    failing = {part.name for part in parts if not part.up}
+    if failing & REQUIRED_PARTS:
+        return "down"
+    return "degraded" if failing else "ok"

@@ -1,0 +1,165 @@
+"""``/graphql`` over HTTP and websockets: who is calling, and refusals a client can parse.
+
+Every refusal before the schema runs is a GraphQL-shaped JSON body (``errors`` with
+``extensions.code`` and ``extensions.requestId``): 401 ``UNAUTHENTICATED`` with
+``WWW-Authenticate: Bearer``, 400 ``BAD_REQUEST`` for a body that is not JSON, 503
+``SERVICE_UNAVAILABLE`` naming the part that is down.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from cross_web import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.websockets import WebSocket
+from strawberry.asgi import GraphQL
+from strawberry.exceptions import ConnectionRejectionError
+from strawberry.types.unset import UNSET, UnsetType
+
+from kenning.domain.principal import ANONYMOUS, Principal, bearer_key
+from kenning.logs import log_event, request_id
+from kenning.resolvers.context import Context
+from kenning.runtime import Runtime
+from kenning.schema.error_shaping import PART_NAMES
+
+logger = logging.getLogger("kenning.http")
+
+REALM = 'Bearer realm="kenning"'
+_HTTP_CODES = {
+    400: "BAD_REQUEST",
+    401: "UNAUTHENTICATED",
+    403: "FORBIDDEN",
+    405: "METHOD_NOT_ALLOWED",
+    413: "PAYLOAD_TOO_LARGE",
+    415: "UNSUPPORTED_MEDIA_TYPE",
+    503: "SERVICE_UNAVAILABLE",
+}
+
+
+class Refused(Exception):
+    """A request refused before the schema runs; ``response`` says why."""
+
+    def __init__(self, response: Response) -> None:
+        super().__init__(response.status_code)
+        self.response = response
+
+
+def error_body(message: str, code: str, **extensions: Any) -> dict[str, Any]:
+    """A GraphQL response with one top-level error and no data."""
+    extra = {"code": code, **extensions}
+    rid = request_id.get()
+    if rid:
+        extra["requestId"] = rid
+    return {"errors": [{"message": message, "extensions": extra}]}
+
+
+def error_response(
+    status: int,
+    message: str,
+    code: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    **extensions: Any,
+) -> JSONResponse:
+    """A GraphQL-shaped error answer with an HTTP status."""
+    body = error_body(message, code or _HTTP_CODES.get(status, "BAD_REQUEST"), **extensions)
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def unavailable_response(part: str) -> JSONResponse:
+    """503 naming the part that is down."""
+    name = PART_NAMES.get(part, part)
+    return error_response(
+        503,
+        f"{name} is unavailable; try again shortly",
+        part=part,
+        headers={"Retry-After": "5"},
+    )
+
+
+def _unauthorized(header: str | None) -> Refused:
+    if bearer_key(header) is None:
+        message = "no API key: send Authorization: Bearer <API key>"
+        challenge = REALM
+    else:
+        message = "the API key is not valid (unknown or revoked)"
+        challenge = f'{REALM}, error="invalid_token"'
+    return Refused(error_response(401, message, headers={"WWW-Authenticate": challenge}))
+
+
+class KenningGraphQL(GraphQL[Context, None]):
+    """Strawberry's ASGI view with Kenning's typed context and refusals."""
+
+    def __init__(
+        self,
+        holder: dict[str, Runtime],
+        unavailable: Callable[[BaseException], str | None],
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        self._holder = holder
+        self._unavailable = unavailable
+
+    def _runtime(self) -> Runtime:
+        runtime = self._holder.get("runtime")
+        if runtime is None:
+            raise Refused(error_response(503, "the server is starting", part="server"))
+        return runtime
+
+    async def _authenticate(self, runtime: Runtime, header: str | None) -> Principal | None:
+        key = bearer_key(header)
+        if key is None:
+            return ANONYMOUS if runtime.settings.allow_anonymous else None
+        try:
+            return await runtime.api_keys.authenticate(key)
+        except Exception as error:
+            part = self._unavailable(error)
+            if part is None:
+                raise
+            log_event(logger, "auth.unavailable", logging.WARNING, part=part)
+            raise Refused(unavailable_response(part)) from error
+
+    async def get_context(
+        self, request: Request | WebSocket, response: Response | WebSocket
+    ) -> Context:
+        runtime = self._runtime()
+        header = request.headers.get("authorization")
+        caller = await self._authenticate(runtime, header)
+        if caller is None and isinstance(request, Request):
+            raise _unauthorized(header)
+        # A websocket may still authenticate in its connection_init payload.
+        return Context(
+            runtime=runtime,
+            request=request,
+            response=response if isinstance(response, Response) else None,
+            principal=caller,
+        )
+
+    async def on_ws_connect(self, context: Context) -> UnsetType | dict[str, object] | None:
+        if context.principal is None:
+            params = context.connection_params or {}
+            header = params.get("Authorization", params.get("authorization"))
+            text = header if isinstance(header, str) else None
+            try:
+                caller = await self._authenticate(context.runtime, text)
+            except Refused as refused:
+                raise ConnectionRejectionError({"message": "unavailable"}) from refused
+            if caller is None:
+                raise ConnectionRejectionError(
+                    {"message": "Unauthorized", "extensions": {"code": "UNAUTHENTICATED"}}
+                )
+            context.principal = caller
+        unset: UnsetType = UNSET
+        return unset
+
+    async def handle_http(self, request: Request) -> Response:
+        """Run one HTTP request; every refusal is GraphQL-shaped."""
+        try:
+            return await self.run(request)
+        except Refused as refused:
+            return refused.response
+        except HTTPException as error:
+            return error_response(error.status_code, error.reason)
