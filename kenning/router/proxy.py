@@ -11,13 +11,14 @@ from typing import Any, TypeVar
 import anyio
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Route
 from starlette.types import Receive, Scope, Send
 
 from .errors import InvalidPriority, NoBackendAvailable
 from .policy import decide_priority
 from .relay import Job
 from .router import Router
+from .unproxied import unproxied_routes
 from .upstream import Buffered, send_buffered
 
 T = TypeVar("T")
@@ -182,10 +183,13 @@ async def _root(_: Request) -> Response:
     return Response("Ollama is running", media_type="text/plain")
 
 
-def ollama_routes(router: Router) -> list[Route]:
-    """Routes of the Ollama API; mount them at the root of a prefix such as ``/ollama``."""
+def ollama_routes(router: Router) -> list[BaseRoute]:
+    """Routes of the Ollama API; mount them at the root of a prefix such as ``/ollama``.
+
+    Paths the router does not proxy answer with an Ollama-shaped error (`unproxied_routes`).
+    """
     model_paths = ("/api/generate", "/api/chat", "/api/embed", "/api/embeddings")
-    return [
+    served = [
         *(Route(p, _model_endpoint(router, p), methods=["POST"]) for p in model_paths),
         Route("/api/tags", _tags(router), methods=["GET"]),
         Route("/api/ps", _ps(router), methods=["GET"]),
@@ -193,3 +197,4 @@ def ollama_routes(router: Router) -> list[Route]:
         Route("/api/version", _version(router), methods=["GET"]),
         Route("/", _root, methods=["GET", "HEAD"]),
     ]
+    return [*served, *unproxied_routes(served)]
