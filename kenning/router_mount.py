@@ -4,14 +4,19 @@ Kenning mounts it only when at least one backend is configured (``KENNING_ROUTER
 or ``KENNING_ROUTER_CPU_BACKEND``): the Ollama API under ``/ollama``, the control endpoints
 under ``/router``. A server without backends starts exactly as before. Starlette does not run
 a mounted app's lifespan, so the parent enters `running_router` from its own.
+
+The router knows nothing of API keys: the parent passes ``is_admin(request)`` and
+``/router/status`` (and ``/router/events``) show backend URLs and session names only when it
+is true, as GraphQL's ``routerStatus`` does.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
 from starlette.applications import Starlette
+from starlette.requests import Request
 from starlette.routing import BaseRoute, Mount
 
 from kenning.router import (
@@ -42,15 +47,26 @@ def router_app_for(settings: Settings) -> Starlette | None:
 
 
 def state_redis_url(settings: Settings) -> str:
+    """Where router state is shared: ``KENNING_ROUTER_REDIS_URL``, else Kenning's Redis."""
     return settings.router.redis_url or settings.redis_url
 
 
-def router_mounts(router_app: Starlette) -> list[BaseRoute]:
-    """``/ollama/api/*`` and ``/router/*`` routes of one router, for the parent app."""
+async def _nobody(_: Request) -> bool:
+    return False
+
+
+def router_mounts(
+    router_app: Starlette, *, is_admin: Callable[[Request], Awaitable[bool]] = _nobody
+) -> list[BaseRoute]:
+    """``/ollama/api/*`` and ``/router/*`` routes of one router, for the parent app.
+
+    ``is_admin(request)`` says whether the caller may see backend URLs and session names;
+    the default shows them to no one.
+    """
     router = router_of(router_app)
     return [
         Mount(OLLAMA_PREFIX, routes=ollama_routes(router)),
-        Mount(CONTROL_PREFIX, routes=control_routes(router)),
+        Mount(CONTROL_PREFIX, routes=control_routes(router, may_see_private=is_admin)),
     ]
 
 
