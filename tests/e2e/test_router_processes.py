@@ -20,12 +20,11 @@ import pytest
 
 from kenning.domain.principal import Role
 from kenning.domain.scope import Scope
+from kenning.router.demo import FakeOllama, fake_embedding, fake_tokens, normalized
 from kenning.settings import Settings
 from tests.e2e.conftest import create_key, free_port, server_env, start_server, stop_server
 from tests.e2e.ws_client import ws_subscribe
-from tests.fakes.fake_ollama import FakeOllama
 from tests.fakes.fake_ollama_fixture import FakeFactory, fake_ollama_factory  # noqa: F401
-from tests.fakes.fake_ollama_models import fake_embedding, fake_tokens, normalized
 from tests.integration.router.kenning_stack import (  # noqa: F401
     EMBED_MODEL,
     fake_backend,

@@ -1,4 +1,8 @@
-"""Pytest fixture that starts fake Ollama servers on loopback ports and stops them after."""
+"""Pytest fixture that starts fake Ollama servers on loopback ports and stops them after.
+
+The fake itself lives in the package (`kenning.router.demo`), where ``kenning router demo``
+uses it too.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .fake_ollama import FakeOllama
+from kenning.router.demo import FakeOllama
 
 FakeFactory = Callable[..., FakeOllama]
 

@@ -24,15 +24,14 @@ from kenning.app import create_app
 from kenning.domain.principal import Role
 from kenning.domain.scope import Scope
 from kenning.router import RouterSettings
+from kenning.router.demo import DEFAULT_MODELS, FakeOllama, ModelSpec
 from kenning.settings import EmbedderKind, Settings
 from kenning.storage.api_keys import PgApiKeys
 from kenning.storage.database_url import with_database
 from kenning.storage.migrate import run_upgrade
 from kenning.storage.pool import create_pool
 from tests.conftest import TEST_DATABASE, recreate_database
-from tests.fakes.fake_ollama import DEFAULT_MODELS, FakeOllama
 from tests.fakes.fake_ollama_fixture import FakeFactory
-from tests.fakes.fake_ollama_models import ModelSpec
 from tests.integration.router.router_harness import ORCHESTRATOR_MODEL, router_settings
 
 EMBED_MODEL = "kenning-embed"

@@ -12,7 +12,7 @@ from typing import Any
 import uvicorn
 
 from kenning.router import Router, RouterSettings, create_router_app, router_of
-from tests.fakes.fake_ollama import FakeOllama
+from kenning.router.demo import FakeOllama
 
 ORCHESTRATOR_MODEL = "llama3.2:1b"
 BACKGROUND_MODEL = "nomic-embed-text"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import httpx
 
 from kenning.router import ModelSet, Priority
+from kenning.router.demo import fake_embedding, normalized
 from tests.fakes.fake_ollama_fixture import FakeFactory
-from tests.fakes.fake_ollama_models import fake_embedding, normalized
 from tests.integration.router.router_harness import (
     BACKGROUND_MODEL,
     ORCHESTRATOR_MODEL,

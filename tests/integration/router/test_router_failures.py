@@ -10,8 +10,8 @@ import ollama
 import pytest
 
 from kenning.router import EventKind, ModelSet, RouterEvent
+from kenning.router.demo import fake_embedding, fake_tokens, normalized
 from tests.fakes.fake_ollama_fixture import FakeFactory
-from tests.fakes.fake_ollama_models import fake_embedding, fake_tokens, normalized
 from tests.integration.router.router_harness import (
     BACKGROUND_MODEL,
     ORCHESTRATOR_MODEL,

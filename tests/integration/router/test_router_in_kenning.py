@@ -14,10 +14,9 @@ import asyncpg
 import pytest
 
 from kenning.router import RouterSettings
+from kenning.router.demo import FakeOllama, fake_embedding, normalized
 from kenning.settings import Settings
-from tests.fakes.fake_ollama import FakeOllama
 from tests.fakes.fake_ollama_fixture import FakeFactory
-from tests.fakes.fake_ollama_models import fake_embedding, normalized
 from tests.integration.router.kenning_stack import (
     EMBED_MODEL,
     fake_backend,

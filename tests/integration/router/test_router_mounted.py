@@ -10,8 +10,8 @@ from starlette.applications import Starlette
 from starlette.routing import Mount
 
 from kenning.router import control_routes, create_router_app, router_lifespan, router_of
+from kenning.router.demo import fake_embedding, normalized
 from tests.fakes.fake_ollama_fixture import FakeFactory
-from tests.fakes.fake_ollama_models import fake_embedding, normalized
 from tests.integration.router.router_harness import BACKGROUND_MODEL, router_settings
 
 

@@ -9,8 +9,8 @@ import httpx
 import ollama
 
 from kenning.router import EventKind, ModelSet, RouterEvent
+from kenning.router.demo import fake_embedding, fake_tokens, normalized
 from tests.fakes.fake_ollama_fixture import FakeFactory
-from tests.fakes.fake_ollama_models import fake_embedding, fake_tokens, normalized
 from tests.integration.router.router_harness import (
     BACKGROUND_MODEL,
     ORCHESTRATOR_MODEL,
