@@ -8,14 +8,19 @@ from typing import Annotated, TypeVar
 
 import typer
 
-from kenning.domain.errors import KenningError
+from kenning.cli.group import PlainCommand, report
 from kenning.domain.principal import Role
 from kenning.domain.scope import Scope
 from kenning.settings import Settings
 from kenning.storage.api_keys import ApiKeyInfo, PgApiKeys
 from kenning.storage.pool import create_pool
 
-keys_app = typer.Typer(no_args_is_help=True, help="API keys: only their hash is stored.")
+keys_app = typer.Typer(
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    help="Create, list and revoke API keys in the database of KENNING_DATABASE_URL. "
+    "Only a key's hash is stored.",
+)
 T = TypeVar("T")
 
 
@@ -40,19 +45,42 @@ def _line(info: ApiKeyInfo) -> str:
 
 @keys_app.command("create")
 def create(
-    client: Annotated[str, typer.Option(help="Client id (empty for a global key).")],
-    role: Annotated[Role, typer.Option(help="ui reads; agent reads and writes; admin manages.")],
-    project: Annotated[str, typer.Option(help="Project id.")] = "",
-    group: Annotated[str, typer.Option(help="Group id.")] = "",
-    label: Annotated[str, typer.Option(help="A note to recognise the key by.")] = "",
+    client: Annotated[
+        str,
+        typer.Option(metavar="ID", help='Client the key belongs to; "" makes a global key.'),
+    ],
+    role: Annotated[
+        Role,
+        typer.Option(help="What the key may do: ui reads, agent reads and writes, admin manages."),
+    ],
+    project: Annotated[
+        str,
+        typer.Option(
+            metavar="ID",
+            show_default=False,
+            help="Project of the client it is limited to [default: none, the whole client].",
+        ),
+    ] = "",
+    group: Annotated[
+        str,
+        typer.Option(
+            metavar="ID",
+            show_default=False,
+            help="Group of projects it also reads, with --project [default: none].",
+        ),
+    ] = "",
+    label: Annotated[
+        str,
+        typer.Option(
+            metavar="TEXT",
+            show_default=False,
+            help="A note to recognise the key by [default: none].",
+        ),
+    ] = "",
 ) -> None:
     """Create a key and print it once; it cannot be shown again."""
-    try:
-        scope = Scope(client, project, group)
-        key, info = _run(lambda keys: keys.create(scope, role, label))
-    except KenningError as error:
-        typer.secho(f"error: {error.message}", fg=typer.colors.RED, err=True)
-        raise typer.Exit(code=1) from error
+    scope = Scope(client, project, group)
+    key, info = _run(lambda keys: keys.create(scope, role, label))
     typer.echo(key)
     typer.echo(f"id {info.id}  role {info.role.value}  scope {info.scope.describe()}", err=True)
     typer.echo("Store the key now: only its hash is kept.", err=True)
@@ -60,18 +88,23 @@ def create(
 
 @keys_app.command("list")
 def list_keys(
-    client: Annotated[str | None, typer.Option(help="Only this client's keys.")] = None,
+    client: Annotated[
+        str | None, typer.Option(metavar="ID", help="Only this client's keys [default: all].")
+    ] = None,
 ) -> None:
     """List keys (never their secrets)."""
     for info in _run(lambda keys: keys.list(client)):
         typer.echo(_line(info))
 
 
-@keys_app.command("revoke")
-def revoke(key_id: Annotated[str, typer.Argument(help="The key's id (from `keys list`).")]) -> None:
+@keys_app.command("revoke", cls=PlainCommand)
+def revoke(
+    key_id: Annotated[
+        str, typer.Argument(metavar="KEY_ID", help="The key's id, as kenning keys list shows it.")
+    ],
+) -> None:
     """Revoke a key; requests with it are refused from then on."""
     info = _run(lambda keys: keys.revoke(key_id))
     if info is None:
-        typer.secho(f"error: no key with id {key_id}", fg=typer.colors.RED, err=True)
-        raise typer.Exit(code=1)
+        raise report(f"no key with id {key_id}: kenning keys list shows them", 1)
     typer.echo(_line(info))

@@ -11,7 +11,7 @@ from typing import Annotated
 import redis.asyncio as aioredis
 import typer
 
-from kenning.domain.errors import ConfigurationError
+from kenning.cli.options import at_least_one
 from kenning.logs import configure_logging, log_event
 from kenning.settings import EmbedderKind, Settings
 
@@ -65,19 +65,25 @@ async def run_worker(settings: Settings, count: int, stop: asyncio.Event | None 
 
 
 def worker_command(
-    count: Annotated[int, typer.Option(help="Workers in this process (slots per lane each: "
-                                            "KENNING_QUEUE_PRIORITY_SLOTS, _BULK_SLOTS).")] = 1,
-) -> None:  # fmt: skip
-    """Run queue workers without an HTTP server, until SIGTERM or Ctrl-C."""
+    count: Annotated[
+        int,
+        typer.Option(
+            metavar="N",
+            callback=at_least_one,
+            help="Workers in this process; each runs KENNING_QUEUE_PRIORITY_SLOTS priority and "
+            "KENNING_QUEUE_BULK_SLOTS bulk jobs at a time.",
+        ),
+    ] = 1,
+) -> None:
+    """Run ingestion queue workers without an HTTP server, until SIGTERM or Ctrl-C.
+
+    They take jobs from the database of KENNING_DATABASE_URL (after the same checks as
+    kenning serve) and embed with the configured embedder, through a router of their own
+    when KENNING_ROUTER_* backends are set.
+    """
     from kenning.app import preflight
 
-    if count < 1:
-        raise typer.BadParameter("count must be at least 1", param_hint="--count")
     settings = Settings()
     configure_logging(settings.log_level, as_json=settings.log_json)
-    try:
-        asyncio.run(preflight(settings))
-    except ConfigurationError as error:
-        typer.secho(f"error: {error}", fg=typer.colors.RED, err=True)
-        raise typer.Exit(code=1) from error
+    asyncio.run(preflight(settings))
     asyncio.run(run_worker(settings, count))

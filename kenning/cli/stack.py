@@ -1,0 +1,72 @@
+"""``kenning stack``: the local PostgreSQL (AGE, pgvector) and Redis, for development."""
+
+from __future__ import annotations
+
+import typer
+
+from kenning.cli.localstack import LocalStack, StackConfig, StackStatus
+from kenning.cli.options import default_of, env_name
+from kenning.settings import Settings
+from kenning.storage.database_url import database_name
+
+NOT_RUNNING = 3
+
+
+def _where(field: str) -> str:
+    return f"{env_name(Settings, field)} (default {default_of(Settings, field)})"
+
+
+stack_app = typer.Typer(
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    help=(
+        "The local PostgreSQL 17 (with AGE and pgvector) and Redis, run from a Debian root "
+        "on loopback ports. Needs root the first time (it installs the packages).\n\n"
+        f"Where: {_where('stack_dir')}; ports {_where('stack_pg_port')} and "
+        f"{_where('stack_redis_port')}. up also creates the database KENNING_DATABASE_URL "
+        "names."
+    ),
+)
+
+
+def _stack(settings: Settings) -> LocalStack:
+    config = StackConfig(
+        directory=settings.stack_dir,
+        pg_port=settings.stack_pg_port,
+        redis_port=settings.stack_redis_port,
+        mirror=settings.stack_mirror,
+        suite=settings.stack_suite,
+        databases=(database_name(settings.database_url),),
+    )
+    return LocalStack(config, say=lambda line: typer.echo(line, err=True))
+
+
+@stack_app.command("up")
+def stack_up() -> None:
+    """Start the stack, setting it up the first time; quick and harmless when it is up."""
+    _print_status(_stack(Settings()).up())
+
+
+@stack_app.command("down")
+def stack_down() -> None:
+    """Stop the local servers cleanly; the data is kept."""
+    _stack(Settings()).down()
+
+
+@stack_app.command("status")
+def stack_status() -> None:
+    """Print versions and URLs; exit code 3 when a server is not running."""
+    status = _stack(Settings()).status()
+    _print_status(status)
+    if not (status.postgres_running and status.redis_running):
+        raise typer.Exit(code=NOT_RUNNING)
+
+
+def _print_status(status: StackStatus) -> None:
+    state = {True: "running", False: "stopped"}
+    typer.echo(f"postgres  {state[status.postgres_running]:8} {status.postgres_url}")
+    typer.echo(f"  version {status.postgres_version or '-'}")
+    typer.echo(f"  age     {status.age_version or '-'}")
+    typer.echo(f"  vector  {status.pgvector_version or '-'}")
+    typer.echo(f"redis     {state[status.redis_running]:8} {status.redis_url}")
+    typer.echo(f"  version {status.redis_version or '-'}")
