@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -14,6 +15,7 @@ from kenning.domain.secrets import SecretPolicy
 from kenning.router.config import RouterSettings
 
 DEFAULT_STACK_DIR = Path("/var/lib/kenning/stack")
+_ORIGIN = re.compile(r"https?://[A-Za-z0-9.\-\[\]:]+/?")
 
 
 class EmbedderKind(StrEnum):
@@ -107,6 +109,16 @@ class Settings(BaseSettings):
                 return json.loads(text)
             return [part.strip() for part in text.split(",") if part.strip()]
         return value
+
+    @field_validator("cors_origins")
+    @classmethod
+    def _origins_are_origins(cls, value: list[str]) -> list[str]:
+        for origin in value:
+            if origin != "*" and not _ORIGIN.fullmatch(origin):
+                raise ValueError(
+                    f"{origin!r} is not an origin: use scheme://host[:port] (no path), or *"
+                )
+        return [origin.rstrip("/") for origin in value]
 
     @property
     def graphiql_enabled(self) -> bool:

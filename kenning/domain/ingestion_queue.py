@@ -16,9 +16,10 @@ from kenning.domain.ingest_rules import (
 )
 from kenning.domain.ingestion import IngestRequest
 from kenning.domain.job_payload import to_payload
-from kenning.domain.jobs import EnqueueResult, IngestionIdentity, Job
+from kenning.domain.jobs import EnqueueResult, IngestionIdentity, Job, JobFilter
 from kenning.domain.principal import Principal
 from kenning.domain.queue_ports import JobQueue, NewJob
+from kenning.domain.scope import Scope
 from kenning.domain.secrets import SecretPolicy
 
 logger = logging.getLogger("kenning.queue")
@@ -68,6 +69,19 @@ async def request_ingestion(
         },
     )
     return result
+
+
+# One call of cancelJobs cancels at most this many; the result says when more matched.
+MAX_BULK_CANCEL = 10_000
+
+
+async def cancel_jobs(
+    where: JobFilter, caller: Principal, queue: JobQueue, scope: Scope | None = None
+) -> list[Job]:
+    """Cancel the QUEUED and RUNNING jobs matching ``where`` that the caller may write
+    (written at its scope, or at ``scope`` when it narrows it); at most ``MAX_BULK_CANCEL``."""
+    writer = caller.writing(scope)
+    return await queue.cancel_matching(writer, where, MAX_BULK_CANCEL)
 
 
 async def _writable(job_id: str, caller: Principal, queue: JobQueue) -> Job:

@@ -6,7 +6,7 @@ from collections.abc import AsyncGenerator
 
 from kenning.domain.errors import NotFoundError
 from kenning.domain.event_hub import EventHub
-from kenning.domain.jobs import Job, JobEvent
+from kenning.domain.jobs import Job, JobEvent, JobStatus
 from kenning.domain.queue_ports import JobQueue
 from kenning.domain.queue_status import BUS_WAIT, DEGRADED_POLL
 from kenning.domain.scope import Scope
@@ -36,6 +36,9 @@ async def watch_progress(
             newer: Job | None
             if isinstance(message, JobEvent):
                 newer = message.job if message.job.id == job_id else None
+                if newer is not None and newer.status is JobStatus.QUEUED:
+                    # Events carry no position; a queued job is shown with its place.
+                    newer = await queue.get(job_id, reader) or newer
             else:
                 newer = await queue.get(job_id, reader)
                 if newer is None:

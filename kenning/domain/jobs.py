@@ -204,6 +204,15 @@ class JobFilter:
     source_urn: str | None = None
 
 
+class JobOrder(StrEnum):
+    """How a listing of jobs is sorted."""
+
+    NEWEST = "NEWEST"
+    # The order workers claim queued jobs in: the priority lane first, then each lane's
+    # order (priority, moves, age). Only QUEUED jobs have one.
+    CLAIM_ORDER = "CLAIM_ORDER"
+
+
 @dataclass(frozen=True, slots=True)
 class JobPage:
     """One page of jobs, newest first, and the cursor after its last one."""

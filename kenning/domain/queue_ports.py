@@ -13,6 +13,7 @@ from kenning.domain.jobs import (
     Job,
     JobEvent,
     JobFilter,
+    JobOrder,
     JobPage,
     JobStage,
     JobStatus,
@@ -86,8 +87,20 @@ class JobQueue(Protocol):
         """A job the reader may see, with its queue position when queued."""
         ...
 
-    async def page(self, reader: Scope, where: JobFilter, first: int, after: str | None) -> JobPage:
-        """Visible jobs, newest first, after an opaque cursor."""
+    async def page(
+        self,
+        reader: Scope,
+        where: JobFilter,
+        first: int,
+        after: str | None,
+        order: JobOrder = JobOrder.NEWEST,
+    ) -> JobPage:
+        """Visible jobs in ``order`` after an opaque cursor; queued ones with positions."""
+        ...
+
+    async def cancel_matching(self, writer: Scope, where: JobFilter, limit: int) -> list[Job]:
+        """Cancel up to ``limit`` QUEUED or RUNNING jobs written at ``writer``'s scope or
+        narrower that match ``where``; return them."""
         ...
 
     async def cancel(self, job_id: str) -> Job:

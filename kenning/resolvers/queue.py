@@ -7,17 +7,28 @@ from collections.abc import Awaitable, Callable
 import strawberry
 
 from kenning.domain.connections import ConnectionRevokedError
-from kenning.domain.errors import NotFoundError, ScopeError, ValidationError
+from kenning.domain.errors import NotFoundError, ScopeError, TooLargeError, ValidationError
 from kenning.domain.ingestion_queue import (
+    MAX_BULK_CANCEL,
     cancel_job,
+    cancel_jobs,
     prioritize_job,
     reorder_job,
     request_ingestion,
     retry_job,
 )
-from kenning.domain.jobs import EnqueueResult, IngestionIdentity, Job, JobFilter, JobStateError
+from kenning.domain.jobs import (
+    EnqueueResult,
+    IngestionIdentity,
+    Job,
+    JobFilter,
+    JobOrder,
+    JobStateError,
+    JobStatus,
+)
 from kenning.domain.principal import Principal
 from kenning.domain.queue_ports import JobQueue
+from kenning.domain.scope import Scope
 from kenning.domain.secrets import SecretPolicy
 from kenning.domain.sensitive import SensitiveContentError
 from kenning.resolvers.context import Info
@@ -25,10 +36,11 @@ from kenning.resolvers.errors import error_member
 from kenning.resolvers.ingest import to_request
 from kenning.resolvers.scope import principal, read_scope
 from kenning.schema import queue as gql
-from kenning.schema.ingest import IngestInput
-from kenning.schema.scope import ScopeInfo
+from kenning.schema.ingest import IngestInput, IngestionRequestInput
+from kenning.schema.scope import ScopeInfo, ScopeInput
 
 MAX_PAGE = 500
+MAX_REQUESTS = 1000
 
 
 def to_job_type(job: Job) -> gql.IngestionJob:
@@ -76,6 +88,24 @@ async def resolve_request_ingestion(
     info: Info, input: IngestInput, identity: gql.IngestionIdentityInput
 ) -> gql.RequestIngestionResult:
     """Queue a document durably and return at once; in-flight and indexed versions dedup."""
+    return await _request_one(info, input, identity)
+
+
+async def resolve_request_ingestions(
+    info: Info, inputs: list[IngestionRequestInput]
+) -> list[gql.RequestIngestionResult]:
+    """Queue up to ``MAX_REQUESTS`` documents; one result per item, in order.
+
+    Items are independent: one refused item does not stop the others.
+    """
+    if len(inputs) > MAX_REQUESTS:
+        raise TooLargeError(f"at most {MAX_REQUESTS} documents per call", field="inputs")
+    return [await _request_one(info, item.input, item.identity) for item in inputs]
+
+
+async def _request_one(
+    info: Info, input: IngestInput, identity: gql.IngestionIdentityInput
+) -> gql.RequestIngestionResult:
     runtime = info.context.runtime
     override = SecretPolicy(input.secret_policy.value) if input.secret_policy else None
     try:
@@ -91,10 +121,8 @@ async def resolve_request_ingestion(
             queue=runtime.queue.jobs,
             connections=runtime.queue.connections,
         )
-    except (ValidationError, SensitiveContentError, ScopeError) as error:
+    except (ValidationError, SensitiveContentError, ScopeError, ConnectionRevokedError) as error:
         return error_member(error)
-    except ConnectionRevokedError as error:
-        return revoked_member(error)
     return to_handle(result)
 
 
@@ -104,24 +132,36 @@ async def resolve_ingestion_status(info: Info, job_id: strawberry.ID) -> gql.Ing
     return to_job_type(job) if job is not None else None
 
 
+def _where(filter: gql.JobFilterInput | None) -> JobFilter:
+    if filter is None:
+        return JobFilter()
+    return JobFilter(
+        statuses=frozenset(filter.statuses) if filter.statuses else None,
+        lane=filter.lane,
+        connection_id=filter.connection_id,
+        source_urn=filter.source_urn,
+    )
+
+
 async def resolve_jobs(
     info: Info,
     filter: gql.JobFilterInput | None = None,
     first: int = 50,
     after: str | None = None,
+    order_by: JobOrder = JobOrder.NEWEST,
 ) -> gql.JobPage:
-    """Visible jobs, newest first, paged by cursor."""
+    """Visible jobs in the order asked, paged by cursor; queued ones with their position."""
     if not 1 <= first <= MAX_PAGE:
         raise ValidationError(f"first must be 1..{MAX_PAGE}", field="first")
-    where = JobFilter()
-    if filter is not None:
-        where = JobFilter(
-            statuses=frozenset(filter.statuses) if filter.statuses else None,
-            lane=filter.lane,
-            connection_id=filter.connection_id,
-            source_urn=filter.source_urn,
+    where = _where(filter)
+    if order_by is JobOrder.CLAIM_ORDER and where.statuses not in (None, {JobStatus.QUEUED}):
+        raise ValidationError(
+            "orderBy CLAIM_ORDER lists QUEUED jobs only: leave statuses out or ask for QUEUED",
+            field="orderBy",
         )
-    page = await info.context.runtime.queue.jobs.page(read_scope(info), where, first, after)
+    page = await info.context.runtime.queue.jobs.page(
+        read_scope(info), where, first, after, order_by
+    )
     return gql.JobPage(
         nodes=[to_job_type(job) for job in page.jobs],
         end_cursor=page.end_cursor,
@@ -140,6 +180,23 @@ async def _control(info: Info, action: Control) -> gql.JobControlResult:
     except (ValidationError, ScopeError, NotFoundError) as error:
         return error_member(error)
     return to_job_type(job)
+
+
+async def resolve_cancel_jobs(
+    info: Info, filter: gql.JobFilterInput, scope: ScopeInput | None = None
+) -> gql.CancelJobsResult:
+    """Cancel every QUEUED or RUNNING job matching ``filter`` that the caller may write."""
+    try:
+        narrow = Scope(scope.client_id, scope.project_id, scope.group_id) if scope else None
+        queue = info.context.runtime.queue.jobs
+        jobs = await cancel_jobs(_where(filter), principal(info), queue, narrow)
+    except (ValidationError, ScopeError) as error:
+        return error_member(error)
+    return gql.CancelJobsSuccess(
+        cancelled=len(jobs),
+        jobs=[to_job_type(job) for job in jobs[:MAX_PAGE]],
+        more=len(jobs) >= MAX_BULK_CANCEL,
+    )
 
 
 async def resolve_cancel_job(info: Info, job_id: strawberry.ID) -> gql.JobControlResult:

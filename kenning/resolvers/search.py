@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Annotated
 
 import strawberry
@@ -77,6 +78,7 @@ async def resolve_search(
         fusion = FusionWeights(
             settings.search_rrf_k, settings.search_vector_weight, settings.search_keyword_weight
         )
+        started = time.perf_counter()
         hits = await search(
             request,
             reader=reader,
@@ -85,6 +87,7 @@ async def resolve_search(
             config=config_for(mode, fusion),
             max_limit=settings.search_max_limit,
         )
+        info.context.runtime.metrics.observe_search(mode.value, time.perf_counter() - started)
     except (ValidationError, ScopeError) as error:
         return error_member(error)
     return gql.SearchSuccess(hits=[_hit(hit) for hit in hits])

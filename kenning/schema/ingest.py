@@ -11,7 +11,7 @@ from strawberry.scalars import JSON
 from kenning.domain.ingestion import IngestStatus, KnowledgeType
 from kenning.domain.secrets import SecretPolicy
 from kenning.schema.errors import ScopeError, SensitiveContentError, ValidationError
-from kenning.schema.queue import ConnectionRevokedError
+from kenning.schema.queue import ConnectionRevokedError, IngestionIdentityInput
 from kenning.schema.scope import ScopeInput
 
 strawberry.enum(KnowledgeType, description="What kind of knowledge a piece is.")
@@ -51,6 +51,13 @@ class IngestInput:
     secret_policy: SecretPolicyInput | None = strawberry.field(
         default=None, description="Overrides the server's policy for this request."
     )
+
+
+@strawberry.input(description="One document of requestIngestions: what ingest takes, and what "
+                 "makes two requests the same work.")  # fmt: skip
+class IngestionRequestInput:
+    input: IngestInput
+    identity: IngestionIdentityInput
 
 
 @strawberry.type(description="A chunk written by an ingest.")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import strawberry
 
+from kenning.resolvers.access import resolve_create_api_key, resolve_revoke_api_key
 from kenning.resolvers.connections import (
     resolve_register_connection,
     resolve_revoke_connection,
@@ -18,9 +19,11 @@ from kenning.resolvers.knowledge_admin import (
 )
 from kenning.resolvers.queue import (
     resolve_cancel_job,
+    resolve_cancel_jobs,
     resolve_prioritize_queue_item,
     resolve_reorder_queue_item,
     resolve_request_ingestion,
+    resolve_request_ingestions,
     resolve_retry_job,
 )
 
@@ -55,12 +58,21 @@ class Mutation:
         resolver=resolve_request_ingestion,
         description="Queue a document durably and return at once (deduplicated by identity).",
     )
+    request_ingestions = strawberry.mutation(
+        resolver=resolve_request_ingestions,
+        description="Queue up to 1,000 documents in one call; one result per item, in order.",
+    )
     retry_job = strawberry.mutation(
         resolver=resolve_retry_job,
         description="Queue a failed or cancelled job again, or make a waiting retry due now.",
     )
     cancel_job = strawberry.mutation(
         resolver=resolve_cancel_job, description="Cancel a queued or running job."
+    )
+    cancel_jobs = strawberry.mutation(
+        resolver=resolve_cancel_jobs,
+        description="Cancel every queued or running job matching the filter that the key may "
+        "write (at most 10,000 per call).",
     )
     reorder_queue_item = strawberry.mutation(
         resolver=resolve_reorder_queue_item,
@@ -77,6 +89,14 @@ class Mutation:
     update_sync_cursor = strawberry.mutation(
         resolver=resolve_update_sync_cursor,
         description="Remember where a connector stopped reading one feed of a connection.",
+    )
+    create_api_key = strawberry.mutation(
+        resolver=resolve_create_api_key,
+        description="Create an API key inside the admin key's scope; the key is shown once.",
+    )
+    revoke_api_key = strawberry.mutation(
+        resolver=resolve_revoke_api_key,
+        description="Revoke an API key inside the admin key's scope.",
     )
     revoke_connection = strawberry.mutation(
         resolver=resolve_revoke_connection,

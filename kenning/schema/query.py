@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import strawberry
 
+from kenning.resolvers.access import resolve_api_keys, resolve_viewer
+from kenning.resolvers.chunks import resolve_chunk, resolve_chunks
 from kenning.resolvers.connections import resolve_connection, resolve_connections
 from kenning.resolvers.evidence import resolve_agent_context, resolve_evidence_pack
 from kenning.resolvers.graph import resolve_neighbors, resolve_node, resolve_nodes, resolve_path
@@ -12,6 +14,8 @@ from kenning.resolvers.knowledge_admin import resolve_aliases
 from kenning.resolvers.queue import resolve_ingestion_status, resolve_jobs
 from kenning.resolvers.router import resolve_router_status
 from kenning.resolvers.search import resolve_chunks_by_kind, resolve_search
+from kenning.schema.access import ApiKey, Viewer
+from kenning.schema.chunk import Chunk
 from kenning.schema.health import Health
 
 
@@ -19,6 +23,22 @@ from kenning.schema.health import Health
 class Query:
     health: Health = strawberry.field(
         resolver=resolve_health, description="Versions of every part Kenning runs on."
+    )
+    viewer: Viewer = strawberry.field(
+        resolver=resolve_viewer, description="Who is calling: the API key's id, role and scope."
+    )
+    api_keys: list[ApiKey] = strawberry.field(
+        resolver=resolve_api_keys,
+        description="API keys inside the admin key's scope, newest first (admin keys only).",
+    )
+    chunk: Chunk | None = strawberry.field(
+        resolver=resolve_chunk,
+        description="A chunk by id (as search, evidencePack and agentContext return them); "
+        "null when none is visible.",
+    )
+    chunks: list[Chunk | None] = strawberry.field(
+        resolver=resolve_chunks,
+        description="Chunks by id, in the order asked (at most 1000); null where not visible.",
     )
     aliases = strawberry.field(
         resolver=resolve_aliases, description="A client's aliases, most recently seen first."
@@ -28,7 +48,8 @@ class Query:
         description="A queued ingestion job; null when none is visible.",
     )
     jobs = strawberry.field(
-        resolver=resolve_jobs, description="Visible ingestion jobs, newest first, by cursor."
+        resolver=resolve_jobs,
+        description="Visible ingestion jobs, newest first or in claim order, by cursor.",
     )
     connection = strawberry.field(
         resolver=resolve_connection,

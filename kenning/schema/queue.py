@@ -7,7 +7,7 @@ from typing import Annotated
 
 import strawberry
 
-from kenning.domain.jobs import HandleStatus, JobStage, JobStatus, Lane
+from kenning.domain.jobs import HandleStatus, JobOrder, JobStage, JobStatus, Lane
 from kenning.schema.errors import (
     Error,
     NotFoundError,
@@ -19,6 +19,11 @@ from kenning.schema.scope import ScopeInfo
 
 strawberry.enum(JobStatus, description="Where a job is: QUEUED → RUNNING → a terminal status.")
 strawberry.enum(JobStage, description="What a RUNNING job is doing.")
+strawberry.enum(
+    JobOrder,
+    description="NEWEST: most recently requested first. CLAIM_ORDER: queued jobs in the "
+    "order workers will take them (the PRIORITY lane first); QUEUED jobs only.",
+)
 strawberry.enum(Lane, name="QueueLane", description="PRIORITY: priority 0-2; BULK: 3 and up.")
 strawberry.enum(
     HandleStatus,
@@ -77,7 +82,7 @@ class JobFilterInput:
     source_urn: str | None = None
 
 
-@strawberry.type(description="A page of jobs, newest first; pass `endCursor` as `after`.")
+@strawberry.type(description="A page of jobs in the order asked; pass `endCursor` as `after`.")
 class JobPage:
     nodes: list[IngestionJob]
     end_cursor: str | None
@@ -97,6 +102,20 @@ class ConnectionRevokedError(Error):
 RequestIngestionResult = Annotated[
     IngestionHandle | ValidationError | SensitiveContentError | ScopeError | ConnectionRevokedError,
     strawberry.union("RequestIngestionResult"),
+]
+
+
+@strawberry.type(description="What cancelJobs cancelled.")
+class CancelJobsSuccess:
+    cancelled: int = strawberry.field(description="How many jobs were cancelled.")
+    jobs: list[IngestionJob]
+    more: bool = strawberry.field(
+        description="True when more jobs matched than one call cancels (10,000): call again."
+    )
+
+
+CancelJobsResult = Annotated[
+    CancelJobsSuccess | ScopeError | ValidationError, strawberry.union("CancelJobsResult")
 ]
 JobControlResult = Annotated[
     IngestionJob | NotFoundError | ScopeError | JobStateError | ValidationError,

@@ -1,30 +1,21 @@
-"""API keys in PostgreSQL (hash only) behind a short-lived per-process cache."""
+"""API keys in PostgreSQL (hash only) behind a short-lived per-process cache.
+
+Implements the domain's ``KeyBook``."""
 
 from __future__ import annotations
 
 import time
 import uuid
-from dataclasses import dataclass
-from datetime import datetime
 
 import asyncpg
 
+from kenning.domain.api_keys import ApiKeyInfo
 from kenning.domain.principal import Principal, Role, key_hash, new_key
 from kenning.domain.scope import Scope
 
+__all__ = ["ApiKeyInfo", "PgApiKeys"]
+
 _MAX_CACHED = 10_000
-
-
-@dataclass(frozen=True, slots=True)
-class ApiKeyInfo:
-    """A stored key, without its secret."""
-
-    id: str
-    scope: Scope
-    role: Role
-    label: str
-    created_at: datetime
-    revoked_at: datetime | None
 
 
 class PgApiKeys:
@@ -57,6 +48,11 @@ class PgApiKeys:
         info = await self.get_by_hash(key_hash(key))
         assert info is not None
         return key, info
+
+    async def get(self, key_id: str) -> ApiKeyInfo | None:
+        """A key's record by id."""
+        row = await self._pool.fetchrow("SELECT * FROM api_keys WHERE id = $1", key_id)
+        return None if row is None else _info(row)
 
     async def get_by_hash(self, digest: str) -> ApiKeyInfo | None:
         row = await self._pool.fetchrow("SELECT * FROM api_keys WHERE key_hash = $1", digest)

@@ -21,6 +21,7 @@ from kenning.domain.jobs import (
     Job,
     JobEvent,
     JobFilter,
+    JobOrder,
     JobPage,
     JobStateError,
     JobStatus,
@@ -35,8 +36,11 @@ from kenning.storage.job_rows import (
     JOB_COLUMNS,
     LANE_ORDER,
     ORDER_ROW,
+    decode_claim_cursor,
     decode_cursor,
+    encode_claim_cursor,
     encode_cursor,
+    order_row,
     to_job,
     visible_jobs,
 )
@@ -72,6 +76,49 @@ _POSITION = f"""
     SELECT count(*) + 1 FROM ingestion_jobs
     WHERE status = 'QUEUED' AND priority BETWEEN $1 AND $2
       AND {ORDER_ROW} < ($3, coalesce($4::int, 2147483647), $5, $6)"""
+
+
+_FILTERS = """
+    AND ($4::text[] IS NULL OR {t}status = ANY($4::text[]))
+    AND ($5::text IS NULL OR {t}lane = $5)
+    AND ($6::text IS NULL OR {t}connection_id = $6)
+    AND ($7::text IS NULL OR {t}source_urn = $7)"""
+# A queued job's position is its rank in the whole lane: what it really waits behind.
+_POSITION_OF_J = f"""
+    CASE WHEN j.status = 'QUEUED' THEN (
+        SELECT count(*) + 1 FROM ingestion_jobs q
+        WHERE q.status = 'QUEUED' AND q.lane = j.lane
+          AND {order_row("q")} < {order_row("j")}) END AS position"""
+_NEWEST_PAGE = f"""
+    SELECT {JOB_COLUMNS}, {_POSITION_OF_J} FROM ingestion_jobs j
+    WHERE {visible_jobs(1, "j")} {_FILTERS.format(t="j.")}
+      AND ($8::timestamptz IS NULL OR (j.created_at, j.id) < ($8, $9::text))
+    ORDER BY j.created_at DESC, j.id DESC LIMIT $10"""
+_CLAIM_PAGE = f"""
+    SELECT * FROM (
+        SELECT {JOB_COLUMNS},
+               row_number() OVER (PARTITION BY lane ORDER BY {LANE_ORDER}) AS position
+        FROM ingestion_jobs WHERE status = 'QUEUED') q
+    WHERE {visible_jobs(1, "q")} {_FILTERS.format(t="q.")}
+      AND ($8::int IS NULL
+           OR {order_row("q")} > ($8, $9::int, $10::timestamptz, $11::text))
+    ORDER BY q.priority, q.queue_position NULLS LAST, q.created_at, q.id LIMIT $12"""
+# Only jobs written at the writer's scope or narrower (what cancelJob allows one by one).
+_CANCEL_MATCHING = f"""
+    WITH chosen AS (
+        SELECT id, status AS previous FROM ingestion_jobs
+        WHERE status = ANY($4::text[])
+          AND ($1 = '' OR (client_id = $1 AND ($2 = '' OR project_id = $2)
+                           AND ($3 = '' OR group_id = $3)))
+          AND ($5::text IS NULL OR lane = $5)
+          AND ($6::text IS NULL OR connection_id = $6)
+          AND ($7::text IS NULL OR source_urn = $7)
+        ORDER BY created_at, id LIMIT $8 FOR UPDATE)
+    UPDATE ingestion_jobs j SET status = 'CANCELLED', stage = NULL, lease_owner = NULL,
+        lease_expires_at = NULL, finished_at = clock_timestamp(), version = j.version + 1,
+        updated_at = clock_timestamp()
+    FROM chosen WHERE j.id = chosen.id
+    RETURNING {", ".join("j." + c.strip() for c in JOB_COLUMNS.split(","))}, chosen.previous"""
 
 
 async def wake(conn: Connection, lane: Lane) -> None:
@@ -145,25 +192,51 @@ class PgJobQueue:
                 job = _with_position(job, await queue_position(conn, job))
             return job
 
-    async def page(self, reader: Scope, where: JobFilter, first: int, after: str | None) -> JobPage:
+    async def page(
+        self,
+        reader: Scope,
+        where: JobFilter,
+        first: int,
+        after: str | None,
+        order: JobOrder = JobOrder.NEWEST,
+    ) -> JobPage:
         first = max(1, min(first, MAX_PAGE))
-        stamp, last_id = decode_cursor(after) if after else (None, None)
-        statuses = sorted(s.value for s in where.statuses) if where.statuses else None
-        rows = await self._pool.fetch(
-            f"""SELECT {JOB_COLUMNS} FROM ingestion_jobs WHERE {visible_jobs(1)}
-                AND ($4::text[] IS NULL OR status = ANY($4::text[]))
-                AND ($5::text IS NULL OR lane = $5)
-                AND ($6::text IS NULL OR connection_id = $6)
-                AND ($7::text IS NULL OR source_urn = $7)
-                AND ($8::timestamptz IS NULL OR (created_at, id) < ($8, $9::text))
-                ORDER BY created_at DESC, id DESC LIMIT $10""",
-            reader.client_id, reader.project_id, reader.group_id, statuses,
-            where.lane.value if where.lane else None, where.connection_id, where.source_urn,
-            stamp, last_id, first + 1,
-        )  # fmt: skip
-        jobs = tuple(to_job(r) for r in rows[:first])
-        end = encode_cursor(jobs[-1].created_at, jobs[-1].id) if jobs else None
+        filters = (
+            sorted(s.value for s in where.statuses) if where.statuses else None,
+            where.lane.value if where.lane else None,
+            where.connection_id,
+            where.source_urn,
+        )
+        scope = (reader.client_id, reader.project_id, reader.group_id)
+        if order is JobOrder.CLAIM_ORDER:
+            at = decode_claim_cursor(after) if after else None
+            cursor = (
+                (at.priority, at.queue_position, at.created_at, at.job_id) if at else (None,) * 4
+            )
+            rows = await self._pool.fetch(_CLAIM_PAGE, *scope, *filters, *cursor, first + 1)
+            jobs = tuple(to_job(r) for r in rows[:first])
+            end = encode_claim_cursor(jobs[-1]) if jobs else None
+        else:
+            stamp, last_id = decode_cursor(after) if after else (None, None)
+            rows = await self._pool.fetch(_NEWEST_PAGE, *scope, *filters, stamp, last_id, first + 1)
+            jobs = tuple(to_job(r) for r in rows[:first])
+            end = encode_cursor(jobs[-1].created_at, jobs[-1].id) if jobs else None
         return JobPage(jobs, end, len(rows) > first)
+
+    async def cancel_matching(self, writer: Scope, where: JobFilter, limit: int) -> list[Job]:
+        statuses = {JobStatus.QUEUED, JobStatus.RUNNING}
+        wanted = statuses & where.statuses if where.statuses is not None else statuses
+        rows = await self._pool.fetch(
+            _CANCEL_MATCHING,
+            writer.client_id, writer.project_id, writer.group_id,
+            sorted(s.value for s in wanted),
+            where.lane.value if where.lane else None, where.connection_id, where.source_urn,
+            limit,
+        )  # fmt: skip
+        cancelled = [to_job(row) for row in rows]
+        for job, row in zip(cancelled, rows, strict=True):
+            await self._events.publish(JobEvent(job, JobStatus(row["previous"])))
+        return cancelled
 
     async def cancel(self, job_id: str) -> Job:
         return await self._change(
@@ -187,7 +260,7 @@ class PgJobQueue:
             ) from error
         async with self._pool.acquire() as conn:
             await wake(conn, job.lane)
-        return job
+            return _with_position(job, await queue_position(conn, job))
 
     async def _change(self, job_id: str, allowed: frozenset[JobStatus], assignments: str) -> Job:
         async with self._pool.acquire() as conn, conn.transaction():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
 
@@ -24,6 +25,12 @@ JOB_COLUMNS: Final = (
 LANE_ORDER: Final = "priority, queue_position NULLS LAST, created_at, id"
 # The same order as one comparable row (positions never reach the int4 maximum).
 ORDER_ROW: Final = "(priority, coalesce(queue_position, 2147483647), created_at, id)"
+
+
+def order_row(table: str) -> str:
+    """``ORDER_ROW`` of one table alias. Example: ``order_row("q")``."""
+    t = f"{table}."
+    return f"({t}priority, coalesce({t}queue_position, 2147483647), {t}created_at, {t}id)"
 
 
 def to_job(row: asyncpg.Record) -> Job:
@@ -64,20 +71,72 @@ def visible_jobs(first: int, table: str = "") -> str:
     return f"({contains} OR ({visible_rows(first, table)}))"
 
 
+_NOT_OURS = "after is not a cursor from this API (pass a page's endCursor)"
+_CLAIM = "claim"
+# queue_position NULL sorts last in a lane: the same as ORDER_ROW's coalesce.
+NO_POSITION: Final = 2147483647
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimCursor:
+    """Where a claim-order page stopped: the last job's ``ORDER_ROW``."""
+
+    priority: int
+    queue_position: int
+    created_at: datetime
+    job_id: str
+
+
+def _encode(*parts: str) -> str:
+    return base64.urlsafe_b64encode("|".join(parts).encode()).decode().rstrip("=")
+
+
+def _decode(cursor: str) -> list[str]:
+    try:
+        padded = cursor + "=" * (-len(cursor) % 4)
+        return base64.urlsafe_b64decode(padded).decode().split("|")
+    except (ValueError, binascii.Error, UnicodeDecodeError) as error:
+        raise ValidationError(_NOT_OURS, field="after") from error
+
+
+def _stamp(text: str) -> datetime:
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError as error:
+        raise ValidationError(_NOT_OURS, field="after") from error
+    if when.tzinfo is None:
+        raise ValidationError(_NOT_OURS, field="after")
+    return when
+
+
 def encode_cursor(created_at: datetime, job_id: str) -> str:
     """An opaque cursor after the job (newest-first order)."""
-    raw = f"{created_at.isoformat()}|{job_id}".encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+    return _encode(created_at.isoformat(), job_id)
 
 
 def decode_cursor(cursor: str) -> tuple[datetime, str]:
-    """The position a cursor names; ``ValidationError`` when it is not one of ours."""
-    try:
-        padded = cursor + "=" * (-len(cursor) % 4)
-        stamp, _, job_id = base64.urlsafe_b64decode(padded).decode().partition("|")
-        when = datetime.fromisoformat(stamp)
-    except (ValueError, binascii.Error, UnicodeDecodeError) as error:
-        raise ValidationError("after is not a cursor from this API", field="after") from error
-    if not job_id or when.tzinfo is None:
-        raise ValidationError("after is not a cursor from this API", field="after")
-    return when, job_id
+    """The position a newest-first cursor names; ``ValidationError`` when it is not one."""
+    parts = _decode(cursor)
+    if parts[0] == _CLAIM:
+        raise ValidationError("after is a cursor of the CLAIM_ORDER order", field="after")
+    if len(parts) != 2 or not parts[1]:
+        raise ValidationError(_NOT_OURS, field="after")
+    return _stamp(parts[0]), parts[1]
+
+
+def encode_claim_cursor(job: Job) -> str:
+    """An opaque cursor after the job in claim order."""
+    position = job.queue_position if job.queue_position is not None else NO_POSITION
+    return _encode(_CLAIM, str(job.priority), str(position), job.created_at.isoformat(), job.id)
+
+
+def decode_claim_cursor(cursor: str) -> ClaimCursor:
+    """The position a claim-order cursor names; ``ValidationError`` when it is not one."""
+    parts = _decode(cursor)
+    if parts[0] != _CLAIM:
+        if len(parts) == 2:
+            raise ValidationError("after is a cursor of the NEWEST order", field="after")
+        raise ValidationError(_NOT_OURS, field="after")
+    if len(parts) != 5 or not parts[4] or not (parts[1].isdigit() and parts[2].isdigit()):
+        raise ValidationError(_NOT_OURS, field="after")
+    return ClaimCursor(int(parts[1]), int(parts[2]), _stamp(parts[3]), parts[4])

@@ -52,3 +52,31 @@ def test_database_url_helpers() -> None:
     assert asyncpg_dsn(url) == "postgresql://u:p@h:5433/kenning?sslmode=disable"
     assert sqlalchemy_url("postgresql://h/db") == "postgresql+asyncpg://h/db"
     assert database_name("postgresql://h:1") == "postgres"
+
+
+@pytest.mark.parametrize(
+    ("raw", "origins"),
+    [
+        ("", []),
+        ("http://localhost:5173, https://ui.example.com/", ["http://localhost:5173", "https://ui.example.com"]),
+        ('["*"]', ["*"]),
+    ],
+)  # fmt: skip
+def test_cors_origins_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch, raw: str, origins: list[str]
+) -> None:
+    monkeypatch.setenv("KENNING_CORS_ORIGINS", raw)
+    assert Settings(_env_file=None).cors_origins == origins
+
+
+@pytest.mark.parametrize("bad", ["localhost:5173", "https://ui.example.com/app", "ftp://x"])
+def test_a_cors_origin_must_be_an_origin(bad: str) -> None:
+    with pytest.raises(ValidationError, match="not an origin"):
+        Settings(cors_origins=[bad], _env_file=None)
+
+
+def test_graphiql_follows_development_unless_set() -> None:
+    assert Settings(_env_file=None).graphiql_enabled is False
+    assert Settings(development=True, _env_file=None).graphiql_enabled is True
+    assert Settings(development=True, graphiql=False, _env_file=None).graphiql_enabled is False
+    assert Settings(graphiql=True, _env_file=None).graphiql_enabled is True

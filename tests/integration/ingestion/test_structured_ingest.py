@@ -166,7 +166,7 @@ async def test_ingestion_logs_stable_event_names(
         'mutation { purgeSource(scope: {clientId: "acme"}, sourceUrn: "jira:TASK-123") '
         "{ __typename } }"
     )
-    events = [r.getMessage() for r in caplog.records if r.name.startswith("kenning")]
+    events = [r.getMessage() for r in caplog.records if r.name.startswith("kenning.ingestion")]
     assert events == [
         "ingestion.indexed",
         "ingestion.skipped.duplicate",
@@ -177,3 +177,7 @@ async def test_ingestion_logs_stable_event_names(
     assert indexed.__dict__["chunks"] == 1 and "duration_ms" in indexed.__dict__
     purged = next(r for r in caplog.records if r.getMessage() == "ingestion.purged")
     assert purged.__dict__["chunks"] == 1
+    # And one access-log line per GraphQL operation, with how each ended.
+    access = [r.__dict__ for r in caplog.records if r.name == "kenning.access"]
+    assert [(a["type"], a["outcome"]) for a in access] == [("mutation", "ok")] * 4
+    assert all(a["duration_ms"] >= 0 for a in access)

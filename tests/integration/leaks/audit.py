@@ -14,7 +14,6 @@ from typing import Any, NoReturn
 
 from strawberry.types import ExecutionResult
 
-from kenning.domain.errors import ScopeError
 from kenning.domain.scope import Scope
 from tests.integration.graph.graph_data import scope_input
 from tests.integration.ingestion.conftest import Api
@@ -23,6 +22,7 @@ from tests.integration.leaks.ground_truth import EdgeId, Stored
 from tests.integration.leaks.read_paths import (
     FILTER_KINDS,
     FILTER_URNS,
+    MISSING_CHUNK,
     MISSING_KEY,
     MODES,
     UNION_FIELDS,
@@ -146,7 +146,7 @@ class Audit:
 
     # Completeness, per read path.
 
-    def block(self, data: Json, prefix: str, probe: Probe) -> None:
+    def block(self, data: Json, prefix: str, probe: Probe, chunk_ids: list[str]) -> None:
         """Leak-check a block's answers, then compare each with the reference."""
         answers = {alias[len(prefix) :]: value for alias, value in data.items()
                    if alias.startswith(prefix)}  # fmt: skip
@@ -165,6 +165,10 @@ class Audit:
         for kind in KINDS:
             ids = {c["id"] for c in answers[f"kind_{kind}"]}
             assert ids == visible.chunks_of_kind(kind), (self.who, kind)
+        asked = [*chunk_ids, MISSING_CHUNK]
+        for chunk_id, chunk in zip(asked, answers["chunks"], strict=True):
+            assert (chunk is not None) == (chunk_id in visible.chunks), (self.who, chunk_id)
+        assert (answers["chunk"] is not None) == (asked[0] in visible.chunks), self.who
         for key, node in zip([*KEYS, MISSING_KEY], answers["nodes"], strict=True):
             assert (node is not None) == (key in visible.keys), (self.who, key, node)
         node = answers["node"]
@@ -211,28 +215,33 @@ class Audit:
             return
         assert value is None and result.errors, (self.who, alias, result)
         for error in result.errors:
-            assert isinstance(error.original_error, ScopeError), (self.who, alias, error)
+            extensions = error.extensions or {}
+            assert (extensions.get("code"), extensions.get("reason")) == (
+                "FORBIDDEN",
+                "OUT_OF_SCOPE",
+            ), (self.who, alias, error)
 
 
 async def audit_reader(api: Api, stored: Stored, reader: Reader, probe: Probe) -> dict[str, Json]:
     """Read every path as ``reader`` (its own scope, then its narrowing) and audit it;
     returns the answers of the request."""
     own = Audit(stored, reader.principal.scope, f"{reader} reading with its key's scope")
-    fields = block(probe, "own_", "own")
+    chunk_ids = sorted(stored.chunks)
+    fields = block(probe, "own_", "own", chunk_ids)
     variables: dict[str, object] = {"own": None}
     if reader.narrow is not None and reader.allowed:
-        fields += block(probe, "narrow_", "narrow")
+        fields += block(probe, "narrow_", "narrow", chunk_ids)
         variables["narrow"] = scope_input(reader.narrow)
     result = await execute(api, reader.principal, document(fields, list(variables)), variables)
     assert result.errors is None and result.data is not None, (reader, result.errors)
-    own.block(result.data, "own_", probe)
+    own.block(result.data, "own_", probe, chunk_ids)
     if reader.narrow is None:
         return result.data
     narrowed = Audit(stored, reader.narrow, f"{reader} narrowing to {reader.narrow.describe()}")
     if reader.allowed:
-        narrowed.block(result.data, "narrow_", probe)
+        narrowed.block(result.data, "narrow_", probe, chunk_ids)
         return result.data
-    for alias, text in block(probe, "", "narrow"):
+    for alias, text in block(probe, "", "narrow", chunk_ids):
         single = await execute(
             api, reader.principal, document([(alias, text)], ["narrow"]),
             {"narrow": scope_input(reader.narrow)},

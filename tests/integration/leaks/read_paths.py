@@ -1,7 +1,8 @@
 """Every read path as one GraphQL field, so a reader's whole view fits in one request.
 
 A *block* is the list of root fields (search in each mode and once filtered, chunksByKind
-for each kind, nodes, node, neighbors, path, evidencePack, agentContext), aliased with a
+for each kind, chunks and chunk by id, nodes, node, neighbors, path, evidencePack,
+agentContext), aliased with a
 prefix and read with one scope variable. Two blocks with different scopes can share a
 request, which also checks that the per-request loaders keep reader scopes apart.
 """
@@ -21,6 +22,7 @@ from tests.integration.ingestion.conftest import Api
 from tests.integration.leaks.corpus import GRAPH_KIND, KEYS, KINDS, TEXT_KINDS, WORD
 
 MISSING_KEY = "user:nobody"
+MISSING_CHUNK = "no-such-chunk"
 MODES = ("HYBRID", "VECTOR", "KEYWORD")
 UNION_FIELDS = ("search", "evidencePack", "agentContext")
 # A filtered search: URNs are shared by many scopes, so the filter must not replace the scope.
@@ -61,10 +63,14 @@ class Probe:
         return f"{WORD} {self.entity.replace(':', ' ')}"
 
 
-def block(probe: Probe, prefix: str, var: str) -> list[tuple[str, str]]:
-    """``(alias, field text)`` for every read path, scoped by ``$var``."""
+def block(
+    probe: Probe, prefix: str, var: str, chunk_ids: Sequence[str] = ()
+) -> list[tuple[str, str]]:
+    """``(alias, field text)`` for every read path, scoped by ``$var``; ``chunk_ids`` are
+    asked for by id (every stored chunk, whoever's)."""
     s = f"scope: ${var}"
     keys = json.dumps([*KEYS, MISSING_KEY])
+    ids = [*chunk_ids, MISSING_CHUNK]
     fields = [
         (
             f"{prefix}search_{mode}",
@@ -87,6 +93,8 @@ def block(probe: Probe, prefix: str, var: str) -> list[tuple[str, str]]:
         for kind in KINDS
     ]
     fields += [
+        (f"{prefix}chunks", f"chunks(ids: {json.dumps(ids)}, {s}) {{ ...C }}"),
+        (f"{prefix}chunk", f"chunk(id: {json.dumps(ids[0])}, {s}) {{ ...C }}"),
         (f"{prefix}nodes", f"nodes(keys: {keys}, {s}) {{ ...N }}"),
         (f"{prefix}node", f'node(key: "{probe.entity}", {s}) {{ ...N }}'),
     ]

@@ -1,0 +1,78 @@
+"""Resolvers of ``viewer`` and of API key management (admin keys, inside their scope)."""
+
+from __future__ import annotations
+
+import strawberry
+
+from kenning.domain.api_keys import ApiKeyInfo, create_key, list_keys, revoke_key
+from kenning.domain.errors import NotFoundError, ScopeError, ValidationError
+from kenning.domain.scope import Scope
+from kenning.resolvers.context import Info
+from kenning.resolvers.errors import error_member
+from kenning.resolvers.scope import principal
+from kenning.schema import access as gql
+from kenning.schema.scope import ScopeInfo
+
+
+def _scope(scope: Scope) -> ScopeInfo:
+    return ScopeInfo(
+        client_id=scope.client_id, project_id=scope.project_id, group_id=scope.group_id
+    )
+
+
+def _key(info: ApiKeyInfo) -> gql.ApiKey:
+    return gql.ApiKey(
+        id=strawberry.ID(info.id),
+        role=info.role,
+        scope=_scope(info.scope),
+        label=info.label,
+        created_at=info.created_at,
+        revoked_at=info.revoked_at,
+    )
+
+
+def resolve_viewer(info: Info) -> gql.Viewer:
+    """Who the caller is: the key's id, role and scope."""
+    caller = principal(info)
+    return gql.Viewer(
+        key_id=caller.key_id,
+        role=caller.role,
+        scope=_scope(caller.scope),
+        anonymous=caller.anonymous,
+    )
+
+
+async def resolve_api_keys(info: Info, include_revoked: bool = False) -> list[gql.ApiKey]:
+    """Keys inside the admin key's scope, newest first (never their secrets)."""
+    keys = await list_keys(
+        principal(info), info.context.runtime.api_keys, include_revoked=include_revoked
+    )
+    return [_key(key) for key in keys]
+
+
+async def resolve_create_api_key(
+    info: Info, input: gql.CreateApiKeyInput
+) -> gql.CreateApiKeyResult:
+    """A new key inside the admin key's scope; its text is in the answer, once."""
+    caller = principal(info)
+    try:
+        scope = (
+            Scope(input.scope.client_id, input.scope.project_id, input.scope.group_id)
+            if input.scope is not None
+            else caller.scope
+        )
+        text, stored = await create_key(
+            caller, scope, input.role, input.label, info.context.runtime.api_keys
+        )
+    except (ValidationError, ScopeError) as error:
+        return error_member(error)
+    return gql.CreateApiKeySuccess(key=text, api_key=_key(stored))
+
+
+async def resolve_revoke_api_key(info: Info, id: strawberry.ID) -> gql.RevokeApiKeyResult:
+    """Revoke a key inside the admin key's scope."""
+    try:
+        revoked = await revoke_key(principal(info), str(id), info.context.runtime.api_keys)
+    except (NotFoundError, ScopeError) as error:
+        return error_member(error)
+    return gql.RevokeApiKeySuccess(api_key=_key(revoked))

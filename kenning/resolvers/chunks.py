@@ -1,0 +1,36 @@
+"""Resolvers of ``chunk`` and ``chunks``: the text behind ids that other reads return."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import strawberry
+
+from kenning.domain.errors import TooLargeError
+from kenning.resolvers.context import Info
+from kenning.resolvers.scope import read_scope
+from kenning.schema.chunk import Chunk
+from kenning.schema.scope import ScopeInput
+
+MAX_CHUNK_IDS = 1000
+
+NarrowScope = Annotated[
+    ScopeInput | None, strawberry.argument(description="Narrows the key's scope.")
+]
+
+
+async def resolve_chunk(info: Info, id: strawberry.ID, scope: NarrowScope = None) -> Chunk | None:
+    """The chunk with this id; null when it does not exist or is not visible."""
+    view = await info.context.loaders.chunks_by_id(read_scope(info, scope)).load(str(id))
+    return None if view is None else Chunk.from_view(view)
+
+
+async def resolve_chunks(
+    info: Info, ids: list[strawberry.ID], scope: NarrowScope = None
+) -> list[Chunk | None]:
+    """Chunks by id in the order asked (one statement); null where not visible."""
+    if len(ids) > MAX_CHUNK_IDS:
+        raise TooLargeError(f"at most {MAX_CHUNK_IDS} ids", field="ids")
+    loader = info.context.loaders.chunks_by_id(read_scope(info, scope))
+    views = await loader.load_many([str(chunk_id) for chunk_id in ids])
+    return [None if view is None else Chunk.from_view(view) for view in views]
