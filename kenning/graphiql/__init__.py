@@ -1,22 +1,15 @@
 """The GraphiQL page at ``GET /graphql``, served by Kenning itself (no CDN, no key needed).
 
-Placeholder until the offline bundle lands: it says the page is not available.
+The page is a React bundle built from ``web/graphiql/`` by ``scripts/install.sh`` into
+``static/`` (gitignored, shipped in the wheel). ``graphiql_page`` answers the browser's
+``GET /graphql`` with HTML naming the bundle's hashed files; ``graphiql_routes`` serves them
+under ``/graphiql/assets/``. Read ``_bundle.py`` first: where the files are and what
+``manifest.json`` says about them.
 """
 
 from __future__ import annotations
 
-from starlette.requests import Request
-from starlette.responses import PlainTextResponse, Response
-from starlette.routing import BaseRoute
+from kenning.graphiql._assets import graphiql_routes
+from kenning.graphiql._page import graphiql_page
 
 __all__ = ["graphiql_page", "graphiql_routes"]
-
-
-async def graphiql_page(request: Request) -> Response:
-    """The GraphiQL HTML page."""
-    return PlainTextResponse("GraphiQL is not built in this checkout", status_code=503)
-
-
-def graphiql_routes() -> list[BaseRoute]:
-    """Routes of the page's static assets (JS, CSS), served without a key."""
-    return []

@@ -1,0 +1,56 @@
+// GraphiQL's fetcher for this server: HTTP POST to /graphql on this origin, subscriptions
+// over graphql-transport-ws at ws(s)://<this host>/graphql. The key goes in the
+// Authorization header over HTTP (headers typed in GraphiQL's editor still win) and in the
+// connection_init payload over the websocket, where a browser cannot set headers.
+
+import { createGraphiQLFetcher } from "@graphiql/toolkit";
+import { parse } from "graphql";
+import { createClient } from "graphql-ws";
+import { bearer } from "./apiKey.js";
+
+// The page is served at the GraphQL endpoint itself, whatever prefix a proxy adds.
+const HTTP_URL = new URL(window.location.pathname, window.location.href).href;
+const WS_URL = HTTP_URL.replace(/^http/, "ws");
+
+// Kenning answers a refused request (401, 413, ...) with plain text; GraphiQL expects
+// JSON, so show the server's words as a GraphQL error instead of a JSON parse error.
+async function fetchShowingRefusals(input, init) {
+  const response = await fetch(input, init);
+  const type = response.headers.get("content-type") ?? "";
+  if (response.ok || type.includes("json")) return response;
+  const text = (await response.text()).trim();
+  const hint = response.status === 401 ? " (paste an API key in the field above)" : "";
+  const body = { errors: [{ message: `${response.status}: ${text}${hint}` }] };
+  return new Response(JSON.stringify(body), {
+    status: response.status,
+    headers: { "content-type": "application/json" },
+  });
+}
+
+// The toolkit picks the websocket when the document GraphiQL hands it is a subscription,
+// but GraphiQL parses the editor after a debounce: run right after a paste and it hands
+// over the previous document, sending a subscription over HTTP. Parse what is sent instead.
+function currentDocument(query, fallback) {
+  try {
+    return parse(query);
+  } catch {
+    return fallback; // invalid: the server's error says why
+  }
+}
+
+/** A fetcher and its websocket client for one API key; call dispose() when replaced. */
+export function kenningFetcher(key) {
+  const wsClient = createClient({ url: WS_URL, connectionParams: () => bearer(key) });
+  const toolkitFetcher = createGraphiQLFetcher({
+    url: HTTP_URL,
+    headers: bearer(key),
+    wsClient,
+    fetch: fetchShowingRefusals,
+  });
+  const fetcher = (params, opts) =>
+    toolkitFetcher(params, {
+      ...opts,
+      documentAST: currentDocument(params.query, opts?.documentAST),
+    });
+  return { fetcher, dispose: () => wsClient.dispose() };
+}
