@@ -1,20 +1,53 @@
 #!/usr/bin/env bash
-# Create .venv and install Kenning with its pinned dependencies; fast when nothing changed.
+# Create .venv and install Kenning with its pinned dependencies, then build the GraphiQL
+# page (npm ci + esbuild, web/graphiql/ -> kenning/graphiql/static/). Each step is stamped
+# with a hash of its inputs, so a second run with nothing changed takes well under a second.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-python=${PYTHON:-python3}
-stamp_src=$(cat pyproject.toml constraints.txt | sha256sum | cut -c1-16)
-stamp=".venv/.installed-$stamp_src"
+install_python() {
+  local python=${PYTHON:-python3}
+  local stamp
+  stamp=".venv/.installed-$(cat pyproject.toml constraints.txt | sha256sum | cut -c1-16)"
+  if [ -f "$stamp" ] && [ -x .venv/bin/kenning ]; then
+    return 0
+  fi
+  if [ ! -x .venv/bin/python ]; then
+    "$python" -m venv .venv
+  fi
+  .venv/bin/python -m pip install --quiet --upgrade pip
+  # torch is pinned to the CPU build (2.13.0); the constraints file fixes every other version.
+  .venv/bin/python -m pip install --quiet -c constraints.txt -e '.[dev,local]'
+  rm -f .venv/.installed-*
+  touch "$stamp"
+}
 
-if [ -f "$stamp" ] && [ -x .venv/bin/kenning ]; then
-  exit 0
-fi
-if [ ! -x .venv/bin/python ]; then
-  "$python" -m venv .venv
-fi
-.venv/bin/python -m pip install --quiet --upgrade pip
-# torch is pinned to the CPU build (2.13.0); the constraints file fixes every other version.
-.venv/bin/python -m pip install --quiet -c constraints.txt -e '.[dev,local]'
-rm -f .venv/.installed-*
-touch "$stamp"
+# npm ci when the lock file changed; the build when the lock, the build script or a source
+# changed, or when the built files are missing.
+build_graphiql() {
+  local web=web/graphiql
+  local modules="$web/node_modules"
+  local lock_hash sources_hash
+  lock_hash=$(sha256sum "$web/package-lock.json" | cut -c1-16)
+  sources_hash=$(cd "$web" && { sha256sum package.json package-lock.json build.mjs;
+    find src -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum; } | sha256sum | cut -c1-16)
+  if [ -f "$modules/.built-$sources_hash" ] && [ -f kenning/graphiql/static/manifest.json ]; then
+    return 0
+  fi
+  if ! command -v npm >/dev/null 2>&1; then
+    echo "warning: npm not found, GraphiQL not built (install Node.js 20+ and npm," \
+      "then run scripts/install.sh again); the server runs without it" >&2
+    return 0
+  fi
+  if [ ! -f "$modules/.installed-$lock_hash" ]; then
+    echo "GraphiQL: npm ci in $web"
+    (cd "$web" && npm ci --no-audit --no-fund --loglevel=error)
+    touch "$modules/.installed-$lock_hash"
+  fi
+  (cd "$web" && npm run --silent build)
+  rm -f "$modules"/.built-*
+  touch "$modules/.built-$sources_hash"
+}
+
+install_python
+build_graphiql
