@@ -186,7 +186,11 @@ def create_app(settings: Settings, *, embedder: Embedder | None = None) -> Starl
             Route("/healthz", healthz),
             Route("/readyz", readyz),
             Route("/metrics", prometheus),
-            *(router_mounts(router_app) if router_app is not None else ()),
+            *(
+                router_mounts(router_app, is_admin=graphql.is_operator)
+                if router_app is not None
+                else ()
+            ),
             *(graphiql_routes() if settings.graphiql_enabled else ()),
         ],
         lifespan=lifespan,

@@ -20,7 +20,7 @@ from strawberry.asgi import GraphQL
 from strawberry.exceptions import ConnectionRejectionError
 from strawberry.types.unset import UNSET, UnsetType
 
-from kenning.domain.principal import ANONYMOUS, Principal, bearer_key
+from kenning.domain.principal import ANONYMOUS, Principal, Role, bearer_key
 from kenning.logs import log_event, request_id
 from kenning.resolvers.context import Context
 from kenning.runtime import Runtime
@@ -154,6 +154,18 @@ class KenningGraphQL(GraphQL[Context, None]):
             context.principal = caller
         unset: UnsetType = UNSET
         return unset
+
+    async def is_operator(self, request: Request) -> bool:
+        """True for a global admin key (role admin, no client): who may see deployment
+        details such as backend URLs, as in ``routerStatus``."""
+        runtime = self._holder.get("runtime")
+        if runtime is None:
+            return False
+        try:
+            caller = await self._authenticate(runtime, request.headers.get("authorization"))
+        except Exception:  # a part down: show the least
+            return False
+        return caller is not None and caller.role is Role.ADMIN and caller.scope.client_id == ""
 
     async def handle_http(self, request: Request) -> Response:
         """Run one HTTP request; every refusal is GraphQL-shaped."""

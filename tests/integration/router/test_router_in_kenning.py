@@ -13,9 +13,12 @@ from typing import Any
 import asyncpg
 import pytest
 
+from kenning.domain.principal import Role
+from kenning.domain.scope import Scope
 from kenning.router import RouterSettings
 from kenning.router.demo import FakeOllama, fake_embedding, normalized
 from kenning.settings import Settings
+from kenning.storage.api_keys import PgApiKeys
 from tests.fakes.fake_ollama_fixture import FakeFactory
 from tests.integration.router.kenning_stack import (
     EMBED_MODEL,
@@ -181,3 +184,26 @@ async def test_a_server_without_backends_runs_no_router(
         status = await kenning.graphql("{ routerStatus { mode } }")
         assert status == {"data": {"routerStatus": None}}
         assert "kenning_router_" not in (await kenning.http.get("/metrics")).text
+
+
+async def test_router_status_shows_backend_urls_to_global_admin_keys_only(
+    fake_ollama_factory: FakeFactory,
+    routed_settings: Settings,
+    routed_pool: asyncpg.Pool,
+    prefix: str,
+) -> None:
+    dims = routed_settings.embedding_dim
+    gpu = fake_backend(fake_ollama_factory, "gpu0", dims)
+    cpu = fake_backend(fake_ollama_factory, "cpu", dims)
+    settings = kenning_settings(routed_settings, routed(gpu, cpu, prefix))
+    async with running_kenning(settings, routed_pool) as kenning:
+
+        async def urls(headers: dict[str, str]) -> list[str | None]:
+            status = (await kenning.http.get("/router/status", headers=headers)).json()
+            return [backend["url"] for backend in status["backends"]]
+
+        assert await urls(kenning.auth(Role.ADMIN)) == [gpu.url, cpu.url]
+        for who in (kenning.auth(Role.AGENT), kenning.auth(Role.UI), {}):
+            assert await urls(who) == [None, None]
+        client_admin, _ = await PgApiKeys(routed_pool).create(Scope("acme"), Role.ADMIN)
+        assert await urls({"Authorization": f"Bearer {client_admin}"}) == [None, None]

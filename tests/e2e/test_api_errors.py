@@ -1,0 +1,141 @@
+"""Errors as GraphQL clients expect them, over real HTTP: codes, request ids, shapes, logs."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.e2e.conftest import Server
+
+pytestmark = pytest.mark.e2e
+
+INGEST = """mutation Ingest($input: IngestInput!) { ingest(input: $input) {
+  __typename ... on Error { code message field } ... on IngestSuccess { status } } }"""
+
+
+def post(server: Server, body: Any, **headers: str) -> httpx.Response:
+    return httpx.post(
+        f"{server.url}/graphql", json=body, headers={**server.headers, **headers}, timeout=30
+    )
+
+
+def only_error(response: httpx.Response) -> dict[str, Any]:
+    errors = response.json()["errors"]
+    assert len(errors) == 1, errors
+    error: dict[str, Any] = errors[0]
+    return error
+
+
+def test_no_key_and_a_wrong_key_get_a_graphql_shaped_401_with_a_bearer_challenge(
+    server: Server,
+) -> None:
+    missing = httpx.post(f"{server.url}/graphql", json={"query": "{ viewer { role } }"})
+    assert missing.status_code == 401
+    assert missing.headers["www-authenticate"] == 'Bearer realm="kenning"'
+    error = only_error(missing)
+    assert error["extensions"]["code"] == "UNAUTHENTICATED"
+    assert "Authorization: Bearer" in error["message"]
+    assert error["extensions"]["requestId"] == missing.headers["x-request-id"]
+    wrong = httpx.post(
+        f"{server.url}/graphql",
+        json={"query": "{ viewer { role } }"},
+        headers={"Authorization": "Bearer kn_not-a-key"},
+    )
+    assert wrong.status_code == 401
+    assert 'error="invalid_token"' in wrong.headers["www-authenticate"]
+    assert only_error(wrong)["extensions"]["code"] == "UNAUTHENTICATED"
+
+
+def test_malformed_json_is_a_graphql_shaped_400(server: Server) -> None:
+    response = httpx.post(
+        f"{server.url}/graphql",
+        content=b'{"query": "{ viewer { role } }",',
+        headers={**server.headers, "Content-Type": "application/json"},
+    )
+    assert response.status_code == 400
+    error = only_error(response)
+    assert error["extensions"]["code"] == "BAD_REQUEST"
+    assert "JSON" in error["message"]
+
+
+@pytest.mark.parametrize(
+    ("document", "variables", "says", "field"),
+    [
+        (
+            "query Jobs($lane: QueueLane) { jobs(filter: {lane: $lane}) { hasNextPage } }",
+            {"lane": "FAST"},
+            "Value 'FAST' does not exist in 'QueueLane' enum",
+            "lane",
+        ),
+        (
+            INGEST,
+            {"input": {"kind": "note", "content": "x"}},
+            "required field 'sourceUrn'",
+            "input",
+        ),
+        (
+            INGEST,
+            {"input": {"sourceUrn": "u", "kind": "note", "content": "x", "priority": "high"}},
+            "Int cannot represent non-integer value",
+            "input.priority",
+        ),
+    ],
+)
+def test_bad_variables_get_their_real_message_as_bad_user_input(
+    server: Server, document: str, variables: dict[str, Any], says: str, field: str
+) -> None:
+    response = post(server, {"query": document, "variables": variables})
+    assert response.status_code == 200
+    error = only_error(response)
+    assert says in error["message"]
+    assert error["extensions"]["code"] == "BAD_USER_INPUT"
+    assert error["extensions"]["field"] == field
+    assert error["extensions"]["requestId"] == response.headers["x-request-id"]
+
+
+@pytest.mark.parametrize(
+    ("document", "field"),
+    [
+        ('{ neighbors(key: "user:a", depth: 9) { nodes { key } } }', "depth"),
+        ('{ jobs(after: "garbage") { hasNextPage } }', "after"),
+        ("{ jobs(first: 0) { hasNextPage } }", "first"),
+        ('{ chunksByKind(kind: "note", limit: 0) { id } }', "limit"),
+    ],
+)
+def test_argument_checks_of_plain_fields_are_typed_top_level_errors(
+    server: Server, document: str, field: str
+) -> None:
+    error = only_error(post(server, {"query": document}))
+    assert error["extensions"]["code"] == "BAD_USER_INPUT"
+    assert (error["extensions"]["field"], error["extensions"]["reason"]) == (field, "INVALID")
+
+
+def test_argument_checks_of_union_fields_are_error_members(server: Server) -> None:
+    document = '{ search(query: "x", limit: 100000) { __typename ... on Error { code field } } }'
+    data = post(server, {"query": document}).json()["data"]["search"]
+    assert data == {"__typename": "ValidationError", "code": "INVALID", "field": "limit"}
+
+
+def test_five_megabytes_of_content_is_too_large(server: Server) -> None:
+    doc = {"sourceUrn": "doc:huge", "kind": "note", "content": "word " * 1_000_000}
+    result = post(server, {"query": INGEST, "variables": {"input": doc}}).json()["data"]["ingest"]
+    assert (result["__typename"], result["code"], result["field"]) == (
+        "ValidationError",
+        "TOO_LARGE",
+        "content",
+    )
+
+
+def test_client_mistakes_are_logged_at_info_without_a_traceback(server: Server) -> None:
+    response = post(server, {"query": "query Typo { nothing }"})
+    rid = only_error(response)["extensions"]["requestId"]
+    lines = [json.loads(line) for line in server.log.read_text().splitlines() if rid in line]
+    rejected = [line for line in lines if line["event"] == "graphql.rejected"]
+    assert rejected and all(line["level"] == "info" and "exc" not in line for line in rejected)
+    assert rejected[0]["code"] == "GRAPHQL_VALIDATION_FAILED"
+    [access] = [line for line in lines if line["event"] == "graphql.operation"]
+    assert (access["operation"], access["outcome"]) == ("Typo", "GRAPHQL_VALIDATION_FAILED")
+    assert "duration_ms" in access and access["request_id"] == rid
