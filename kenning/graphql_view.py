@@ -10,15 +10,21 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import Any
 
-from cross_web import HTTPException
+from cross_web import AsyncHTTPRequestAdapter, HTTPException
+from graphql import GraphQLError, parse
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
 from strawberry.exceptions import ConnectionRejectionError
+from strawberry.http import GraphQLRequestData
+from strawberry.types import ExecutionResult
+from strawberry.types.graphql import OperationType
 from strawberry.types.unset import UNSET, UnsetType
+from strawberry.utils.operation import get_operation_type
 
 from kenning.domain.principal import ANONYMOUS, Principal, Role, bearer_key
 from kenning.logs import log_event, request_id
@@ -29,6 +35,8 @@ from kenning.schema.error_shaping import PART_NAMES
 logger = logging.getLogger("kenning.http")
 
 REALM = 'Bearer realm="kenning"'
+# Only to tell a subscription from a query; the schema applies the real token limit.
+MAX_SNIFF_TOKENS = 100_000
 _HTTP_CODES = {
     400: "BAD_REQUEST",
     401: "UNAUTHENTICATED",
@@ -38,6 +46,23 @@ _HTTP_CODES = {
     415: "UNSUPPORTED_MEDIA_TYPE",
     503: "SERVICE_UNAVAILABLE",
 }
+
+
+SUBSCRIPTIONS_OVER_WS = (
+    "subscriptions run over the websocket at /graphql (graphql-transport-ws or graphql-ws), "
+    "not over HTTP"
+)
+
+
+@lru_cache(maxsize=256)
+def _subscribes(query: str | None, operation: str | None) -> bool:
+    if not query or "subscription" not in query:
+        return False
+    try:
+        document = parse(query, max_tokens=MAX_SNIFF_TOKENS)
+        return get_operation_type(document, operation) is OperationType.SUBSCRIPTION
+    except (GraphQLError, RuntimeError):
+        return False  # the schema reports what is wrong with it
 
 
 class Refused(Exception):
@@ -166,6 +191,23 @@ class KenningGraphQL(GraphQL[Context, None]):
         except Exception:  # a part down: show the least
             return False
         return caller is not None and caller.role is Role.ADMIN and caller.scope.client_id == ""
+
+    async def execute_single(
+        self,
+        request: Request,
+        request_adapter: AsyncHTTPRequestAdapter,
+        sub_response: Response,
+        context: Context,
+        root_value: None,
+        request_data: GraphQLRequestData,
+    ) -> ExecutionResult:
+        # Strawberry would run a subscription sent over plain HTTP as a query, and answer
+        # with a confusing null error; say where subscriptions live instead.
+        if _subscribes(request_data.query, request_data.operation_name):
+            raise HTTPException(400, SUBSCRIPTIONS_OVER_WS)
+        return await super().execute_single(
+            request, request_adapter, sub_response, context, root_value, request_data
+        )
 
     async def handle_http(self, request: Request) -> Response:
         """Run one HTTP request; every refusal is GraphQL-shaped."""

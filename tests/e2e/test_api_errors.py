@@ -139,3 +139,11 @@ def test_client_mistakes_are_logged_at_info_without_a_traceback(server: Server) 
     [access] = [line for line in lines if line["event"] == "graphql.operation"]
     assert (access["operation"], access["outcome"]) == ("Typo", "GRAPHQL_VALIDATION_FAILED")
     assert "duration_ms" in access and access["request_id"] == rid
+
+
+def test_a_subscription_over_http_is_told_where_subscriptions_live(server: Server) -> None:
+    response = post(server, {"query": "subscription Tick { heartbeat(count: 1) { seq } }"})
+    assert response.status_code == 400
+    error = only_error(response)
+    assert error["extensions"]["code"] == "BAD_REQUEST"
+    assert "websocket" in error["message"]
