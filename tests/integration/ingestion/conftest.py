@@ -9,6 +9,7 @@ import asyncpg
 import pytest
 import redis.asyncio as aioredis
 import strawberry
+from strawberry.types import ExecutionResult
 
 from kenning.domain.embedding import BACKGROUND_PRIORITY
 from kenning.domain.principal import Principal, Role
@@ -63,9 +64,13 @@ class Api:
         """The same API called by another principal."""
         return Api(self.runtime, principal)
 
-    async def __call__(self, query: str, **variables: Any) -> dict[str, Any]:
+    async def execute(self, query: str, **variables: Any) -> ExecutionResult:
+        """The whole result, errors included (as a client receives them)."""
         context = Context(runtime=self.runtime, principal=self.principal)
-        result = await self.schema.execute(query, variable_values=variables, context_value=context)
+        return await self.schema.execute(query, variable_values=variables, context_value=context)
+
+    async def __call__(self, query: str, **variables: Any) -> dict[str, Any]:
+        result = await self.execute(query, **variables)
         assert result.errors is None, result.errors
         assert result.data is not None
         return result.data
