@@ -34,7 +34,7 @@ def _free_port() -> int:
 
 
 def _serve_fake(args: argparse.Namespace) -> None:
-    from tests.fakes.fake_ollama import FakeOllama
+    from kenning.router.demo import FakeOllama
 
     fake = FakeOllama(
         args.name,

@@ -11,9 +11,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from kenning.router.demo import ThreadedServer
 from kenning.storage.embedders.constant import hash_vector
-
-from .threaded_server import ThreadedServer
 
 Mode = Literal["ok", "busy", "malformed"]
 BUSY = "server busy, please try again.  maximum pending requests exceeded"
