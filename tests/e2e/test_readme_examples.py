@@ -1,0 +1,110 @@
+"""Every GraphQL example of README.md, run in order against a real server.
+
+The server runs with the router over the demo backends (so ``routerStatus`` and
+``routerEvents`` have something to show) and without queue workers (so the queue examples
+find their jobs still queued), and the examples run with an admin key of client ``acme``,
+as the README says. An example answers without top-level errors and without error members
+(``... on Error``) unless it is marked ``expect-error``; then it must fail, with a code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+
+from kenning.domain.principal import Role
+from kenning.domain.scope import Scope
+from kenning.router.demo import DemoBackends, DemoConfig
+from kenning.settings import Settings
+from tests.e2e.conftest import Server, create_key, free_port, start_server, stop_server
+from tests.support.readme import Example, error_members, examples, fill, remember
+
+pytestmark = pytest.mark.e2e
+
+FIRST_MESSAGE_WITHIN = 15.0
+
+
+@pytest.fixture(scope="module")
+def readme_server(
+    migrated_settings: Settings, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Server]:
+    demo = DemoBackends(DemoConfig(gpu_port=free_port(), cpu_port=free_port(), load_time=0.05))
+    demo.start()
+    router = {k: v for k, v in demo.environment().items() if k.startswith("KENNING_ROUTER_")}
+    router["KENNING_ROUTER_STATE_PREFIX"] = f"kenning:router:readme:{uuid.uuid4().hex[:8]}:"
+    log = tmp_path_factory.mktemp("readme") / "server.log"
+    process, running = start_server(migrated_settings, log, KENNING_QUEUE_WORKERS="0", **router)
+    key = asyncio.run(create_key(migrated_settings, Scope("acme"), Role.ADMIN))
+    try:
+        yield running.with_key(key)
+    finally:
+        stop_server(process)
+        demo.stop()
+
+
+async def _query(server: Server, example: Example, variables: dict[str, Any]) -> dict[str, Any]:
+    async with httpx.AsyncClient(timeout=60) as client:
+        answer = await client.post(
+            f"{server.url}/graphql",
+            json={"query": example.document, "variables": variables},
+            headers=server.headers,
+        )
+    body: dict[str, Any] = answer.json()
+    return body
+
+
+async def _trigger(server: Server, example: Example) -> None:
+    """Make the event a subscription waits for happen (only ``routerEvents`` needs one)."""
+    if "routerEvents" in example.root_fields:
+        async with httpx.AsyncClient(timeout=60) as client:
+            await client.post(f"{server.url}/router/announce", json={"session": "readme"})
+
+
+async def _first_message(
+    server: Server, example: Example, variables: dict[str, Any]
+) -> dict[str, Any]:
+    async with websockets.connect(server.ws_url, subprotocols=["graphql-transport-ws"]) as ws:  # type: ignore[list-item]
+        await ws.send(json.dumps({"type": "connection_init", "payload": server.headers}))
+        assert json.loads(await ws.recv())["type"] == "connection_ack"
+        payload = {"query": example.document, "variables": variables}
+        await ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": payload}))
+        await _trigger(server, example)
+        async with asyncio.timeout(FIRST_MESSAGE_WITHIN):
+            while True:
+                message = json.loads(await ws.recv())
+                if message["type"] == "next":
+                    body: dict[str, Any] = message["payload"]
+                    return body
+                if message["type"] == "error":
+                    return {"errors": message["payload"]}
+                assert message["type"] == "ping", f"{example}: {message}"
+                await ws.send(json.dumps({"type": "pong"}))
+
+
+async def test_every_readme_example_runs(readme_server: Server) -> None:
+    seen: dict[str, Any] = {}
+    ran = 0
+    for example in examples():
+        variables = fill(example.variables, seen)
+        if example.kind.value == "subscription":
+            body = await _first_message(readme_server, example, variables)
+        else:
+            body = await _query(readme_server, example, variables)
+        if example.expect_error:
+            assert body.get("errors"), f"{example} was to fail: {body}"
+            assert all(e["extensions"]["code"] for e in body["errors"]), body
+        else:
+            assert "errors" not in body, f"{example}: {body['errors']}"
+            assert body.get("data"), f"{example}: no data"
+            failed = error_members(body["data"])
+            assert not failed, f"{example} answered with an error member: {failed}"
+            remember(body["data"], seen)
+        ran += 1
+    assert ran == len(examples()) >= 40

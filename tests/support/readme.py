@@ -1,0 +1,114 @@
+"""The README's GraphQL examples, as the test command reads them.
+
+An example is a fenced block whose info string starts with ``graphql``; a ``json`` block
+right after it (only blank lines between) holds its variables. ``graphql expect-error``
+marks an example that must answer with a top-level error. In variables, a string
+``"<name>"`` stands for the value of field ``name`` (or of an alias) in an earlier answer.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from graphql import DocumentNode, OperationDefinitionNode, OperationType, parse
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+_FENCE = re.compile(r"^```(?P<info>[^\n`]*)\n(?P<body>.*?)^```\s*$", re.MULTILINE | re.DOTALL)
+_PLACEHOLDER = re.compile(r"^<(\w+)>$")
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """One GraphQL example of the README."""
+
+    line: int
+    document: str
+    variables: dict[str, Any]
+    expect_error: bool
+
+    @property
+    def operation_document(self) -> DocumentNode:
+        return parse(self.document)
+
+    @property
+    def operation(self) -> OperationDefinitionNode:
+        [operation] = [d for d in self.operation_document.definitions
+                       if isinstance(d, OperationDefinitionNode)]  # fmt: skip
+        return operation
+
+    @property
+    def kind(self) -> OperationType:
+        return self.operation.operation
+
+    @property
+    def root_fields(self) -> set[str]:
+        return {s.name.value for s in self.operation.selection_set.selections
+                if hasattr(s, "name")}  # fmt: skip
+
+    def __str__(self) -> str:
+        return (
+            f"README.md:{self.line} ({self.operation.name.value if self.operation.name else '?'})"
+        )
+
+
+def examples(text: str | None = None) -> list[Example]:
+    """Every GraphQL example, in the order of the README."""
+    text = README.read_text() if text is None else text
+    blocks = list(_FENCE.finditer(text))
+    found = []
+    for index, block in enumerate(blocks):
+        info = block["info"].split()
+        if not info or info[0] != "graphql":
+            continue
+        variables: dict[str, Any] = {}
+        following = blocks[index + 1] if index + 1 < len(blocks) else None
+        if following is not None and following["info"].strip() == "json":
+            between = text[block.end() : following.start()]
+            if not between.strip():
+                variables = json.loads(following["body"])
+        line = text.count("\n", 0, block.start()) + 1
+        found.append(Example(line, block["body"], variables, "expect-error" in info[1:]))
+    return found
+
+
+def fill(value: Any, seen: dict[str, Any]) -> Any:
+    """``value`` with every ``"<name>"`` replaced by the last answer's ``name``."""
+    if isinstance(value, dict):
+        return {k: fill(v, seen) for k, v in value.items()}
+    if isinstance(value, list):
+        return [fill(v, seen) for v in value]
+    if isinstance(value, str) and (match := _PLACEHOLDER.match(value)):
+        if match[1] not in seen:
+            raise AssertionError(f"no earlier answer has a field {match[1]!r}")
+        return seen[match[1]]
+    return value
+
+
+def remember(value: Any, seen: dict[str, Any]) -> None:
+    """Record every scalar field of an answer by name (later ones win)."""
+    if isinstance(value, dict):
+        for name, item in value.items():
+            if isinstance(item, str | int | float) and not isinstance(item, bool):
+                seen[name] = item
+            remember(item, seen)
+    elif isinstance(value, list):
+        for item in value:
+            remember(item, seen)
+
+
+def error_members(value: Any, path: str = "data") -> list[str]:
+    """Paths of union error members in an answer (objects selected with ``code``)."""
+    found = []
+    if isinstance(value, dict):
+        if "code" in value and "message" in value:
+            found.append(f"{path}: {value}")
+        for name, item in value.items():
+            found += error_members(item, f"{path}.{name}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += error_members(item, f"{path}[{index}]")
+    return found
