@@ -32,10 +32,10 @@ ERROR_PAUSE = 1.0
 # At most this many updates per second and feed; a burst of changes shares one update.
 MIN_INTERVAL = 0.25
 MAX_UPDATES = 10**9
-# How often a degraded feed re-reads the queue, and how long a new feed waits for the bus
-# before it starts degraded (the first subscription of a process takes a round trip).
+# How often a degraded feed re-reads the queue, and how long a new feed waits for a bus
+# that neither answers nor refuses (one that refuses makes it start degraded at once).
 DEGRADED_POLL = 1.0
-BUS_WAIT = 0.5
+BUS_WAIT = 5.0
 
 
 @dataclass(frozen=True, slots=True)

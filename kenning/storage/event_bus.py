@@ -42,6 +42,9 @@ class RedisEventBus:
         self._redis = redis
         self._channel = channel
         self._ready = asyncio.Event()
+        # Set once a first attempt to subscribe ended, either way: a subscriber then knows
+        # at once whether the bus is there, instead of waiting out a timeout.
+        self._attempted = asyncio.Event()
         self._connects = 0
 
     @property
@@ -62,8 +65,14 @@ class RedisEventBus:
         return self._ready.is_set()
 
     async def wait_ready(self, within: float) -> bool:
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._ready.wait(), within)
+        """True once subscribed; False at once when the last attempt failed, or after
+        ``within`` seconds while the first attempt hangs."""
+        waits = [asyncio.ensure_future(e.wait()) for e in (self._ready, self._attempted)]
+        try:
+            await asyncio.wait(waits, timeout=within, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for waiting in waits:
+                waiting.cancel()
         return self._ready.is_set()
 
     def _count_connect(self, _: Any) -> None:
@@ -82,6 +91,7 @@ class RedisEventBus:
                 pubsub.connection.register_connect_callback(self._count_connect)
                 seen = self._connects
                 self._ready.set()
+                self._attempted.set()
                 if subscribed_before:
                     yield RESYNC
                 subscribed_before, backoff = True, 0.05
@@ -100,6 +110,7 @@ class RedisEventBus:
             except (RedisError, OSError) as error:
                 lost = self._ready.is_set()
                 self._ready.clear()
+                self._attempted.set()
                 logger.warning("queue.events.reconnecting", extra={"error": type(error).__name__})
                 if lost:
                     yield RESYNC  # subscribers learn at once that they must poll now
