@@ -166,3 +166,15 @@ async def test_ingestion_progress_shows_a_queued_job_with_its_position(qapi: Api
     moved = await asyncio.wait_for(anext(stream), 10)
     assert moved["ingestionProgress"] == {"status": "QUEUED", "position": 1}
     await stream.aclose()
+
+
+async def test_the_workers_part_says_when_a_worker_stopped(qruntime: Runtime) -> None:
+    assert qruntime.queue.workers_state() == (True, "off (no workers in this process)")
+    [worker] = await qruntime.queue.start_workers(qruntime.ingest_deps(), 1)
+    assert worker.running and qruntime.queue.workers_state() == (True, "ok")
+    # A slot that died (a bug, a cancelled task) makes this process unready.
+    worker._slots[0].cancel()
+    await asyncio.sleep(0)
+    assert qruntime.queue.workers_state() == (False, "stopped: 0 of 1 workers running")
+    await qruntime.queue.stop_workers()
+    assert not worker.running
