@@ -68,6 +68,16 @@ def fake_backend(factory: FakeFactory, name: str, dims: int, **config: Any) -> F
     return factory(name, models=models, **config)
 
 
+def gpu_and_cpu(
+    factory: FakeFactory, base: Settings, prefix: str
+) -> tuple[FakeOllama, FakeOllama, Settings]:
+    """A fake GPU and CPU backend, and Kenning's settings routing to them."""
+    dims = base.embedding_dim
+    gpu = fake_backend(factory, "gpu0", dims)
+    cpu = fake_backend(factory, "cpu", dims)
+    return gpu, cpu, kenning_settings(base, routed(gpu, cpu, prefix))
+
+
 def kenning_settings(base: Settings, router: RouterSettings, **overrides: Any) -> Settings:
     """Kenning on the test database with the ollama embedder behind ``router``."""
     values: dict[str, Any] = {

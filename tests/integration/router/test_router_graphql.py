@@ -24,6 +24,7 @@ from tests.fakes.fake_ollama_fixture import FakeFactory
 from tests.integration.router.kenning_stack import (
     EMBED_MODEL,
     fake_backend,
+    gpu_and_cpu,
     kenning_settings,
     routed,
     running_kenning,
@@ -57,10 +58,7 @@ async def test_status_for_admins_ui_keys_and_anonymous_callers(
     routed_pool: asyncpg.Pool,
     prefix: str,
 ) -> None:
-    dims = routed_settings.embedding_dim
-    gpu = fake_backend(fake_ollama_factory, "gpu0", dims)
-    cpu = fake_backend(fake_ollama_factory, "cpu", dims)
-    settings = kenning_settings(routed_settings, routed(gpu, cpu, prefix))
+    gpu, cpu, settings = gpu_and_cpu(fake_ollama_factory, routed_settings, prefix)
     async with running_kenning(settings, routed_pool) as kenning:
         await kenning.settled()
         ready = await kenning.http.post("/router/announce", json={"session": "agent-7"})

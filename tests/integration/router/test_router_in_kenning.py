@@ -23,6 +23,7 @@ from tests.fakes.fake_ollama_fixture import FakeFactory
 from tests.integration.router.kenning_stack import (
     EMBED_MODEL,
     fake_backend,
+    gpu_and_cpu,
     kenning_settings,
     routed,
     running_kenning,
@@ -82,10 +83,7 @@ async def test_ingest_embeds_through_the_router_with_its_priority(
     routed_pool: asyncpg.Pool,
     prefix: str,
 ) -> None:
-    dims = routed_settings.embedding_dim
-    gpu = fake_backend(fake_ollama_factory, "gpu0", dims)
-    cpu = fake_backend(fake_ollama_factory, "cpu", dims)
-    settings = kenning_settings(routed_settings, routed(gpu, cpu, prefix))
+    gpu, cpu, settings = gpu_and_cpu(fake_ollama_factory, routed_settings, prefix)
     async with running_kenning(settings, routed_pool) as kenning:
         await kenning.settled()
         preloads = gpu.count("/api/embed", EMBED_MODEL)
@@ -108,10 +106,7 @@ async def test_bulk_jobs_embed_as_background_and_priority_jobs_keep_theirs(
     routed_pool: asyncpg.Pool,
     prefix: str,
 ) -> None:
-    dims = routed_settings.embedding_dim
-    gpu = fake_backend(fake_ollama_factory, "gpu0", dims)
-    cpu = fake_backend(fake_ollama_factory, "cpu", dims)
-    settings = kenning_settings(routed_settings, routed(gpu, cpu, prefix))
+    _, _, settings = gpu_and_cpu(fake_ollama_factory, routed_settings, prefix)
     async with running_kenning(settings, routed_pool) as kenning:
         await kenning.settled()
         jobs = {}
@@ -192,10 +187,7 @@ async def test_router_status_shows_backend_urls_to_global_admin_keys_only(
     routed_pool: asyncpg.Pool,
     prefix: str,
 ) -> None:
-    dims = routed_settings.embedding_dim
-    gpu = fake_backend(fake_ollama_factory, "gpu0", dims)
-    cpu = fake_backend(fake_ollama_factory, "cpu", dims)
-    settings = kenning_settings(routed_settings, routed(gpu, cpu, prefix))
+    gpu, cpu, settings = gpu_and_cpu(fake_ollama_factory, routed_settings, prefix)
     async with running_kenning(settings, routed_pool) as kenning:
 
         async def urls(headers: dict[str, str]) -> list[str | None]:
