@@ -9,6 +9,7 @@ from typing import Annotated, TypeVar
 import typer
 
 from kenning.cli.group import PlainCommand, report
+from kenning.domain.api_keys import check_label
 from kenning.domain.principal import Role
 from kenning.domain.scope import Scope
 from kenning.settings import Settings
@@ -80,6 +81,7 @@ def create(
 ) -> None:
     """Create a key and print it once; it cannot be shown again."""
     scope = Scope(client, project, group)
+    check_label(label)
     key, info = _run(lambda keys: keys.create(scope, role, label))
     typer.echo(key)
     typer.echo(f"id {info.id}  role {info.role.value}  scope {info.scope.describe()}", err=True)

@@ -1,7 +1,8 @@
 """Managing API keys: what an admin key may mint, see and revoke.
 
-An admin manages keys inside its own scope only: a key it creates is scoped to its scope
-or narrower (any role, admin included), and it lists and revokes only such keys. A key
+An admin manages keys inside its own scope only: a key it creates reads nothing the admin
+cannot (``Scope.narrows_to``; any role, admin included), and it lists and revokes only
+such keys. A key
 outside that scope is reported as missing, so its existence does not leak.
 """
 
@@ -61,16 +62,21 @@ async def create_key(
 ) -> tuple[str, ApiKeyInfo]:
     """A new key at ``scope`` (the caller's or narrower); the text is returned once."""
     _admin(caller)
-    if not caller.scope.contains(scope):
+    if not caller.scope.narrows_to(scope):
         raise ScopeError(
             f"an admin key scoped to {caller.scope.describe()} cannot create a key for "
             f"{scope.describe()}"
         )
+    check_label(label)
+    return await keys.create(scope, role, label)
+
+
+def check_label(label: str) -> None:
+    """Raise ``ValidationError`` unless ``label`` is a short printable note."""
     if len(label) > MAX_LABEL or any(ord(c) < 32 for c in label):
         raise ValidationError(
             f"label must be at most {MAX_LABEL} printable characters", field="label"
         )
-    return await keys.create(scope, role, label)
 
 
 async def list_keys(
@@ -82,7 +88,7 @@ async def list_keys(
     return [
         key
         for key in await keys.list(client)
-        if caller.scope.contains(key.scope) and (include_revoked or key.revoked_at is None)
+        if caller.scope.narrows_to(key.scope) and (include_revoked or key.revoked_at is None)
     ]
 
 
@@ -90,7 +96,7 @@ async def revoke_key(caller: Principal, key_id: str, keys: KeyBook) -> ApiKeyInf
     """Revoke a key inside the caller's scope; requests with it fail from then on."""
     _admin(caller)
     found = await keys.get(key_id)
-    if found is None or not caller.scope.contains(found.scope):
+    if found is None or not caller.scope.narrows_to(found.scope):
         raise NotFoundError(f"no key {key_id} in this admin key's scope", field="id")
     revoked = await keys.revoke(key_id)
     if revoked is None:  # deleted in between

@@ -35,7 +35,7 @@ class Principal:
         """The scope to read with: the principal's, or a narrowing of it (never wider)."""
         if narrow is None:
             return self.scope
-        if not self.scope.contains(narrow):
+        if not self.scope.narrows_to(narrow):
             raise ScopeError(
                 f"scope {narrow.describe()} is outside this key's scope {self.scope.describe()}"
             )

@@ -80,6 +80,23 @@ class Scope:
             return False
         return not (self.group_id and other.group_id != self.group_id)
 
+    def narrows_to(self, other: Scope) -> bool:
+        """True when a key of this scope may read as ``other``, or mint a key for it.
+
+        A global key may act for any scope, and a client key for any scope of its client:
+        they own them. A project or group key may only act as itself: a broader scope is a
+        widening, and a more specific one would see more, not less (adding a group shows
+        that group's rows; a group key adding a project would see that project's rows of
+        other groups).
+        Example: ``Scope("a").narrows_to(Scope("a", "p", "g"))`` is true,
+        ``Scope("a", "", "g").narrows_to(Scope("a", "p", "g"))`` is false.
+        """
+        if not self.client_id:
+            return True
+        if other.client_id != self.client_id:
+            return False
+        return not (self.project_id or self.group_id) or other == self
+
     def describe(self) -> str:
         """A short human form such as ``client=acme project=web group=frontend``."""
         if not self.client_id:

@@ -137,3 +137,15 @@ def test_chunk_ids_from_an_evidence_pack_turn_back_into_text(
     assert mine["chunk"] == {"sourceUrn": "doc:chunky"}
     hidden = data(server, other, read, ids=[chunk_id], id=chunk_id)
     assert hidden == {"chunks": [None], "chunk": None}
+
+
+def test_a_project_admin_cannot_mint_a_key_that_sees_more(
+    server: Server, migrated_settings: Settings
+) -> None:
+    admin = key_of(migrated_settings, Scope("acme", "web"), Role.ADMIN)
+    for scope in ({"clientId": "acme", "projectId": "web", "groupId": "finance"},
+                  {"clientId": "acme"}, {"clientId": "acme", "projectId": "pay"}):  # fmt: skip
+        made = data(server, admin, CREATE, input={"role": "UI", "scope": scope})["createApiKey"]
+        assert (made["__typename"], made["code"]) == ("ScopeError", "OUT_OF_SCOPE"), scope
+    same = data(server, admin, CREATE, input={"role": "UI"})["createApiKey"]
+    assert same["__typename"] == "CreateApiKeySuccess"

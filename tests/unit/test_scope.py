@@ -47,3 +47,22 @@ def test_writes_may_narrow_but_not_widen_or_move() -> None:
         writer.ensure_can_write(Scope("acme"))
     with pytest.raises(ScopeError):
         writer.ensure_can_write(Scope("globex", "", "frontend"))
+
+
+@pytest.mark.parametrize(
+    ("key", "narrow", "allowed"),
+    [
+        (Scope(), Scope("globex", "web", "front"), True),  # a global key acts for anyone
+        (Scope("acme"), Scope("acme", "web", "front"), True),  # a client owns its projects
+        (Scope("acme"), Scope("globex"), False),
+        (Scope("acme", "web", "front"), Scope("acme", "web", "front"), True),
+        (Scope("acme", "web", "front"), Scope("acme"), False),  # broader: a widening
+        # Adding a group shows that group's rows: wider, not narrower.
+        (Scope("acme", "web"), Scope("acme", "web", "finance"), False),
+        # A group key adding a project would see that project's rows of other groups.
+        (Scope("acme", "", "front"), Scope("acme", "payroll", "front"), False),
+        (Scope("acme", "web", "front"), Scope("acme", "web", "back"), False),
+    ],
+)
+def test_a_key_may_narrow_but_never_see_more(key: Scope, narrow: Scope, allowed: bool) -> None:
+    assert key.narrows_to(narrow) is allowed

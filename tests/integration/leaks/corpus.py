@@ -148,7 +148,7 @@ class Reader:
     @property
     def allowed(self) -> bool:
         """False when the narrowing widens or leaves the key's scope: a ``ScopeError``."""
-        return self.narrow is None or self.principal.scope.contains(self.narrow)
+        return self.narrow is None or self.principal.scope.narrows_to(self.narrow)
 
 
 def principal(scope: Scope, role: Role = Role.UI) -> Principal:

@@ -123,7 +123,9 @@ NARROWINGS = [
     _case(Scope(), Scope("c2", "p1", "g1"), "other client"),
     _case(Scope("c1"), Scope("c1", "p1", "g1"), "project in group"),
     _case(Scope("c1"), Scope("c1", "", "g1"), "group"),
-    _case(Scope("c1", "", "g1"), Scope("c1", "p1", "g1"), "project in group"),
+    # A group key naming a project would also see that project's rows of other groups.
+    _case(Scope("c1", "", "g1"), Scope("c1", "p1", "g1"), None),
+    _case(Scope("c1", "p1", ""), Scope("c1", "p1", "g1"), None),  # adding a group widens
     _case(Scope("c1", "p1", "g1"), Scope("c1", "p1", "g1"), "project in group"),
     _case(Scope("c1"), Scope("c2"), None),
     _case(Scope("c1", "p1", "g1"), Scope("c2", "p1", "g1"), None),
