@@ -17,6 +17,7 @@ from cross_web import AsyncHTTPRequestAdapter, HTTPException
 from graphql import GraphQLError, parse
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
+from starlette.types import Message
 from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
 from strawberry.exceptions import ConnectionRejectionError
@@ -30,17 +31,16 @@ from kenning.domain.principal import ANONYMOUS, Principal, Role, bearer_key
 from kenning.logs import log_event, request_id
 from kenning.resolvers.context import Context
 from kenning.runtime import Runtime
-from kenning.schema.error_shaping import PART_NAMES
+from kenning.schema.error_shaping import MASKED_MESSAGE, PART_NAMES
 
 logger = logging.getLogger("kenning.http")
 
 REALM = 'Bearer realm="kenning"'
-# Only to tell a subscription from a query; the schema applies the real token limit.
-MAX_SNIFF_TOKENS = 100_000
 _HTTP_CODES = {
     400: "BAD_REQUEST",
     401: "UNAUTHENTICATED",
     403: "FORBIDDEN",
+    404: "NOT_FOUND",
     405: "METHOD_NOT_ALLOWED",
     413: "PAYLOAD_TOO_LARGE",
     415: "UNSUPPORTED_MEDIA_TYPE",
@@ -54,15 +54,50 @@ SUBSCRIPTIONS_OVER_WS = (
 )
 
 
-@lru_cache(maxsize=256)
-def _subscribes(query: str | None, operation: str | None) -> bool:
+# Documents larger than this are not remembered by the subscription check (the schema's
+# own caches decide for themselves); the check parses them anyway.
+_SNIFF_CACHED_CHARS = 20_000
+
+
+def _subscribes(query: str | None, operation: str | None, max_tokens: int) -> bool:
     if not query or "subscription" not in query:
         return False
+    if len(query) > _SNIFF_CACHED_CHARS:
+        return _is_subscription(query, operation, max_tokens)
+    return _cached_is_subscription(query, operation, max_tokens)
+
+
+def _is_subscription(query: str, operation: str | None, max_tokens: int) -> bool:
     try:
-        document = parse(query, max_tokens=MAX_SNIFF_TOKENS)
+        document = parse(query, max_tokens=max_tokens)
         return get_operation_type(document, operation) is OperationType.SUBSCRIPTION
     except (GraphQLError, RuntimeError):
         return False  # the schema reports what is wrong with it
+
+
+_cached_is_subscription = lru_cache(maxsize=256)(_is_subscription)
+
+
+class BodyTooLarge(Exception):
+    """The request body passed ``KENNING_MAX_REQUEST_BYTES``."""
+
+
+def _limited(request: Request, max_bytes: int) -> Request:
+    """``request`` whose body may be read only up to ``max_bytes``."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > max_bytes:
+        raise BodyTooLarge
+    receive, seen = request.receive, 0
+
+    async def counted() -> Message:
+        nonlocal seen
+        message = await receive()
+        seen += len(message.get("body", b""))
+        if seen > max_bytes:
+            raise BodyTooLarge
+        return message
+
+    return Request(request.scope, counted)
 
 
 class Refused(Exception):
@@ -152,7 +187,12 @@ class KenningGraphQL(GraphQL[Context, None]):
     ) -> Context:
         runtime = self._runtime()
         header = request.headers.get("authorization")
-        caller = await self._authenticate(runtime, header)
+        try:
+            caller = await self._authenticate(runtime, header)
+        except Refused:
+            if isinstance(request, Request):
+                raise
+            caller = None  # a websocket is refused by its connection_init, in protocol
         if caller is None and isinstance(request, Request):
             raise _unauthorized(header)
         # A websocket may still authenticate in its connection_init payload.
@@ -203,17 +243,25 @@ class KenningGraphQL(GraphQL[Context, None]):
     ) -> ExecutionResult:
         # Strawberry would run a subscription sent over plain HTTP as a query, and answer
         # with a confusing null error; say where subscriptions live instead.
-        if _subscribes(request_data.query, request_data.operation_name):
+        max_tokens = context.runtime.settings.graphql_max_tokens
+        if _subscribes(request_data.query, request_data.operation_name, max_tokens):
             raise HTTPException(400, SUBSCRIPTIONS_OVER_WS)
         return await super().execute_single(
             request, request_adapter, sub_response, context, root_value, request_data
         )
 
     async def handle_http(self, request: Request) -> Response:
-        """Run one HTTP request; every refusal is GraphQL-shaped."""
+        """Run one HTTP request; every refusal, and every failure, is GraphQL-shaped."""
         try:
-            return await self.run(request)
+            runtime = self._runtime()
+            return await self.run(_limited(request, runtime.settings.max_request_bytes))
         except Refused as refused:
             return refused.response
         except HTTPException as error:
             return error_response(error.status_code, error.reason)
+        except BodyTooLarge:
+            limit = self._holder["runtime"].settings.max_request_bytes
+            return error_response(413, f"the request body is over {limit} bytes")
+        except Exception:
+            logger.exception("graphql.http.failed")
+            return error_response(500, MASKED_MESSAGE, "INTERNAL_SERVER_ERROR")

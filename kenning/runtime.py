@@ -59,7 +59,7 @@ class Runtime:
     async def parts(self) -> list[PartState]:
         """Every part's state: PostgreSQL, AGE, pgvector, Redis, the embedder, the workers."""
         probed = await probe_parts(self.pool, self.redis, self.settings.graph_name)
-        return [*probed, *self.process_parts()]
+        return [*probed, *await self.process_parts()]
 
     async def schema_revision(self) -> str | None:
         """The database's migration revision; None when it cannot be read now."""
@@ -69,10 +69,12 @@ class Runtime:
         except Exception:  # down: the parts say so
             return None
 
-    def process_parts(self) -> list[PartState]:
+    async def process_parts(self) -> list[PartState]:
         """The parts inside this process: the embedder and the queue workers."""
         embedder_ok, embedder_detail = (
-            self.embedder.state() if isinstance(self.embedder, ObservedEmbedder) else (True, "ok")
+            await self.embedder.check()
+            if isinstance(self.embedder, ObservedEmbedder)
+            else (True, "ok")
         )
         workers_ok, workers_detail = self.queue.workers_state()
         return [

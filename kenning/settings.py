@@ -58,6 +58,8 @@ class Settings(BaseSettings):
     graphql_max_tokens: int = Field(default=4000, ge=100, le=100_000)
     graphql_max_aliases: int = Field(default=64, ge=1, le=10_000)
     graphql_introspection: bool = True
+    # Largest request body /graphql reads (requestIngestions of many documents included).
+    max_request_bytes: int = Field(default=64 * 1024 * 1024, ge=1024)
     migrate_on_start: bool = False
     log_level: str = "INFO"
     log_json: bool = True

@@ -14,8 +14,11 @@ BAD_USER_INPUT        a variable or argument cannot be accepted: wrong type, unk
                       names it and ``reason`` gives the domain code (INVALID, TOO_LARGE, …)
 FORBIDDEN             outside the key's scope or role (``reason`` OUT_OF_SCOPE)
 NOT_FOUND / CONFLICT  a referenced item is missing / its state does not allow the operation
-SERVICE_UNAVAILABLE   a part Kenning needs is down; ``part`` names it (the HTTP status is 503)
-INTERNAL_SERVER_ERROR anything else: the message is masked, the log has it under requestId
+SERVICE_UNAVAILABLE   a part Kenning needs is down (postgres, redis, the embedder); ``part``
+                      names it and the HTTP status is 503
+INTERNAL_SERVER_ERROR anything else (a misconfiguration, a bug, a null where the schema
+                      promises a value): the message is masked, the log has it under
+                      requestId
 ====================  =====================================================================
 
 Fields whose result is a union with error members (every mutation, ``search``,
@@ -37,6 +40,7 @@ from typing import Any
 from graphql import GraphQLError, GraphQLSyntaxError
 from strawberry.extensions import SchemaExtension
 
+from kenning.domain.embedding import EmbeddingError
 from kenning.domain.errors import (
     ConflictError,
     KenningError,
@@ -44,6 +48,7 @@ from kenning.domain.errors import (
     ScopeError,
     ValidationError,
 )
+from kenning.domain.sensitive import SensitiveContentError
 from kenning.logs import request_id
 
 logger = logging.getLogger("kenning.graphql")
@@ -104,19 +109,38 @@ def _root_cause(error: GraphQLError) -> BaseException | None:
     return original
 
 
-def _domain(error: KenningError) -> tuple[TopCode, dict[str, Any]]:
-    extra: dict[str, Any] = {"reason": error.code.value}
-    if error.field is not None:
-        extra["field"] = error.field
-    if isinstance(error, ValidationError):
-        return TopCode.BAD_USER_INPUT, extra
-    if isinstance(error, ScopeError):
-        return TopCode.FORBIDDEN, extra
-    if isinstance(error, NotFoundError):
-        return TopCode.NOT_FOUND, extra
-    if isinstance(error, ConflictError):
-        return TopCode.CONFLICT, extra
-    return TopCode.BAD_USER_INPUT, extra
+# The domain's expected failures are the client's to fix; every other KenningError
+# (misconfiguration, a permanent embedder fault, lost leases) is the server's.
+_CLIENT_ERRORS: tuple[tuple[type[KenningError], TopCode], ...] = (
+    (ValidationError, TopCode.BAD_USER_INPUT),
+    (SensitiveContentError, TopCode.BAD_USER_INPUT),
+    (ScopeError, TopCode.FORBIDDEN),
+    (NotFoundError, TopCode.NOT_FOUND),
+    (ConflictError, TopCode.CONFLICT),
+)
+
+
+_INTERNAL = Shaped(TopCode.INTERNAL, MASKED_MESSAGE, {})
+
+
+def _unavailable(part: str) -> Shaped:
+    name = PART_NAMES.get(part, part)
+    return Shaped(
+        TopCode.SERVICE_UNAVAILABLE, f"{name} is unavailable; try again shortly", {"part": part}
+    )
+
+
+def _domain(error: KenningError) -> Shaped:
+    for kind, code in _CLIENT_ERRORS:
+        if isinstance(error, kind):
+            extra: dict[str, Any] = {"reason": error.code.value}
+            if error.field is not None:
+                extra["field"] = error.field
+            return Shaped(code, error.message, extra)
+    if isinstance(error, EmbeddingError) and error.transient:
+        # The backend's own message names its address: the client gets the part only.
+        return _unavailable("embedder")
+    return _INTERNAL
 
 
 def shape(error: GraphQLError, phase: str, unavailable: UnavailablePart = _never) -> Shaped:
@@ -127,16 +151,17 @@ def shape(error: GraphQLError, phase: str, unavailable: UnavailablePart = _never
         return Shaped(TopCode.VALIDATION_FAILED, error.message, {})
     cause = _root_cause(error)
     if isinstance(cause, KenningError):
-        code, extra = _domain(cause)
-        return Shaped(code, cause.message, extra)
+        return _domain(cause)
     if cause is not None and not isinstance(cause, GraphQLError):
         part = unavailable(cause)
-        if part is not None:
-            name = PART_NAMES.get(part, part)
-            message = f"{name} is unavailable; try again shortly"
-            return Shaped(TopCode.SERVICE_UNAVAILABLE, message, {"part": part})
-        return Shaped(TopCode.INTERNAL, MASKED_MESSAGE, {})
-    # No cause, or graphql-core's own: variables and arguments the schema refused.
+        return (
+            _unavailable(part) if part is not None else Shaped(TopCode.INTERNAL, MASKED_MESSAGE, {})
+        )
+    if error.path is not None:
+        # graphql-core's own complaint about a resolver's result (a null for a non-null
+        # field, an Int out of range): a server bug, not the client's input.
+        return _INTERNAL
+    # Before any resolver ran: variables (or an operation name) the schema refused.
     field = _variable_field(error.message)
     return Shaped(TopCode.BAD_USER_INPUT, error.message, {"field": field} if field else {})
 
@@ -158,23 +183,27 @@ def shaped_error(error: GraphQLError, shaped: Shaped, rid: str | None) -> GraphQ
 
 
 def log_error(error: GraphQLError, shaped: Shaped, operation: str | None) -> None:
-    """Client mistakes at info, parts down at warning, the unexpected at error."""
+    """Client mistakes at info, parts down at warning, the unexpected at error.
+
+    The client's message is not logged: graphql-core quotes the offending input value in
+    it, and input may hold anything. The code, field and path say what was refused.
+    """
     fields = {"code": shaped.code.value, "operation": operation, **shaped.extensions}
     path = ".".join(str(p) for p in error.path) if error.path else None
+    cause = _root_cause(error)
     if shaped.code in _CLIENT_CODES:
-        logger.info("graphql.rejected", extra={**fields, "detail": shaped.message, "path": path})
+        logger.info("graphql.rejected", extra={**fields, "path": path})
     elif shaped.code is TopCode.SERVICE_UNAVAILABLE:
-        cause = _root_cause(error)
         logger.warning(
             "graphql.unavailable",
             extra={**fields, "path": path, "error": f"{type(cause).__name__}: {cause}"},
         )
     else:
-        cause = _root_cause(error) or error
+        failure = cause or error
         logger.error(
             "graphql.failed",
             extra={**fields, "path": path},
-            exc_info=(type(cause), cause, cause.__traceback__),
+            exc_info=(type(failure), failure, failure.__traceback__),
         )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 from collections.abc import Awaitable
 from dataclasses import dataclass
 
@@ -151,10 +152,11 @@ async def _probe_redis(client: aioredis.Redis) -> list[PartState]:
 
 
 def _age_probe(graph: str) -> str:
-    # `graph` is the whitelisted setting; a read-only count proves cypher() works here.
+    # `graph` is the whitelisted setting. RETURN 1 proves cypher() works on this graph
+    # without touching its data: a count would scan every vertex on every probe.
     return (
-        f"SELECT count(*) >= 0 FROM ag_catalog.cypher('{graph}', "
-        "$$ MATCH (n) RETURN count(n) $$) AS (c ag_catalog.agtype)"
+        f"SELECT count(*) = 1 FROM ag_catalog.cypher('{graph}', "
+        "$$ RETURN 1 $$) AS (one ag_catalog.agtype)"
     )
 
 
@@ -172,21 +174,21 @@ def _ok(value: bool) -> str:
 def unavailable_part(error: BaseException) -> str | None:
     """``postgres`` or ``redis`` when ``error`` shows that part to be unreachable.
 
-    redis-py wraps its socket errors in its own ``ConnectionError``, so a bare ``OSError``
-    comes from asyncpg (refused or reset while connecting to PostgreSQL). A timeout is
-    left out: asyncio raises the same ``TimeoutError`` for any deadline.
+    redis-py wraps its socket errors in its own ``ConnectionError``, so a bare connection
+    error (refused, reset, a name that does not resolve) comes from asyncpg. Other
+    ``OSError``s (a missing file, a permission) and timeouts (asyncio raises the same
+    ``TimeoutError`` for any deadline) say nothing about a part.
     """
     if isinstance(error, aioredis.ConnectionError | aioredis.TimeoutError):
         return "redis"
-    if isinstance(error, TimeoutError):
-        return None
     if isinstance(
         error,
         asyncpg.PostgresConnectionError
         | asyncpg.ConnectionDoesNotExistError
         | asyncpg.AdminShutdownError
         | asyncpg.CannotConnectNowError
-        | OSError,
+        | ConnectionError
+        | socket.gaierror,
     ):
         return "postgres"
     return None

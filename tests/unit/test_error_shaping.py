@@ -14,7 +14,8 @@ import pytest
 import strawberry
 from strawberry.extensions import ValidationCache
 
-from kenning.domain.errors import ScopeError, TooLargeError, ValidationError
+from kenning.domain.embedding import EmbeddingError, EmbeddingErrorKind
+from kenning.domain.errors import ConfigurationError, ScopeError, TooLargeError, ValidationError
 from kenning.domain.principal import ANONYMOUS
 from kenning.logs import request_id
 from kenning.schema.build import KenningSchema, build_schema
@@ -61,6 +62,25 @@ class Query:
     @strawberry.field
     def down(self) -> str:
         raise DatabaseDown("connection refused")
+
+    @strawberry.field
+    def embedder_away(self) -> str:
+        raise EmbeddingError(
+            "ollama at http://10.0.0.7:11434/api/embed unreachable",
+            kind=EmbeddingErrorKind.OPERATIONAL,
+        )
+
+    @strawberry.field
+    def embedder_broken(self) -> str:
+        raise EmbeddingError("wrong dimension 768", kind=EmbeddingErrorKind.PERMANENT)
+
+    @strawberry.field
+    def misconfigured(self) -> str:
+        raise ConfigurationError("graph kenning does not exist")
+
+    @strawberry.field
+    def promised(self) -> str:
+        return None  # type: ignore[return-value]  # a bug: null for a non-null field
 
 
 @strawberry.type
@@ -218,3 +238,27 @@ async def test_the_kenning_schema_shapes_its_errors(rid: str) -> None:
     assert result.errors[0].extensions == {
         "code": "BAD_USER_INPUT", "reason": "INVALID", "field": "depth", "requestId": rid
     }  # fmt: skip
+
+
+async def test_an_embedder_that_is_away_is_a_part_down_without_its_address(rid: str) -> None:
+    message, extensions = await _error(_schema(), "{ embedderAway }")
+    assert message == "the embedder is unavailable; try again shortly"
+    assert extensions == {"code": "SERVICE_UNAVAILABLE", "part": "embedder", "requestId": rid}
+
+
+@pytest.mark.parametrize("field", ["embedderBroken", "misconfigured", "promised"])
+async def test_server_faults_are_masked_not_blamed_on_the_client(rid: str, field: str) -> None:
+    message, extensions = await _error(_schema(), f"{{ {field} }}")
+    assert message == MASKED_MESSAGE
+    assert extensions == {"code": "INTERNAL_SERVER_ERROR", "requestId": rid}
+
+
+async def test_refused_input_values_stay_out_of_the_log(
+    rid: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    secret = "hunter2-very-secret"
+    with caplog.at_level(logging.DEBUG, logger="kenning.graphql"):
+        await _error(_schema(), PAINT, {"input": {"litres": secret, "colour": "RED"}})
+    [record] = caplog.records
+    assert record.__dict__["field"] == "input.litres"
+    assert secret not in str(record.__dict__)

@@ -1,31 +1,46 @@
 """``ObservedEmbedder``: any embedder, timed for metrics and watched for readiness.
 
-Readiness asks whether the embedder works now: after a failed call it reports the error
-until a later call succeeds, so ``/readyz`` and ``health`` show a backend that went away.
+Readiness asks whether the embedder works now. A failed call marks it failing; a later
+call that works clears that, and while it is failing, ``check()`` (run by ``/readyz`` and
+``health``) tries one tiny background embedding at most every ``RECHECK_SECONDS``, so an
+idle server notices the backend coming back. What it reports names the kind of failure,
+never the backend's address (the error's own message may hold it).
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable, Sequence
 
-from kenning.domain.embedding import BACKGROUND_PRIORITY, Embedder
+from kenning.domain.embedding import BACKGROUND_PRIORITY, Embedder, EmbeddingError
 
 # (priority, texts, seconds, ok) of one embed call.
 EmbedObserver = Callable[[int, int, float, bool], None]
+
+RECHECK_SECONDS = 10.0
+RECHECK_TIMEOUT = 5.0
+_PROBE = ("kenning readiness probe",)
 
 
 def _ignore(priority: int, texts: int, seconds: float, ok: bool) -> None:
     return None
 
 
+def _describe(error: BaseException) -> str:
+    if isinstance(error, EmbeddingError):
+        return f"failing: {error.kind.value} embedding error"
+    return f"failing: {type(error).__name__}"
+
+
 class ObservedEmbedder:
-    """Wraps ``inner``; same contract, plus ``state()``."""
+    """Wraps ``inner``; same contract, plus ``state()`` and ``check()``."""
 
     def __init__(self, inner: Embedder, observe: EmbedObserver = _ignore) -> None:
         self.inner = inner
         self._observe = observe
         self._failure: str | None = None
+        self._checked = 0.0
 
     @property
     def model(self) -> str:
@@ -48,7 +63,7 @@ class ObservedEmbedder:
         try:
             vectors = await self.inner.embed(texts, priority=priority)
         except Exception as error:
-            self._failure = f"failing: {type(error).__name__}: {error}"[:300]
+            self._failure = _describe(error)
             self._observe(priority, len(texts), time.perf_counter() - started, False)
             raise
         self._failure = None
@@ -57,8 +72,19 @@ class ObservedEmbedder:
         return vectors
 
     def state(self) -> tuple[bool, str]:
-        """Whether the last call worked (``ok``), else what the last failure was."""
+        """Whether the last call worked (``ok``), else the kind of the last failure."""
         return (self._failure is None, self._failure or "ok")
+
+    async def check(self) -> tuple[bool, str]:
+        """``state()``, after trying the embedder again when it is failing (rate-limited)."""
+        now = time.monotonic()
+        if self._failure is not None and now - self._checked >= RECHECK_SECONDS:
+            self._checked = now
+            try:
+                await asyncio.wait_for(self.embed(_PROBE), RECHECK_TIMEOUT)
+            except Exception as error:  # still failing; embed() recorded what
+                self._failure = self._failure or _describe(error)
+        return self.state()
 
     async def aclose(self) -> None:
         await self.inner.aclose()
