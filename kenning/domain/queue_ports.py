@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Collection, Mapping
+from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
@@ -176,6 +176,10 @@ class EventPublisher(Protocol):
 
     async def publish(self, event: JobEvent) -> None:
         """Best effort: a lost event is healed by subscribers' next snapshot."""
+        ...
+
+    async def publish_many(self, events: Sequence[JobEvent]) -> None:
+        """``publish`` for several events at once, in order."""
         ...
 
 

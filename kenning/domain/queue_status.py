@@ -135,6 +135,11 @@ class _Feed:
                 if first is not None and pause > 0:
                     await asyncio.sleep(pause)
                 batch = [first, *inbox.drain()] if first is not None else []
+                if not self.hub.ready:  # the bus went away during the pause: poll
+                    degraded = True
+                    await self._send((), resynced=False, degraded=True)
+                    sent = loop.time()
+                    continue
                 resync = any(isinstance(m, Resync) for m in batch)
                 visible = tuple(
                     m

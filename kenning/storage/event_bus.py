@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import Any, Final
 
 import redis.asyncio as aioredis
@@ -27,6 +27,7 @@ from kenning.domain.queue_ports import RESYNC, BusMessage
 logger = logging.getLogger("kenning.queue")
 
 POLL_SECONDS: Final = 1.0
+PUBLISH_TIMEOUT: Final = 2.0
 MAX_BACKOFF: Final = 2.0
 
 
@@ -52,12 +53,26 @@ class RedisEventBus:
         return self._channel
 
     async def publish(self, event: JobEvent) -> None:
+        await self.publish_many([event])
+
+    async def publish_many(self, events: Sequence[JobEvent]) -> None:
+        """One round trip for all of them, bounded by ``PUBLISH_TIMEOUT``: the rows are
+        committed already, and a Redis that hangs must not hang the request."""
+        if not events:
+            return
         try:
-            await self._redis.publish(self._channel, encode_event(event))
-        except (RedisError, OSError) as error:
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for event in events:
+                    pipe.publish(self._channel, encode_event(event))
+                await asyncio.wait_for(pipe.execute(), PUBLISH_TIMEOUT)
+        except (RedisError, OSError, TimeoutError) as error:
             logger.warning(
                 "queue.event.not_published",
-                extra={"job_id": event.job.id, "error": type(error).__name__},
+                extra={
+                    "job_id": events[0].job.id,
+                    "events": len(events),
+                    "error": type(error).__name__,
+                },
             )
 
     @property

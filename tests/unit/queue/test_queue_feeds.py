@@ -115,3 +115,19 @@ async def test_with_the_bus_down_a_degraded_snapshot_comes_at_once_then_polls_un
     await stream.aclose()
     await feeds.aclose()
     await hub.aclose()
+
+
+async def test_a_bus_lost_while_a_burst_is_gathered_is_reported_degraded() -> None:
+    bus, reader = FakeBus(), CountingReader()
+    hub = EventHub(bus)
+    feeds = StatusFeeds(hub, reader, refresh=60, min_interval=0.3)
+    stream = feeds.watch(Scope("acme"), 10)
+    assert not (await next_status(stream)).degraded
+    await bus.queue.put(event("mine", "acme"))
+    await asyncio.sleep(0.05)  # the feed now gathers the burst for the rest of 0.3 s
+    bus.ready = False
+    update = await next_status(stream)
+    assert update.degraded and update.changes == ()
+    await stream.aclose()
+    await feeds.aclose()
+    await hub.aclose()
