@@ -6,7 +6,7 @@ import dataclasses
 import logging
 
 from kenning.domain.connections import ConnectionRegistry, check_connection
-from kenning.domain.errors import NotFoundError
+from kenning.domain.errors import NotFoundError, ValidationError
 from kenning.domain.ingest_rules import (
     check_relationship_strings,
     clean_content,
@@ -81,6 +81,11 @@ async def cancel_jobs(
     """Cancel the QUEUED and RUNNING jobs matching ``where`` that the caller may write
     (written at its scope, or at ``scope`` when it narrows it); at most ``MAX_BULK_CANCEL``."""
     writer = caller.writing(scope)
+    if where == JobFilter():
+        # One stray call must not empty a whole queue (a global key's is every client's).
+        raise ValidationError(
+            "give at least one of statuses, lane, connectionId or sourceUrn", field="filter"
+        )
     return await queue.cancel_matching(writer, where, MAX_BULK_CANCEL)
 
 

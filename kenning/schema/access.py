@@ -48,7 +48,8 @@ class CreateApiKeySuccess:
     api_key: ApiKey
 
 
-@strawberry.type(description="The key is revoked: requests with it are refused from now on.")
+@strawberry.type(description="The key is revoked: this server refuses it at once, other "
+                 "Kenning processes within 30 seconds (their key cache).")  # fmt: skip
 class RevokeApiKeySuccess:
     api_key: ApiKey
 

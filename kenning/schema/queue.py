@@ -22,7 +22,9 @@ strawberry.enum(JobStage, description="What a RUNNING job is doing.")
 strawberry.enum(
     JobOrder,
     description="NEWEST: most recently requested first. CLAIM_ORDER: queued jobs in the "
-    "order workers will take them (the PRIORITY lane first); QUEUED jobs only.",
+    "order workers will take them (the PRIORITY lane first); QUEUED jobs only. A job "
+    "waiting to retry (`nextAttemptAt` in the future) keeps its place but is skipped "
+    "until it is due.",
 )
 strawberry.enum(Lane, name="QueueLane", description="PRIORITY: priority 0-2; BULK: 3 and up.")
 strawberry.enum(
@@ -108,9 +110,12 @@ RequestIngestionResult = Annotated[
 @strawberry.type(description="What cancelJobs cancelled.")
 class CancelJobsSuccess:
     cancelled: int = strawberry.field(description="How many jobs were cancelled.")
-    jobs: list[IngestionJob]
+    jobs: list[IngestionJob] = strawberry.field(
+        description="The cancelled jobs, the first 500 of them (`cancelled` counts all)."
+    )
     more: bool = strawberry.field(
-        description="True when more jobs matched than one call cancels (10,000): call again."
+        description="True when the call cancelled its maximum (10,000): call again to cancel "
+        "any that remain."
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
@@ -73,6 +74,7 @@ def visible_jobs(first: int, table: str = "") -> str:
 
 _NOT_OURS = "after is not a cursor from this API (pass a page's endCursor)"
 _CLAIM = "claim"
+_INT4 = re.compile(r"[0-9]{1,10}")
 # queue_position NULL sorts last in a lane: the same as ORDER_ROW's coalesce.
 NO_POSITION: Final = 2147483647
 
@@ -137,6 +139,9 @@ def decode_claim_cursor(cursor: str) -> ClaimCursor:
         if len(parts) == 2:
             raise ValidationError("after is a cursor of the NEWEST order", field="after")
         raise ValidationError(_NOT_OURS, field="after")
-    if len(parts) != 5 or not parts[4] or not (parts[1].isdigit() and parts[2].isdigit()):
+    if len(parts) != 5 or not parts[4] or not all(_INT4.fullmatch(p) for p in parts[1:3]):
         raise ValidationError(_NOT_OURS, field="after")
-    return ClaimCursor(int(parts[1]), int(parts[2]), _stamp(parts[3]), parts[4])
+    priority, position = int(parts[1]), int(parts[2])
+    if max(priority, position) > NO_POSITION:
+        raise ValidationError(_NOT_OURS, field="after")
+    return ClaimCursor(priority, position, _stamp(parts[3]), parts[4])

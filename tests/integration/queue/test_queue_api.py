@@ -9,7 +9,8 @@ from typing import Any
 import asyncpg
 import pytest
 
-from kenning.domain.principal import Role
+from kenning.domain.principal import Principal, Role
+from kenning.domain.scope import Scope
 from kenning.runtime import Runtime
 from tests.integration.ingestion.conftest import Api
 from tests.integration.queue.conftest import JOB_FIELDS, agent, doc, identity, request, subscribe
@@ -173,8 +174,63 @@ async def test_the_workers_part_says_when_a_worker_stopped(qruntime: Runtime) ->
     [worker] = await qruntime.queue.start_workers(qruntime.ingest_deps(), 1)
     assert worker.running and qruntime.queue.workers_state() == (True, "ok")
     # A slot that died (a bug, a cancelled task) makes this process unready.
-    worker._slots[0].cancel()
-    await asyncio.sleep(0)
+    slot = worker._slots[0]
+    slot.cancel()
+    await asyncio.wait({slot})
     assert qruntime.queue.workers_state() == (False, "stopped: 0 of 1 workers running")
     await qruntime.queue.stop_workers()
     assert not worker.running
+
+
+async def test_claim_order_counts_every_queued_job_but_lists_only_visible_ones(
+    qruntime: Runtime,
+) -> None:
+    acme, globex = Api(qruntime, agent("acme")), Api(qruntime, agent("globex"))
+    await request(acme, "urn:acme-1")
+    await request(globex, "urn:globex-1")
+    await request(acme, "urn:acme-2")
+    page = await jobs(acme, "CLAIM_ORDER")
+    # Positions are ranks in the whole lane (what a job waits behind); globex's job is
+    # counted, never shown.
+    assert [(j["sourceUrn"], j["position"]) for j in page["nodes"]] == [
+        ("urn:acme-1", 1),
+        ("urn:acme-2", 3),
+    ]
+    assert [j["sourceUrn"] for j in (await jobs(globex, "CLAIM_ORDER"))["nodes"]] == [
+        "urn:globex-1"
+    ]
+
+
+async def test_a_claim_order_cursor_holds_across_a_moved_job(qapi: Api) -> None:
+    handles = [await request(qapi, f"urn:{n}") for n in range(4)]
+    move = "mutation($id: ID!) { reorderQueueItem(jobId: $id, position: 2) { __typename } }"
+    await qapi(move, id=handles[3]["jobId"])  # urn:3 now has a queue_position
+    first = await jobs(qapi, "CLAIM_ORDER", first=2)
+    rest = await jobs(qapi, "CLAIM_ORDER", first=5, after=first["endCursor"])
+    assert [j["sourceUrn"] for j in first["nodes"] + rest["nodes"]] == [
+        "urn:0",
+        "urn:3",
+        "urn:1",
+        "urn:2",
+    ]
+
+
+async def test_cancel_jobs_stays_inside_a_project_key_and_needs_a_filter(
+    qruntime: Runtime, queue_pool: asyncpg.Pool
+) -> None:
+    web = Principal(key_id="web", scope=Scope("acme", "web"), role=Role.AGENT)
+    client = Api(qruntime, agent("acme"))
+    await request(client, "urn:web", scope={"clientId": "acme", "projectId": "web"})
+    await request(client, "urn:mobile", scope={"clientId": "acme", "projectId": "mobile"})
+    await request(client, "urn:client-wide")
+    project = Api(qruntime, web)
+    empty = (await project(CANCEL_MANY, filter={}))["cancelJobs"]
+    assert (empty["__typename"], empty["code"]) == ("ValidationError", "INVALID")
+    done = (await project(CANCEL_MANY, filter={"lane": "BULK"}))["cancelJobs"]
+    assert done["cancelled"] == 1
+    rows = await queue_pool.fetch("SELECT source_urn, status FROM ingestion_jobs ORDER BY 1")
+    assert [(r["source_urn"], r["status"]) for r in rows] == [
+        ("urn:client-wide", "QUEUED"),
+        ("urn:mobile", "QUEUED"),
+        ("urn:web", "CANCELLED"),
+    ]
