@@ -28,7 +28,7 @@ class Example:
     line: int
     document: str
     variables: dict[str, Any]
-    expect_error: bool
+    expect_error: str | None
 
     @property
     def operation_document(self) -> DocumentNode:
@@ -71,7 +71,8 @@ def examples(text: str | None = None) -> list[Example]:
             if not between.strip():
                 variables = json.loads(following["body"])
         line = text.count("\n", 0, block.start()) + 1
-        found.append(Example(line, block["body"], variables, "expect-error" in info[1:]))
+        expected = [flag.partition("=")[2] for flag in info[1:] if flag.startswith("expect-error")]
+        found.append(Example(line, block["body"], variables, expected[0] if expected else None))
     return found
 
 

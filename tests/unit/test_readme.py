@@ -56,3 +56,8 @@ def test_every_setting_is_documented() -> None:
     names += [f"KENNING_ROUTER_{name.upper()}" for name in RouterSettings.model_fields]
     missing = [name for name in names if f"`{name}`" not in text]
     assert not missing, f"README.md does not document {missing}"
+
+
+def test_an_example_expected_to_fail_names_its_code() -> None:
+    failing = [e for e in examples() if e.expect_error is not None]
+    assert failing and all(e.expect_error for e in failing), failing
