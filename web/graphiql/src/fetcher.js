@@ -12,8 +12,9 @@ import { bearer } from "./apiKey.js";
 const HTTP_URL = new URL(window.location.pathname, window.location.href).href;
 const WS_URL = HTTP_URL.replace(/^http/, "ws");
 
-// Kenning answers a refused request (401, 413, ...) with plain text; GraphiQL expects
-// JSON, so show the server's words as a GraphQL error instead of a JSON parse error.
+// Kenning's refusals (401, 413, 503, ...) are GraphQL-shaped JSON and pass through; an
+// answer that is not JSON (a proxy's error page) is shown as a GraphQL error with the
+// server's words, instead of GraphiQL's JSON parse error.
 async function fetchShowingRefusals(input, init) {
   const response = await fetch(input, init);
   const type = response.headers.get("content-type") ?? "";
