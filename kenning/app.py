@@ -117,7 +117,15 @@ def create_app(settings: Settings, *, embedder: Embedder | None = None) -> Starl
             await runtime.queue.start_workers(
                 runtime.ingest_deps(), settings.queue_workers, service.observe_job
             )
-            log_event(logger, "server.started", host=settings.host, port=settings.port)
+            endpoint = f"http://{settings.host}:{settings.port}/graphql"
+            log_event(
+                logger,
+                "server.started",
+                host=settings.host,
+                port=settings.port,
+                graphql=endpoint,
+                graphiql=settings.graphiql_enabled,
+            )
             yield
         finally:
             stopping = holder.pop("runtime", None)
