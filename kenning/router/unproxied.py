@@ -23,7 +23,7 @@ _UNSUPPORTED = (
     "/api/blobs/{digest:path}",
     "/v1/{rest:path}",
 )
-_DIRECT = "call the backend directly (its URL is in /router/status)"
+_DIRECT = "call the backend directly (an operator finds its URL in /router/status)"
 
 
 async def _unsupported(request: Request) -> Response:

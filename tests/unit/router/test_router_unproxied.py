@@ -13,7 +13,7 @@ from starlette.applications import Starlette
 from kenning.router import RouterSettings, create_router_app
 from kenning.router_mount import router_mounts
 
-DIRECT = "call the backend directly (its URL is in /router/status)"
+DIRECT = "call the backend directly (an operator finds its URL in /router/status)"
 
 
 @pytest.fixture
