@@ -148,7 +148,9 @@ async def open_graphiql(page: Page, server: Server) -> None:
 async def use_key(page: Page, key: str) -> None:
     await page.fill(KEY_FIELD, key)
     await page.click(KEY_BUTTON)
+    # The page asks the server who the key is (viewer) and says so.
     await expect(page.locator(KEY_STATUS)).to_contain_text("Key in use")
+    await expect(page.locator(KEY_STATUS)).to_contain_text("AGENT of client acme")
 
 
 async def set_editor_text(page: Page, editor: str, text: str) -> None:
@@ -278,3 +280,13 @@ def test_graphiql_is_off_unless_enabled(server: Server) -> None:
     assert bundle is not None, "GraphiQL is not built: scripts/install.sh builds it"
     script = httpx.get(f"{server.url}/graphiql/assets/{bundle.js}", timeout=10)
     assert script.status_code == 404
+
+
+async def test_a_key_the_server_refuses_is_said_to_be_refused(
+    graphiql_server: Server, page: Page
+) -> None:
+    await open_graphiql(page, graphiql_server)
+    await page.fill(KEY_FIELD, "kn_not-a-real-key")
+    await page.click(KEY_BUTTON)
+    await expect(page.locator(KEY_STATUS)).to_contain_text("Key refused")
+    await expect(page.locator(KEY_STATUS)).to_contain_text("not valid")

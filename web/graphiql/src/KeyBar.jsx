@@ -3,7 +3,7 @@
 
 import { useState } from "react";
 
-export function KeyBar({ activeKey, onUse }) {
+export function KeyBar({ activeKey, status, onUse }) {
   const [draft, setDraft] = useState(activeKey);
 
   function submit(event) {
@@ -36,10 +36,11 @@ export function KeyBar({ activeKey, onUse }) {
         Forget
       </button>
       <span id="kenning-api-key-status" role="status">
-        {activeKey ? "Key in use for this browser session" : "No key in use"}
+        {status}
       </span>
       <span className="kenning-hint">
-        Keys come from <code>kenning keys create --client &lt;id&gt; --role agent</code>
+        Keys come from <code>kenning keys create --client &lt;id&gt; --role agent</code> (or
+        <code>ui</code>, <code>admin</code>)
       </span>
     </form>
   );

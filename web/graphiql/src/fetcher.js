@@ -55,3 +55,24 @@ export function kenningFetcher(key) {
     });
   return { fetcher, dispose: () => wsClient.dispose() };
 }
+
+/** What the server says of a key: "Key in use: ADMIN of client acme", or why it refused. */
+export async function describeKey(key) {
+  if (!key) return "No key in use";
+  try {
+    const response = await fetch(HTTP_URL, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...bearer(key) },
+      body: JSON.stringify({ query: "{ viewer { role scope { clientId projectId groupId } } }" }),
+    });
+    const body = await response.json();
+    const viewer = body?.data?.viewer;
+    if (!viewer) return `Key refused: ${body?.errors?.[0]?.message ?? response.status}`;
+    const { clientId, projectId, groupId } = viewer.scope;
+    const where = [clientId && `client ${clientId}`, projectId && `project ${projectId}`,
+      groupId && `group ${groupId}`].filter(Boolean).join(", ") || "every client (global)";
+    return `Key in use for this browser session: ${viewer.role} of ${where}`;
+  } catch (error) {
+    return `Key in use for this browser session (not checked: ${error})`;
+  }
+}

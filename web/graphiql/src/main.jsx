@@ -8,7 +8,7 @@ import { GraphiQL } from "graphiql";
 import { useEffect, useMemo, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { loadKey, saveKey } from "./apiKey.js";
-import { kenningFetcher } from "./fetcher.js";
+import { describeKey, kenningFetcher } from "./fetcher.js";
 import { KeyBar } from "./KeyBar.jsx";
 
 const DEFAULT_QUERY = `# Paste an API key above, then run a query (Ctrl-Enter).
@@ -27,6 +27,15 @@ function App() {
   // A new fetcher per key: GraphiQL then fetches the schema again with the new key.
   const client = useMemo(() => kenningFetcher(key), [key]);
   useEffect(() => () => client.dispose(), [client]);
+  // Say at once whether the server takes the key, and as whom.
+  const [status, setStatus] = useState("No key in use");
+  useEffect(() => {
+    let current = true;
+    describeKey(key).then((text) => current && setStatus(text));
+    return () => {
+      current = false;
+    };
+  }, [key]);
 
   function applyKey(next) {
     saveKey(next);
@@ -35,7 +44,7 @@ function App() {
 
   return (
     <div className="kenning-page">
-      <KeyBar activeKey={key} onUse={applyKey} />
+      <KeyBar activeKey={key} status={status} onUse={applyKey} />
       <div className="kenning-graphiql">
         <GraphiQL fetcher={client.fetcher} defaultQuery={DEFAULT_QUERY} />
       </div>
