@@ -169,7 +169,7 @@ class LocalStack:
             self._say(f"debootstrap: removing the unfinished root at {root}")
             shutil.rmtree(root)
         self._ensure_host_debootstrap()
-        self._say(f"debootstrap: {self.config.suite} minbase into {root} (about 30 s)")
+        self._say(f"debootstrap: {self.config.suite} minbase into {root} (30-60 s)")
         started = time.monotonic()
         result = self._runner(
             ["debootstrap", "--variant=minbase", self.config.suite, str(root), self.config.mirror],
@@ -192,7 +192,7 @@ class LocalStack:
         marker = self._marker(f"packages-{wanted}")
         if marker.exists():
             return
-        self._say(f"packages: installing {', '.join(PACKAGES)} (about 15 s)")
+        self._say(f"packages: installing {', '.join(PACKAGES)} (15-30 s)")
         env = ["env", "DEBIAN_FRONTEND=noninteractive", "LC_ALL=C"]
         # A killed dpkg run leaves half-configured packages: finish them first.
         self._chroot([*env, "dpkg", "--configure", "-a"], check=False)
