@@ -6,25 +6,18 @@ import strawberry
 
 from kenning.domain.api_keys import ApiKeyInfo, create_key, list_keys, revoke_key
 from kenning.domain.errors import NotFoundError, ScopeError, ValidationError
-from kenning.domain.scope import Scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_member
-from kenning.resolvers.scope import principal
+from kenning.resolvers.scope import principal, to_scope
 from kenning.schema import access as gql
-from kenning.schema.scope import ScopeInfo
-
-
-def _scope(scope: Scope) -> ScopeInfo:
-    return ScopeInfo(
-        client_id=scope.client_id, project_id=scope.project_id, group_id=scope.group_id
-    )
+from kenning.schema.scope import scope_info
 
 
 def _key(info: ApiKeyInfo) -> gql.ApiKey:
     return gql.ApiKey(
         id=strawberry.ID(info.id),
         role=info.role,
-        scope=_scope(info.scope),
+        scope=scope_info(info.scope),
         label=info.label,
         created_at=info.created_at,
         revoked_at=info.revoked_at,
@@ -37,7 +30,7 @@ def resolve_viewer(info: Info) -> gql.Viewer:
     return gql.Viewer(
         key_id=caller.key_id,
         role=caller.role,
-        scope=_scope(caller.scope),
+        scope=scope_info(caller.scope),
         anonymous=caller.anonymous,
     )
 
@@ -56,11 +49,7 @@ async def resolve_create_api_key(
     """A new key inside the admin key's scope; its text is in the answer, once."""
     caller = principal(info)
     try:
-        scope = (
-            Scope(input.scope.client_id, input.scope.project_id, input.scope.group_id)
-            if input.scope is not None
-            else caller.scope
-        )
+        scope = to_scope(input.scope) or caller.scope
         text, stored = await create_key(
             caller, scope, input.role, input.label, info.context.runtime.api_keys
         )

@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
 import strawberry
 
 from kenning.domain.errors import TooLargeError
 from kenning.resolvers.context import Info
 from kenning.resolvers.scope import read_scope
 from kenning.schema.chunk import Chunk
-from kenning.schema.scope import ScopeInput
+from kenning.schema.scope import NarrowScope
 
 MAX_CHUNK_IDS = 1000
-
-NarrowScope = Annotated[
-    ScopeInput | None, strawberry.argument(description="Narrows the key's scope.")
-]
 
 
 async def resolve_chunk(info: Info, id: strawberry.ID, scope: NarrowScope = None) -> Chunk | None:

@@ -17,7 +17,7 @@ from kenning.resolvers.queue import revoked_member, to_handle
 from kenning.resolvers.scope import principal, read_scope, write_scope
 from kenning.schema import connections as gql
 from kenning.schema.knowledge_admin import PurgeSuccess
-from kenning.schema.scope import ScopeInfo, ScopeInput
+from kenning.schema.scope import ScopeInput, scope_info
 
 MAX_CONNECTIONS = 500
 
@@ -29,11 +29,7 @@ def to_connection_type(found: SourceConnection) -> gql.SourceConnectionInfo:
         connection_id=spec.connection_id,
         authority=spec.authority,
         label=spec.label,
-        scope=ScopeInfo(
-            client_id=spec.scope.client_id,
-            project_id=spec.scope.project_id,
-            group_id=spec.scope.group_id,
-        ),
+        scope=scope_info(spec.scope),
         status=found.status,
         allowed_source_kinds=list(spec.allowed_source_kinds),
         root=spec.root,

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
 import strawberry
 
 from kenning.domain import agent_context as context_domain
@@ -24,11 +22,7 @@ from kenning.schema.evidence import (
     EvidencePackResult,
 )
 from kenning.schema.graph import Edge, Node
-from kenning.schema.scope import ScopeInput
-
-NarrowScope = Annotated[
-    ScopeInput | None, strawberry.argument(description="Narrows the key's scope.")
-]
+from kenning.schema.scope import NarrowScope
 
 
 async def resolve_evidence_pack(

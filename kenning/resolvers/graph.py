@@ -29,11 +29,7 @@ from kenning.domain.traverse import NeighborsQuery, neighbors, shortest_path
 from kenning.resolvers.context import Info
 from kenning.resolvers.scope import read_scope
 from kenning.schema.graph import Node, Path, Subgraph
-from kenning.schema.scope import ScopeInput
-
-NarrowScope = Annotated[
-    ScopeInput | None, strawberry.argument(description="Narrows the key's scope.")
-]
+from kenning.schema.scope import NarrowScope
 
 
 async def alias_resolved(info: Info, reader: Scope, keys: Sequence[str]) -> list[str]:

@@ -28,16 +28,15 @@ from kenning.domain.jobs import (
 )
 from kenning.domain.principal import Principal
 from kenning.domain.queue_ports import JobQueue
-from kenning.domain.scope import Scope
 from kenning.domain.secrets import SecretPolicy
 from kenning.domain.sensitive import SensitiveContentError
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_member
 from kenning.resolvers.ingest import to_request
-from kenning.resolvers.scope import principal, read_scope
+from kenning.resolvers.scope import principal, read_scope, to_scope
 from kenning.schema import queue as gql
 from kenning.schema.ingest import IngestInput, IngestionRequestInput
-from kenning.schema.scope import ScopeInfo, ScopeInput
+from kenning.schema.scope import ScopeInput, scope_info
 
 MAX_PAGE = 500
 MAX_REQUESTS = 1000
@@ -60,11 +59,7 @@ def to_job_type(job: Job) -> gql.IngestionJob:
         source_id=job.source_id,
         content_version=job.content_version,
         connection_id=job.connection_id,
-        scope=ScopeInfo(
-            client_id=job.scope.client_id,
-            project_id=job.scope.project_id,
-            group_id=job.scope.group_id,
-        ),
+        scope=scope_info(job.scope),
         version=job.version,
         created_at=job.created_at,
         updated_at=job.updated_at,
@@ -187,9 +182,8 @@ async def resolve_cancel_jobs(
 ) -> gql.CancelJobsResult:
     """Cancel every QUEUED or RUNNING job matching ``filter`` that the caller may write."""
     try:
-        narrow = Scope(scope.client_id, scope.project_id, scope.group_id) if scope else None
         queue = info.context.runtime.queue.jobs
-        jobs = await cancel_jobs(_where(filter), principal(info), queue, narrow)
+        jobs = await cancel_jobs(_where(filter), principal(info), queue, to_scope(scope))
     except (ValidationError, ScopeError) as error:
         return error_member(error)
     return gql.CancelJobsSuccess(

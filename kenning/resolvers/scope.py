@@ -17,7 +17,8 @@ def principal(info: Info) -> Principal:
     return caller
 
 
-def _scope(value: ScopeInput | None) -> Scope | None:
+def to_scope(value: ScopeInput | None) -> Scope | None:
+    """The domain form of a scope argument."""
     if value is None:
         return None
     return Scope(value.client_id, value.project_id, value.group_id)
@@ -28,7 +29,7 @@ def write_scope(info: Info, scope: ScopeInput | None) -> Scope:
 
     Raises ``ScopeError`` for a read-only key or a scope outside the principal's.
     """
-    return principal(info).writing(_scope(scope))
+    return principal(info).writing(to_scope(scope))
 
 
 def read_scope(info: Info, narrow: ScopeInput | None = None) -> Scope:
@@ -36,7 +37,7 @@ def read_scope(info: Info, narrow: ScopeInput | None = None) -> Scope:
 
     Asking for a scope the principal does not contain raises ``ScopeError``.
     """
-    return principal(info).reading(_scope(narrow))
+    return principal(info).reading(to_scope(narrow))
 
 
 def manage_client(info: Info, scope: ScopeInput | None) -> str:

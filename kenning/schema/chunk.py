@@ -9,7 +9,7 @@ from strawberry.scalars import JSON
 
 from kenning.domain.ingestion import KnowledgeType
 from kenning.domain.reads import ChunkView
-from kenning.schema.scope import ScopeInfo
+from kenning.schema.scope import ScopeInfo, scope_info
 
 
 @strawberry.type(description="A searchable piece of a source.")
@@ -40,11 +40,7 @@ class Chunk:
             ordinal=view.ordinal,
             kind=view.kind,
             content=view.content,
-            scope=ScopeInfo(
-                client_id=view.scope.client_id,
-                project_id=view.scope.project_id,
-                group_id=view.scope.group_id,
-            ),
+            scope=scope_info(view.scope),
             graph_refs=list(view.graph_refs),
             knowledge_type=KnowledgeType(view.knowledge_type) if view.knowledge_type else None,
             info_type=view.info_type,

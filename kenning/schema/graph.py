@@ -23,16 +23,9 @@ from kenning.resolvers.graph_fields import (
     node_of,
 )
 from kenning.schema.chunk import Chunk
-from kenning.schema.scope import ScopeInfo
+from kenning.schema.scope import ScopeInfo, scope_info
 
 strawberry.enum(Direction, description="Which edges of a node to follow.")
-
-
-def scope_info(scope: Scope) -> ScopeInfo:
-    """The GraphQL form of a scope."""
-    return ScopeInfo(
-        client_id=scope.client_id, project_id=scope.project_id, group_id=scope.group_id
-    )
 
 
 async def _chunks(root: Node, info: Info, limit: int = 10) -> list[Chunk]:

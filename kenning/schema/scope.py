@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import strawberry
+
+from kenning.domain.scope import Scope
 
 
 @strawberry.input(description='Client, project and group ids; "" (the default) means unset.')
@@ -17,3 +21,16 @@ class ScopeInfo:
     client_id: str
     project_id: str
     group_id: str
+
+
+def scope_info(scope: Scope) -> ScopeInfo:
+    """The GraphQL form of a scope."""
+    return ScopeInfo(
+        client_id=scope.client_id, project_id=scope.project_id, group_id=scope.group_id
+    )
+
+
+# The optional argument of every read that may narrow the key's scope.
+NarrowScope = Annotated[
+    ScopeInput | None, strawberry.argument(description="Narrows the key's scope.")
+]

@@ -32,15 +32,22 @@ from kenning.domain.jobs import (
 from kenning.domain.queue_order import QueueEntry, plan_move
 from kenning.domain.queue_ports import EventPublisher, NewJob
 from kenning.domain.scope import Scope
+from kenning.storage.job_queue_sql import (
+    CANCEL_MATCHING,
+    CLAIM_PAGE,
+    IN_FLIGHT,
+    INSERT,
+    LAST_DONE,
+    NEWEST_PAGE,
+    POSITION,
+)
 from kenning.storage.job_rows import (
     JOB_COLUMNS,
     LANE_ORDER,
-    ORDER_ROW,
     decode_claim_cursor,
     decode_cursor,
     encode_claim_cursor,
     encode_cursor,
-    order_row,
     to_job,
     visible_jobs,
 )
@@ -50,80 +57,6 @@ WAKE_CHANNEL: Final = "kenning_jobs"
 MAX_PAGE: Final = 500
 MAX_LANE_SCAN: Final = 100_000
 _ATTEMPTS: Final = 5
-
-_LAST_DONE = """
-    SELECT j.id, j.idempotency_key, EXISTS (
-               SELECT 1 FROM sources s WHERE s.client_id = j.client_id
-               AND s.project_id = j.project_id AND s.group_id = j.group_id
-               AND s.source_urn = j.source_urn) AS present
-    FROM ingestion_jobs j
-    WHERE j.client_id = $1 AND j.project_id = $2 AND j.group_id = $3 AND j.source_key = $4
-      AND j.status IN ('INDEXED', 'SKIPPED_DUPLICATE')
-    ORDER BY j.finished_at DESC NULLS LAST LIMIT 1"""
-_INSERT = f"""
-    INSERT INTO ingestion_jobs (id, idempotency_key, status, lane, priority, client_id,
-        project_id, group_id, source_urn, connection_id, source_kind, source_id,
-        content_version, source_key, payload)
-    VALUES ($1, $2, 'QUEUED', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb)
-    ON CONFLICT (client_id, project_id, group_id, idempotency_key)
-        WHERE status IN ('QUEUED', 'RUNNING') DO NOTHING
-    RETURNING {JOB_COLUMNS}"""
-_IN_FLIGHT = """
-    SELECT id, status, lane, priority, queue_position, created_at FROM ingestion_jobs
-    WHERE client_id = $1 AND project_id = $2 AND group_id = $3 AND idempotency_key = $4
-      AND status IN ('QUEUED', 'RUNNING')"""
-_POSITION = f"""
-    SELECT count(*) + 1 FROM ingestion_jobs
-    WHERE status = 'QUEUED' AND priority BETWEEN $1 AND $2
-      AND {ORDER_ROW} < ($3, coalesce($4::int, 2147483647), $5, $6)"""
-
-
-_FILTERS = """
-    AND ($4::text[] IS NULL OR {t}status = ANY($4::text[]))
-    AND ($5::text IS NULL OR {t}lane = $5)
-    AND ($6::text IS NULL OR {t}connection_id = $6)
-    AND ($7::text IS NULL OR {t}source_urn = $7)"""
-# A queued job's position is its rank in the whole lane (what it really waits behind),
-# ranked once per page and only in the lanes the page's queued jobs are in: a correlated
-# count per row could not use ix_jobs_claim and took seconds at 50k queued jobs.
-_NEWEST_PAGE = f"""
-    WITH page AS (
-        SELECT {JOB_COLUMNS} FROM ingestion_jobs j
-        WHERE {visible_jobs(1, "j")} {_FILTERS.format(t="j.")}
-          AND ($8::timestamptz IS NULL OR (j.created_at, j.id) < ($8, $9::text))
-        ORDER BY j.created_at DESC, j.id DESC LIMIT $10),
-    ranked AS (
-        SELECT q.id, row_number() OVER (PARTITION BY q.lane ORDER BY {LANE_ORDER}) AS position
-        FROM ingestion_jobs q
-        WHERE q.status = 'QUEUED'
-          AND q.lane IN (SELECT lane FROM page WHERE status = 'QUEUED'))
-    SELECT page.*, ranked.position FROM page LEFT JOIN ranked ON ranked.id = page.id
-    ORDER BY page.created_at DESC, page.id DESC"""
-_CLAIM_PAGE = f"""
-    SELECT * FROM (
-        SELECT {JOB_COLUMNS},
-               row_number() OVER (PARTITION BY lane ORDER BY {LANE_ORDER}) AS position
-        FROM ingestion_jobs WHERE status = 'QUEUED') q
-    WHERE {visible_jobs(1, "q")} {_FILTERS.format(t="q.")}
-      AND ($8::int IS NULL
-           OR {order_row("q")} > ($8, $9::int, $10::timestamptz, $11::text))
-    ORDER BY q.priority, q.queue_position NULLS LAST, q.created_at, q.id LIMIT $12"""
-# Only jobs written at the writer's scope or narrower (what cancelJob allows one by one).
-_CANCEL_MATCHING = f"""
-    WITH chosen AS (
-        SELECT id, status AS previous FROM ingestion_jobs
-        WHERE status = ANY($4::text[])
-          AND ($1 = '' OR (client_id = $1 AND ($2 = '' OR project_id = $2)
-                           AND ($3 = '' OR group_id = $3)))
-          AND ($5::text IS NULL OR lane = $5)
-          AND ($6::text IS NULL OR connection_id = $6)
-          AND ($7::text IS NULL OR source_urn = $7)
-        ORDER BY created_at, id LIMIT $8 FOR UPDATE)
-    UPDATE ingestion_jobs j SET status = 'CANCELLED', stage = NULL, lease_owner = NULL,
-        lease_expires_at = NULL, finished_at = clock_timestamp(), version = j.version + 1,
-        updated_at = clock_timestamp()
-    FROM chosen WHERE j.id = chosen.id
-    RETURNING {", ".join("j." + c.strip() for c in JOB_COLUMNS.split(","))}, chosen.previous"""
 
 
 async def wake(conn: Connection, lane: Lane) -> None:
@@ -135,7 +68,7 @@ async def queue_position(conn: Connection, job: Job) -> int:
     """The job's 1-based rank among its lane's queued jobs."""
     low, high = lane_bounds(job.lane)
     value = await conn.fetchval(
-        _POSITION, low, high, job.priority, job.queue_position, job.created_at, job.id
+        POSITION, low, high, job.priority, job.queue_position, job.created_at, job.id
     )
     return int(value)
 
@@ -153,11 +86,11 @@ class PgJobQueue:
         lane = lane_of(job.priority)
         async with self._pool.acquire() as conn:
             for _ in range(_ATTEMPTS):
-                done = await conn.fetchrow(_LAST_DONE, *scope, identity.source_key)
+                done = await conn.fetchrow(LAST_DONE, *scope, identity.source_key)
                 if done and done["present"] and done["idempotency_key"] == identity.key:
                     return EnqueueResult(done["id"], HandleStatus.SKIPPED, None)
                 row = await conn.fetchrow(
-                    _INSERT, str(uuid.uuid4()), identity.key, lane.value, job.priority, *scope,
+                    INSERT, str(uuid.uuid4()), identity.key, lane.value, job.priority, *scope,
                     job.source_urn, job.connection_id, identity.source_kind, identity.source_id,
                     identity.content_version, identity.source_key, json.dumps(dict(job.payload)),
                 )  # fmt: skip
@@ -168,7 +101,7 @@ class PgJobQueue:
                     return EnqueueResult(
                         queued.id, HandleStatus.QUEUED, await queue_position(conn, queued)
                     )
-                twin = await conn.fetchrow(_IN_FLIGHT, *scope, identity.key)
+                twin = await conn.fetchrow(IN_FLIGHT, *scope, identity.key)
                 if twin is not None:
                     position = None
                     if twin["status"] == JobStatus.QUEUED:
@@ -179,7 +112,7 @@ class PgJobQueue:
     async def _position_of(self, conn: Connection, row: Any) -> int:
         low, high = lane_bounds(Lane(row["lane"]))
         value = await conn.fetchval(
-            _POSITION, low, high, row["priority"], row["queue_position"], row["created_at"],
+            POSITION, low, high, row["priority"], row["queue_position"], row["created_at"],
             row["id"],
         )  # fmt: skip
         return int(value)
@@ -218,12 +151,12 @@ class PgJobQueue:
             cursor = (
                 (at.priority, at.queue_position, at.created_at, at.job_id) if at else (None,) * 4
             )
-            rows = await self._pool.fetch(_CLAIM_PAGE, *scope, *filters, *cursor, first + 1)
+            rows = await self._pool.fetch(CLAIM_PAGE, *scope, *filters, *cursor, first + 1)
             jobs = tuple(to_job(r) for r in rows[:first])
             end = encode_claim_cursor(jobs[-1]) if jobs else None
         else:
             stamp, last_id = decode_cursor(after) if after else (None, None)
-            rows = await self._pool.fetch(_NEWEST_PAGE, *scope, *filters, stamp, last_id, first + 1)
+            rows = await self._pool.fetch(NEWEST_PAGE, *scope, *filters, stamp, last_id, first + 1)
             jobs = tuple(to_job(r) for r in rows[:first])
             end = encode_cursor(jobs[-1].created_at, jobs[-1].id) if jobs else None
         return JobPage(jobs, end, len(rows) > first)
@@ -232,7 +165,7 @@ class PgJobQueue:
         statuses = {JobStatus.QUEUED, JobStatus.RUNNING}
         wanted = statuses & where.statuses if where.statuses is not None else statuses
         rows = await self._pool.fetch(
-            _CANCEL_MATCHING,
+            CANCEL_MATCHING,
             writer.client_id, writer.project_id, writer.group_id,
             sorted(s.value for s in wanted),
             where.lane.value if where.lane else None, where.connection_id, where.source_urn,
