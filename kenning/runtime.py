@@ -22,6 +22,7 @@ from kenning.storage.embedders.observed import ObservedEmbedder
 from kenning.storage.graph_reads import PgGraphReader
 from kenning.storage.health import database_versions, probe_parts
 from kenning.storage.knowledge_store import PgKnowledgeStore
+from kenning.storage.project_groups import PgProjectGroups
 from kenning.storage.queue_services import QueueServices
 
 
@@ -43,6 +44,7 @@ class Runtime:
     graph: PgGraphReader = field(init=False)
     chunk_index: PgChunkIndex = field(init=False)
     queue: QueueServices = field(init=False)
+    project_groups: PgProjectGroups = field(init=False)
     started_at: float = field(default_factory=time.time)
 
     def __post_init__(self) -> None:
@@ -55,6 +57,7 @@ class Runtime:
             VectorScan(self.settings.search_ef_search, self.settings.search_max_scan_tuples),
         )
         self.queue = QueueServices(self.settings, self.pool, self.redis)
+        self.project_groups = PgProjectGroups(self.pool)
 
     async def parts(self) -> list[PartState]:
         """Every part's state: PostgreSQL, AGE, pgvector, Redis, the embedder, the workers."""

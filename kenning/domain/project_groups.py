@@ -1,0 +1,56 @@
+"""Which group a project is in, and who may say so: the rule a write's scope is settled by.
+
+A project's group is a fact about the project (``ProjectGroups``), not about the rows or keys
+that name it. The first write or key naming a project together with a group records it, if
+its writer may: a global or client-wide key, or a key of exactly that project and group (an
+admin minted it so). Later writes must name the same group or none; ``kenning projects move``
+is the one way to change it, and visibility follows at once.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from kenning.domain.errors import ScopeError
+from kenning.domain.scope import ProjectGroups, Scope, ScopeLevel
+
+
+def settled(target: Scope, writer: Scope, current: str) -> tuple[Scope, bool]:
+    """The scope to store ``target`` at, and whether to record its project's group.
+
+    ``current`` is the project's recorded group (``""``: none). A key minted for a project
+    and group before the project moved keeps writing, at the project's group now.
+    Example: ``settled(Scope("a", "p", "g"), Scope("a"), "")`` is ``(that scope, True)``.
+    """
+    if not (target.project_id and target.group_id) or current == target.group_id:
+        return target, False
+    own_key = writer.project_id == target.project_id and writer.group_id == target.group_id
+    if not current:
+        if writer.level in (ScopeLevel.GLOBAL, ScopeLevel.CLIENT) or own_key:
+            return target, True
+        raise ScopeError(
+            f"project {target.project_id!r} is in no group yet; only a client-wide key, or a "
+            f"key of that project and group, may put it in group {target.group_id!r}"
+        )
+    if own_key:
+        return Scope(target.client_id, target.project_id, current), False
+    raise ScopeError(
+        f"project {target.project_id!r} is in group {current!r}, not {target.group_id!r} "
+        "(`kenning projects move` changes a project's group)"
+    )
+
+
+class ProjectGroupStore(Protocol):
+    """Where projects' groups are recorded (``kenning.storage.project_groups``)."""
+
+    async def of_client(self, client_id: str) -> ProjectGroups:
+        """Every recorded project of a client, with its group."""
+        ...
+
+    async def settle(self, target: Scope, writer: Scope) -> Scope:
+        """``settled`` against the recorded group, recording it when that is the outcome."""
+        ...
+
+    async def move(self, client_id: str, project_id: str, group_id: str) -> str:
+        """Put a project in a group (``""``: none); returns the group it was in."""
+        ...
