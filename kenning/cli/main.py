@@ -9,6 +9,7 @@ import typer
 from kenning import __version__
 from kenning.cli.group import KenningGroup, PlainCommand
 from kenning.cli.keys import keys_app
+from kenning.cli.projects import projects_app
 from kenning.cli.migrate import migrate_command
 from kenning.cli.router import router_app
 from kenning.cli.schema import schema_command
@@ -66,6 +67,7 @@ app.add_typer(
     router_app, name="router", short_help="Run the model router alone, or fake backends (demo)."
 )
 app.add_typer(keys_app, name="keys", short_help="Create, list and revoke API keys.")
+app.add_typer(projects_app, name="projects", short_help="Show and move projects between groups.")
 app.add_typer(stack_app, name="stack", short_help="Run the local PostgreSQL and Redis.")
 app.command("schema", short_help="Print the GraphQL schema, or check a copy for drift.")(
     schema_command

@@ -104,11 +104,9 @@ async def _owned(
     client_id: str, connection_id: str, caller: Principal, registry: ConnectionRegistry
 ) -> SourceConnection:
     found = await registry.get(client_id, connection_id)
-    if found is None or not (
-        caller.scope.contains(found.spec.scope) or caller.scope.can_see(found.spec.scope)
-    ):
+    if found is None or not caller.scope.owns(found.spec.scope):
         raise NotFoundError(f"no connection {connection_id!r}", field="connectionId")
-    caller.writing(found.spec.scope)
+    caller.modifying(found.spec.scope)
     return found
 
 

@@ -23,7 +23,7 @@ from enum import StrEnum
 from typing import Final
 
 from kenning.domain.errors import ConflictError, KenningError, ValidationError
-from kenning.domain.scope import Scope
+from kenning.domain.scope import NO_GROUPS, ProjectGroups, Scope
 
 # Priorities 0..2 are agents and the orchestrator; 3 and above are bulk sources.
 PRIORITY_LANE_MAX: Final = 2
@@ -86,10 +86,9 @@ def lane_bounds(lane: Lane) -> tuple[int, int]:
     return PRIORITY_LANE_MAX + 1, MAX_PRIORITY
 
 
-def job_visible(reader: Scope, job: Scope) -> bool:
-    """A reader sees the jobs it could have written (its scope or narrower) and the jobs
-    whose data it may read (the scope table's rule)."""
-    return reader.contains(job) or reader.can_see(job)
+def job_visible(reader: Scope, job: Scope, groups: ProjectGroups = NO_GROUPS) -> bool:
+    """A reader sees the jobs whose data it may read: the one scope rule of every read."""
+    return reader.can_see(job, groups)
 
 
 class JobStateError(ConflictError):

@@ -42,15 +42,25 @@ class Principal:
         return narrow
 
     def writing(self, target: Scope | None) -> Scope:
-        """The scope to write at; agents and admins only, inside the principal's scope."""
+        """The scope to write at; agents and admins only, at a scope the key owns
+        (``Scope.owns``). A project row's group is settled against its project's recorded
+        group before it is stored (``kenning.domain.project_groups.settled``)."""
         if self.role is Role.UI:
             raise ScopeError("this key may only read (role ui)")
         scope = target if target is not None else self.scope
-        if not self.scope.contains(scope):
+        if not self.scope.owns(scope):
             raise ScopeError(
                 f"cannot write at {scope.describe()} with a key scoped to {self.scope.describe()}"
             )
         return scope
+
+    def modifying(self, stored: Scope) -> None:
+        """Raise ``ScopeError`` unless this principal may change an item stored at
+        ``stored`` (``Scope.owns``); agents and admins only."""
+        if self.role is Role.UI:
+            raise ScopeError("this key may only read (role ui)")
+        if not self.scope.owns(stored):
+            raise ScopeError(f"{stored.describe()} is outside this key's scope")
 
     def managing(self, client_id: str) -> None:
         """Raise ``ScopeError`` unless this is an admin over ``client_id``."""

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
 
-from kenning.domain.errors import ScopeError, ValidationError
+from kenning.domain.errors import ValidationError
 
 _MAX_PART = 200
 
@@ -52,50 +53,56 @@ class Scope:
             return ScopeLevel.GROUP
         return ScopeLevel.CLIENT
 
-    def can_see(self, row: Scope) -> bool:
-        """True when a reader with this scope may see a row stored with ``row``'s scope."""
-        if row.client_id not in ("", self.client_id):
-            return False
-        if row.project_id == "" and row.group_id == "":
-            return True
-        if row.project_id and row.project_id == self.project_id:
-            return True
-        return bool(row.group_id) and row.group_id == self.group_id
+    def can_see(self, row: Scope, groups: ProjectGroups) -> bool:
+        """True when a reader with this scope may see a row stored with ``row``'s scope.
 
-    def ensure_can_write(self, target: Scope) -> None:
-        """Raise ``ScopeError`` unless a caller with this scope may write at ``target``.
-
-        A writer writes at its own scope or narrower, never wider or elsewhere.
+        The rule is hierarchical: a global reader sees every row; a client reader every row
+        of its client; a group or project reader the global and client-wide rows, its
+        group's rows, its own project's rows and the rows of every project in its group.
+        Which group a project is in comes from ``groups``, never from a row's stamp, so a
+        moved project's rows follow it at once.
         """
-        if not self.contains(target):
-            raise ScopeError(f"cannot write at scope {target.describe()} from {self.describe()}")
-
-    def contains(self, other: Scope) -> bool:
-        """True when ``other`` is this scope or a narrowing of it."""
         if not self.client_id:
             return True
-        if other.client_id != self.client_id:
-            return False
-        if self.project_id and other.project_id != self.project_id:
-            return False
-        return not (self.group_id and other.group_id != self.group_id)
+        if row.client_id != self.client_id:
+            return row.client_id == ""
+        if self.level is ScopeLevel.CLIENT or row.level is ScopeLevel.CLIENT:
+            return True
+        group = groups.reader_group(self)
+        if row.project_id:
+            if row.project_id == self.project_id:
+                return True
+            return bool(group) and groups.group_of(row.client_id, row.project_id) == group
+        return bool(group) and row.group_id == group
 
     def narrows_to(self, other: Scope) -> bool:
-        """True when a key of this scope may read as ``other``, or mint a key for it.
+        """True when a key of this scope may read or write as ``other``, or mint a key for it.
 
         A global key may act for any scope, and a client key for any scope of its client:
-        they own them. A project or group key may only act as itself: a broader scope is a
-        widening, and a more specific one would see more, not less (adding a group shows
-        that group's rows; a group key adding a project would see that project's rows of
-        other groups).
+        they own them. A project key may act as its project, naming its own group or none
+        (the project's group decides either way); a group key only as itself. A narrowing
+        may keep or drop what the key names, never fill in what it lacks: a project key
+        naming another group, or a group key naming a project, would see more, not less.
         Example: ``Scope("a").narrows_to(Scope("a", "p", "g"))`` is true,
-        ``Scope("a", "", "g").narrows_to(Scope("a", "p", "g"))`` is false.
+        ``Scope("a", "p").narrows_to(Scope("a", "p", "g"))`` is false.
         """
         if not self.client_id:
             return True
         if other.client_id != self.client_id:
             return False
-        return not (self.project_id or self.group_id) or other == self
+        if self.level is ScopeLevel.CLIENT:
+            return True
+        if self.project_id:
+            return other.project_id == self.project_id and other.group_id in ("", self.group_id)
+        return other == self
+
+    def owns(self, stored: Scope) -> bool:
+        """True when a key of this scope may change an item stored at ``stored``: its own
+        scope's items, and a project key its project's whatever group they name.
+        Example: ``Scope("a", "p").owns(Scope("a", "p", "g"))`` is true."""
+        if self.project_id and stored.client_id == self.client_id:
+            return stored.project_id == self.project_id
+        return self.narrows_to(stored)
 
     def describe(self) -> str:
         """A short human form such as ``client=acme project=web group=frontend``."""
@@ -110,6 +117,42 @@ class Scope:
 
 
 GLOBAL = Scope()
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectGroups:
+    """Which group each project of a client is in: the one place a move changes.
+
+    A project's group is a fact about the project, recorded by the first write or key that
+    names both, and changed only by a move. Example:
+    ``ProjectGroups({("acme", "web"): "frontend"}).group_of("acme", "web") == "frontend"``.
+    """
+
+    groups: Mapping[tuple[str, str], str] = field(default_factory=dict)
+
+    def group_of(self, client_id: str, project_id: str) -> str:
+        """The project's group; ``""`` when it is in none."""
+        return self.groups.get((client_id, project_id), "")
+
+    def reader_group(self, reader: Scope) -> str:
+        """The group a reader sees as: its project's, else the one its scope names."""
+        if reader.project_id:
+            return self.group_of(reader.client_id, reader.project_id) or reader.group_id
+        return reader.group_id
+
+    def projects_in(self, client_id: str, group_id: str) -> frozenset[str]:
+        """The projects of a client in a group."""
+        return frozenset(p for (c, p), g in self.groups.items() if c == client_id and g == group_id)
+
+    @classmethod
+    def stamped(cls, rows: Iterable[Scope]) -> ProjectGroups:
+        """The groups that writing ``rows`` records: each project with the group it names."""
+        return cls(
+            {(r.client_id, r.project_id): r.group_id for r in rows if r.project_id and r.group_id}
+        )
+
+
+NO_GROUPS = ProjectGroups()
 
 
 @lru_cache(maxsize=4096)

@@ -14,7 +14,7 @@ from kenning.domain.sensitive import SensitiveContentError
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_member
 from kenning.resolvers.queue import revoked_member, to_handle
-from kenning.resolvers.scope import principal, read_scope, write_scope
+from kenning.resolvers.scope import principal, read_scope, stored_write_scope, write_scope
 from kenning.schema import connections as gql
 from kenning.schema.knowledge_admin import PurgeSuccess
 from kenning.schema.scope import ScopeInput, scope_info
@@ -65,7 +65,7 @@ async def resolve_register_connection(
             connection_id=input.connection_id,
             authority=input.authority,
             label=input.label,
-            scope=write_scope(info, input.scope),
+            scope=await stored_write_scope(info, input.scope),
             allowed_source_kinds=tuple(input.allowed_source_kinds),
             root=input.root,
             owner=input.owner,
@@ -129,8 +129,13 @@ async def resolve_connection(
 ) -> gql.SourceConnectionInfo | None:
     """A connection the caller may see, with its sync cursors; null when none."""
     reader = read_scope(info, scope)
-    found = await info.context.runtime.queue.connections.get(reader.client_id, connection_id)
-    if found is None or not (reader.contains(found.spec.scope) or reader.can_see(found.spec.scope)):
+    runtime = info.context.runtime
+    found = await runtime.queue.connections.get(reader.client_id, connection_id)
+    if found is None:
+        return None
+    if not reader.can_see(
+        found.spec.scope, await runtime.project_groups.of_client(reader.client_id)
+    ):
         return None
     return to_connection_type(found)
 

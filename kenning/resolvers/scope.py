@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import logging
+
 from kenning.domain.errors import ScopeError
 from kenning.domain.principal import Principal
 from kenning.domain.scope import Scope
 from kenning.resolvers.context import Info
 from kenning.schema.scope import ScopeInput
+
+logger = logging.getLogger(__name__)
 
 
 def principal(info: Info) -> Principal:
@@ -25,11 +29,30 @@ def to_scope(value: ScopeInput | None) -> Scope | None:
 
 
 def write_scope(info: Info, scope: ScopeInput | None) -> Scope:
-    """The scope a mutation writes at: the principal's, or a narrowing of it.
+    """The scope a mutation acts at: the principal's, or one it owns.
 
-    Raises ``ScopeError`` for a read-only key or a scope outside the principal's.
+    Raises ``ScopeError`` for a read-only key or a scope outside the principal's. Writes
+    that store rows use ``stored_write_scope``, which also settles a project's group.
     """
     return principal(info).writing(to_scope(scope))
+
+
+async def stored_write_scope(info: Info, scope: ScopeInput | None) -> Scope:
+    """``write_scope``, with a project's group settled against the recorded one (and
+    recorded, the first time a key that may names it).
+
+    A global key may write into any client's scope: such writes are logged, so an operator
+    can see which client's knowledge a global key changed.
+    """
+    caller = principal(info)
+    target = caller.writing(to_scope(scope))
+    settled = await info.context.runtime.project_groups.settle(target, caller.scope)
+    if not caller.scope.client_id and settled.client_id:
+        logger.info(
+            "scope.global_key_write",
+            extra={"key_id": caller.key_id, "scope": settled.describe()},
+        )
+    return settled
 
 
 def read_scope(info: Info, narrow: ScopeInput | None = None) -> Scope:

@@ -61,15 +61,9 @@ def to_job(row: asyncpg.Record) -> Job:
 
 
 def visible_jobs(first: int, table: str = "") -> str:
-    """Predicate: the reader (``$first..$first+2``) wrote at this scope or narrower, or may
-    read its data (``kenning.domain.jobs.job_visible``)."""
-    t = f"{table}." if table else ""
-    c, p, g = f"${first}", f"${first + 1}", f"${first + 2}"
-    contains = (
-        f"({c} = '' OR ({t}client_id = {c} AND ({p} = '' OR {t}project_id = {p}) "
-        f"AND ({g} = '' OR {t}group_id = {g})))"
-    )
-    return f"({contains} OR ({visible_rows(first, table)}))"
+    """Predicate: the reader (``$first..$first+2``) may see this job: the one scope rule
+    of every read (``kenning.storage.visibility``)."""
+    return visible_rows(first, table)
 
 
 _NOT_OURS = "after is not a cursor from this API (pass a page's endCursor)"

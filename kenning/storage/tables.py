@@ -264,6 +264,18 @@ class ApiKeyRow(SQLModel, table=True):
     )
 
 
+class ProjectGroupRow(SQLModel, table=True):
+    """Which group a project is in: visibility reads it, so a move is one update here."""
+
+    __tablename__ = "project_groups"
+    __table_args__ = (sa.Index("ix_project_groups_group", "client_id", "group_id"),)
+
+    client_id: str = Field(primary_key=True, max_length=200)
+    project_id: str = Field(primary_key=True, max_length=200)
+    group_id: str = Field(max_length=200)
+    updated_at: datetime = _created()
+
+
 class MetaRow(SQLModel, table=True):
     """Facts about the database itself: embedding model and dimension, schema version."""
 

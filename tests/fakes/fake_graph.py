@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from kenning.domain.graph import Direction, EdgeView, Hop, NodeView, VertexPart, merge_vertices
 from kenning.domain.reads import ChunkView
-from kenning.domain.scope import GLOBAL, Scope
+from kenning.domain.scope import GLOBAL, ProjectGroups, Scope
 
 
 @dataclass
@@ -44,15 +44,20 @@ class FakeGraph:
         self.edges.append(edge)
         return edge
 
+    @property
+    def _groups(self) -> ProjectGroups:
+        # What the writes would have recorded: every project with the group it names.
+        return ProjectGroups.stamped([v.scope for _, v in self.vertices])
+
     def _visible_keys(self, reader: Scope) -> set[str]:
-        return {k for k, v in self.vertices if reader.can_see(v.scope)}
+        return {k for k, v in self.vertices if reader.can_see(v.scope, self._groups)}
 
     def _visible_edges(self, reader: Scope, types: tuple[str, ...] | None) -> list[EdgeView]:
         keys = self._visible_keys(reader)
         return [
             e
             for e in self.edges
-            if reader.can_see(e.scope)
+            if reader.can_see(e.scope, self._groups)
             and e.from_key in keys
             and e.to_key in keys
             and (types is None or e.edge_type in types)
@@ -72,7 +77,7 @@ class FakeGraph:
         self.calls["nodes"] += 1
         parts: dict[str, list[VertexPart]] = defaultdict(list)
         for key, part in self.vertices:
-            if key in keys and reader.can_see(part.scope):
+            if key in keys and reader.can_see(part.scope, self._groups):
                 parts[key].append(part)
         merged = {k: merge_vertices(k, p, reader) for k, p in parts.items()}
         return {k: v for k, v in merged.items() if v is not None}

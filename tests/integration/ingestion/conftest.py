@@ -82,7 +82,8 @@ async def clean(pool: asyncpg.Pool, migrated_settings: Settings) -> None:
     graph = migrated_settings.graph_name
     async with pool.acquire() as conn:
         await conn.execute(
-            f'TRUNCATE chunks, sources, source_mentions, aliases, {graph}."Entity", {graph}."REL"'
+            "TRUNCATE chunks, sources, source_mentions, aliases, project_groups, "
+            f'{graph}."Entity", {graph}."REL"'
         )
 
 

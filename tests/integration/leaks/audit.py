@@ -73,7 +73,7 @@ class Audit:
 
     def _tags(self, text: str, path: str) -> None:
         for scope in tags_in(text):
-            if not self.reader.can_see(scope):
+            if not self.stored.can_see(self.reader, scope):
                 self.fail(f"LEAK: text of {scope.describe()}", path, text)
 
     def _chunk_id(self, chunk_id: str, path: str) -> None:
@@ -124,7 +124,7 @@ class Audit:
         stored = self.edges.get(identity)
         if stored is None:
             self.fail("unknown edge", path, edge)
-        if not self.reader.can_see(stored.scope):
+        if not self.stored.can_see(self.reader, stored.scope):
             self.fail(f"LEAK: edge of {stored.scope.describe()}", path, edge)
         if edge["evidenceCount"] != len(stored.evidence):
             self.fail("evidenceCount differs from the stored edge", path, edge)

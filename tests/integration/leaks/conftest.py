@@ -13,7 +13,8 @@ async def fresh(api: Api) -> None:
     graph = api.runtime.settings.graph_name
     async with api.runtime.pool.acquire() as conn:
         await conn.execute(
-            f'TRUNCATE chunks, sources, source_mentions, aliases, {graph}."Entity", {graph}."REL"'
+            "TRUNCATE chunks, sources, source_mentions, aliases, project_groups, "
+            f'{graph}."Entity", {graph}."REL"'
         )
 
 

@@ -1,8 +1,9 @@
 """Random corpora for the leak test: documents at every scope, sharing node keys and URNs.
 
-The universe is 3 clients x 3 projects x 2 groups plus global rows. A stored scope is any
-combination of them (a project without a group and a project in "the other" group included),
-because the visibility rule must hold for every row, not only for tidy hierarchies. Node keys
+The universe is 3 clients x 3 projects x 2 groups plus global rows. A project is in one group
+at a time (``HOME``: p1 in g1, p2 in g2, p3 in none), so documents name a project with its
+group or with none; readers may name any combination (a key minted before a move, or for a
+project in no group), because the rule must hold for every reader, not only tidy ones. Node keys
 and source URNs come from small pools, so the same key (and the same URN) is stored at many
 scopes at once: the case where a leak would hide.
 
@@ -67,6 +68,25 @@ def client_scopes(client: str) -> st.SearchStrategy[Scope]:
     )
 
 
+HOME = {"p1": "g1", "p2": "g2", "p3": ""}
+"""The group each project's documents may name (besides none)."""
+
+
+def written_scopes() -> st.SearchStrategy[Scope]:
+    """A scope a document may be written at: global, client-wide, group, or a project
+    naming its group (``HOME``) or none."""
+    client = st.sampled_from(CLIENTS)
+    project = st.sampled_from(PROJECTS)
+    return st.one_of(
+        st.just(Scope()),
+        st.builds(Scope, client),
+        st.builds(lambda c, g: Scope(c, "", g), client, st.sampled_from(GROUPS)),
+        st.builds(
+            lambda c, p, home: Scope(c, p, HOME[p] if home else ""), client, project, st.booleans()
+        ),
+    )
+
+
 def scopes() -> st.SearchStrategy[Scope]:
     """A scope, each kind equally likely: global, client-wide, group, project in a group,
     project without a group."""
@@ -105,7 +125,7 @@ class Document:
 @st.composite
 def documents(draw: st.DrawFn, scope: st.SearchStrategy[Scope] | None = None) -> Document:
     """A document at a random scope with a few edges among the shared keys."""
-    at = draw(scope if scope is not None else scopes())
+    at = draw(scope if scope is not None else written_scopes())
     structured = draw(st.booleans())
     pairs = st.permutations(KEYS).map(lambda keys: (keys[0], keys[1]))
     edges = draw(

@@ -1,9 +1,10 @@
 """What is stored, read straight from the tables, and what a reader scope may see of it.
 
-The oracle is ``Scope.can_see`` (the scope table's rule) applied to rows read without any
-visibility predicate, so a bug in ``kenning.storage.visibility`` or in a read path cannot
-hide itself. ``load`` also checks that every row sits where its writer put it (its tag
-matches its scope), which is what makes the tag scan of the responses meaningful.
+The oracle is ``Scope.can_see`` (the scope rule) over the recorded project groups, applied
+to rows read without any visibility predicate, so a bug in ``kenning.storage.visibility`` or
+in a read path cannot hide itself. ``load`` also checks that every row sits where its writer
+put it (its tag matches its scope), which is what makes the tag scan of the responses
+meaningful.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 import asyncpg
 
-from kenning.domain.scope import Scope
+from kenning.domain.scope import ProjectGroups, Scope
 from tests.integration.leaks.corpus import tag, tags_in
 
 _META = frozenset({"key", "type", "client", "project", "group"})
@@ -71,14 +72,20 @@ class Stored:
     chunks: Mapping[str, StoredChunk]
     vertices: tuple[StoredVertex, ...]
     edges: tuple[StoredEdge, ...]
+    groups: ProjectGroups
+    """Which group each project is in, as recorded: the rule reads it, not row stamps."""
+
+    def can_see(self, reader: Scope, row: Scope) -> bool:
+        """The reference rule, over the recorded groups."""
+        return reader.can_see(row, self.groups)
 
     def seen_by(self, reader: Scope) -> Visible:
         """What ``reader`` may see, by the reference rule."""
         return Visible(
             reader=reader,
-            chunks={i: c for i, c in self.chunks.items() if reader.can_see(c.scope)},
-            vertices=tuple(v for v in self.vertices if reader.can_see(v.scope)),
-            edges=tuple(e for e in self.edges if reader.can_see(e.scope)),
+            chunks={i: c for i, c in self.chunks.items() if self.can_see(reader, c.scope)},
+            vertices=tuple(v for v in self.vertices if self.can_see(reader, v.scope)),
+            edges=tuple(e for e in self.edges if self.can_see(reader, e.scope)),
         )
 
 
@@ -126,7 +133,9 @@ async def load(pool: asyncpg.Pool, graph: str) -> Stored:
         )
         assert _scope(start) == _scope(end) == edge.scope, ("edge across scopes", edge)
         edges.append(edge)
-    stored = Stored(chunks, tuple(vertices), tuple(edges))
+    group_rows = await pool.fetch("SELECT client_id, project_id, group_id FROM project_groups")
+    groups = ProjectGroups({(r["client_id"], r["project_id"]): r["group_id"] for r in group_rows})
+    stored = Stored(chunks, tuple(vertices), tuple(edges), groups)
     _check_placement(stored)
     return stored
 

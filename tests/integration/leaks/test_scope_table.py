@@ -1,10 +1,11 @@
-"""ARCHITECTURE.md's scope table, row kind by reader kind, across every read path.
+"""The scope rule, row kind by reader kind, across every read path.
 
 One fixed corpus stores a text document and a structured one (vertices with properties,
 edges with evidence) at each kind of row; every row shares ``user:ann`` and the ring of
 edges around it, so graph paths cross scopes wherever a reader may. The expected
 visibility is written out by hand rather than computed, so it also checks the reference
-rule (``Scope.can_see``) that the random test relies on.
+rule (``Scope.can_see``) that the random test relies on. A move of a project to another
+group changes what both groups see, at once, on every path.
 """
 
 from __future__ import annotations
@@ -32,36 +33,37 @@ from tests.integration.leaks.read_paths import Probe
 
 pytestmark = pytest.mark.integration
 
-# Row kinds of the table (client c1: group g1 holds projects p1 and p3, group g2 holds p2),
-# each with the edge it adds to the graph.
+# Row kinds (client c1: group g1 holds projects p1 and p3, group g2 holds p2; the writes
+# record that), each with the edge it adds to the graph.
 ROWS: dict[str, tuple[Scope, tuple[str, str, str]]] = {
     "global": (Scope(), ("user:ann", "knows", "user:bob")),
     "client": (Scope("c1"), ("user:ann", "owns", "svc:auth")),
     "group": (Scope("c1", "", "g1"), ("svc:auth", "uses", "svc:billing")),
     "project": (Scope("c1", "p1", "g1"), ("svc:billing", "uses", "team:core")),
     "sibling project": (Scope("c1", "p3", "g1"), ("user:bob", "knows", "team:core")),
+    # Written by a key naming no group: p3's recorded group decides who sees it.
+    "sibling project, no group named": (Scope("c1", "p3"), ("user:bob", "owns", "doc:spec")),
     "other group": (Scope("c1", "", "g2"), ("doc:spec", "owns", "team:core")),
     "other group's project": (Scope("c1", "p2", "g2"), ("user:ann", "uses", "doc:spec")),
     "other client": (Scope("c2"), ("user:ann", "knows", "team:core")),
     "other client, same ids": (Scope("c2", "p1", "g1"), ("team:core", "uses", "doc:spec")),
 }
+_C1 = {name for name, (scope, _) in ROWS.items() if scope.client_id == "c1"}
+_G1 = {"global", "client", "group", "project", "sibling project", "sibling project, no group named"}
+_G2 = {"global", "client", "other group", "other group's project"}
 
+# A reader sees every row at or below its level in its branch, and the rows above it.
 READERS: dict[str, tuple[Scope, set[str]]] = {
-    "global": (Scope(), {"global"}),
-    "client": (Scope("c1"), {"global", "client"}),
-    "group": (
-        Scope("c1", "", "g1"),
-        {"global", "client", "group", "project", "sibling project"},
-    ),
-    "project in group": (
-        Scope("c1", "p1", "g1"),
-        {"global", "client", "group", "project", "sibling project"},
-    ),
-    "project without group": (Scope("c1", "p1"), {"global", "client", "project"}),
-    "project of the other group": (
-        Scope("c1", "p2", "g2"),
-        {"global", "client", "other group", "other group's project"},
-    ),
+    "global": (Scope(), set(ROWS)),
+    "client": (Scope("c1"), {"global", *_C1}),
+    "group": (Scope("c1", "", "g1"), _G1),
+    "project in group": (Scope("c1", "p1", "g1"), _G1),
+    # A project key naming no group follows its project's recorded group.
+    "project without group": (Scope("c1", "p1"), _G1),
+    "project of the other group": (Scope("c1", "p2", "g2"), _G2),
+    # A key minted for p2 with another group: p2's recorded group decides, not the key.
+    "project key naming a stale group": (Scope("c1", "p2", "g1"), _G2),
+    "project in no group": (Scope("c1", "p9"), {"global", "client"}),
     "other client": (
         Scope("c2", "p1", "g1"),
         {"global", "other client", "other client, same ids"},
@@ -106,10 +108,9 @@ async def test_each_reader_sees_exactly_its_rows_of_the_table_on_every_path(
     stored: Api, name: str
 ) -> None:
     reader, expected = READERS[name]
-    assert {row for row, (scope, _) in ROWS.items() if reader.can_see(scope)} == expected
-    data = await audit_reader(
-        stored, await snapshot(stored), Reader(principal(reader), None), PROBE
-    )
+    rows = await snapshot(stored)
+    assert {row for row, (scope, _) in ROWS.items() if rows.can_see(reader, scope)} == expected
+    data = await audit_reader(stored, rows, Reader(principal(reader), None), PROBE)
     # Every visible row shows up somewhere (search returns them all), nothing else does.
     assert tags_in(json.dumps(data)) == {ROWS[row][0] for row in expected}
 
@@ -133,6 +134,9 @@ NARROWINGS = [
     _case(Scope("c1", "p1", "g1"), Scope("c1", "", "g1"), None),  # widening to the group
     _case(Scope("c1", "", "g1"), Scope("c1", "p2", "g2"), None),  # another group
     _case(Scope("c1", "p1", "g1"), Scope(), None),  # widening to global
+    _case(Scope(), Scope("c1"), "client"),
+    # Dropping the group a project key names: its project's group still decides.
+    _case(Scope("c1", "p1", "g1"), Scope("c1", "p1"), "project without group"),
 ]
 
 
@@ -147,3 +151,18 @@ async def test_a_key_may_narrow_its_scope_but_never_widen_or_leave_it(
         narrowed = {k: v for k, v in data.items() if k.startswith("narrow_")}
         expected = READERS[behaves_as][1]
         assert tags_in(json.dumps(narrowed)) == {ROWS[row][0] for row in expected}
+
+
+async def test_moving_a_project_changes_what_both_groups_see_at_once(stored: Api) -> None:
+    before = await snapshot(stored)
+    assert before.groups.group_of("c1", "p3") == "g1"
+    assert await stored.runtime.project_groups.move("c1", "p3", "g2") == "g1"
+    moved = {"sibling project", "sibling project, no group named"}
+    after = await snapshot(stored)
+    for reader, expected in (
+        (Scope("c1", "", "g1"), _G1 - moved),
+        (Scope("c1", "p2"), _G2 | moved),
+    ):
+        assert {row for row, (scope, _) in ROWS.items() if after.can_see(reader, scope)} == expected
+        data = await audit_reader(stored, after, Reader(principal(reader), None), PROBE)
+        assert tags_in(json.dumps(data)) == {ROWS[row][0] for row in expected}

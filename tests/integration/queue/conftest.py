@@ -58,6 +58,7 @@ async def truncate(pool: asyncpg.Pool, settings: Settings) -> None:
     graph = settings.graph_name
     await pool.execute(
         "TRUNCATE ingestion_jobs, connections, chunks, sources, source_mentions, aliases, "
+        "project_groups, "
         f'{graph}."Entity", {graph}."REL"'
     )
 

@@ -1,0 +1,57 @@
+"""``kenning projects``: which group each project is in, and moving one."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Annotated, TypeVar
+
+import typer
+
+from kenning.cli.group import PlainCommand
+from kenning.settings import Settings
+from kenning.storage.pool import create_pool
+from kenning.storage.project_groups import PgProjectGroups
+
+projects_app = typer.Typer(
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    help="A project's group decides who sees its knowledge, jobs and connections: every "
+    "project of the group, and the group's own rows. Moving a project changes it at once.",
+)
+T = TypeVar("T")
+_CLIENT = typer.Option(metavar="ID", help="The client the project belongs to.")
+
+
+def _run(work: Callable[[PgProjectGroups], Awaitable[T]]) -> T:
+    async def main() -> T:
+        pool = await create_pool(Settings(), min_size=1)
+        try:
+            return await work(PgProjectGroups(pool))
+        finally:
+            await pool.close()
+
+    return asyncio.run(main())
+
+
+@projects_app.command("list")
+def list_projects(client: Annotated[str, _CLIENT]) -> None:
+    """List a client's projects that are in a group, with the group."""
+    groups = _run(lambda store: store.of_client(client))
+    for (_, project), group in sorted(groups.groups.items()):
+        typer.echo(f"{project}  group={group}")
+
+
+@projects_app.command("move", cls=PlainCommand)
+def move(
+    project: Annotated[str, typer.Argument(metavar="PROJECT", help="The project to move.")],
+    client: Annotated[str, _CLIENT],
+    group: Annotated[
+        str, typer.Option(metavar="ID", help='The group it moves to; "" takes it out of any.')
+    ],
+) -> None:
+    """Move a project to another group: the old group stops seeing it, the new one sees it."""
+    before = _run(lambda store: store.move(client, project, group))
+    typer.echo(
+        f"project {project} of client {client}: group {before or '(none)'} -> {group or '(none)'}"
+    )
