@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from kenning.storage.alias_guard import lock_alias_keys
 from kenning.storage.graph_sql import GraphSql, as_jsonb, prop, to_agtype
 from kenning.storage.pool import Connection
 
@@ -40,6 +41,9 @@ async def merge_alias(
     vertex's edges move to the canonical vertex (evidence united where both had the edge,
     alias↔canonical edges dropped as self-loops) and the alias vertex goes; chunk refs and
     mentions follow. Returns the number of scopes where a vertex was merged or renamed."""
+    # Before reading the graph: ingests holding either key commit first, later ones wait
+    # for this merge and then read its alias (see ``alias_guard``).
+    await lock_alias_keys(conn, client_id, (alias_key, canonical_key))
     pairs = await conn.fetch(
         f"""SELECT a.id AS alias_id, c.id AS canonical_id, {prop("a", "project")} AS project,
                    {prop("a", "group")} AS grp

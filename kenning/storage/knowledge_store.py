@@ -13,6 +13,13 @@ import numpy as np
 
 from kenning.domain.ingestion import ChunkRecord, EdgeRecord, NodeRecord, PurgeCounts, SourceRecord
 from kenning.domain.scope import Scope
+from kenning.storage.alias_guard import (
+    AliasGuard,
+    rekey_chunks,
+    rekey_edges,
+    rekey_nodes,
+    rekey_source,
+)
 from kenning.storage.alias_merge import merge_alias
 from kenning.storage.graph_sql import GraphSql
 from kenning.storage.pool import Connection
@@ -33,11 +40,17 @@ def _scope(scope: Scope) -> tuple[str, str, str]:
 
 
 class PgWriteUnit:
-    """One open transaction; implements the domain's ``WriteUnit``."""
+    """One open transaction; implements the domain's ``WriteUnit``.
+
+    Every key written is re-resolved through the aliases table under ``AliasGuard``'s locks,
+    whatever the caller resolved before the unit began (see ``alias_guard``).
+    """
 
     def __init__(self, conn: Connection, sql: GraphSql) -> None:
         self._conn = conn
         self._sql = sql
+        self._aliases = AliasGuard(conn)
+        self._written: dict[tuple[str, str, str], set[str]] = {}
 
     @property
     def connection(self) -> Connection:
@@ -120,6 +133,12 @@ class PgWriteUnit:
     async def write_chunks(self, chunks: Sequence[ChunkRecord]) -> None:
         if not chunks:
             return
+        rekeyed: list[ChunkRecord] = []
+        for client_id in sorted({c.scope.client_id for c in chunks}):
+            mine = [c for c in chunks if c.scope.client_id == client_id]
+            refs = {ref for c in mine for ref in c.graph_refs}
+            rekeyed += rekey_chunks(mine, await self._aliases.resolve(client_id, refs))
+        chunks = rekeyed
         records = [
             (
                 c.id,
@@ -152,8 +171,10 @@ class PgWriteUnit:
     async def upsert_nodes(self, scope: Scope, nodes: Sequence[NodeRecord]) -> None:
         if not nodes:
             return
-        ordered = sorted(nodes, key=lambda n: n.key)
+        keys = await self._aliases.resolve(scope.client_id, {n.key for n in nodes})
+        ordered = rekey_nodes(nodes, keys)
         parts = _scope(scope)
+        self._written.setdefault(parts, set()).update(n.key for n in ordered)
         await self._conn.execute(
             self._sql.lock_keys(exclusive=False), *parts, [n.key for n in ordered]
         )
@@ -171,6 +192,8 @@ class PgWriteUnit:
     async def upsert_edges(self, scope: Scope, edges: Sequence[EdgeRecord]) -> None:
         if not edges:
             return
+        ends = {k for e in edges for k in (e.from_key, e.to_key)}
+        edges = rekey_edges(edges, await self._aliases.resolve(scope.client_id, ends))
         ordered = sorted(edges, key=lambda e: (e.from_key, e.edge_type, e.to_key))
         await self._conn.execute(
             self._sql.upsert_edges(),
@@ -182,6 +205,8 @@ class PgWriteUnit:
         )
 
     async def record_source(self, record: SourceRecord) -> None:
+        named = {*record.mentions, *([record.main_node_key] if record.main_node_key else [])}
+        record = rekey_source(record, await self._aliases.resolve(record.scope.client_id, named))
         parts = _scope(record.scope)
         await self._conn.execute(
             """INSERT INTO sources (client_id, project_id, group_id, source_urn, kind,
@@ -212,9 +237,11 @@ class PgWriteUnit:
             )
 
     async def delete_orphans(self, scope: Scope, keys: Collection[str]) -> int:
-        if not keys:
+        # Keys this unit wrote are mentioned by its source, so never orphans; leaving them
+        # out spares an exclusive lock on keys it holds shared (two such units would deadlock).
+        ordered = sorted(set(keys) - self._written.get(_scope(scope), set()))
+        if not ordered:
             return 0
-        ordered = sorted(set(keys))
         await self._conn.execute(self._sql.lock_keys(exclusive=True), *_scope(scope), ordered)
         result = await self._conn.execute(self._sql.delete_orphans(), *_scope(scope), ordered)
         return int(result.split()[-1])
@@ -222,8 +249,12 @@ class PgWriteUnit:
     async def existing_keys(self, scope: Scope, keys: Collection[str]) -> set[str]:
         if not keys:
             return set()
-        rows = await self._conn.fetch(self._sql.existing_keys(), *_scope(scope), sorted(keys))
-        return {r["key"] for r in rows}
+        canonical = await self._aliases.resolve(scope.client_id, keys)
+        rows = await self._conn.fetch(
+            self._sql.existing_keys(), *_scope(scope), sorted(set(canonical.values()))
+        )
+        found = {r["key"] for r in rows}
+        return {key for key in keys if canonical[key] in found}
 
     async def sources_of_connection(self, scope: Scope, connection_id: str) -> list[str]:
         rows = await self._conn.fetch(

@@ -1,0 +1,122 @@
+"""Aliases re-read inside a write unit, under locks that ``registerAlias`` also takes.
+
+An ingest resolves its keys through a cache before its transaction starts, so an alias
+registered in between (here or in another process) would leave the ingest writing the
+alias vertex after the merge has run, stranding its edges where ``node(key:)`` never looks.
+Both sides therefore take a transaction-scoped advisory lock per (client, key): ingests
+shared (they never queue behind each other), the merge exclusive on the alias and its target.
+An ingest re-reads the aliases table only after its lock is granted, so it either commits
+before the merge reads the graph or sees the committed alias and writes the canonical key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import replace
+
+from kenning.domain.ingestion import ChunkRecord, EdgeRecord, NodeRecord, SourceRecord
+from kenning.storage.pool import Connection
+
+# Aliases are flattened when stored, so one step is the rule; a few more cover an ingest
+# that read a link of a chain while it was being re-pointed.
+_MAX_HOPS = 8
+
+
+def _lock_sql(*, exclusive: bool) -> str:
+    """$1 client; $2 keys, sorted by the caller so lockers never wait on each other in a cycle."""
+    fn = "pg_advisory_xact_lock" if exclusive else "pg_advisory_xact_lock_shared"
+    return f"""
+        SELECT count({fn}(hashtextextended($1::text || chr(31) || u.k, 11)))
+        FROM unnest($2::text[]) AS u(k)
+    """
+
+
+async def lock_alias_keys(conn: Connection, client_id: str, keys: Iterable[str]) -> None:
+    """Exclusive locks on ``keys`` of one client, for the merge of an alias into its target."""
+    await conn.execute(_lock_sql(exclusive=True), client_id, sorted(set(keys)))
+
+
+class AliasGuard:
+    """One write unit's view of the aliases: keys it has locked and what they resolve to."""
+
+    def __init__(self, conn: Connection) -> None:
+        self._conn = conn
+        self._locked: set[tuple[str, str]] = set()
+        self._targets: dict[tuple[str, str], str] = {}
+
+    async def resolve(self, client_id: str, keys: Collection[str]) -> dict[str, str]:
+        """Each of ``keys`` mapped to its canonical key (itself when it is no alias).
+
+        Example: after ``registerAlias(org:a → org:canon)``, ``{"org:a": "org:canon"}``.
+        """
+        if not client_id:  # aliases belong to a client; global rows have none
+            return {key: key for key in keys}
+        pending = set(keys)
+        for _ in range(_MAX_HOPS):
+            new = sorted(k for k in pending if (client_id, k) not in self._locked)
+            if not new:
+                break
+            await self._conn.execute(_lock_sql(exclusive=False), client_id, new)
+            self._locked.update((client_id, k) for k in new)
+            # A statement of its own: its snapshot is taken after the locks were granted.
+            rows = await self._conn.fetch(
+                """SELECT alias_key, canonical_key FROM aliases
+                   WHERE client_id = $1 AND alias_key = ANY($2::text[])""",
+                client_id,
+                new,
+            )
+            for row in rows:
+                self._targets[(client_id, row["alias_key"])] = row["canonical_key"]
+            pending = {row["canonical_key"] for row in rows}
+        return {key: self._follow(client_id, key) for key in keys}
+
+    def _follow(self, client_id: str, key: str) -> str:
+        for _ in range(_MAX_HOPS):
+            target = self._targets.get((client_id, key))
+            if target is None or target == key:
+                break
+            key = target
+        return key
+
+
+def rekey_chunks(chunks: Sequence[ChunkRecord], keys: Mapping[str, str]) -> list[ChunkRecord]:
+    """Chunks whose graph refs name canonical keys, each once."""
+    return [
+        c
+        if all(keys.get(r, r) == r for r in c.graph_refs)
+        else replace(c, graph_refs=tuple(sorted({keys.get(r, r) for r in c.graph_refs})))
+        for c in chunks
+    ]
+
+
+def rekey_nodes(nodes: Sequence[NodeRecord], keys: Mapping[str, str]) -> list[NodeRecord]:
+    """One node per canonical key; the canonical's own type and properties win, as in the
+    merge."""
+    merged: dict[str, NodeRecord] = {}
+    # Aliases first, so a record of the canonical key itself is applied last.
+    for node in sorted(nodes, key=lambda n: keys.get(n.key, n.key) == n.key):
+        key = keys.get(node.key, node.key)
+        kept = merged[key].properties if key in merged else {}
+        node_type = node.type if key == node.key else key.split(":", 1)[0]
+        merged[key] = NodeRecord(key, node_type, {**kept, **node.properties})
+    return [merged[key] for key in sorted(merged)]
+
+
+def rekey_edges(edges: Sequence[EdgeRecord], keys: Mapping[str, str]) -> list[EdgeRecord]:
+    """Edges between canonical keys, evidence united; self-loops dropped, as in the merge."""
+    evidence: dict[tuple[str, str, str], set[str]] = {}
+    for edge in edges:
+        start, end = keys.get(edge.from_key, edge.from_key), keys.get(edge.to_key, edge.to_key)
+        if start != end:
+            evidence.setdefault((start, edge.edge_type, end), set()).update(edge.evidence_chunk_ids)
+    return [EdgeRecord(s, t, e, tuple(sorted(ids))) for (s, t, e), ids in evidence.items()]
+
+
+def rekey_source(record: SourceRecord, keys: Mapping[str, str]) -> SourceRecord:
+    """A source record whose main node and mentions are canonical keys."""
+    main = record.main_node_key
+    return replace(
+        record,
+        main_node_key=None if main is None else keys.get(main, main),
+        mentions=tuple(sorted({keys.get(k, k) for k in record.mentions})),
+    )
