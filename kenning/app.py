@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 
 import asyncpg
@@ -19,15 +19,17 @@ from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_P
 from kenning.domain.embedding import Embedder
 from kenning.domain.errors import ConfigurationError
 from kenning.domain.health import overall
+from kenning.domain.principal import Principal, bearer_key
 from kenning.graphiql import graphiql_page, graphiql_routes
 from kenning.graphql_view import KenningGraphQL
 from kenning.http_metrics import HttpMetrics
 from kenning.logs import configure_logging, log_event
 from kenning.metrics import ServiceMetrics
-from kenning.router import router_of
+from kenning.router import AccessDenied, router_of
 from kenning.router_mount import router_app_for, router_metric_paths, router_mounts, running_router
 from kenning.runtime import Runtime
 from kenning.schema.build import ApiLimits, build_schema
+from kenning.schema.error_shaping import PART_NAMES
 from kenning.settings import Settings
 from kenning.storage.embedders.factory import create_embedder
 from kenning.storage.embedders.observed import ObservedEmbedder
@@ -68,6 +70,29 @@ async def preflight(settings: Settings) -> None:
             await embedder.aclose()
     finally:
         await conn.close()
+
+
+def key_holder(holder: dict[str, Runtime]) -> Callable[[Request], Awaitable[Principal | None]]:
+    """The caller behind a request's API key, for the mounted router (None without a valid
+    key: no key at all is None even with KENNING_ALLOW_ANONYMOUS, which opens reads only)."""
+
+    async def identify(request: Request) -> Principal | None:
+        runtime = holder.get("runtime")
+        if runtime is None:
+            raise AccessDenied(503, "the server is starting", {"Retry-After": "5"})
+        key = bearer_key(request.headers.get("authorization"))
+        if key is None:
+            return None
+        try:
+            return await runtime.api_keys.authenticate(key)
+        except Exception as error:
+            part = unavailable_part(error)
+            if part is None:
+                raise
+            message = f"{PART_NAMES.get(part, part)} is unavailable; try again shortly"
+            raise AccessDenied(503, message, {"Retry-After": "5"}) from error
+
+    return identify
 
 
 def create_app(settings: Settings, *, embedder: Embedder | None = None) -> Starlette:
@@ -195,7 +220,7 @@ def create_app(settings: Settings, *, embedder: Embedder | None = None) -> Starl
             Route("/readyz", readyz),
             Route("/metrics", prometheus),
             *(
-                router_mounts(router_app, is_admin=graphql.is_operator)
+                router_mounts(router_app, identify=key_holder(holder))
                 if router_app is not None
                 else ()
             ),

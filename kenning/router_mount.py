@@ -5,9 +5,22 @@ or ``KENNING_ROUTER_CPU_BACKEND``): the Ollama API under ``/ollama``, the contro
 under ``/router``. A server without backends starts exactly as before. Starlette does not run
 a mounted app's lifespan, so the parent enters `running_router` from its own.
 
-The router knows nothing of API keys: the parent passes ``is_admin(request)`` and
-``/router/status`` (and ``/router/events``) show backend URLs and session names only when it
-is true, as GraphQL's ``routerStatus`` does.
+Mounted, the router takes the API keys /graphql takes (``Authorization: Bearer kn_...``; an
+Ollama client sends it through its ``headers`` option). The router knows nothing of keys: the
+parent passes ``identify(request)``, which returns the caller's `Principal` (None without a
+valid key), and `access_for` turns it into what the router enforces:
+
+| role  | model calls (``/ollama/api/*``)   | announce, release | status, metrics, events |
+|-------|-----------------------------------|-------------------|-------------------------|
+| none  | 401                               | 401               | 401                     |
+| ui    | priority 1-3 (claiming 0: 403)    | 403               | yes                     |
+| agent | any priority                      | yes               | yes                     |
+| admin | any priority                      | yes               | yes; a global admin key |
+|       |                                   |                   | also sees backend URLs  |
+|       |                                   |                   | and session names       |
+
+A model rule that says 0 runs at 1 for a ui key: it claimed nothing, so it is not refused.
+``KENNING_ALLOW_ANONYMOUS`` opens global reads on /graphql, never the router.
 """
 
 from __future__ import annotations
@@ -19,7 +32,12 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.routing import BaseRoute, Mount
 
+from kenning.domain.principal import Principal, Role, bearer_key
 from kenning.router import (
+    Access,
+    AccessDenied,
+    Gate,
+    Priority,
     Router,
     control_routes,
     create_router_app,
@@ -33,6 +51,12 @@ OLLAMA_PREFIX = "/ollama"
 CONTROL_PREFIX = "/router"
 _MODEL_PATHS = ("/api/embed", "/api/embeddings", "/api/generate", "/api/chat")
 _CONTROL_PATHS = ("/announce", "/release", "/status", "/metrics", "/events")
+# The same words and challenge as /graphql's 401, so one client handles both.
+_REALM = 'Bearer realm="kenning"'
+_NO_KEY = "no API key: send Authorization: Bearer <API key>"
+_BAD_KEY = "the API key is not valid (unknown or revoked)"
+
+Identify = Callable[[Request], Awaitable[Principal | None]]
 
 
 def router_app_for(settings: Settings) -> Starlette | None:
@@ -51,22 +75,44 @@ def state_redis_url(settings: Settings) -> str:
     return settings.router.redis_url or settings.redis_url
 
 
-async def _nobody(_: Request) -> bool:
-    return False
+def access_for(caller: Principal) -> Access:
+    """What a key may do on the router (see the table in the module docstring)."""
+    full = caller.role in (Role.AGENT, Role.ADMIN)
+    return Access(
+        control=full,
+        private=caller.role is Role.ADMIN and caller.scope.client_id == "",
+        top_priority=Priority.CRITICAL if full else Priority.CODING,
+        who=f"this key has role {caller.role}",
+        needs="an agent or admin key",
+    )
 
 
-def router_mounts(
-    router_app: Starlette, *, is_admin: Callable[[Request], Awaitable[bool]] = _nobody
-) -> list[BaseRoute]:
+def key_gate(identify: Identify) -> Gate:
+    """The router's `Gate` for API keys: 401 without a valid key (anonymous included)."""
+
+    async def gate(request: Request) -> Access:
+        caller = await identify(request)
+        if caller is None or caller.anonymous:
+            if bearer_key(request.headers.get("authorization")) is None:
+                raise AccessDenied(401, _NO_KEY, {"WWW-Authenticate": _REALM})
+            challenge = f'{_REALM}, error="invalid_token"'
+            raise AccessDenied(401, _BAD_KEY, {"WWW-Authenticate": challenge})
+        return access_for(caller)
+
+    return gate
+
+
+def router_mounts(router_app: Starlette, *, identify: Identify) -> list[BaseRoute]:
     """``/ollama/api/*`` and ``/router/*`` routes of one router, for the parent app.
 
-    ``is_admin(request)`` says whether the caller may see backend URLs and session names;
-    the default shows them to no one.
+    ``identify(request)`` is the caller behind the request's key, None without a valid one;
+    it raises `AccessDenied` (503) when it cannot tell, e.g. with the key store down.
     """
     router = router_of(router_app)
+    gate = key_gate(identify)
     return [
-        Mount(OLLAMA_PREFIX, routes=ollama_routes(router)),
-        Mount(CONTROL_PREFIX, routes=control_routes(router, may_see_private=is_admin)),
+        Mount(OLLAMA_PREFIX, routes=ollama_routes(router, gate=gate)),
+        Mount(CONTROL_PREFIX, routes=control_routes(router, gate=gate)),
     ]
 
 

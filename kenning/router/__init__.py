@@ -1,11 +1,13 @@
 """Kenning's embedded Ollama router: priority lanes, GPU preemption with CPU fallback,
 model sets, announce/release. See `create_router_app` and `RouterClient`."""
 
+from .access import OPEN, Access, Gate, open_gate
 from .app import create_router_app, router_lifespan, router_of
 from .client import RouterClient
 from .config import BackendSpec, PriorityRuleSpec, RouterSettings
 from .control import control_routes
 from .errors import (
+    AccessDenied,
     BackendFailure,
     InvalidPriority,
     NoBackendAvailable,
@@ -19,9 +21,13 @@ from .proxy import ollama_routes
 from .router import Router
 
 __all__ = [
+    "OPEN",
+    "Access",
+    "AccessDenied",
     "BackendFailure",
     "BackendSpec",
     "EventKind",
+    "Gate",
     "InvalidPriority",
     "ModelSet",
     "NoBackendAvailable",
@@ -37,6 +43,7 @@ __all__ = [
     "control_routes",
     "create_router_app",
     "ollama_routes",
+    "open_gate",
     "router_lifespan",
     "router_of",
 ]

@@ -8,15 +8,23 @@ from contextlib import asynccontextmanager
 from starlette.applications import Starlette
 from starlette.routing import Mount
 
+from .access import Gate, open_gate
 from .config import RouterSettings
 from .control import control_routes
 from .proxy import ollama_routes
 from .router import Router
 
 
-def create_router_app(settings: RouterSettings, *, redis_url: str | None = None) -> Starlette:
+def create_router_app(
+    settings: RouterSettings, *, redis_url: str | None = None, gate: Gate = open_gate
+) -> Starlette:
     """An app serving ``/api/*`` (Ollama-compatible) and ``/router/*``; its lifespan starts
     and stops the `Router`, reachable as ``app.state.router``.
+
+    ``gate`` says who may do what (`kenning.router.access`); the default lets anyone do
+    everything, which only a trusted network should see (``kenning router`` refuses to
+    serve so without ``--allow-anonymous``). A parent that mounts the router's routes
+    passes its own gate to `control_routes` and `ollama_routes`.
 
     Starlette does not run the lifespan of a mounted app: a parent app that mounts this one
     enters ``router_lifespan(app)`` from its own lifespan.
@@ -32,7 +40,10 @@ def create_router_app(settings: RouterSettings, *, redis_url: str | None = None)
             await router.stop()
 
     app = Starlette(
-        routes=[Mount("/router", routes=control_routes(router)), *ollama_routes(router)],
+        routes=[
+            Mount("/router", routes=control_routes(router, gate=gate)),
+            *ollama_routes(router, gate=gate),
+        ],
         lifespan=lifespan,
     )
     app.state.router = router

@@ -1,15 +1,17 @@
 """The router's own endpoints: announce, release, status, metrics, events.
 
-Who sees what: backend URLs and announced session names describe the deployment and the
-agents of every client. ``control_routes(router, may_see_private=...)`` decides per request;
-for anyone else `/status` nulls the URLs and hides the session names, and `/events` leaves
-session names out. Standalone (``kenning router``, an operator tool on loopback) shows all.
+Who may do what comes from the `Gate` the router is served with (`access`): every endpoint
+asks it first, and answers a refusal as ``{"error": "...", "code": "UNAUTHENTICATED"}`` (or
+``FORBIDDEN``, ``SERVICE_UNAVAILABLE``) with the gate's status. Announce and release need
+``Access.control``. Backend URLs and announced session names describe the deployment and
+the agents of every client: without ``Access.private`` `/status` nulls the URLs and hides
+the session names, and `/events` leaves session names out.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 from prometheus_client import CONTENT_TYPE_LATEST
@@ -17,14 +19,18 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from .access import Access, Gate, Guarded, guarded, open_gate
+from .errors import AccessDenied
 from .leases import CRITICAL_TRAFFIC
 from .router import Router
 
-RequestCheck = Callable[[Request], Awaitable[bool]]
+_CODES = {401: "UNAUTHENTICATED", 403: "FORBIDDEN", 503: "SERVICE_UNAVAILABLE"}
 
 
-async def _everyone(_: Request) -> bool:
-    return True
+def refusal(denied: AccessDenied) -> Response:
+    """A refused control request: the message, a stable code, the gate's status."""
+    body = {"error": denied.message, "code": _CODES.get(denied.status, "FORBIDDEN")}
+    return JSONResponse(body, status_code=denied.status, headers=denied.headers)
 
 
 async def _session(request: Request) -> str | None:
@@ -62,40 +68,43 @@ def public_status(status: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def control_routes(router: Router, *, may_see_private: RequestCheck = _everyone) -> list[Route]:
+def control_routes(router: Router, *, gate: Gate = open_gate) -> list[Route]:
     """Routes to mount at ``/router``: POST /announce, POST /release, GET /status, /metrics,
-    /events (NDJSON stream of router events). ``may_see_private(request)`` false hides
-    backend URLs and session names from that request (see the module docstring)."""
+    /events (NDJSON stream of router events), each asking ``gate`` who is calling."""
 
-    async def announce(request: Request) -> Response:
+    async def announce(request: Request, access: Access) -> Response:
+        if not access.control:
+            raise access.deny("/router/announce")
         return JSONResponse(await router.announce(await _session(request)))
 
-    async def release(request: Request) -> Response:
+    async def release(request: Request, access: Access) -> Response:
+        if not access.control:
+            raise access.deny("/router/release")
         return JSONResponse(await router.release(await _session(request)))
 
-    async def status(request: Request) -> Response:
+    async def status(_: Request, access: Access) -> Response:
         snapshot = await router.status()
-        private = await may_see_private(request)
-        return JSONResponse(snapshot if private else public_status(snapshot))
+        return JSONResponse(snapshot if access.private else public_status(snapshot))
 
-    async def metrics(_: Request) -> Response:
+    async def metrics(_: Request, __: Access) -> Response:
         return Response(router.metrics.exposition(), media_type=CONTENT_TYPE_LATEST)
 
-    async def events(request: Request) -> Response:
-        private = await may_see_private(request)
-
+    async def events(_: Request, access: Access) -> Response:
         async def lines() -> AsyncIterator[bytes]:
             async for event in router.events_stream():
-                shown = event.as_dict() if private else public_event(event.as_dict())
+                shown = event.as_dict() if access.private else public_event(event.as_dict())
                 yield json.dumps(shown).encode() + b"\n"
 
         return StreamingResponse(lines(), media_type="application/x-ndjson")
 
-    handlers: list[tuple[str, Callable[[Request], Awaitable[Response]], str]] = [
+    handlers: list[tuple[str, Guarded, str]] = [
         ("/announce", announce, "POST"),
         ("/release", release, "POST"),
         ("/status", status, "GET"),
         ("/metrics", metrics, "GET"),
         ("/events", events, "GET"),
     ]
-    return [Route(path, handler, methods=[method]) for path, handler, method in handlers]
+    return [
+        Route(path, guarded(gate, handler, refusal), methods=[method])
+        for path, handler, method in handlers
+    ]

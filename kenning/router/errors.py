@@ -1,6 +1,7 @@
 """The router's exceptions, one tree.
 
 RouterError
+├── AccessDenied           the caller may not do this (status 401, 403 or 503, and why)
 ├── InvalidPriority        the X-Ollama-Priority header is not 0-3 or a lane name
 ├── NoBackendAvailable     no healthy backend may take the request
 ├── BackendFailure         transport failure talking to one backend (connect, reset)
@@ -10,9 +11,22 @@ RouterError
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 
 class RouterError(Exception):
     """Base of every error the router raises."""
+
+
+class AccessDenied(RouterError):
+    """The caller may not do this: no or a bad credential (401), too few rights (403), or
+    who it is cannot be told now (503). ``headers`` go on the answer (``WWW-Authenticate``)."""
+
+    def __init__(self, status: int, message: str, headers: Mapping[str, str] | None = None):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.headers = dict(headers or {})
 
 
 class InvalidPriority(RouterError):

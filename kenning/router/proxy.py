@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Coroutine
 from typing import Any, TypeVar
 
 import anyio
@@ -14,7 +14,8 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 from starlette.types import Receive, Scope, Send
 
-from .errors import InvalidPriority, NoBackendAvailable
+from .access import Access, Endpoint, Gate, Guarded, guarded, open_gate
+from .errors import AccessDenied, InvalidPriority, NoBackendAvailable
 from .policy import decide_priority
 from .relay import Job
 from .router import Router
@@ -73,6 +74,13 @@ def _error(status: int, message: str) -> Response:
     return JSONResponse({"error": message}, status_code=status)
 
 
+def _refusal(denied: AccessDenied) -> Response:
+    """A refused call in Ollama's error shape, which Ollama clients show as is."""
+    return JSONResponse(
+        {"error": denied.message}, status_code=denied.status, headers=denied.headers
+    )
+
+
 def _relay_answer(answer: Buffered) -> Response:
     return Response(
         answer.body,
@@ -82,10 +90,10 @@ def _relay_answer(answer: Buffered) -> Response:
     )
 
 
-def _model_endpoint(router: Router, path: str) -> Callable[[Request], Awaitable[Response]]:
+def _model_endpoint(router: Router, path: str) -> Guarded:
     rules = router.settings.rules()
 
-    async def endpoint(request: Request) -> Response:
+    async def endpoint(request: Request, access: Access) -> Response:
         body = await request.body()
         try:
             payload = json.loads(body)
@@ -97,9 +105,10 @@ def _model_endpoint(router: Router, path: str) -> Callable[[Request], Awaitable[
         if not model:
             return _error(400, "model is required")
         try:
-            decision = decide_priority(request.headers.get("x-ollama-priority"), model, rules)
+            claimed = decide_priority(request.headers.get("x-ollama-priority"), model, rules)
         except InvalidPriority as exc:
             return _error(400, str(exc))
+        decision = access.claim(claimed)  # refused (403) above the caller's cap
         streaming = path in _STREAMING_PATHS and payload.get("stream", True) is not False
         job = Job(path, body, model, decision, stream=streaming)
         try:
@@ -131,7 +140,7 @@ async def _gather(router: Router, method: str, path: str) -> list[Buffered]:
     return [a for a in answers if isinstance(a, Buffered) and a.status == 200]
 
 
-def _tags(router: Router) -> Callable[[Request], Awaitable[Response]]:
+def _tags(router: Router) -> Endpoint:
     async def tags(_: Request) -> Response:
         merged: dict[str, dict[str, Any]] = {}
         for answer in await _gather(router, "GET", "/api/tags"):
@@ -143,7 +152,7 @@ def _tags(router: Router) -> Callable[[Request], Awaitable[Response]]:
     return tags
 
 
-def _ps(router: Router) -> Callable[[Request], Awaitable[Response]]:
+def _ps(router: Router) -> Endpoint:
     async def ps(_: Request) -> Response:
         running = [
             {**model, "backend": answer.backend}
@@ -155,7 +164,7 @@ def _ps(router: Router) -> Callable[[Request], Awaitable[Response]]:
     return ps
 
 
-def _show(router: Router) -> Callable[[Request], Awaitable[Response]]:
+def _show(router: Router) -> Endpoint:
     async def show(request: Request) -> Response:
         body = await request.body()
         last: Buffered | None = None
@@ -171,7 +180,7 @@ def _show(router: Router) -> Callable[[Request], Awaitable[Response]]:
     return show
 
 
-def _version(router: Router) -> Callable[[Request], Awaitable[Response]]:
+def _version(router: Router) -> Endpoint:
     async def version(_: Request) -> Response:
         answers = await _gather(router, "GET", "/api/version")
         return _relay_answer(answers[0]) if answers else _error(503, "no healthy backend")
@@ -183,18 +192,30 @@ async def _root(_: Request) -> Response:
     return Response("Ollama is running", media_type="text/plain")
 
 
-def ollama_routes(router: Router) -> list[BaseRoute]:
+def ollama_routes(router: Router, *, gate: Gate = open_gate) -> list[BaseRoute]:
     """Routes of the Ollama API; mount them at the root of a prefix such as ``/ollama``.
 
-    Paths the router does not proxy answer with an Ollama-shaped error (`unproxied_routes`).
+    Every ``/api/*`` path asks ``gate`` first and answers a refusal in Ollama's shape,
+    ``{"error": "..."}``; the root only says that Ollama is running, to anyone. Paths the
+    router does not proxy answer with an Ollama-shaped error (`unproxied_routes`).
     """
+
+    def guard(endpoint: Endpoint) -> Endpoint:
+        async def plain(request: Request, _: Access) -> Response:
+            return await endpoint(request)
+
+        return guarded(gate, plain, _refusal)
+
     model_paths = ("/api/generate", "/api/chat", "/api/embed", "/api/embeddings")
     served = [
-        *(Route(p, _model_endpoint(router, p), methods=["POST"]) for p in model_paths),
-        Route("/api/tags", _tags(router), methods=["GET"]),
-        Route("/api/ps", _ps(router), methods=["GET"]),
-        Route("/api/show", _show(router), methods=["POST"]),
-        Route("/api/version", _version(router), methods=["GET"]),
-        Route("/", _root, methods=["GET", "HEAD"]),
+        *(
+            Route(p, guarded(gate, _model_endpoint(router, p), _refusal), methods=["POST"])
+            for p in model_paths
+        ),
+        Route("/api/tags", guard(_tags(router)), methods=["GET"]),
+        Route("/api/ps", guard(_ps(router)), methods=["GET"]),
+        Route("/api/show", guard(_show(router)), methods=["POST"]),
+        Route("/api/version", guard(_version(router)), methods=["GET"]),
     ]
-    return [*served, *unproxied_routes(served)]
+    root = Route("/", _root, methods=["GET", "HEAD"])
+    return [*served, root, *unproxied_routes([*served, root], guard)]

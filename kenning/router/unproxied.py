@@ -9,6 +9,8 @@ other ``/api/*`` path gets 404. Both say to call the backend directly; its URL i
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
@@ -23,6 +25,7 @@ _UNSUPPORTED = (
     "/api/blobs/{digest:path}",
     "/v1/{rest:path}",
 )
+Endpoint = Callable[[Request], Awaitable[Response]]
 _DIRECT = "call the backend directly (an operator finds its URL in /router/status)"
 
 
@@ -31,7 +34,11 @@ async def _unsupported(request: Request) -> Response:
     return JSONResponse({"error": message}, status_code=501)
 
 
-def _unknown(served: dict[str, list[str]]) -> Route:
+def _same(endpoint: Endpoint) -> Endpoint:
+    return endpoint
+
+
+def _unknown(served: dict[str, list[str]], guard: Callable[[Endpoint], Endpoint]) -> Route:
     """The catch-all for ``/api/*``: 405 on a served path with another method, else 404."""
 
     async def unknown(request: Request) -> Response:
@@ -44,15 +51,18 @@ def _unknown(served: dict[str, list[str]]) -> Route:
         message = f"unknown endpoint {request.url.path}: the Kenning router does not proxy it; "
         return JSONResponse({"error": message + _DIRECT}, status_code=404)
 
-    return Route("/api/{rest:path}", unknown, methods=_ANY_METHOD)
+    return Route("/api/{rest:path}", guard(unknown), methods=_ANY_METHOD)
 
 
-def unproxied_routes(served: list[Route]) -> list[BaseRoute]:
-    """Routes to add after the ``served`` ones, so only paths those do not match get here."""
+def unproxied_routes(
+    served: list[Route], guard: Callable[[Endpoint], Endpoint] = _same
+) -> list[BaseRoute]:
+    """Routes to add after the ``served`` ones, so only paths those do not match get here;
+    ``guard`` wraps each endpoint (the caller's access check)."""
     methods = {
         route.path: sorted((route.methods or set()) - {"HEAD"}) or ["GET"] for route in served
     }
     return [
-        *(Route(path, _unsupported, methods=_ANY_METHOD) for path in _UNSUPPORTED),
-        _unknown(methods),
+        *(Route(path, guard(_unsupported), methods=_ANY_METHOD) for path in _UNSUPPORTED),
+        _unknown(methods, guard),
     ]

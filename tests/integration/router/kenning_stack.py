@@ -126,7 +126,8 @@ class Kenning:
     async def settled(self) -> None:
         """Wait until every GPU holds its model set (startup swaps preload models)."""
         for _ in range(400):
-            backends = (await self.http.get("/router/status")).json()["backends"]
+            status = await self.http.get("/router/status", headers=self.auth(Role.ADMIN))
+            backends = status.json()["backends"]
             gpus = [b for b in backends if b["kind"] == "gpu"]
             if all(b["holds"] and not b["swapping"] for b in gpus):
                 return

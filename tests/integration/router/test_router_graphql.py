@@ -61,7 +61,9 @@ async def test_status_for_admins_ui_keys_and_anonymous_callers(
     gpu, cpu, settings = gpu_and_cpu(fake_ollama_factory, routed_settings, prefix)
     async with running_kenning(settings, routed_pool) as kenning:
         await kenning.settled()
-        ready = await kenning.http.post("/router/announce", json={"session": "agent-7"})
+        ready = await kenning.http.post(
+            "/router/announce", json={"session": "agent-7"}, headers=kenning.auth(Role.AGENT)
+        )
         assert ready.json()["status"] == "ready"
 
         admin = (await kenning.graphql(STATUS, Role.ADMIN))["data"]["routerStatus"]

@@ -158,7 +158,7 @@ async def test_preempted_background_ingest_finishes_on_the_cpu(
                 "messages": [{"role": "user", "content": "now"}],
                 "stream": False,
             },
-            headers={"X-Ollama-Priority": "0"},
+            headers={**kenning.auth(Role.AGENT), "X-Ollama-Priority": "0"},
         )
         assert chat.status_code == 200 and chat.headers["x-kenning-backend"] == "gpu0"
         results = await asyncio.gather(*ingests)
@@ -191,11 +191,14 @@ async def test_router_status_shows_backend_urls_to_global_admin_keys_only(
     async with running_kenning(settings, routed_pool) as kenning:
 
         async def urls(headers: dict[str, str]) -> list[str | None]:
-            status = (await kenning.http.get("/router/status", headers=headers)).json()
-            return [backend["url"] for backend in status["backends"]]
+            status = await kenning.http.get("/router/status", headers=headers)
+            assert status.status_code == 200, status.text
+            return [backend["url"] for backend in status.json()["backends"]]
 
         assert await urls(kenning.auth(Role.ADMIN)) == [gpu.url, cpu.url]
-        for who in (kenning.auth(Role.AGENT), kenning.auth(Role.UI), {}):
+        for who in (kenning.auth(Role.AGENT), kenning.auth(Role.UI)):
             assert await urls(who) == [None, None]
         client_admin, _ = await PgApiKeys(routed_pool).create(Scope("acme"), Role.ADMIN)
         assert await urls({"Authorization": f"Bearer {client_admin}"}) == [None, None]
+        anonymous = await kenning.http.get("/router/status")
+        assert anonymous.status_code == 401 and gpu.url not in anonymous.text
