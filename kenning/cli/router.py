@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Annotated
 
 import typer
@@ -19,6 +20,14 @@ NO_BACKEND = (
     '{"name", "url", "vram_budget_mb"}) and/or KENNING_ROUTER_CPU_BACKEND; '
     "kenning router demo starts fake ones"
 )
+
+ANONYMOUS = "anonymous callers may control the router"
+NO_KEYS = (
+    "kenning router takes no API keys: anyone who reaches its port could run models at "
+    "priority 0 and swap the GPU's model set. Pass --allow-anonymous on a trusted network, "
+    "or use kenning serve, which mounts the same router (/ollama, /router) behind API keys"
+)
+logger = logging.getLogger("kenning.router.cli")
 
 router_app = typer.Typer(invoke_without_command=True, rich_markup_mode=None)
 router_app.command("demo", short_help="Start fake GPU and CPU Ollama backends to try it with.")(
@@ -56,22 +65,35 @@ def router_command(
             ),
         ),
     ] = None,
+    allow_anonymous: Annotated[
+        bool,
+        typer.Option(
+            "--allow-anonymous",
+            help="Serve without API keys: every caller may use any priority, announce and "
+            "release; for a trusted network only [default: off, refuse to start]",
+            show_default=False,
+        ),
+    ] = False,
 ) -> None:
     """Serve the Ollama API (/api/*) and the router's own endpoints (/router/status,
     /router/metrics, /router/events, /router/announce, /router/release) in front of the
     backends of KENNING_ROUTER_GPU_BACKENDS and KENNING_ROUTER_CPU_BACKEND.
 
     Priority comes from the X-Ollama-Priority header (0 interactive ... 3 background) or
-    the model name. This is an operator tool without API keys: /router/status shows the
-    backend URLs to anyone who can reach the port, so keep it on loopback or behind a proxy
-    (kenning serve mounts the same router and shows URLs to admin keys only).
+    the model name. This is an operator tool without API keys, so it starts only with
+    --allow-anonymous: every caller may claim priority 0 and announce, and /router/status
+    shows the backend URLs to anyone who can reach the port; keep it on loopback or a
+    trusted network. kenning serve mounts the same router behind API keys (announce and
+    priority 0 for agent and admin keys, backend URLs for admin keys only).
     """
     if ctx.invoked_subcommand is not None:
         return
+    if not allow_anonymous:
+        raise report(NO_KEYS, 2)
     import uvicorn
 
-    from kenning.logs import configure_logging
-    from kenning.router import create_router_app
+    from kenning.logs import configure_logging, log_event
+    from kenning.router import create_router_app, open_gate
     from kenning.router_mount import state_redis_url
 
     settings = Settings()
@@ -80,7 +102,11 @@ def router_command(
         raise report(NO_BACKEND, 2)
     state = redis_url or state_redis_url(settings)
     configure_logging(settings.log_level, as_json=settings.log_json)
-    app = create_router_app(config, redis_url=None if state == NO_REDIS else state)
+    # Loud on purpose: a terminal shows the line whatever the log format, and the log keeps
+    # the event for whoever reads it later.
+    typer.secho(f"warning: {ANONYMOUS} (--allow-anonymous)", fg=typer.colors.YELLOW, err=True)
+    log_event(logger, "router.anonymous", logging.WARNING, detail=ANONYMOUS)
+    app = create_router_app(config, redis_url=None if state == NO_REDIS else state, gate=open_gate)
     uvicorn.run(
         app,
         host=host or config.host,

@@ -44,8 +44,9 @@ def _describe(backends: DemoBackends) -> list[str]:
         f"#   models: {CHAT_MODEL} (chat), {BACKGROUND_MODEL} (background generation), "
         f"{config.embedding_model} ({config.embedding_dim}-d embeddings)",
         "# In another shell, paste these lines (or source this output), then run",
-        f"# `kenning router` (Ollama API on {where}) or `kenning serve` (the same under /ollama,",
-        "# and Kenning embeds through it; use a new database, its vectors are fake):",
+        f"# `kenning router --allow-anonymous` (Ollama API on {where}, no API keys: keep it",
+        "# on loopback) or `kenning serve` (the same under /ollama behind API keys, and Kenning",
+        "# embeds through it; use a new database, its vectors are fake):",
     ]
 
 

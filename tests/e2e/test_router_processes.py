@@ -48,28 +48,36 @@ def router_env(gpu: FakeOllama, cpu: FakeOllama) -> dict[str, str]:
     }
 
 
+def start_router(
+    factory: FakeFactory, settings: Settings, log: Path, *flags: str
+) -> tuple[subprocess.Popen[bytes], str]:
+    """`kenning router` on a free port in front of two fakes, and its URL."""
+    dims = settings.embedding_dim
+    gpu = fake_backend(factory, "gpu0", dims)
+    cpu = fake_backend(factory, "cpu", dims)
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KENNING_")}
+    env.update(router_env(gpu, cpu), KENNING_LOG_JSON="false")
+    command = ["router", "--port", str(port), "--redis-url", "none", *flags]
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "kenning", *command],
+            env=env,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+        )
+    return process, f"http://127.0.0.1:{port}"
+
+
 @pytest.fixture
 def standalone(
     fake_ollama_factory: FakeFactory,  # noqa: F811
     routed_settings: Settings,  # noqa: F811
     tmp_path: Path,
 ) -> Iterator[str]:
-    """`kenning router` on a free port in front of two fakes; yields its URL."""
-    dims = routed_settings.embedding_dim
-    gpu = fake_backend(fake_ollama_factory, "gpu0", dims)
-    cpu = fake_backend(fake_ollama_factory, "cpu", dims)
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("KENNING_")}
-    env.update(router_env(gpu, cpu), KENNING_LOG_JSON="false")
+    """`kenning router --allow-anonymous` in front of two fakes; yields its URL."""
     log = tmp_path / "router.log"
-    with log.open("wb") as sink:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "kenning", "router", "--port", str(port), "--redis-url", "none"],
-            env=env,
-            stdout=sink,
-            stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}"
+    process, url = start_router(fake_ollama_factory, routed_settings, log, "--allow-anonymous")
     try:
         deadline = time.monotonic() + 20
         while True:
@@ -81,9 +89,26 @@ def standalone(
                 pass
             assert time.monotonic() < deadline, log.read_text()
             time.sleep(0.05)
+        assert "warning: anonymous callers may control the router" in log.read_text()
         yield url
     finally:
         stop_server(process)
+
+
+def test_kenning_router_refuses_to_start_without_allow_anonymous(
+    fake_ollama_factory: FakeFactory,  # noqa: F811
+    routed_settings: Settings,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "router.log"
+    process, url = start_router(fake_ollama_factory, routed_settings, log)
+    try:
+        assert process.wait(timeout=30) == 2
+    finally:
+        stop_server(process)
+    assert "kenning router takes no API keys" in log.read_text()
+    with pytest.raises(httpx.ConnectError):
+        httpx.get(f"{url}/router/status", timeout=1)
 
 
 def test_kenning_router_serves_any_ollama_client(standalone: str) -> None:
@@ -133,11 +158,16 @@ async def test_serve_mounts_the_router_and_embeds_through_it(
             assert answer.json()["data"]["ingest"]["__typename"] == "IngestSuccess"
             assert gpu.count("/api/embed", EMBED_MODEL, outcome="ok") >= 1
 
-            client = ollama.AsyncClient(host=f"{server.url}/ollama")
-            reply = await client.chat(
-                model=ORCHESTRATOR_MODEL, messages=[{"role": "user", "content": "hi"}]
-            )
+            messages = [{"role": "user", "content": "hi"}]
+            client = ollama.AsyncClient(host=f"{server.url}/ollama", headers=server.headers)
+            reply = await client.chat(model=ORCHESTRATOR_MODEL, messages=messages)
             assert reply.message.content == "".join(fake_tokens("hi", 8))
+            anonymous = ollama.AsyncClient(host=f"{server.url}/ollama")
+            with pytest.raises(ollama.ResponseError) as refused:
+                await anonymous.chat(model=ORCHESTRATOR_MODEL, messages=messages)
+            assert refused.value.status_code == 401 and "no API key" in refused.value.error
+            intruder = await http.post("/router/announce", json={"session": "intruder"})
+            assert intruder.status_code == 401
             metrics = (await http.get("/metrics")).text
             assert 'kenning_router_requests_total{backend="gpu0",outcome="ok",priority="2"}' in (
                 metrics
@@ -147,7 +177,9 @@ async def test_serve_mounts_the_router_and_embeds_through_it(
             events = ws_subscribe(server.ws_url, server.headers, EVENTS)
             first = asyncio.ensure_future(anext(events))
             for _ in range(40):  # until the subscription is live and sees an announce
-                announced = await http.post("/router/announce", json={"session": "e2e"})
+                announced = await http.post(
+                    "/router/announce", json={"session": "e2e"}, headers=server.headers
+                )
                 assert announced.json()["status"] == "ready"
                 done, _ = await asyncio.wait({first}, timeout=0.25)
                 if done:
