@@ -12,6 +12,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 
 from kenning.domain.queue_ports import RESYNC, BusMessage, EventSource
 
@@ -23,27 +24,40 @@ MAX_RESTARTS = 100_000
 RESTART_PAUSE = 1.0
 
 
+@dataclass(frozen=True, slots=True)
+class JobPosition:
+    """A watched queued job's 1-based rank in its lane at ``version``; computed in this
+    process (``kenning.domain.job_progress.PositionWatch``), never sent on the bus."""
+
+    job_id: str
+    version: int
+    position: int
+
+
+InboxMessage = BusMessage | JobPosition
+
+
 class Inbox:
     """A subscriber's messages; ``get`` waits, ``drain`` takes what is there."""
 
     def __init__(self, size: int = INBOX_SIZE) -> None:
-        self._queue: asyncio.Queue[BusMessage] = asyncio.Queue(size)
+        self._queue: asyncio.Queue[InboxMessage] = asyncio.Queue(size)
 
-    def offer(self, message: BusMessage) -> None:
+    def offer(self, message: InboxMessage) -> None:
         try:
             self._queue.put_nowait(message)
         except asyncio.QueueFull:
             self.drain()
             self._queue.put_nowait(RESYNC)
 
-    async def get(self, within: float) -> BusMessage | None:
+    async def get(self, within: float) -> InboxMessage | None:
         """The next message, or ``None`` after ``within`` seconds without one."""
         try:
             return await asyncio.wait_for(self._queue.get(), within)
         except TimeoutError:
             return None
 
-    def drain(self) -> list[BusMessage]:
+    def drain(self) -> list[InboxMessage]:
         taken = []
         while not self._queue.empty():
             taken.append(self._queue.get_nowait())

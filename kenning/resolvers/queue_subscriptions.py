@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import AsyncGenerator
+from weakref import WeakKeyDictionary
 
 import strawberry
 
 from kenning.domain.errors import ValidationError
-from kenning.domain.job_progress import watch_progress
+from kenning.domain.job_progress import PositionWatch, watch_progress
 from kenning.domain.queue_status import QueueStatus
 from kenning.resolvers.context import Info
 from kenning.resolvers.queue import to_job_type
@@ -39,6 +40,16 @@ class _Converted:
 
 
 _converted = _Converted()
+# One position watch per process's queue services (the runtime's), made on first use.
+_position_watches: WeakKeyDictionary[object, PositionWatch] = WeakKeyDictionary()
+
+
+def _position_watch(info: Info) -> PositionWatch:
+    queue = info.context.runtime.queue
+    watch = _position_watches.get(queue)
+    if watch is None:
+        watch = _position_watches[queue] = PositionWatch(queue.hub, queue.reader)
+    return watch
 
 
 def to_status_type(status: QueueStatus) -> gql.QueueStatus:
@@ -82,13 +93,15 @@ async def queue_status(info: Info, first: int = 20) -> AsyncGenerator[gql.QueueS
 async def ingestion_progress(
     info: Info, job_id: strawberry.ID
 ) -> AsyncGenerator[gql.IngestionJob, None]:
-    """The job now, then each change, completing after a terminal status."""
+    """The job now, then each change (and each new place while it waits), completing
+    after a terminal status."""
     runtime = info.context.runtime
     async for job in watch_progress(
         str(job_id),
         read_scope(info),
         runtime.queue.jobs,
         runtime.queue.hub,
+        _position_watch(info),
         runtime.settings.queue_status_refresh_seconds,
     ):
         yield to_job_type(job)

@@ -1,0 +1,116 @@
+"""Places of waiting jobs for ingestionProgress: one query per batch of queue changes for
+every subscriber of a process, none for changes that move no queued job."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncGenerator, AsyncIterator, Collection
+from contextlib import AsyncExitStack, aclosing
+from dataclasses import replace
+from datetime import UTC, datetime
+
+from kenning.domain.event_hub import EventHub, JobPosition
+from kenning.domain.job_progress import PositionWatch, watch_progress
+from kenning.domain.jobs import Job, JobEvent, JobStage, JobStatus, Lane
+from kenning.domain.queue_ports import RESYNC, BusMessage
+from kenning.domain.scope import Scope
+
+NOW = datetime(2026, 11, 21, tzinfo=UTC)
+WATCHERS = 100
+
+
+class FakeBus:
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[BusMessage] = asyncio.Queue()
+        self.ready = True
+
+    async def wait_ready(self, within: float) -> bool:
+        return True
+
+    async def messages(self) -> AsyncIterator[BusMessage]:
+        while True:
+            yield await self.queue.get()
+
+
+class FakeLane:
+    """One lane's queue in claim order; counts what the watch asks of it."""
+
+    def __init__(self, lane: Lane, size: int) -> None:
+        self.queued = [job(f"{lane.value}-{n}", lane) for n in range(size)]
+        self.gets = 0
+        self.position_reads: list[int] = []
+
+    def rank(self, job_id: str) -> int | None:
+        ids = [j.id for j in self.queued]
+        return ids.index(job_id) + 1 if job_id in ids else None
+
+    async def get(self, job_id: str, reader: Scope) -> Job | None:
+        self.gets += 1
+        found = next(j for j in self.queued if j.id == job_id)
+        return replace(found, position=self.rank(job_id))
+
+    async def positions(self, job_ids: Collection[str]) -> list[JobPosition]:
+        self.position_reads.append(len(job_ids))
+        ranks = {i: self.rank(i) for i in job_ids}
+        return [JobPosition(i, 0, r) for i, r in ranks.items() if r is not None]
+
+    def claim(self) -> JobEvent:
+        taken = self.queued.pop(0)
+        return JobEvent(replace(taken, status=JobStatus.RUNNING), JobStatus.QUEUED)
+
+
+def job(job_id: str, lane: Lane) -> Job:
+    return Job(
+        id=job_id, status=JobStatus.QUEUED, stage=None, lane=lane,
+        priority=1 if lane is Lane.PRIORITY else 3, scope=Scope("acme"), source_urn=None,
+        connection_id=None, source_kind=None, source_id=None, content_version=None,
+        attempts=0, next_attempt_at=None, last_error=None, version=0, created_at=NOW,
+        updated_at=NOW,
+    )  # fmt: skip
+
+
+async def next_place(stream: AsyncGenerator[Job, None]) -> int | None:
+    return (await asyncio.wait_for(anext(stream), 5)).position
+
+
+async def test_every_subscriber_hears_its_new_place_from_one_query_per_burst() -> None:
+    bus, bulk = FakeBus(), FakeLane(Lane.BULK, 150)
+    hub = EventHub(bus)
+    watch = PositionWatch(hub, bulk)
+    watched = [j.id for j in bulk.queued[-WATCHERS:]]
+    async with AsyncExitStack() as stack:
+        streams = [
+            await stack.enter_async_context(
+                aclosing(watch_progress(i, Scope("acme"), bulk, hub, watch, refresh=60))
+            )
+            for i in watched
+        ]
+        assert [await next_place(s) for s in streams] == list(range(51, 151))
+        for _ in range(10):  # ten jobs ahead of all of them are claimed at once
+            await bus.queue.put(bulk.claim())
+        assert [await next_place(s) for s in streams] == list(range(41, 141))
+        assert bulk.position_reads == [WATCHERS]  # one query for all, not one each
+        assert bulk.gets == WATCHERS  # only the first read of each job
+    await hub.aclose()
+
+
+async def test_changes_that_move_no_queued_job_cost_no_query() -> None:
+    bus, bulk = FakeBus(), FakeLane(Lane.BULK, 3)
+    hub = EventHub(bus)
+    watch = PositionWatch(hub, bulk, interval=0.01)
+    async with aclosing(watch_progress("BULK-2", Scope("acme"), bulk, hub, watch, 60)) as stream:
+        assert await next_place(stream) == 3
+        claimed = bulk.claim()
+        await bus.queue.put(claimed)
+        assert await next_place(stream) == 2
+        assert bulk.position_reads == [1]
+        running = replace(claimed.job, stage=JobStage.STORING)
+        await bus.queue.put(JobEvent(running, JobStatus.RUNNING))  # a stage change
+        await bus.queue.put(JobEvent(replace(running, status=JobStatus.INDEXED), None))
+        await bus.queue.put(JobEvent(job("PRIORITY-0", Lane.PRIORITY), None))  # another lane
+        await asyncio.sleep(0.2)
+        assert bulk.position_reads == [1]
+        await bus.queue.put(RESYNC)  # events may have been lost: every lane is recomputed
+        await asyncio.sleep(0.2)
+        assert bulk.position_reads == [1, 1]
+    await hub.aclose()
