@@ -23,6 +23,9 @@ COMMANDS = [
     ["keys", "create"],
     ["keys", "list"],
     ["keys", "revoke"],
+    ["projects"],
+    ["projects", "list"],
+    ["projects", "move"],
     ["stack"],
     ["stack", "up"],
     ["stack", "down"],
@@ -70,7 +73,7 @@ def test_top_level_help_lists_every_command_in_one_line_each() -> None:
     text = run("--help").stdout
     commands = text.split("Commands:", 1)[1].split("\n\n", 1)[0].strip().splitlines()
     names = [line.split()[0] for line in commands]
-    assert names == ["serve", "migrate", "worker", "schema", "router", "keys", "stack"]
+    assert names == ["serve", "migrate", "worker", "schema", "router", "keys", "projects", "stack"]
     assert not any(line.rstrip().endswith("...") for line in commands)
     assert "KENNING_*" in flat(text)
 

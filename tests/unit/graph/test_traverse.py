@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kenning.domain.graph import Direction
-from kenning.domain.scope import Scope
+from kenning.domain.scope import NO_GROUPS, Scope
 from kenning.domain.traverse import NeighborsQuery, neighbors, shortest_path
 from tests.fakes.fake_graph import FakeGraph
 
@@ -85,7 +85,7 @@ async def test_neighbours_respect_the_reader_scope() -> None:
     graph.add_edge("user:a", "knows", "user:d")  # global
     sub = await neighbors(graph, ACME, NeighborsQuery("user:a", 1, Direction.BOTH, None, 10))
     assert set(keys(sub.nodes)) == {"user:a", "user:b", "user:d"}
-    assert all(ACME.can_see(e.scope) for e in sub.edges)
+    assert all(ACME.can_see(e.scope, NO_GROUPS) for e in sub.edges)
     hidden = await neighbors(
         graph, Scope("other"), NeighborsQuery("user:b", 1, Direction.BOTH, None, 10)
     )
