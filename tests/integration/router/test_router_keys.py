@@ -108,6 +108,9 @@ async def test_without_a_valid_key_the_ollama_api_answers_401_in_its_shape(
             assert answer.status_code == 401, (path, answer.text)
             assert list(answer.json()) == ["error"], (path, answer.text)
             assert "API key" in answer.json()["error"]
+    # None of them reached a backend: the router counted no model request at all.
+    metrics = await kenning.http.get("/router/metrics", headers=kenning.auth(Role.ADMIN))
+    assert "kenning_router_requests_total{" not in metrics.text
     # Ollama answers its root to anyone; it says nothing but "Ollama is running".
     assert (await kenning.http.get("/ollama/")).text == "Ollama is running"
 
