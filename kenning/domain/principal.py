@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from kenning.domain.errors import ScopeError
-from kenning.domain.scope import Scope
+from kenning.domain.scope import PUBLIC, Scope
 
 KEY_PREFIX = "kn_"
 
@@ -70,7 +70,7 @@ class Principal:
             raise ScopeError(f"this admin key does not manage client {client_id!r}")
 
 
-ANONYMOUS = Principal(key_id="anonymous", scope=Scope(), role=Role.UI, anonymous=True)
+ANONYMOUS = Principal(key_id="anonymous", scope=PUBLIC, role=Role.UI, anonymous=True)
 
 
 def new_key() -> str:

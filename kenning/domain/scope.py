@@ -108,6 +108,8 @@ class Scope:
         """A short human form such as ``client=acme project=web group=frontend``."""
         if not self.client_id:
             return "global"
+        if self.client_id == _PUBLIC_CLIENT:
+            return "public (global rows only)"
         parts = [f"client={self.client_id}"]
         if self.project_id:
             parts.append(f"project={self.project_id}")
@@ -117,6 +119,22 @@ class Scope:
 
 
 GLOBAL = Scope()
+
+# A control character: no stored scope can hold one (``Scope`` refuses them), so this client
+# id matches no client's rows, and PostgreSQL text can carry it (unlike NUL).
+_PUBLIC_CLIENT = "\x01public"
+
+
+def _public() -> Scope:
+    scope = object.__new__(Scope)
+    for name, value in (("client_id", _PUBLIC_CLIENT), ("project_id", ""), ("group_id", "")):
+        object.__setattr__(scope, name, value)
+    return scope
+
+
+PUBLIC = _public()
+"""The reader of a request without a key: global rows only, and it can narrow to nothing
+else (a global key, by the hierarchical rule, sees every row)."""
 
 
 @dataclass(frozen=True, slots=True)

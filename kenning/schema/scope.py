@@ -6,7 +6,7 @@ from typing import Annotated
 
 import strawberry
 
-from kenning.domain.scope import Scope
+from kenning.domain.scope import PUBLIC, Scope
 
 
 @strawberry.input(description='Client, project and group ids; "" (the default) means unset.')
@@ -24,7 +24,10 @@ class ScopeInfo:
 
 
 def scope_info(scope: Scope) -> ScopeInfo:
-    """The GraphQL form of a scope."""
+    """The GraphQL form of a scope (the keyless reader's shows as global: that is what it
+    reads)."""
+    if scope == PUBLIC:
+        return ScopeInfo(client_id="", project_id="", group_id="")
     return ScopeInfo(
         client_id=scope.client_id, project_id=scope.project_id, group_id=scope.group_id
     )

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from kenning.domain.principal import Role
+from kenning.domain.principal import ANONYMOUS, Role
 from kenning.domain.scope import Scope
 from tests.integration.ingestion.conftest import Api
 from tests.integration.leaks.audit import audit_reader
@@ -166,3 +166,12 @@ async def test_moving_a_project_changes_what_both_groups_see_at_once(stored: Api
         assert {row for row, (scope, _) in ROWS.items() if after.can_see(reader, scope)} == expected
         data = await audit_reader(stored, after, Reader(principal(reader), None), PROBE)
         assert tags_in(json.dumps(data)) == {ROWS[row][0] for row in expected}
+
+
+async def test_a_request_without_a_key_reads_global_rows_only(stored: Api) -> None:
+    rows = await snapshot(stored)
+    data = await audit_reader(stored, rows, Reader(ANONYMOUS, None), PROBE)
+    assert tags_in(json.dumps(data)) == {ROWS["global"][0]}
+    for narrow in (Scope(), Scope("c1"), Scope("c1", "p1", "g1")):
+        assert not Reader(ANONYMOUS, narrow).allowed
+        await audit_reader(stored, rows, Reader(ANONYMOUS, narrow), PROBE)
