@@ -1,6 +1,5 @@
-"""``router_mounts(router_app, is_admin=...)``: backend URLs and session names in
-``/router/status`` only for callers the parent app calls admins; the standalone router shows
-them to everyone."""
+"""``router_mounts(router_app, identify=...)``: backend URLs and session names in
+``/router/status`` only for global admin keys; the standalone router shows them to everyone."""
 
 from __future__ import annotations
 
@@ -12,16 +11,24 @@ import pytest
 from starlette.applications import Starlette
 from starlette.requests import Request
 
+from kenning.domain.principal import Principal, Role
+from kenning.domain.scope import Scope
 from kenning.router import RouterSettings, create_router_app
 from kenning.router.control import public_event
 from kenning.router_mount import router_mounts
 
 CPU_URL = "http://127.0.0.1:9"  # never called: these tests do not start the router
 SESSION = "agent-7 of client acme"
+CALLERS = {
+    "admin": Principal("root", Scope(), Role.ADMIN),
+    "acme-admin": Principal("acme-admin", Scope("acme"), Role.ADMIN),
+    "agent": Principal("agent", Scope("acme"), Role.AGENT),
+    "ui": Principal("ui", Scope("acme"), Role.UI),
+}
 
 
-async def header_says_admin(request: Request) -> bool:
-    return request.headers.get("x-test-role") == "admin"
+async def caller_named_by_header(request: Request) -> Principal | None:
+    return CALLERS.get(request.headers.get("x-test-role", ""))
 
 
 @pytest.fixture
@@ -32,7 +39,8 @@ def router_app() -> Starlette:
 async def status_of(app: Starlette, path: str, **headers: str) -> dict[str, Any]:
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://kenning") as http:
-        await http.post(path.replace("status", "announce"), json={"session": SESSION})
+        announce = path.replace("status", "announce")
+        await http.post(announce, json={"session": SESSION}, headers={"x-test-role": "agent"})
         answer = await http.get(path, headers=headers)
     assert answer.status_code == 200
     body: dict[str, Any] = answer.json()
@@ -41,7 +49,7 @@ async def status_of(app: Starlette, path: str, **headers: str) -> dict[str, Any]
 
 @pytest.fixture
 async def parent(router_app: Starlette) -> AsyncIterator[Starlette]:
-    yield Starlette(routes=router_mounts(router_app, is_admin=header_says_admin))
+    yield Starlette(routes=router_mounts(router_app, identify=caller_named_by_header))
 
 
 async def test_an_admin_sees_backend_urls_and_session_names(parent: Starlette) -> None:
@@ -62,9 +70,8 @@ async def test_anyone_else_sees_the_same_status_without_them(parent: Starlette) 
     assert status["mode"] == "cpu-only"
 
 
-async def test_without_an_is_admin_hook_no_one_sees_them(router_app: Starlette) -> None:
-    mounted = Starlette(routes=router_mounts(router_app))
-    status = await status_of(mounted, "/router/status", **{"x-test-role": "admin"})
+async def test_a_client_admin_key_does_not_see_them(parent: Starlette) -> None:
+    status = await status_of(parent, "/router/status", **{"x-test-role": "acme-admin"})
     assert status["backends"][0]["url"] is None
     assert SESSION not in str(status)
 

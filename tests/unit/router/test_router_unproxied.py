@@ -9,11 +9,18 @@ import httpx
 import ollama
 import pytest
 from starlette.applications import Starlette
+from starlette.requests import Request
 
+from kenning.domain.principal import Principal, Role
+from kenning.domain.scope import Scope
 from kenning.router import RouterSettings, create_router_app
 from kenning.router_mount import router_mounts
 
 DIRECT = "call the backend directly (an operator finds its URL in /router/status)"
+
+
+async def an_agent(_: Request) -> Principal:
+    return Principal("agent", Scope("acme"), Role.AGENT)
 
 
 @pytest.fixture
@@ -71,7 +78,7 @@ async def test_an_unknown_api_path_is_404_and_a_wrong_method_405(http: httpx.Asy
 
 
 async def test_mounted_under_ollama_the_answers_name_the_full_path(router_app: Starlette) -> None:
-    parent = Starlette(routes=router_mounts(router_app))
+    parent = Starlette(routes=router_mounts(router_app, identify=an_agent))
     transport = httpx.ASGITransport(app=parent)
     async with httpx.AsyncClient(transport=transport, base_url="http://kenning") as http:
         pulled = await http.post("/ollama/api/pull", json={"model": "x"})
