@@ -81,7 +81,9 @@ async def _trigger(server: Server, example: Example) -> None:
     """Make the event a subscription waits for happen (only ``routerEvents`` needs one)."""
     if "routerEvents" in example.root_fields:
         async with httpx.AsyncClient(timeout=60) as client:
-            await client.post(f"{server.url}/router/announce", json={"session": "readme"})
+            await client.post(
+                f"{server.url}/router/announce", json={"session": "readme"}, headers=server.headers
+            )
 
 
 async def _first_message(
