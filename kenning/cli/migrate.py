@@ -15,11 +15,21 @@ if TYPE_CHECKING:
 def print_migrated(migrated: Migrated, *, upgrade: bool = True, err: bool = False) -> None:
     """One line per revision, then where the database is now.
 
-    Example: ``applied 0005  Queue leases ...`` then ``1 applied: database is at 0005``.
+    Example: ``applied 0005  Queue leases ...`` then ``1 applied: database is at 0005``;
+    a line names the embedding model when the run recorded one.
     """
     verb, none = ("applied", "pending") if upgrade else ("rolled back", "to roll back")
     for revision in migrated.revisions:
         typer.echo(f"{verb} {revision.id}  {revision.message}", err=err)
+    if migrated.recorded_model:
+        typer.echo(f"recorded embedding model {migrated.recorded_model}", err=err)
+    if migrated.conflicting_model:
+        typer.echo(
+            f"warning: the stored vectors come from {migrated.conflicting_model!r}, not "
+            f"{migrated.embedder_model!r} (the configured embedder); `kenning serve` will "
+            "refuse to start until they match",
+            err=True,
+        )
     at = migrated.current or "base (empty)"
     count = len(migrated.revisions)
     typer.echo(f"{count} {verb if count else none}: database is at {at}", err=err)

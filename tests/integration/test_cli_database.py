@@ -7,12 +7,14 @@ import asyncio
 import os
 import socket
 
+import asyncpg
 import pytest
 from typer.testing import CliRunner, Result
 
+from kenning.app import preflight
 from kenning.cli.main import app
 from kenning.settings import Settings
-from kenning.storage.database_url import with_database
+from kenning.storage.database_url import asyncpg_dsn, with_database
 from kenning.storage.migrate import alembic_config
 from tests.conftest import TEST_DATABASE, recreate_database
 
@@ -23,10 +25,12 @@ MISSING = f"{TEST_DATABASE}_never_created"
 DATABASE_COMMANDS = [["migrate"], ["serve"], ["worker"], ["keys", "list"]]
 
 
-def kenning(*args: str, database_url: str) -> Result:
-    """``kenning args`` against ``database_url``, no other ``KENNING_*`` variable set."""
+def kenning(*args: str, database_url: str, **settings: str) -> Result:
+    """``kenning args`` against ``database_url`` with the hash embedder, no other
+    ``KENNING_*`` variable set than ``settings`` (``embedder="ollama"``: KENNING_EMBEDDER)."""
     env: dict[str, str | None] = {k: None for k in os.environ if k.startswith("KENNING_")}
     env.update(KENNING_DATABASE_URL=database_url, KENNING_EMBEDDER="hash")
+    env.update({f"KENNING_{name.upper()}": value for name, value in settings.items()})
     return CliRunner().invoke(app, list(args), env=env)
 
 
@@ -55,7 +59,11 @@ def test_migrate_prints_each_revision_then_nothing_pending(
     first = kenning("migrate", database_url=fresh_url)
     assert first.exit_code == 0, first.output
     expected = [f"applied {rev}  {message}" for rev, message in known]
-    assert first.stdout.splitlines() == [*expected, f"{len(known)} applied: database is at {head}"]
+    assert first.stdout.splitlines() == [
+        *expected,
+        f"recorded embedding model hash-{test_settings.embedding_dim}",
+        f"{len(known)} applied: database is at {head}",
+    ]
 
     again = kenning("migrate", database_url=fresh_url)
     assert again.stdout == f"0 pending: database is at {head}\n"
@@ -70,6 +78,43 @@ def test_migrate_prints_each_revision_then_nothing_pending(
         expected[-1],
         f"1 applied: database is at {head}",
     ]
+
+
+def test_serve_starts_on_a_database_migrated_with_the_hash_embedder(
+    fresh_url: str, test_settings: Settings
+) -> None:
+    result = kenning("migrate", database_url=fresh_url)
+    assert result.exit_code == 0, result.output
+    # As `kenning serve` sees it with only KENNING_EMBEDDER=hash set.
+    served = test_settings.model_copy(
+        update={"database_url": fresh_url,
+                "embedding_model": Settings.model_fields["embedding_model"].default}
+    )  # fmt: skip
+    asyncio.run(preflight(served))
+
+    # Once vectors are stored, another embedder's model is not recorded over theirs.
+    asyncio.run(_store_a_vector(fresh_url, test_settings.embedding_dim))
+    other = kenning("migrate", database_url=fresh_url, embedder="ollama")
+    assert other.exit_code == 0, other.output
+    assert other.stderr == (
+        f"warning: the stored vectors come from 'hash-{test_settings.embedding_dim}', not "
+        f"'{Settings.model_fields['embedding_model'].default}' (the configured embedder); "
+        "`kenning serve` will refuse to start until they match\n"
+    )
+
+
+async def _store_a_vector(url: str, dim: int) -> None:
+    conn = await asyncpg.connect(asyncpg_dsn(url))
+    try:
+        await conn.execute(
+            """INSERT INTO chunks (id, source_urn, ordinal, kind, content, embedding,
+                                   graph_refs, tags, content_hash)
+               VALUES ('c1', 'doc:1', 0, 'note', 'x', array_fill(0.5, ARRAY[$1::int])::vector,
+                       '{}', '{}', 'h')""",
+            dim,
+        )
+    finally:
+        await conn.close()
 
 
 def test_an_unknown_revision_is_one_line(fresh_url: str) -> None:

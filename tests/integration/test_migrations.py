@@ -11,11 +11,12 @@ from alembic import command
 from kenning.settings import Settings
 from kenning.storage.database_url import asyncpg_dsn, with_database
 from kenning.storage.migrate import alembic_config, head_revision, run_downgrade, run_upgrade
-from tests.conftest import recreate_database
+from tests.conftest import TEST_DATABASE, recreate_database
 
 pytestmark = pytest.mark.integration
 
-DATABASE = "kenning_test_migrations"
+# Per test database: sessions running side by side must not drop each other's.
+DATABASE = f"{TEST_DATABASE}_migrations"
 
 
 async def _inspect(url: str) -> dict[str, object]:
