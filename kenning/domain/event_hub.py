@@ -52,8 +52,11 @@ class Inbox:
 
     async def get(self, within: float) -> InboxMessage | None:
         """The next message, or ``None`` after ``within`` seconds without one."""
+        # Not wait_for: on Python 3.11 it returns a message that arrives as the caller is
+        # cancelled and drops the cancellation, so a listener being stopped ran on.
         try:
-            return await asyncio.wait_for(self._queue.get(), within)
+            async with asyncio.timeout(within):
+                return await self._queue.get()
         except TimeoutError:
             return None
 

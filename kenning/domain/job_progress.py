@@ -10,7 +10,6 @@ changes, not the number of subscribers, and hands each subscriber its job's new 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import AsyncGenerator, AsyncIterator, Collection, Sequence
 from contextlib import asynccontextmanager
@@ -30,6 +29,7 @@ MAX_UPDATES = 100_000
 POSITION_INTERVAL = 0.25
 # Without events there is nothing to recompute; the wait only bounds an idle loop.
 _IDLE_WAIT = 60.0
+_STOP_WAIT = 1.0
 
 
 class JobReader(Protocol):
@@ -111,8 +111,8 @@ class PositionWatch:
             if not self._spots and self._task is not None:
                 task, self._task = self._task, None
                 task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+                # Bounded: a leaving subscriber never hangs on the listener's end.
+                await asyncio.wait({task}, timeout=_STOP_WAIT)
 
     async def _run(self, listening: asyncio.Event) -> None:
         try:
@@ -125,7 +125,9 @@ class PositionWatch:
     async def _follow(self, events: Inbox) -> None:
         loop = asyncio.get_running_loop()
         last = loop.time() - self._interval
-        while True:
+        # A listener that is no longer the watch's own ends at its next wake-up, even if
+        # its cancellation was lost.
+        while asyncio.current_task() is self._task:
             first = await events.get(_IDLE_WAIT)
             if first is None:
                 continue

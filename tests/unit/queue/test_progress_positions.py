@@ -9,7 +9,9 @@ from contextlib import AsyncExitStack, aclosing
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from kenning.domain.event_hub import EventHub, JobPosition
+import pytest
+
+from kenning.domain.event_hub import EventHub, Inbox, JobPosition
 from kenning.domain.job_progress import PositionWatch, watch_progress
 from kenning.domain.jobs import Job, JobEvent, JobStage, JobStatus, Lane
 from kenning.domain.queue_ports import RESYNC, BusMessage
@@ -114,3 +116,16 @@ async def test_changes_that_move_no_queued_job_cost_no_query() -> None:
         await asyncio.sleep(0.2)
         assert bulk.position_reads == [1, 1]
     await hub.aclose()
+
+
+async def test_a_reader_stopped_as_a_message_arrives_stops() -> None:
+    # A watch stops its listener when the last subscriber leaves, often right as the job's
+    # last event arrives; a lost cancellation left the leaving subscription hanging.
+    inbox = Inbox()
+    reader = asyncio.create_task(inbox.get(60))
+    await asyncio.sleep(0.01)
+    inbox.offer(RESYNC)
+    reader.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await reader
+    assert inbox.drain() == [RESYNC]  # the message stays for whoever reads next
