@@ -9,17 +9,14 @@ from functools import partial
 import strawberry
 from graphql import GraphQLError
 from strawberry.extensions import (
-    AddValidationRules,
     DisableIntrospection,
     MaxTokensLimiter,
     ParserCache,
     SchemaExtension,
-    ValidationCache,
 )
-from strawberry.extensions.max_aliases import create_validator as alias_rule
-from strawberry.extensions.query_depth_limiter import create_validator as depth_rule
 from strawberry.types import ExecutionContext
 
+from kenning.schema.document_guard import CheckedDocuments, DocumentGuard, DocumentLimits
 from kenning.schema.error_shaping import ErrorShaping, UnavailablePart
 from kenning.schema.mutation import Mutation
 from kenning.schema.operation_log import OperationLog, OperationObserver
@@ -30,11 +27,14 @@ from kenning.schema.subscription import Subscription
 @dataclass(frozen=True, slots=True)
 class ApiLimits:
     """What one GraphQL document may ask for; defaults fit every UI and agent query we
-    know of with room to spare, and stop deeply nested or alias-amplified documents."""
+    know of with room to spare, and stop deeply nested, alias-amplified or
+    fragment-amplified documents (``max_fields`` counts fields once fragments are
+    spread: GraphiQL's introspection query has 229)."""
 
     max_depth: int = 12
     max_tokens: int = 4000
     max_aliases: int = 64
+    max_fields: int = 5000
     introspection: bool = True
     document_cache: int = 512
 
@@ -72,23 +72,25 @@ def build_schema(
         partial(OperationLog, observe=observe),
         # Next, so it sees the errors every other extension produces.
         partial(ErrorShaping, unavailable=unavailable),
-        # The rule classes are built once per schema: the validation cache keys on them,
-        # and QueryDepthLimiter/MaxAliasesLimiter would build new ones per request.
-        partial(
-            AddValidationRules,
-            [depth_rule(limits.max_depth, None), alias_rule(limits.max_aliases)],
-        ),
         partial(MaxTokensLimiter, max_token_count=limits.max_tokens),
     ]
     if not limits.introspection:
         extensions.append(DisableIntrospection)
     # Agents send the same few documents over and over: parsing and validating them cost
     # about a third of an ingest's server time before these caches. Validation results
-    # are cached with the limiters' rules included, so a refused document stays refused.
+    # are remembered with the limits' verdict included, so a refused document stays
+    # refused.
+    checked = CheckedDocuments(
+        DocumentLimits(limits.max_depth, limits.max_aliases, limits.max_fields),
+        limits.document_cache,
+    )
     extensions += [
         partial(ParserCache, maxsize=limits.document_cache),
-        partial(ValidationCache, maxsize=limits.document_cache),
+        partial(DocumentGuard, checked=checked),
     ]
     return KenningSchema(
-        query=Query, mutation=Mutation, subscription=Subscription, extensions=extensions
+        query=Query,
+        mutation=Mutation,
+        subscription=Subscription,
+        extensions=extensions,
     )

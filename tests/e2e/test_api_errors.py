@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import threading
+import time
 from typing import Any
 
 import httpx
@@ -147,3 +149,44 @@ def test_a_subscription_over_http_is_told_where_subscriptions_live(server: Serve
     error = only_error(response)
     assert error["extensions"]["code"] == "BAD_REQUEST"
     assert "websocket" in error["message"]
+
+
+def _doubling_fragments(n: int) -> str:
+    lines = ["query Bomb { ...F0 }"]
+    lines += [f"fragment F{i} on Query {{ ...F{i + 1} ...F{i + 1} }}" for i in range(n)]
+    lines.append(f"fragment F{n} on Query {{ __typename }}")
+    return "\n".join(lines)
+
+
+def test_a_fragment_bomb_is_refused_at_once_while_healthz_stays_fast(server: Server) -> None:
+    bomb = {"query": _doubling_fragments(30)}  # 2**30 fields in about 900 bytes
+    healthz: list[float] = []
+    stop = threading.Event()
+
+    def poll() -> None:
+        with httpx.Client(base_url=server.url, timeout=5) as client:
+            while not stop.is_set():
+                started = time.perf_counter()
+                assert client.get("/healthz").status_code == 200
+                healthz.append(time.perf_counter() - started)
+
+    with httpx.Client(base_url=server.url, headers=server.headers, timeout=5) as client:
+        client.post("/graphql", json={"query": "{ __typename }"})  # warm-up
+        poller = threading.Thread(target=poll)
+        poller.start()
+        try:
+            took: list[float] = []
+            while len(took) < 5 or len(healthz) < 10:  # bombs while /healthz is polled
+                started = time.perf_counter()
+                answer = client.post("/graphql", json=bomb)
+                took.append(time.perf_counter() - started)
+                error = only_error(answer)
+                assert error["extensions"]["code"] == "GRAPHQL_VALIDATION_FAILED"
+                assert error["extensions"]["reason"] == "TOO_LARGE"
+                assert "1,073,741,824 fields" in error["message"]
+        finally:
+            stop.set()
+            poller.join()
+    assert min(took) < 0.05, f"refusing took {min(took) * 1000:.0f} ms at best"
+    healthz.sort()
+    assert healthz[len(healthz) // 2] < 0.05, f"/healthz took {healthz}"

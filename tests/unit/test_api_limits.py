@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import Any
 
 import pytest
+from graphql import GraphQLError
 
 from kenning.schema.build import ApiLimits, build_schema
 
@@ -53,16 +56,122 @@ async def test_introspection_can_be_switched_off() -> None:
     assert open_.errors is None
 
 
-async def test_a_repeated_document_is_validated_once() -> None:
-    from strawberry.extensions.validation_cache import _get_validate_cache
+async def test_a_repeated_document_is_validated_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from strawberry.schema.schema import validate_document as validate
 
-    limits = ApiLimits()
-    schema = build_schema(limits)
-    # Strawberry types the shared cache as a plain callable; it is an lru_cache wrapper.
-    cached: Any = _get_validate_cache(limits.document_cache)
-    before = cached.cache_info()
-    document = "{ onlyInThisTest: __typename }"
+    from kenning.schema import document_guard
+
+    calls: list[object] = []
+
+    def counted(*args: Any) -> list[GraphQLError]:
+        calls.append(args[1])
+        return validate(*args)
+
+    monkeypatch.setattr(document_guard, "validate_document", counted)
+    schema = build_schema()
     for _ in range(3):
-        assert (await schema.execute(document)).errors is None
-    after = cached.cache_info()
-    assert (after.misses - before.misses, after.hits - before.hits) == (1, 2)
+        assert (await schema.execute("{ onlyInThisTest: __typename }")).errors is None
+    assert len(calls) == 1
+
+
+def doubling_fragments(n: int) -> str:
+    """Fragments that each spread the next one twice: 2**n fields in about 5n tokens."""
+    lines = ["query Bomb { ...F0 }"]
+    lines += [f"fragment F{i} on Query {{ ...F{i + 1} ...F{i + 1} }}" for i in range(n)]
+    lines.append(f"fragment F{n} on Query {{ __typename }}")
+    return "\n".join(lines)
+
+
+async def test_a_fragment_bomb_is_refused_by_its_expanded_size_at_once() -> None:
+    schema = build_schema()
+    await schema.execute("{ __typename }")  # warm-up
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        result = await schema.execute(doubling_fragments(18))
+        best = min(best, time.perf_counter() - started)
+        assert result.errors, "expected the document to be refused"
+        [error] = result.errors
+        assert "262,144 fields" in error.message and "limit" in error.message
+        assert (error.extensions or {}).get("reason") == "TOO_LARGE"
+    assert best < 0.05, f"refusing took {best * 1000:.1f} ms"
+
+
+async def test_a_refused_document_is_never_validated(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kenning.schema import document_guard
+
+    def no_validation(*_: object) -> list[GraphQLError]:
+        raise AssertionError("a validation rule ran on a refused document")
+
+    monkeypatch.setattr(document_guard, "validate_document", no_validation)
+    result = await build_schema().execute(doubling_fragments(30))
+    assert result.errors and "fields" in result.errors[0].message
+
+
+async def test_depth_and_aliases_count_through_fragments() -> None:
+    deep = (
+        'query Deep { node(key: "user:a") { ...E } }\n'
+        + "".join(
+            f"fragment {name} on Node {{ edges {{ to {{ ...{nxt} }} }} }}\n"
+            for name, nxt in (("E", "E1"), ("E1", "E2"), ("E2", "E3"), ("E3", "E4"))
+        )
+        + "fragment E4 on Node { edges { to { edges { to { key } } } } }"
+    )
+    [error] = (await build_schema().execute(deep)).errors or []
+    assert error.message == "'Deep' exceeds maximum operation depth of 12"
+    aliased = (
+        "{ ...A ...A } fragment A on Query { "
+        + " ".join(f"a{i}: __typename" for i in range(33))
+        + " }"
+    )
+    [error] = (await build_schema().execute(aliased)).errors or []
+    assert error.message == "66 aliases found. Allowed: 64"
+
+
+async def test_fragment_cycles_end_in_the_cycle_error() -> None:
+    cyclic = "{ ...A } fragment A on Query { __typename ...B } fragment B on Query { ...A ...B }"
+    result = await build_schema().execute(cyclic)
+    assert result.errors
+    assert any("within itself" in error.message for error in result.errors)
+
+
+def _overlapping(count: int) -> str:
+    spreads = " ".join(f"...F{i}" for i in range(count))
+    fragments = " ".join(
+        f"fragment F{i} on Query {{ __schema {{ queryType {{ name }} }} }}" for i in range(count)
+    )
+    return f"query Overlap {{ {spreads} }} {fragments}"
+
+
+async def test_validating_a_new_large_document_leaves_the_loop_free() -> None:
+    schema = build_schema()
+    await schema.execute("{ __typename }")  # warm-up
+    gaps: list[float] = []
+    done = asyncio.Event()
+
+    async def tick() -> None:
+        last = time.perf_counter()
+        while True:
+            await asyncio.sleep(0.005)
+            now = time.perf_counter()
+            gaps.append(now - last)
+            last = now
+            if done.is_set():
+                return
+
+    ticker = asyncio.create_task(tick())
+    await asyncio.sleep(0.02)  # the ticker is running before the document arrives
+    started = time.perf_counter()
+    result = await schema.execute(_overlapping(200))
+    took = time.perf_counter() - started
+    done.set()
+    await ticker
+    assert result.errors is None
+    # graphql-core's overlapping-fields rule spends most of a second on this document
+    # here. The loop must keep ticking meanwhile; how often depends on the machine's load
+    # (and on garbage-collection pauses), so the bound is relative.
+    assert took > 0.3, f"the document validated in {took * 1000:.0f} ms: not a real test"
+    assert len(gaps) >= 10 and max(gaps) < took / 3, (
+        f"the loop ticked {len(gaps)} times in {took * 1000:.0f} ms, "
+        f"stalling up to {max(gaps) * 1000:.0f} ms"
+    )
