@@ -2,12 +2,15 @@
 
 Every refusal before the schema runs is a GraphQL-shaped JSON body (``errors`` with
 ``extensions.code`` and ``extensions.requestId``): 401 ``UNAUTHENTICATED`` with
-``WWW-Authenticate: Bearer``, 400 ``BAD_REQUEST`` for a body that is not JSON, 503
-``SERVICE_UNAVAILABLE`` naming the part that is down.
+``WWW-Authenticate: Bearer``, 400 ``BAD_REQUEST`` for a body that is not JSON (or nests
+deeper than Python's parser goes), 413 ``PAYLOAD_TOO_LARGE`` over
+``KENNING_MAX_REQUEST_BYTES``, 503 ``SERVICE_UNAVAILABLE`` naming the part that is down. A
+websocket message nested that deep closes the graphql-transport-ws connection with 4400.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable, Mapping
 from functools import lru_cache
@@ -76,6 +79,16 @@ def _is_subscription(query: str, operation: str | None, max_tokens: int) -> bool
 
 
 _cached_is_subscription = lru_cache(maxsize=256)(_is_subscription)
+
+
+TOO_DEEP = "the JSON nests deeper than the server parses; flatten it"
+
+
+class JsonTooDeep(json.JSONDecodeError):
+    """JSON nested past the parser's recursion limit; a decode error to every caller."""
+
+    def __init__(self) -> None:
+        super().__init__(TOO_DEEP, "", 0)
 
 
 class BodyTooLarge(Exception):
@@ -219,6 +232,22 @@ class KenningGraphQL(GraphQL[Context, None]):
             context.principal = caller
         unset: UnsetType = UNSET
         return unset
+
+    def decode_json(self, data: str | bytes) -> object:
+        # json.loads raises RecursionError, not a decode error, on deep nesting: that
+        # would be a 500 over HTTP and a dropped websocket instead of a 4400.
+        try:
+            return json.loads(data)
+        except RecursionError as error:
+            raise JsonTooDeep from error
+
+    def parse_json(self, data: str | bytes) -> Any:
+        try:
+            return self.decode_json(data)
+        except JsonTooDeep as error:
+            raise HTTPException(400, TOO_DEEP) from error
+        except json.JSONDecodeError as error:
+            raise HTTPException(400, "Unable to parse request body as JSON") from error
 
     async def is_operator(self, request: Request) -> bool:
         """True for a global admin key (role admin, no client): who may see deployment

@@ -21,6 +21,7 @@ from kenning.schema.error_shaping import ErrorShaping, UnavailablePart
 from kenning.schema.mutation import Mutation
 from kenning.schema.operation_log import OperationLog, OperationObserver
 from kenning.schema.query import Query
+from kenning.schema.storable_input import CheckedExecutor
 from kenning.schema.subscription import Subscription
 
 
@@ -93,4 +94,7 @@ def build_schema(
         mutation=Mutation,
         subscription=Subscription,
         extensions=extensions,
+        # Refuses text PostgreSQL cannot store (NUL, lone surrogates) in any variable or
+        # literal, before a resolver runs.
+        execution_context_class=CheckedExecutor,
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import time
@@ -9,6 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
+import websockets
 
 from tests.e2e.conftest import Server
 
@@ -190,3 +192,91 @@ def test_a_fragment_bomb_is_refused_at_once_while_healthz_stays_fast(server: Ser
     assert min(took) < 0.05, f"refusing took {min(took) * 1000:.0f} ms at best"
     healthz.sort()
     assert healthz[len(healthz) // 2] < 0.05, f"/healthz took {healthz}"
+
+
+def post_raw(server: Server, body: Any) -> httpx.Response:
+    # json.dumps escapes a lone surrogate as "\ud800", as a JavaScript client would send it.
+    return httpx.post(
+        f"{server.url}/graphql",
+        content=json.dumps(body).encode(),
+        headers={**server.headers, "Content-Type": "application/json"},
+        timeout=30,
+    )
+
+
+PURGE = "mutation P($urn: String!) { purgeSource(sourceUrn: $urn) { __typename } }"
+
+
+@pytest.mark.parametrize(
+    ("document", "variables", "field"),
+    [
+        ("query S($q: String!) { search(query: $q) { __typename } }", {"q": "a\x00b"}, "q"),
+        (
+            INGEST,
+            {
+                "input": {
+                    "sourceUrn": "u",
+                    "kind": "note",
+                    "content": "x",
+                    "metadata": {"k\ud800": 1},
+                }
+            },
+            "input.metadata",
+        ),
+        ('{ chunksByKind(kind: "no\\u0000te") { id } }', None, "kind"),
+        (PURGE, {"urn": "urn:\udfff"}, "urn"),
+        (
+            INGEST,
+            {"input": {"sourceUrn": "u", "kind": "n", "content": "x", "tags": ["\x00"]}},
+            "input.tags[0]",
+        ),
+    ],
+)
+def test_unstorable_text_in_any_string_is_bad_user_input_naming_it(
+    server: Server, document: str, variables: dict[str, Any] | None, field: str
+) -> None:
+    answer = post_raw(server, {"query": document, "variables": variables})
+    error = only_error(answer)
+    assert (error["extensions"]["code"], error["extensions"]["field"]) == ("BAD_USER_INPUT", field)
+    assert "NUL" in error["message"] or "surrogate" in error["message"]
+
+
+async def test_unstorable_text_in_a_subscription_is_refused_by_name(server: Server) -> None:
+    async with websockets.connect(server.ws_url, subprotocols=["graphql-transport-ws"]) as ws:  # type: ignore[list-item]
+        await ws.send(json.dumps({"type": "connection_init", "payload": server.headers}))
+        assert json.loads(await ws.recv())["type"] == "connection_ack"
+        query = "subscription P($id: ID!) { ingestionProgress(jobId: $id) { status } }"
+        payload = {"query": query, "variables": {"id": "1\x00"}}
+        await ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": payload}))
+        message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+    assert message["type"] in ("error", "next"), message
+    errors = message["payload"] if message["type"] == "error" else message["payload"]["errors"]
+    assert (errors[0]["extensions"]["code"], errors[0]["extensions"]["field"]) == (
+        "BAD_USER_INPUT",
+        "id",
+    )
+
+
+def test_a_hundred_thousand_deep_json_body_is_a_400(server: Server) -> None:
+    body = b'{"query": "{ __typename }", "variables": {"x": ' + b"[" * 100_000 + b"]" * 100_000
+    answer = httpx.post(
+        f"{server.url}/graphql",
+        content=body + b"}}",
+        headers={**server.headers, "Content-Type": "application/json"},
+        timeout=30,
+    )
+    assert answer.status_code == 400
+    error = only_error(answer)
+    assert error["extensions"]["code"] == "BAD_REQUEST" and "deep" in error["message"]
+
+
+async def test_a_hundred_thousand_deep_websocket_message_closes_with_4400(server: Server) -> None:
+    async with websockets.connect(server.ws_url, subprotocols=["graphql-transport-ws"]) as ws:  # type: ignore[list-item]
+        await ws.send(json.dumps({"type": "connection_init", "payload": server.headers}))
+        assert json.loads(await ws.recv())["type"] == "connection_ack"
+        await ws.send(
+            '{"type": "subscribe", "id": "1", "payload": ' + "[" * 100_000 + "]" * 100_000 + "}"
+        )
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await asyncio.wait_for(ws.recv(), 10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4400
