@@ -99,12 +99,12 @@ class PositionWatch:
         waits, from the moment this returns."""
         spot = Spot(job_id, inbox)
         self._spots.add(spot)
-        if self._task is None or self._task.done():
-            self._listening = asyncio.Event()
-            run = self._run(self._listening)
-            self._task = asyncio.create_task(run, name="kenning-position-watch")
-        await self._listening.wait()
         try:
+            if self._task is None or self._task.done():
+                self._listening = asyncio.Event()
+                run = self._run(self._listening)
+                self._task = asyncio.create_task(run, name="kenning-position-watch")
+            await self._listening.wait()
             yield spot
         finally:
             self._spots.discard(spot)

@@ -20,7 +20,10 @@ class Subscription:
     )
     ingestion_progress = strawberry.subscription(
         resolver=ingestion_progress,
-        description="A job's changes until a terminal status, then complete.",
+        description=(
+            "A job's changes until a terminal status, then complete; while it waits, "
+            "also each new `position` in its lane."
+        ),
     )
     router_events = strawberry.subscription(
         resolver=router_events,
