@@ -40,7 +40,8 @@ class AliasBook(Protocol):
     async def put(
         self, unit: WriteUnit, client_id: str, alias_key: str, canonical_key: str, area: str
     ) -> Alias:
-        """Store or re-point an alias; also re-point aliases that pointed at ``alias_key``."""
+        """Store or re-point an alias; also re-point aliases that pointed at ``alias_key``.
+        The stored target may be ``canonical_key``'s own target if it became an alias."""
         ...
 
     async def canonical_of(self, client_id: str, key: str) -> str | None:
@@ -84,14 +85,14 @@ async def register_alias(
 
     async def work(unit: WriteUnit) -> AliasRegistration:
         stored = await book.put(unit, client_id, alias_key, target, area)
-        merged = await unit.merge_alias(client_id, alias_key, target)
+        merged = await unit.merge_alias(client_id, alias_key, stored.canonical_key)
         return AliasRegistration(stored, merged)
 
     result = await store.write(work)
-    book.forget(client_id, {alias_key, target})
+    book.forget(client_id, {alias_key, target, result.alias.canonical_key})
     logger.info(
         "alias.registered",
-        extra={"client_id": client_id, "alias": alias_key, "canonical": target,
+        extra={"client_id": client_id, "alias": alias_key, "canonical": result.alias.canonical_key,
                "merged_scopes": result.merged_scopes},
     )  # fmt: skip
     return result

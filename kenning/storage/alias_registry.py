@@ -10,7 +10,9 @@ from collections.abc import Collection
 import asyncpg
 
 from kenning.domain.aliases import Alias
+from kenning.domain.errors import ValidationError
 from kenning.domain.ports import WriteUnit
+from kenning.storage.alias_guard import lock_alias_keys
 from kenning.storage.knowledge_store import PgWriteUnit
 
 _Key = tuple[str, str]
@@ -100,6 +102,19 @@ class PgAliasRegistry:
     ) -> Alias:
         assert isinstance(unit, PgWriteUnit)
         conn = unit.connection
+        await lock_alias_keys(conn, client_id, (alias_key, canonical_key))
+        # The caller flattened the target before this unit; a registration of the target
+        # that committed while the locks were awaited has made it an alias since.
+        moved = await conn.fetchval(
+            "SELECT canonical_key FROM aliases WHERE client_id = $1 AND alias_key = $2",
+            client_id,
+            canonical_key,
+        )
+        if moved == alias_key:
+            raise ValidationError("an alias cannot resolve to itself", field="alias")
+        if moved is not None:
+            canonical_key = str(moved)
+            await lock_alias_keys(conn, client_id, (canonical_key,))
         row = await conn.fetchrow(
             """INSERT INTO aliases (client_id, alias_key, canonical_key, area)
                VALUES ($1, $2, $3, $4)

@@ -185,3 +185,23 @@ async def test_ingest_graph_naming_an_alias_writes_the_canonical(
     assert edges == {("org:canon", "employs", "person:p"), ("person:p", "founded", "org:canon")}
     node = (await api(NODE))["node"]
     assert node["key"] == "org:canon"
+
+
+async def test_alias_onto_a_key_being_made_an_alias_follows_it(runtime: Runtime, api: Api) -> None:
+    store = _HeldOpen(runtime)
+    first = asyncio.create_task(
+        register_alias("acme", "org:b", "org:c", area="", book=runtime.aliases, store=store)
+    )
+    await asyncio.wait_for(store.done.wait(), 5)
+    # Resolves org:b before org:b → org:c commits, so it names org:b as the target.
+    second = asyncio.create_task(api(REGISTER, alias="org:a", canonical="org:b"))
+    await asyncio.sleep(0.3)
+    store.release.set()
+    await asyncio.wait_for(first, 10)
+    result = (await asyncio.wait_for(second, 10))["registerAlias"]
+    assert result["alias"] == {"aliasKey": "org:a", "canonicalKey": "org:c"}
+    listed = await api('{ aliases(scope: {clientId: "acme"}) { aliasKey canonicalKey } }')
+    assert sorted((a["aliasKey"], a["canonicalKey"]) for a in listed["aliases"]) == [
+        ("org:a", "org:c"),
+        ("org:b", "org:c"),
+    ]

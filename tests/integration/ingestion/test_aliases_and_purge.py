@@ -30,6 +30,14 @@ mutation($id: String!) {
 """
 
 
+CONNECT = """
+mutation($id: String!) {
+  registerConnection(input: {connectionId: $id, authority: "custom", label: $id,
+                             scope: {clientId: "acme"}}) { __typename }
+}
+"""
+
+
 async def _snapshot(pool: asyncpg.Pool, graph: str, source_urns: list[str]) -> object:
     chunks = await pool.fetch(
         "SELECT id, source_urn, content, embedding::text, graph_refs, content_hash, metadata "
@@ -110,6 +118,10 @@ async def test_purge_connection_leaves_everything_else_byte_for_byte(
     api: Api, pool: asyncpg.Pool, migrated_settings: Settings
 ) -> None:
     graph = migrated_settings.graph_name
+    for connection in ("drive-1", "drive-2"):  # ingests may only name registered ones
+        assert (await api(CONNECT, id=connection))["registerConnection"]["__typename"] == (
+            "RegisterConnectionSuccess"
+        )
     await api(INGEST, input=doc(SEED, urn="keep:1"))
     await api(INGEST, input=doc("user:alice|OWNS|service:billing\n", urn="keep:2",
                                 connectionId="drive-2"))  # fmt: skip
