@@ -23,7 +23,7 @@ from enum import StrEnum
 from typing import Final
 
 from kenning.domain.errors import ConflictError, KenningError, ValidationError
-from kenning.domain.scope import NO_GROUPS, ProjectGroups, Scope
+from kenning.domain.scope import ProjectGroups, Scope
 
 # Priorities 0..2 are agents and the orchestrator; 3 and above are bulk sources.
 PRIORITY_LANE_MAX: Final = 2
@@ -86,7 +86,7 @@ def lane_bounds(lane: Lane) -> tuple[int, int]:
     return PRIORITY_LANE_MAX + 1, MAX_PRIORITY
 
 
-def job_visible(reader: Scope, job: Scope, groups: ProjectGroups = NO_GROUPS) -> bool:
+def job_visible(reader: Scope, job: Scope, groups: ProjectGroups) -> bool:
     """A reader sees the jobs whose data it may read: the one scope rule of every read."""
     return reader.can_see(job, groups)
 

@@ -21,7 +21,7 @@ from kenning.domain.jobs import (
     Lease,
 )
 from kenning.domain.ports import KnowledgeStore
-from kenning.domain.scope import Scope
+from kenning.domain.scope import NO_GROUPS, ProjectGroups, Scope
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +63,9 @@ class QueueSnapshot:
     queued: tuple[Job, ...]
     running: tuple[Job, ...]
     workers: tuple[str, ...] | None
+    # The reader's client's project groups when the snapshot was read: which job events
+    # the reader may see until the next one (the same rule as the snapshot's SQL).
+    groups: ProjectGroups = NO_GROUPS
 
 
 class Resync:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from kenning.domain.event_hub import EventHub
 from kenning.domain.jobs import JobEvent, job_visible
 from kenning.domain.queue_ports import QueueReader, QueueSnapshot, Resync
-from kenning.domain.scope import Scope
+from kenning.domain.scope import NO_GROUPS, ProjectGroups, Scope
 
 logger = logging.getLogger("kenning.queue")
 
@@ -101,6 +101,10 @@ class _Feed:
         self.degraded = False
         self.task: asyncio.Task[None] | None = None
 
+    @property
+    def _groups(self) -> ProjectGroups:
+        return self.latest.groups if self.latest is not None else NO_GROUPS
+
     def join(self) -> _Mailbox:
         box = _Mailbox()
         if self.latest is not None:
@@ -144,7 +148,8 @@ class _Feed:
                 visible = tuple(
                     m
                     for m in batch
-                    if isinstance(m, JobEvent) and job_visible(self.scope, m.job.scope)
+                    if isinstance(m, JobEvent)
+                    and job_visible(self.scope, m.job.scope, self._groups)
                 )
                 if batch and not visible and not resync:
                     continue  # only other readers' jobs changed

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import AsyncGenerator
-from weakref import WeakKeyDictionary
 
 import strawberry
 
@@ -40,16 +39,10 @@ class _Converted:
 
 
 _converted = _Converted()
-# One position watch per process's queue services (the runtime's), made on first use.
-_position_watches: WeakKeyDictionary[object, PositionWatch] = WeakKeyDictionary()
 
 
 def _position_watch(info: Info) -> PositionWatch:
-    queue = info.context.runtime.queue
-    watch = _position_watches.get(queue)
-    if watch is None:
-        watch = _position_watches[queue] = PositionWatch(queue.hub, queue.reader)
-    return watch
+    return info.context.runtime.queue.positions
 
 
 def to_status_type(status: QueueStatus) -> gql.QueueStatus:

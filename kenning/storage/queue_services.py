@@ -8,6 +8,7 @@ import redis.asyncio as aioredis
 
 from kenning.domain.event_hub import EventHub
 from kenning.domain.ingest import IngestDeps
+from kenning.domain.job_progress import PositionWatch
 from kenning.domain.queue_status import StatusFeeds
 from kenning.domain.worker import JobObserver, Worker, WorkerConfig
 from kenning.settings import Settings
@@ -47,6 +48,8 @@ class QueueServices:
         self.connections = PgConnectionRegistry(pool)
         self.hub = EventHub(self.bus)
         self.feeds = StatusFeeds(self.hub, self.reader, settings.queue_status_refresh_seconds)
+        # One watch of waiting jobs' places for every ingestionProgress subscriber here.
+        self.positions = PositionWatch(self.hub, self.reader)
         self.workers: list[Worker] = []
         self._wakeup: PgWakeup | None = None
 

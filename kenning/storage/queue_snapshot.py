@@ -10,7 +10,7 @@ import asyncpg
 from kenning.domain.event_hub import JobPosition
 from kenning.domain.jobs import JobStatus, Lane
 from kenning.domain.queue_ports import QueueCount, QueueSnapshot
-from kenning.domain.scope import Scope
+from kenning.domain.scope import ProjectGroups, Scope
 from kenning.storage.job_rows import (
     JOB_COLUMNS,
     LANE_ORDER,
@@ -69,6 +69,9 @@ _LIVE_COUNTS = """
     WHERE status IN ('QUEUED', 'RUNNING') GROUP BY lane, status"""
 
 
+_GROUPS = "SELECT project_id, group_id FROM project_groups WHERE client_id = $1"
+
+
 class PgQueueReader:
     """Implements the domain's ``QueueReader``."""
 
@@ -87,12 +90,14 @@ class PgQueueReader:
             counts = await conn.fetch(_COUNTS, *params)
             queued = await conn.fetch(_QUEUED, *params, first) if first else []
             running = await conn.fetch(_RUNNING, *params)
+            groups = await conn.fetch(_GROUPS, reader.client_id)
         return QueueSnapshot(
             at=at,
             counts=_every_count({(r["lane"], r["status"]): r["n"] for r in counts}),
             queued=tuple(to_job(r) for r in queued),
             running=tuple(to_job(r) for r in running),
             workers=await self._workers.workers(),
+            groups=ProjectGroups({(reader.client_id, r[0]): r[1] for r in groups}),
         )
 
     async def positions(self, job_ids: Collection[str]) -> list[JobPosition]:

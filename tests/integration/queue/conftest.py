@@ -23,10 +23,10 @@ from kenning.storage.embedders.constant import ConstantTimeEmbedder
 from kenning.storage.migrate import run_upgrade
 from kenning.storage.pool import create_pool
 from kenning.storage.worker_registry import registry_key
-from tests.conftest import recreate_database
+from tests.conftest import TEST_DATABASE, recreate_database
 from tests.integration.ingestion.conftest import Api
 
-QUEUE_DATABASE = "kenning_test_queue"
+QUEUE_DATABASE = f"{TEST_DATABASE}_queue"
 
 
 @pytest.fixture(scope="session")
