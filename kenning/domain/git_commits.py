@@ -11,8 +11,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from kenning.domain.errors import ValidationError
-from kenning.domain.ingest_graph import GraphEdge, GraphNode, GraphPiece, GraphRequest
+from kenning.domain.graph_items import GraphEdge, GraphNode, GraphPiece, GraphRequest
+from kenning.domain.ingest_rules import check_identifiers, clean_content
 from kenning.domain.scope import Scope
+from kenning.domain.secrets import SecretPolicy
 
 _HASH = re.compile(r"^[0-9a-fA-F]{7,64}$")
 _EDGE_BY_CHANGE = {"M": "modifies", "A": "creates", "D": "deletes", "R": "renames"}
@@ -43,14 +45,43 @@ class GitCommit:
 
 
 def commit_requests(
-    repository: str, commits: tuple[GitCommit, ...], scope: Scope, *, connection_id: str | None
+    repository: str,
+    commits: tuple[GitCommit, ...],
+    scope: Scope,
+    *,
+    connection_id: str | None,
+    policy: SecretPolicy = SecretPolicy.REJECT,
 ) -> list[GraphRequest]:
-    """One ``GraphRequest`` per commit; ``ValidationError`` names a malformed commit."""
+    """One ``GraphRequest`` per commit; ``ValidationError`` names a malformed commit and
+    ``SensitiveContentError`` the field holding a credential (``commits[0].message``)."""
     if not repository.strip():
         raise ValidationError("repository is required", field="repository")
     if not commits or len(commits) > MAX_COMMITS:
         raise ValidationError(f"give 1..{MAX_COMMITS} commits", field="commits")
+    check_identifiers(_identifiers(repository, commits, connection_id))
+    if policy is SecretPolicy.REJECT:
+        # REDACT marks the text where it is stored; REJECT names the field here.
+        for i, commit in enumerate(commits):
+            for name, text in (("message", commit.message), ("author", commit.author),
+                               ("diff", commit.diff)):  # fmt: skip
+                clean_content(text, policy, f"commits[{i}].{name}")
     return [_request(repository, c, i, scope, connection_id) for i, c in enumerate(commits)]
+
+
+def _identifiers(
+    repository: str, commits: tuple[GitCommit, ...], connection_id: str | None
+) -> list[tuple[str, str]]:
+    """Names and paths by input name: they become keys and the URN, so a credential there
+    is refused whatever the policy."""
+    fields = [("repository", repository), ("connectionId", connection_id or "")]
+    for i, commit in enumerate(commits):
+        name = f"commits[{i}]"
+        fields += [(f"{name}.hash", commit.hash), (f"{name}.branch", commit.branch or "")]
+        fields += [(f"{name}.parents[{j}]", p) for j, p in enumerate(commit.parents)]
+        for j, change in enumerate(commit.files):
+            fields += [(f"{name}.files[{j}].path", change.path),
+                       (f"{name}.files[{j}].oldPath", change.old_path or "")]  # fmt: skip
+    return [(field, value) for field, value in fields if value]
 
 
 def _request(

@@ -4,19 +4,13 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from kenning.domain.chunking import Chunk, chunk
 from kenning.domain.content_hash import IndexedPayload, content_hash
 from kenning.domain.embedding import Embedder, EmbeddingError, EmbeddingErrorKind
-from kenning.domain.ingest_rules import (
-    check_relationship_strings,
-    clean_content,
-    clean_metadata,
-    main_node,
-    validate,
-)
+from kenning.domain.ingest_rules import check_request, main_node
 from kenning.domain.ingestion import (
     ChunkRecord,
     EdgeRecord,
@@ -27,8 +21,15 @@ from kenning.domain.ingestion import (
     PurgeCounts,
     SourceRecord,
 )
+from kenning.domain.off_loop import off_loop
 from kenning.domain.ports import AliasResolver, KnowledgeStore, WriteUnit
-from kenning.domain.references import Extraction, Relationship, apply_aliases, extract
+from kenning.domain.references import (
+    Extraction,
+    Relationship,
+    apply_aliases,
+    extract,
+    key_warning,
+)
 from kenning.domain.secrets import SecretPolicy
 
 logger = logging.getLogger("kenning.ingestion")
@@ -46,35 +47,60 @@ class IngestDeps:
 
 
 @dataclass(frozen=True, slots=True)
+class _Checked:
+    request: IngestRequest  # content and metadata under the secret policy
+    main_key: str | None
+    extraction: Extraction
+
+
+@dataclass(frozen=True, slots=True)
 class _Prepared:
     request: IngestRequest
     content: str
-    metadata: dict[str, object]
+    metadata: Mapping[str, object]
     main_key: str | None
     extraction: Extraction
     digest: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Chunked:
+    pieces: list[Chunk]
+    found: list[Extraction]  # per piece, before alias resolution
+
+
+@dataclass(frozen=True, slots=True)
+class _Graph:
+    refs: list[tuple[frozenset[str], frozenset[Relationship]]]  # per piece
+    nodes: list[NodeRecord]
+    edges: list[EdgeRecord]
 
 
 async def ingest(request: IngestRequest, deps: IngestDeps) -> IngestOutcome:
     """Validate, check secrets, extract, hash, chunk, embed and store in one transaction.
 
     Unchanged content (same hash) returns ``SKIPPED_DUPLICATE`` without embedding anything.
+    The pure steps run off the event loop when the document is large (see ``off_loop``).
     """
     started = time.perf_counter()
-    prepared = await _prepare(request, deps)
+    size = len(request.content) + sum(map(len, request.relationships))
+    checked = await off_loop(size, lambda: _check(request, deps.secret_policy))
+    keys = set(checked.extraction.references) | ({checked.main_key} if checked.main_key else set())
+    aliases = await deps.aliases.resolve(request.scope.client_id, keys)
+    prepared = await off_loop(size, lambda: _resolve(checked, aliases))
     stored = await deps.store.source_hash(request.scope, request.source_urn)
     if stored == prepared.digest:
         return _skipped(prepared, started)
-    # Chunk ids derive from the source; the scope is part of a source's identity, so two
-    # clients ingesting the same URN get distinct chunks.
-    identity = "\x1f".join((request.scope.client_id, request.scope.project_id,
-                            request.scope.group_id, request.source_urn))  # fmt: skip
-    pieces = chunk(prepared.content, identity, limit=deps.chunk_limit)
-    refs_by_chunk = await _chunk_refs(pieces, prepared, deps)
-    vectors = await _embed(pieces, request.priority, deps.embedder)
-    records = _chunk_records(pieces, vectors, refs_by_chunk, prepared)
-    edges = _edges(prepared.extraction.relationships, pieces, refs_by_chunk)
-    nodes = _nodes(prepared)
+    chunked = await off_loop(size, lambda: _chunk(prepared, deps.chunk_limit))
+    keys = set().union(*(e.references for e in chunked.found))
+    chunk_aliases = await deps.aliases.resolve(request.scope.client_id, keys)
+    graph = await off_loop(size, lambda: _graph(prepared, chunked, chunk_aliases))
+    texts = [piece.content for piece in chunked.pieces]
+    vectors = await embed_texts(texts, request.priority, deps.embedder)
+    records = await off_loop(
+        size, lambda: _chunk_records(chunked.pieces, vectors, graph.refs, prepared)
+    )
+    nodes, edges = graph.nodes, graph.edges
 
     async def store(unit: WriteUnit) -> PurgeCounts | None:
         await unit.lock_source(request.scope, request.source_urn)
@@ -130,22 +156,26 @@ async def ingest(request: IngestRequest, deps: IngestDeps) -> IngestOutcome:
     )
 
 
-async def _prepare(request: IngestRequest, deps: IngestDeps) -> _Prepared:
-    validate(request)
-    main_key = main_node(request)
-    content = clean_content(request.content, deps.secret_policy)
-    metadata = clean_metadata(request.metadata, deps.secret_policy)
-    check_relationship_strings(request.relationships)
-    extraction = extract(content, main_key, request.relationships)
-    keys = set(extraction.references) | ({main_key} if main_key else set())
-    aliases = await deps.aliases.resolve(request.scope.client_id, keys)
-    extraction = apply_aliases(extraction, aliases)
+def _check(request: IngestRequest, policy: SecretPolicy) -> _Checked:
+    cleaned = check_request(request, policy)
+    main_key = main_node(cleaned)
+    extraction = extract(cleaned.content, main_key, cleaned.relationships)
+    if main_key is not None and cleaned.main_node_key is not None:
+        warning = key_warning("mainNodeKey", 1, cleaned.main_node_key.strip(), main_key)
+        if warning is not None:
+            extraction = replace(extraction, warnings=(warning, *extraction.warnings))
+    return _Checked(cleaned, main_key, extraction)
+
+
+def _resolve(checked: _Checked, aliases: Mapping[str, str]) -> _Prepared:
+    request, main_key = checked.request, checked.main_key
+    extraction = apply_aliases(checked.extraction, aliases)
     if main_key is not None:
         main_key = aliases.get(main_key, main_key)
     digest = content_hash(
         IndexedPayload(
             source_urn=request.source_urn,
-            content=content,
+            content=request.content,
             kind=request.kind,
             main_node_key=main_key,
             scope=request.scope,
@@ -153,13 +183,37 @@ async def _prepare(request: IngestRequest, deps: IngestDeps) -> _Prepared:
             info_type=request.info_type or "",
             tags=request.tags,
             relationships=tuple(str(r) for r in extraction.relationships),
-            metadata=metadata,
+            metadata=request.metadata,
             source_kind=request.source_kind or "",
             connection_id=request.connection_id or "",
             external_id=request.external_id or "",
         )
     )
-    return _Prepared(request, content, metadata, main_key, extraction, digest)
+    return _Prepared(request, request.content, request.metadata, main_key, extraction, digest)
+
+
+def _chunk(prepared: _Prepared, limit: int) -> _Chunked:
+    request = prepared.request
+    # Chunk ids derive from the source; the scope is part of a source's identity, so two
+    # clients ingesting the same URN get distinct chunks.
+    identity = "\x1f".join((request.scope.client_id, request.scope.project_id,
+                            request.scope.group_id, request.source_urn))  # fmt: skip
+    pieces = chunk(prepared.content, identity, limit=limit)
+    return _Chunked(pieces, [extract(piece.content, prepared.main_key) for piece in pieces])
+
+
+def _graph(prepared: _Prepared, chunked: _Chunked, aliases: Mapping[str, str]) -> _Graph:
+    """Per chunk: the keys it mentions and the relationships written inside it; then the
+    nodes and evidence-bearing edges of the whole document."""
+    refs = []
+    for extraction in chunked.found:
+        resolved = apply_aliases(extraction, aliases)
+        keys = set(resolved.references)
+        if prepared.main_key:
+            keys.add(prepared.main_key)
+        refs.append((frozenset(keys), frozenset(resolved.relationships)))
+    edges = _edges(prepared.extraction.relationships, chunked.pieces, refs)
+    return _Graph(refs, _nodes(prepared), edges)
 
 
 def _skipped(prepared: _Prepared, started: float) -> IngestOutcome:
@@ -181,28 +235,21 @@ def _skipped(prepared: _Prepared, started: float) -> IngestOutcome:
     )
 
 
-async def _chunk_refs(
-    pieces: Sequence[Chunk], prepared: _Prepared, deps: IngestDeps
-) -> list[tuple[frozenset[str], frozenset[Relationship]]]:
-    """Per chunk: the keys it mentions and the relationships written inside it."""
-    found: list[Extraction] = [extract(piece.content, prepared.main_key) for piece in pieces]
-    keys = set().union(*(e.references for e in found))
-    aliases = await deps.aliases.resolve(prepared.request.scope.client_id, keys)
-    result = []
-    for extraction in found:
-        resolved = apply_aliases(extraction, aliases)
-        refs = set(resolved.references)
-        if prepared.main_key:
-            refs.add(prepared.main_key)
-        result.append((frozenset(refs), frozenset(resolved.relationships)))
-    return result
+# A large document is embedded in several calls: each holds a model slot briefly, so the
+# router can serve an agent's request between them, and a model computed in process (the
+# hash embedder) returns to the event loop between batches.
+EMBED_BATCH = 128
 
 
-async def _embed(pieces: Sequence[Chunk], priority: int, embedder: Embedder) -> list[list[float]]:
-    vectors = await embedder.embed([piece.content for piece in pieces], priority=priority)
-    if len(vectors) != len(pieces) or any(len(v) != embedder.dimension for v in vectors):
+async def embed_texts(texts: Sequence[str], priority: int, embedder: Embedder) -> list[list[float]]:
+    """One vector per text, ``EMBED_BATCH`` texts per call; ``EmbeddingError`` when the
+    embedder answers with the wrong count or dimension."""
+    vectors: list[list[float]] = []
+    for start in range(0, len(texts), EMBED_BATCH):
+        vectors += await embedder.embed(texts[start : start + EMBED_BATCH], priority=priority)
+    if len(vectors) != len(texts) or any(len(v) != embedder.dimension for v in vectors):
         raise EmbeddingError(
-            f"the embedder returned {len(vectors)} vectors for {len(pieces)} chunks or a "
+            f"the embedder returned {len(vectors)} vectors for {len(texts)} chunks or a "
             f"dimension other than {embedder.dimension}",
             kind=EmbeddingErrorKind.PERMANENT,
         )
@@ -249,11 +296,14 @@ def _edges(
     text (the ``relationships`` input, or a block split across chunks) is supported by the
     whole document, so every chunk is its evidence."""
     every = tuple(piece.id for piece in pieces)
-    edges = []
-    for rel in relationships:
-        stating = tuple(p.id for p, (_, rels) in zip(pieces, refs, strict=True) if rel in rels)
-        edges.append(EdgeRecord(rel.from_key, rel.edge_type, rel.to_key, stating or every))
-    return edges
+    stating: dict[Relationship, list[str]] = {}
+    for piece, (_, rels) in zip(pieces, refs, strict=True):
+        for rel in rels:
+            stating.setdefault(rel, []).append(piece.id)
+    return [
+        EdgeRecord(rel.from_key, rel.edge_type, rel.to_key, tuple(stating.get(rel, ())) or every)
+        for rel in relationships
+    ]
 
 
 def _nodes(prepared: _Prepared) -> list[NodeRecord]:

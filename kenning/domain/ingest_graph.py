@@ -1,94 +1,45 @@
 """``ingest_graph``: pre-structured knowledge (pieces, nodes, edges citing pieces) stored as is.
 
-Items that cannot be stored are rejected one by one with a reason; the rest is stored in one
-transaction. An edge needs both endpoints (given in the request or already in the graph at
-the scope) and at least one of the request's pieces as evidence.
+Items that cannot be stored are rejected one by one with a reason (see ``graph_items``); the
+rest is stored in one transaction. An edge needs both endpoints (given in the request or
+already in the graph at the scope) and at least one of the request's pieces as evidence.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from kenning.domain.chunking import chunk
-from kenning.domain.content_hash import IndexedPayload, content_hash
-from kenning.domain.errors import KenningError, TooLargeError, ValidationError
-from kenning.domain.ingest import IngestDeps
-from kenning.domain.ingest_rules import check_relationship_strings, clean_content, clean_metadata
+from kenning.domain.graph_items import (
+    GraphEdge,
+    GraphNode,
+    GraphPiece,
+    GraphRequest,
+    Items,
+    Rejection,
+    check_items,
+    rejected_edges,
+    request_size,
+)
+from kenning.domain.ingest import IngestDeps, embed_texts
 from kenning.domain.ingestion import (
     ChunkRecord,
     EdgeRecord,
     IngestOutcome,
     IngestStatus,
-    KnowledgeType,
-    NodeRecord,
     PurgeCounts,
     SourceRecord,
 )
-from kenning.domain.keys import canonicalize_key, normalize_edge_type, normalize_key, parse_key
+from kenning.domain.off_loop import off_loop
 from kenning.domain.ports import WriteUnit
-from kenning.domain.references import Relationship
-from kenning.domain.scope import Scope
+from kenning.domain.references import ExtractionWarning, Relationship
 
+__all__ = ["GraphEdge", "GraphNode", "GraphOutcome", "GraphPiece", "GraphRequest",
+           "Rejection", "ingest_graph"]  # fmt: skip
 logger = logging.getLogger("kenning.ingestion")
-MAX_ITEMS = 5_000
-
-
-@dataclass(frozen=True, slots=True)
-class GraphPiece:
-    """A piece of text the request's edges may cite as evidence by ``ref``."""
-
-    ref: str
-    content: str
-    knowledge_type: KnowledgeType | None = None
-    info_type: str | None = None
-    tags: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class GraphNode:
-    """A vertex with its type and properties."""
-
-    key: str
-    type: str | None = None
-    properties: Mapping[str, object] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class GraphEdge:
-    """An edge citing pieces (by ref) as its evidence."""
-
-    from_key: str
-    edge_type: str
-    to_key: str
-    evidence: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class GraphRequest:
-    """One structured ingest."""
-
-    source_urn: str
-    scope: Scope
-    kind: str = "graph"
-    pieces: tuple[GraphPiece, ...] = ()
-    nodes: tuple[GraphNode, ...] = ()
-    edges: tuple[GraphEdge, ...] = ()
-    connection_id: str | None = None
-    source_kind: str | None = None
-    priority: int = 3
-
-
-@dataclass(frozen=True, slots=True)
-class Rejection:
-    """An item that was not stored, and why."""
-
-    item: str  # PIECE | NODE | EDGE
-    index: int
-    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,39 +50,31 @@ class GraphOutcome:
     rejected: tuple[Rejection, ...]
 
 
-def _canonical(raw: str, field: str) -> str:
-    parse_key(raw, field=field)
-    return canonicalize_key(normalize_key(raw))
+Text = tuple[GraphPiece, str, int, str]  # piece, chunk id, ordinal, text
 
 
-def _check(request: GraphRequest) -> None:
-    if not request.source_urn.strip():
-        raise ValidationError("sourceUrn is required", field="sourceUrn")
-    total = len(request.pieces) + len(request.nodes) + len(request.edges)
-    if total == 0:
-        raise ValidationError("nothing to ingest: give pieces, nodes or edges", field="input")
-    if total > MAX_ITEMS:
-        raise TooLargeError(f"at most {MAX_ITEMS} items per request", field="input")
+def _texts(request: GraphRequest, items: Items, limit: int) -> list[Text]:
+    identity = "\x1f".join((request.scope.client_id, request.scope.project_id,
+                            request.scope.group_id, request.source_urn))  # fmt: skip
+    texts: list[Text] = []
+    for piece in items.pieces.values():
+        for part in chunk(piece.content, f"{identity}\x1f{piece.ref}", limit=limit):
+            texts.append((piece, part.id, len(texts), part.content))
+    return texts
 
 
 async def ingest_graph(request: GraphRequest, deps: IngestDeps) -> GraphOutcome:
     """Store the valid pieces, nodes and edges of ``request``; reject the rest per item."""
     started = time.perf_counter()
-    _check(request)
-    rejected: list[Rejection] = []
-    pieces = _valid_pieces(request, deps, rejected)
-    nodes = _valid_nodes(request, deps, rejected)
-    edges = _parsed_edges(request, pieces, rejected)
-    digest = _digest(request, pieces, nodes, edges)
+    size = request_size(request)
+    items = await off_loop(size, lambda: check_items(request, deps.secret_policy))
+    nodes, edges, rejected = items.nodes, items.edges, items.rejected
+    digest, warnings = items.digest, tuple(items.warnings)
     if await deps.store.source_hash(request.scope, request.source_urn) == digest:
-        return GraphOutcome(_outcome(IngestStatus.SKIPPED_DUPLICATE, digest), tuple(rejected))
-    identity = "\x1f".join((request.scope.client_id, request.scope.project_id,
-                            request.scope.group_id, request.source_urn))  # fmt: skip
-    texts: list[tuple[GraphPiece, str, int, str]] = []  # piece, chunk id, ordinal, text
-    for piece in pieces.values():
-        for part in chunk(piece.content, f"{identity}\x1f{piece.ref}", limit=deps.chunk_limit):
-            texts.append((piece, part.id, len(texts), part.content))
-    vectors = await deps.embedder.embed([t[3] for t in texts], priority=request.priority)
+        skipped = _outcome(IngestStatus.SKIPPED_DUPLICATE, digest, warnings)
+        return GraphOutcome(skipped, tuple(rejected))
+    texts = await off_loop(size, lambda: _texts(request, items, deps.chunk_limit))
+    vectors = await embed_texts([t[3] for t in texts], request.priority, deps.embedder)
     chunk_ids: dict[str, list[str]] = {}
     for piece, chunk_id, _, _ in texts:
         chunk_ids.setdefault(piece.ref, []).append(chunk_id)
@@ -154,8 +97,9 @@ async def ingest_graph(request: GraphRequest, deps: IngestDeps) -> GraphOutcome:
             kept.append(EdgeRecord(edge.from_key, edge.edge_type, edge.to_key, evidence))
         # A piece's chunks refer to the nodes of the edges that cite it.
         refs: dict[str, set[str]] = {}
+        dropped = rejected_edges(rejected)
         for index, edge in edges.items():
-            if index not in rejected_edges(rejected):
+            if index not in dropped:
                 for ref in edge.evidence:
                     refs.setdefault(ref, set()).update((edge.from_key, edge.to_key))
         records = [
@@ -176,7 +120,8 @@ async def ingest_graph(request: GraphRequest, deps: IngestDeps) -> GraphOutcome:
 
     result = await deps.store.write(store)
     if result is None:
-        return GraphOutcome(_outcome(IngestStatus.SKIPPED_DUPLICATE, digest), tuple(rejected))
+        skipped = _outcome(IngestStatus.SKIPPED_DUPLICATE, digest, warnings)
+        return GraphOutcome(skipped, tuple(rejected))
     replaced, kept = result
     logger.info(
         "ingestion.indexed",
@@ -191,105 +136,10 @@ async def ingest_graph(request: GraphRequest, deps: IngestDeps) -> GraphOutcome:
         chunk_ids=tuple(t[1] for t in texts),
         nodes=tuple(sorted(nodes)),
         edges=tuple(Relationship(e.from_key, e.edge_type, e.to_key) for e in kept),
+        warnings=warnings,
         replaced=replaced,
     )
     return GraphOutcome(outcome, tuple(sorted(rejected, key=lambda r: (r.item, r.index))))
-
-
-def _valid_pieces(
-    request: GraphRequest, deps: IngestDeps, rejected: list[Rejection]
-) -> dict[str, GraphPiece]:
-    pieces: dict[str, GraphPiece] = {}
-    for index, piece in enumerate(request.pieces):
-        if not piece.ref.strip() or piece.ref in pieces:
-            rejected.append(Rejection("PIECE", index, "ref must be non-empty and unique"))
-        elif not piece.content.strip():
-            rejected.append(Rejection("PIECE", index, "content is empty"))
-        else:
-            # Secrets reject the whole request (nothing stored), as for `ingest`.
-            content = clean_content(piece.content, deps.secret_policy)
-            pieces[piece.ref] = GraphPiece(
-                piece.ref, content, piece.knowledge_type, piece.info_type, piece.tags
-            )
-    return pieces
-
-
-def _valid_nodes(
-    request: GraphRequest, deps: IngestDeps, rejected: list[Rejection]
-) -> dict[str, NodeRecord]:
-    nodes: dict[str, NodeRecord] = {}
-    for index, node in enumerate(request.nodes):
-        try:
-            key = _canonical(node.key, "key")
-            properties = clean_metadata(node.properties, deps.secret_policy)
-        except ValidationError as error:
-            rejected.append(Rejection("NODE", index, error.message))
-            continue
-        reserved = {"key", "type", "client", "project", "group"} & set(properties)
-        if reserved:
-            rejected.append(Rejection("NODE", index, f"reserved property {sorted(reserved)[0]}"))
-            continue
-        node_type = normalize_key(f"{node.type}:x").split(":")[0] if node.type else None
-        nodes[key] = NodeRecord(key, node_type or key.split(":", 1)[0], properties)
-    return nodes
-
-
-def _parsed_edges(
-    request: GraphRequest, pieces: Mapping[str, GraphPiece], rejected: list[Rejection]
-) -> dict[int, GraphEdge]:
-    check_relationship_strings(
-        tuple(f"{e.from_key}|{e.edge_type}|{e.to_key}" for e in request.edges)
-    )
-    edges: dict[int, GraphEdge] = {}
-    seen: set[tuple[str, str, str]] = set()
-    for index, edge in enumerate(request.edges):
-        try:
-            parsed = GraphEdge(
-                _canonical(edge.from_key, "from"),
-                normalize_edge_type(edge.edge_type),
-                _canonical(edge.to_key, "to"),
-                tuple(dict.fromkeys(edge.evidence)),
-            )
-        except KenningError as error:
-            rejected.append(Rejection("EDGE", index, error.message))
-            continue
-        unknown = [ref for ref in parsed.evidence if ref not in pieces]
-        if not parsed.evidence or unknown:
-            reason = f"unknown evidence piece {unknown[0]}" if unknown else "no evidence"
-            rejected.append(Rejection("EDGE", index, reason))
-        elif parsed.from_key == parsed.to_key:
-            rejected.append(Rejection("EDGE", index, "an edge needs two distinct endpoints"))
-        elif (parsed.from_key, parsed.edge_type, parsed.to_key) in seen:
-            rejected.append(Rejection("EDGE", index, "duplicate of an earlier edge"))
-        else:
-            seen.add((parsed.from_key, parsed.edge_type, parsed.to_key))
-            edges[index] = parsed
-    return edges
-
-
-def _digest(
-    request: GraphRequest,
-    pieces: Mapping[str, GraphPiece],
-    nodes: Mapping[str, NodeRecord],
-    edges: Mapping[int, GraphEdge],
-) -> str:
-    document = {
-        "pieces": [[p.ref, p.content, p.knowledge_type or "", p.info_type or "", sorted(p.tags)]
-                   for p in pieces.values()],
-        "nodes": sorted([k, n.type, n.properties] for k, n in nodes.items()),
-        "edges": sorted([e.from_key, e.edge_type, e.to_key, sorted(e.evidence)]
-                        for e in edges.values()),
-    }  # fmt: skip
-    return content_hash(
-        IndexedPayload(
-            source_urn=request.source_urn,
-            content=json.dumps(document, sort_keys=True, default=str),
-            kind=request.kind,
-            scope=request.scope,
-            connection_id=request.connection_id or "",
-            source_kind=request.source_kind or "",
-        )
-    )
 
 
 def _record(
@@ -321,10 +171,9 @@ def _record(
     )
 
 
-def rejected_edges(rejected: Sequence[Rejection]) -> set[int]:
-    """Indexes of the request's edges that were rejected."""
-    return {r.index for r in rejected if r.item == "EDGE"}
-
-
-def _outcome(status: IngestStatus, digest: str) -> IngestOutcome:
-    return IngestOutcome(status=status, content_hash=digest, chunk_ids=(), nodes=(), edges=())
+def _outcome(
+    status: IngestStatus, digest: str, warnings: tuple[ExtractionWarning, ...]
+) -> IngestOutcome:
+    return IngestOutcome(
+        status=status, content_hash=digest, chunk_ids=(), nodes=(), edges=(), warnings=warnings
+    )

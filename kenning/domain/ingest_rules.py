@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 
+from kenning.domain.connections import ConnectionRegistry, check_connection_use
 from kenning.domain.errors import TooLargeError, ValidationError
 from kenning.domain.ingestion import IngestRequest
 from kenning.domain.keys import canonicalize_key, normalize_key, parse_key
+from kenning.domain.scope import Scope
 from kenning.domain.secrets import SecretPolicy, apply_policy, scan
-from kenning.domain.sensitive import SensitiveContentError
+from kenning.domain.sensitive import Finding, SensitiveContentError
 
 MAX_CONTENT = 2_000_000
 MAX_METADATA_BYTES = 64_000
@@ -71,37 +74,155 @@ def main_node(request: IngestRequest) -> str | None:
     return canonicalize_key(normalize_key(request.main_node_key))
 
 
-def clean_content(content: str, policy: SecretPolicy) -> str:
+def identifier_fields(request: IngestRequest) -> list[tuple[str, str]]:
+    """The fields of ``request`` that name or label (URN, keys, tags, ids), by input name."""
+    scope = request.scope
+    fields = [
+        ("sourceUrn", request.source_urn),
+        ("kind", request.kind),
+        ("mainNodeKey", request.main_node_key),
+        ("infoType", request.info_type),
+        ("sourceKind", request.source_kind),
+        ("connectionId", request.connection_id),
+        ("externalId", request.external_id),
+        ("revision", request.revision),
+        ("scope.clientId", scope.client_id),
+        ("scope.projectId", scope.project_id),
+        ("scope.groupId", scope.group_id),
+        *((f"tags[{i}]", tag) for i, tag in enumerate(request.tags)),
+        *((f"relationships[{i}]", rel) for i, rel in enumerate(request.relationships)),
+    ]
+    return [(name, value) for name, value in fields if value]
+
+
+def check_identifiers(fields: Sequence[tuple[str, str]]) -> None:
+    """Raise ``SensitiveContentError`` naming the first field that holds a credential.
+
+    Identifiers are refused whatever the policy: a redacted URN or key would be another
+    identity. One scan covers them all, a field per line.
+    """
+    if not fields:
+        return
+    findings = scan("\n".join(value.replace("\n", " ") for _, value in fields))
+    if findings:
+        name, value = fields[findings[0].line - 1]
+        raise refusal(name, scan(value.replace("\n", " ")) or findings)
+
+
+def refusal(field: str, findings: Sequence[Finding]) -> SensitiveContentError:
+    """The error refusing ``field``; its message names the field, the kinds and lines only."""
+    error = SensitiveContentError(findings)
+    error.field = field
+    error.message = f"{field} holds credentials: {', '.join(str(f) for f in findings)}"
+    error.args = (error.message,)
+    return error
+
+
+# Large text is scanned a segment at a time: each scan is then a short call, so the event
+# loop's thread gets the GIL back between segments while a worker thread scans.
+SEGMENT_CHARS = 64_000
+
+
+def clean_content(content: str, policy: SecretPolicy, field: str = "content") -> str:
     """Content with the secret policy applied (raises ``SensitiveContentError`` on reject)."""
-    return apply_policy(content, policy)
+    if len(content) <= SEGMENT_CHARS:
+        try:
+            return apply_policy(content, policy)
+        except SensitiveContentError as error:
+            raise refusal(field, error.findings) from None
+    cleaned: list[str] = []
+    found: list[Finding] = []
+    for offset, lines, text in segments(content):
+        if policy is SecretPolicy.REDACT:
+            cleaned.append(apply_policy(text, policy))
+            continue
+        found += [dataclasses.replace(f, line=f.line + lines, start=f.start + offset,
+                                      end=f.end + offset) for f in scan(text)]  # fmt: skip
+    if found:
+        raise refusal(field, found)
+    return "".join(cleaned) if policy is SecretPolicy.REDACT else content
 
 
-def clean_metadata(metadata: Mapping[str, object], policy: SecretPolicy) -> dict[str, object]:
-    """Metadata with the secret policy applied to every string value, keys included."""
+def segments(content: str) -> Iterator[tuple[int, int, str]]:
+    """``content`` in pieces of about ``SEGMENT_CHARS``: (offset, lines before, text).
 
-    def walk(value: object) -> object:
+    Pieces end after a blank line where there is one (a key block or a paragraph stays
+    whole), else after a line; a longer line stays whole.
+    """
+    position, lines, size = 0, 0, len(content)
+    while position < size:
+        end = position + SEGMENT_CHARS
+        if end >= size:
+            end = size
+        else:
+            cut = content.rfind("\n\n", position, end)
+            if cut <= position:
+                cut = content.rfind("\n", position, end)
+            if cut <= position:
+                cut = content.find("\n", end)
+            end = size if cut < 0 else cut + 1
+        text = content[position:end]
+        yield position, lines, text
+        lines += text.count("\n")
+        position = end
+
+
+def clean_metadata(
+    metadata: Mapping[str, object], policy: SecretPolicy, field: str = "metadata"
+) -> dict[str, object]:
+    """Metadata with the secret policy applied to every string value.
+
+    A key holding a credential is refused whatever the policy; with REJECT the error
+    names the value's path (``metadata.deploy.note``).
+    """
+    if not scan(json.dumps(metadata, sort_keys=True)):
+        return dict(metadata)
+
+    def walk(value: object, path: str) -> object:
         if isinstance(value, str):
+            if policy is SecretPolicy.REJECT and (findings := scan(value)):
+                raise refusal(path, findings)
             return apply_policy(value, policy)
         if isinstance(value, Mapping):
-            return {str(k): walk(v) for k, v in value.items()}
+            keys = [(path, str(k)) for k in value]
+            check_identifiers(keys)
+            return {str(k): walk(v, f"{path}.{k}") for k, v in value.items()}
         if isinstance(value, list | tuple):
-            return [walk(v) for v in value]
+            return [walk(v, f"{path}[{i}]") for i, v in enumerate(value)]
         return value
 
-    findings = scan(json.dumps(metadata, sort_keys=True))
-    if findings and policy is SecretPolicy.REJECT:
-        error = SensitiveContentError(findings)
-        error.field = "metadata"
-        raise error
-    cleaned = walk(dict(metadata))
+    cleaned = walk(dict(metadata), field)
     assert isinstance(cleaned, dict)
+    if policy is SecretPolicy.REJECT:
+        # The whole document held one the values alone did not: refuse it whole.
+        raise refusal(field, scan(json.dumps(metadata, sort_keys=True)))
     return cleaned
 
 
-def check_relationship_strings(relationships: tuple[str, ...]) -> None:
-    """Relationship strings become node keys, so a secret there is always rejected."""
-    findings = scan("\n".join(relationships))
-    if findings:
-        error = SensitiveContentError(findings)
-        error.field = "relationships"
-        raise error
+def check_request(request: IngestRequest, policy: SecretPolicy) -> IngestRequest:
+    """``request`` as ingest may store it: valid, identifiers free of credentials, content and
+    metadata under ``policy`` (REJECT raises, REDACT marks each secret)."""
+    validate(request)
+    main_node(request)
+    check_identifiers(identifier_fields(request))
+    return dataclasses.replace(
+        request,
+        content=clean_content(request.content, policy),
+        metadata=clean_metadata(request.metadata, policy),
+    )
+
+
+async def check_write_connection(
+    scope: Scope, connection_id: str | None, source_kind: str | None, registry: ConnectionRegistry
+) -> None:
+    """Refuse a connection that is not registered for the scope's client, revoked, or that
+    does not allow ``source_kind``."""
+    if connection_id is None:
+        return
+    if await registry.get(scope.client_id, connection_id) is None:
+        raise ValidationError(
+            f"connection {connection_id!r} is not registered for this client: register it "
+            "with registerConnection first",
+            field="connectionId",
+        )
+    await check_connection_use(scope, connection_id, source_kind, registry)

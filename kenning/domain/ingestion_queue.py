@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 
-from kenning.domain.connections import ConnectionRegistry, check_connection
+from kenning.domain.connections import ConnectionRegistry
 from kenning.domain.errors import NotFoundError, ValidationError
-from kenning.domain.ingest_rules import (
-    check_relationship_strings,
-    clean_content,
-    clean_metadata,
-    main_node,
-    validate,
-)
+from kenning.domain.ingest_rules import check_identifiers, check_request, check_write_connection
 from kenning.domain.ingestion import IngestRequest
 from kenning.domain.job_payload import to_payload
 from kenning.domain.jobs import EnqueueResult, IngestionIdentity, Job, JobFilter
+from kenning.domain.off_loop import off_loop
 from kenning.domain.principal import Principal
 from kenning.domain.queue_ports import JobQueue, NewJob
 from kenning.domain.scope import Scope
@@ -37,17 +31,14 @@ async def request_ingestion(
     """Check the request as ``ingest`` would, then queue it (or say it is in flight or done).
 
     The secret check runs here, before anything is stored: a queued payload never holds a
-    credential (REJECT refuses the request, REDACT stores the redacted text).
+    credential (REJECT refuses the request, REDACT stores the redacted text), and neither
+    does the job's identity. The connection, when named, must be registered.
     """
-    validate(request)
-    main_node(request)
-    check_relationship_strings(request.relationships)
-    cleaned = dataclasses.replace(
-        request,
-        content=clean_content(request.content, policy),
-        metadata=clean_metadata(request.metadata, policy),
+    size = len(request.content) + sum(map(len, request.relationships))
+    cleaned = await off_loop(size, lambda: _checked(request, identity, policy))
+    await check_write_connection(
+        request.scope, request.connection_id, request.source_kind, connections
     )
-    await check_connection(request, connections)
     result = await queue.enqueue(
         NewJob(
             identity=identity,
@@ -69,6 +60,18 @@ async def request_ingestion(
         },
     )
     return result
+
+
+def _checked(
+    request: IngestRequest, identity: IngestionIdentity, policy: SecretPolicy
+) -> IngestRequest:
+    cleaned = check_request(request, policy)
+    check_identifiers(
+        [(f"identity.{name}", value) for name, value in (
+            ("sourceKind", identity.source_kind), ("sourceId", identity.source_id),
+            ("contentVersion", identity.content_version)) if value]
+    )  # fmt: skip
+    return cleaned
 
 
 # One call of cancelJobs cancels at most this many; the result says when more matched.

@@ -20,6 +20,7 @@ Free text is read conservatively, because a wrong edge is worse than a missing o
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -32,9 +33,9 @@ from kenning.domain._relationship_block import (
     find_blocks,
 )
 from kenning.domain.errors import ValidationError
-from kenning.domain.keys import NodeKey, normalize_edge_type, parse_key
+from kenning.domain.keys import NodeKey, normalize_edge_type, normalize_key, parse_key
 
-WarningSource = Literal["content", "relationships"]
+WarningSource = Literal["content", "relationships", "mainNodeKey", "nodes", "edges"]
 
 _EXCERPT = 80
 _NOT_REFERENCE_SCHEMES = frozenset({"mailto", "tel", "urn", "data", "javascript"})
@@ -77,12 +78,37 @@ class Relationship:
 
 @dataclass(frozen=True, slots=True)
 class ExtractionWarning:
-    """Something that could not be read; ``line`` counts content lines or input items."""
+    """Something that could not be read, or a key normalization changed (``key`` as given,
+    ``normalized_key`` as stored); ``line`` counts content lines or input items from 1."""
 
     source: WarningSource
     line: int
     excerpt: str
     reason: str
+    key: str | None = None
+    normalized_key: str | None = None
+
+
+def changed_key(raw: str) -> bool:
+    """True when normalization changed ``raw`` beyond case and whitespace: distinct keys
+    (``o'brien"$$x``, ``o_brien___x``) may then have become one."""
+    light = " ".join(raw.lower().split()).replace("::", ":", 1)
+    namespace, sep, ident = light.partition(":")
+    return normalize_key(raw) != f"{namespace.strip()}{sep}{ident.strip()}"
+
+
+def key_warning(
+    source: WarningSource, line: int, raw: str, normalized: str
+) -> ExtractionWarning | None:
+    """The warning for a key normalization changed beyond case and whitespace, or None."""
+    if not changed_key(raw):
+        return None
+    return ExtractionWarning(
+        source, line, _excerpt(raw),
+        f"key {_excerpt(raw)} was stored as {normalized}: other spellings that normalize "
+        "the same way are the same node",
+        key=raw, normalized_key=normalized,
+    )  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +153,7 @@ def extract(
 def parse_relationship(text: str, main_node_key: str | None = None) -> Relationship:
     """Parse one relationship in any format; ``ValidationError`` when it cannot be read."""
     main = parse_key(main_node_key, field="mainNodeKey") if main_node_key else None
-    return _parse_item(text, main)
+    return _parse_item(text, main, [])
 
 
 def apply_aliases(extraction: Extraction, aliases: Mapping[str, str]) -> Extraction:
@@ -157,6 +183,7 @@ class _Collector:
         self.references: set[str] = {main.key} if main else set()
         self.relationships: dict[Relationship, None] = {}
         self.warnings: list[ExtractionWarning] = []
+        self.noted: set[str] = set()  # keys already warned about
 
     def reference(self, match: re.Match[str], line: int) -> None:
         namespace, ident = match["ns"], match["id"].rstrip(".")
@@ -164,32 +191,44 @@ class _Collector:
             return
         if match["sep"] == "::" and _CODE_PATH_AFTER.match(match.string, match.end()):
             return
+        raw = f"{namespace}:{ident}"
         try:
-            self.references.add(parse_key(f"{namespace}:{ident}").key)
+            key = _parse_cached(raw)
         except ValidationError as error:
             self.warn("content", line, match[0], error.message)
+            return
+        self.references.add(key)
+        self.note_keys("content", line, [(raw, key)])
 
     def prose_line(self, number: int, line: str) -> None:
         for match in _prose_matches(line):
             src, dst = match["src"], match["dst"].rstrip(_TRAILING_PUNCTUATION)
             if not (self._anchors(src) or self._anchors(dst)):
                 continue
+            keys: list[tuple[str, str]] = []
             try:
-                self._add(_build(src, match["edge"], dst, self.main))
+                self._add(_build(src, match["edge"], dst, self.main, keys))
             except ValidationError as error:
                 self.warn("content", number, match[0], error.message)
+            self.note_keys("content", number, keys)
 
     def item(self, source: WarningSource, line: int, text: str) -> None:
+        keys: list[tuple[str, str]] = []
         try:
-            self._add(_parse_item(text, self.main))
+            self._add(_parse_item(text, self.main, keys))
         except ValidationError as error:
             self.warn(source, line, text, error.message)
+        self.note_keys(source, line, keys)
 
     def warn(self, source: WarningSource, line: int, text: str, reason: str) -> None:
-        excerpt = " ".join(text.split())
-        if len(excerpt) > _EXCERPT:
-            excerpt = excerpt[: _EXCERPT - 1] + "…"
-        self.warnings.append(ExtractionWarning(source, line, excerpt, reason))
+        self.warnings.append(ExtractionWarning(source, line, _excerpt(text), reason))
+
+    def note_keys(self, source: WarningSource, line: int, keys: list[tuple[str, str]]) -> None:
+        for raw, key in keys:
+            warning = None if raw in self.noted else key_warning(source, line, raw, key)
+            if warning is not None:
+                self.noted.add(raw)
+                self.warnings.append(warning)
 
     def result(self) -> Extraction:
         return Extraction(
@@ -225,11 +264,11 @@ def _prose_matches(line: str) -> Iterator[re.Match[str]]:
             yield match
 
 
-def _parse_item(text: str, main: NodeKey | None) -> Relationship:
+def _parse_item(text: str, main: NodeKey | None, keys: list[tuple[str, str]]) -> Relationship:
     item = text.strip()
     bracket = _ITEM_BRACKET.fullmatch(item)
     if bracket:
-        return _build(bracket["src"], bracket["edge"], bracket["dst"], main)
+        return _build(bracket["src"], bracket["edge"], bracket["dst"], main, keys)
     parts: Sequence[str] = []
     if "->" in item:
         parts = item.split("->")
@@ -241,17 +280,22 @@ def _parse_item(text: str, main: NodeKey | None) -> Relationship:
             "or from -[edgeType]-> to",
             field="relationships",
         )
-    return _build(parts[0], parts[1], parts[2], main)
+    return _build(parts[0], parts[1], parts[2], main, keys)
 
 
-def _build(src: str, edge: str, dst: str, main: NodeKey | None) -> Relationship:
-    rel = Relationship(_endpoint(src, main), normalize_edge_type(edge), _endpoint(dst, main))
+def _build(
+    src: str, edge: str, dst: str, main: NodeKey | None, keys: list[tuple[str, str]]
+) -> Relationship:
+    """The relationship; ``keys`` gets each endpoint as written and as normalized."""
+    rel = Relationship(
+        _endpoint(src, main, keys), normalize_edge_type(edge), _endpoint(dst, main, keys)
+    )
     if rel.from_key == rel.to_key:
         raise ValidationError(f"{rel.from_key} points at itself", field="relationships")
     return rel
 
 
-def _endpoint(raw: str, main: NodeKey | None) -> str:
+def _endpoint(raw: str, main: NodeKey | None, keys: list[tuple[str, str]]) -> str:
     value = raw.strip()
     if not value:
         raise ValidationError("a relationship endpoint is empty", field="relationships")
@@ -262,7 +306,20 @@ def _endpoint(raw: str, main: NodeKey | None) -> str:
                 field="relationships",
             )
         value = f"{main.type}:{value}"
+    key = _parse_cached(value)
+    keys.append((value, key))
+    return key
+
+
+@functools.lru_cache(maxsize=8192)
+def _parse_cached(value: str) -> str:
+    # A large document names the same few thousand keys over and over.
     return parse_key(value, field="relationships").key
+
+
+def _excerpt(text: str) -> str:
+    excerpt = " ".join(text.split())
+    return excerpt if len(excerpt) <= _EXCERPT else excerpt[: _EXCERPT - 1] + "…"
 
 
 def _mask(content: str, blocks: Sequence[RelationshipBlock]) -> str:

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import strawberry
 
-from kenning.domain.connections import ConnectionRevokedError, check_connection
+from kenning.domain.connections import ConnectionRevokedError
 from kenning.domain.errors import ScopeError, ValidationError
 from kenning.domain.ingest import ingest
+from kenning.domain.ingest_rules import check_identifiers, check_write_connection, identifier_fields
 from kenning.domain.ingestion import IngestOutcome, IngestRequest
+from kenning.domain.references import ExtractionWarning
 from kenning.domain.secrets import SecretPolicy
 from kenning.domain.sensitive import SensitiveContentError
 from kenning.resolvers.context import Info
@@ -29,7 +31,12 @@ from kenning.schema.ingest import (
 logger = logging.getLogger("kenning.ingestion")
 
 
-def to_request(info: Info, data: IngestInput) -> IngestRequest:
+# ``ingest`` is what agents call and wait for; queued work goes to the bulk lane.
+INGEST_PRIORITY = 1
+QUEUED_PRIORITY = 3
+
+
+def to_request(info: Info, data: IngestInput, default_priority: int) -> IngestRequest:
     """The domain request for a GraphQL input (scope decided by ``write_scope``)."""
     metadata: object = data.metadata if data.metadata is not None else {}
     if not isinstance(metadata, Mapping):
@@ -49,7 +56,7 @@ def to_request(info: Info, data: IngestInput) -> IngestRequest:
         external_id=data.external_id,
         revision=data.revision,
         relationships=tuple(data.relationships),
-        priority=data.priority,
+        priority=default_priority if data.priority is None else data.priority,
     )
 
 
@@ -67,11 +74,17 @@ def to_success(outcome: IngestOutcome) -> IngestSuccess:
             EdgeTriple(from_key=e.from_key, edge_type=e.edge_type, to_key=e.to_key)
             for e in outcome.edges
         ],
-        warnings=[
-            IngestWarning(source=w.source, line=w.line, excerpt=w.excerpt, reason=w.reason)
-            for w in outcome.warnings
-        ],
+        warnings=to_warnings(outcome.warnings),
     )
+
+
+def to_warnings(warnings: Sequence[ExtractionWarning]) -> list[IngestWarning]:
+    """The GraphQL form of an ingest's warnings."""
+    return [
+        IngestWarning(source=w.source, line=w.line, excerpt=w.excerpt, reason=w.reason,
+                      key=w.key, normalized_key=w.normalized_key)
+        for w in warnings
+    ]  # fmt: skip
 
 
 async def resolve_ingest(info: Info, input: IngestInput) -> IngestResult:
@@ -81,21 +94,27 @@ async def resolve_ingest(info: Info, input: IngestInput) -> IngestResult:
     if input.secret_policy is not None:
         deps = dataclasses.replace(deps, secret_policy=SecretPolicy(input.secret_policy.value))
     try:
-        request = to_request(info, input)
-        await check_connection(request, runtime.queue.connections)
+        request = to_request(info, input, INGEST_PRIORITY)
+        # Identifiers first: a credential in connectionId must not reach a query.
+        check_identifiers(identifier_fields(request))
+        await check_write_connection(
+            request.scope, request.connection_id, request.source_kind, runtime.queue.connections
+        )
         outcome = await ingest(request, deps)
     except ConnectionRevokedError as error:
         return error_member(error)
     except (ValidationError, SensitiveContentError, ScopeError) as error:
+        # Field names and sizes only: the refused input may hold the very credential.
         logger.info(
             "ingestion.rejected",
-            extra={"source_urn": input.source_urn, "code": error.code.value, "field": error.field},
+            extra={"code": error.code.value, "field": error.field, **_sizes(input)},
         )
         return error_member(error)
     except Exception as error:
-        logger.warning(
-            "ingestion.failed",
-            extra={"source_urn": input.source_urn, "error": type(error).__name__},
-        )
+        logger.warning("ingestion.failed", extra={"error": type(error).__name__, **_sizes(input)})
         raise
     return to_success(outcome)
+
+
+def _sizes(data: IngestInput) -> dict[str, int]:
+    return {"source_urn_chars": len(data.source_urn), "content_chars": len(data.content)}

@@ -6,9 +6,10 @@ from collections.abc import Mapping
 
 import strawberry
 
-from kenning.domain.connections import ConnectionRevokedError, check_connection_use
+from kenning.domain.connections import ConnectionRevokedError
 from kenning.domain.errors import ScopeError, ValidationError
 from kenning.domain.git_commits import FileChange, GitCommit, commit_requests
+from kenning.domain.graph_items import identifier_fields
 from kenning.domain.ingest_graph import (
     GraphEdge,
     GraphNode,
@@ -17,9 +18,12 @@ from kenning.domain.ingest_graph import (
     GraphRequest,
     ingest_graph,
 )
+from kenning.domain.ingest_rules import check_identifiers, check_write_connection
+from kenning.domain.off_loop import off_loop
 from kenning.domain.sensitive import SensitiveContentError
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_member
+from kenning.resolvers.ingest import to_warnings
 from kenning.resolvers.scope import write_scope
 from kenning.schema import queue as queue_types
 from kenning.schema.ingest import EdgeTriple, IngestedChunk
@@ -74,7 +78,9 @@ async def resolve_ingest_graph(info: Info, input: IngestGraphInput) -> IngestGra
     """Store pre-structured pieces, nodes and edges; reject bad items one by one."""
     try:
         request = _request(info, input)
-        await check_connection_use(
+        # Identifiers first: a credential in connectionId must not reach a query.
+        check_identifiers(identifier_fields(request))
+        await check_write_connection(
             request.scope, request.connection_id, request.source_kind,
             info.context.runtime.queue.connections,
         )  # fmt: skip
@@ -93,6 +99,7 @@ async def resolve_ingest_graph(info: Info, input: IngestGraphInput) -> IngestGra
         edges=[EdgeTriple(from_key=e.from_key, edge_type=e.edge_type, to_key=e.to_key)
                for e in outcome.edges],
         rejected=_rejected(result),
+        warnings=to_warnings(outcome.warnings),
     )  # fmt: skip
 
 
@@ -108,13 +115,15 @@ async def resolve_ingest_git_commits(
             for c in input.commits
         )  # fmt: skip
         scope = write_scope(info, input.scope)
-        await check_connection_use(
+        deps = info.context.runtime.ingest_deps()
+        size = sum(len(c.diff) + len(c.message) for c in commits)
+        requests = await off_loop(size, lambda: commit_requests(
+            input.repository, commits, scope, connection_id=input.connection_id,
+            policy=deps.secret_policy,
+        ))  # fmt: skip
+        await check_write_connection(
             scope, input.connection_id, None, info.context.runtime.queue.connections
         )
-        requests = commit_requests(
-            input.repository, commits, scope, connection_id=input.connection_id,
-        )  # fmt: skip
-        deps = info.context.runtime.ingest_deps()
         done = []
         for commit, request in zip(commits, requests, strict=True):
             result = await ingest_graph(request, deps)

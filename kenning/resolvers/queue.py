@@ -32,7 +32,7 @@ from kenning.domain.secrets import SecretPolicy
 from kenning.domain.sensitive import SensitiveContentError
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_member
-from kenning.resolvers.ingest import to_request
+from kenning.resolvers.ingest import QUEUED_PRIORITY, to_request
 from kenning.resolvers.scope import principal, read_scope, to_scope
 from kenning.schema import queue as gql
 from kenning.schema.ingest import IngestInput, IngestionRequestInput
@@ -104,7 +104,7 @@ async def _request_one(
     runtime = info.context.runtime
     override = SecretPolicy(input.secret_policy.value) if input.secret_policy else None
     try:
-        request = to_request(info, input)
+        request = to_request(info, input, QUEUED_PRIORITY)
         wanted = IngestionIdentity(
             identity.source_kind, identity.source_id or input.source_urn, identity.content_version
         )

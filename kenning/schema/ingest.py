@@ -45,8 +45,12 @@ class IngestInput:
         default_factory=list,
         description="Relationships in any format: `a|rel|b`, `a->rel->b`, `a -[rel]-> b`.",
     )
-    priority: int = strawberry.field(
-        default=1, description="Embedding priority for the model router (0 highest, 3 bulk)."
+    priority: int | None = strawberry.field(
+        default=None,
+        description="0 (highest) to 9: the lane of a queued job (0-2 PRIORITY, 3 and up "
+        "BULK) and the model router's priority for its embeddings. Defaults to 1 for "
+        "`ingest` (agents waiting for the answer) and to 3, the bulk lane, for "
+        "`requestIngestion` and `requestIngestions`.",
     )
     secret_policy: SecretPolicyInput | None = strawberry.field(
         default=None, description="Overrides the server's policy for this request."
@@ -73,12 +77,20 @@ class EdgeTriple:
     to_key: str = strawberry.field(name="to")
 
 
-@strawberry.type(description="A line or item that could not be read; the rest was indexed.")
+@strawberry.type(
+    description="A line or item that could not be read (the rest was indexed), or a node key "
+    "that normalization changed beyond case and whitespace (`key` as given, `normalizedKey` "
+    "as stored): other spellings that normalize the same way name the same node."
+)
 class IngestWarning:
-    source: str
-    line: int
+    source: str = strawberry.field(
+        description="content, relationships, mainNodeKey (ingest); nodes or edges (ingestGraph)."
+    )
+    line: int = strawberry.field(description="The content line or the input item, from 1.")
     excerpt: str
     reason: str
+    key: str | None = None
+    normalized_key: str | None = None
 
 
 @strawberry.type(description="The document was indexed, or was already indexed unchanged.")

@@ -10,7 +10,7 @@ from strawberry.scalars import JSON
 
 from kenning.domain.ingestion import IngestStatus, KnowledgeType
 from kenning.schema.errors import ScopeError, SensitiveContentError, ValidationError
-from kenning.schema.ingest import EdgeTriple, IngestedChunk
+from kenning.schema.ingest import EdgeTriple, IngestedChunk, IngestWarning
 from kenning.schema.queue import ConnectionRevokedError
 from kenning.schema.scope import ScopeInput
 
@@ -69,6 +69,10 @@ class IngestGraphSuccess:
     nodes: list[str]
     edges: list[EdgeTriple]
     rejected: list[RejectedItem]
+    warnings: list[IngestWarning] = strawberry.field(
+        description="Node keys normalization changed beyond case and whitespace (source "
+        "nodes or edges, line = the item's index + 1)."
+    )
 
 
 IngestGraphResult = Annotated[

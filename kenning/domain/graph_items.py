@@ -1,0 +1,231 @@
+"""What ``ingest_graph`` takes, and the checks its items pass before anything is stored.
+
+Credentials refuse the whole request (nothing is stored), as for ``ingest``: in an
+identifier (URN, ref, key, type, tag) whatever the policy, in a piece's content or a node's
+properties as the policy says. Other bad items are rejected one by one with a reason.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from kenning.domain.content_hash import IndexedPayload, content_hash
+from kenning.domain.errors import KenningError, TooLargeError, ValidationError
+from kenning.domain.ingest_rules import check_identifiers, clean_content, clean_metadata
+from kenning.domain.ingestion import KnowledgeType, NodeRecord
+from kenning.domain.keys import canonicalize_key, normalize_edge_type, normalize_key, parse_key
+from kenning.domain.references import ExtractionWarning, WarningSource, key_warning
+from kenning.domain.scope import Scope
+from kenning.domain.secrets import SecretPolicy
+
+MAX_ITEMS = 5_000
+
+
+@dataclass(frozen=True, slots=True)
+class GraphPiece:
+    """A piece of text the request's edges may cite as evidence by ``ref``."""
+
+    ref: str
+    content: str
+    knowledge_type: KnowledgeType | None = None
+    info_type: str | None = None
+    tags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GraphNode:
+    """A vertex with its type and properties."""
+
+    key: str
+    type: str | None = None
+    properties: Mapping[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class GraphEdge:
+    """An edge citing pieces (by ref) as its evidence."""
+
+    from_key: str
+    edge_type: str
+    to_key: str
+    evidence: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GraphRequest:
+    """One structured ingest."""
+
+    source_urn: str
+    scope: Scope
+    kind: str = "graph"
+    pieces: tuple[GraphPiece, ...] = ()
+    nodes: tuple[GraphNode, ...] = ()
+    edges: tuple[GraphEdge, ...] = ()
+    connection_id: str | None = None
+    source_kind: str | None = None
+    priority: int = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Rejection:
+    """An item that was not stored, and why."""
+
+    item: str  # PIECE | NODE | EDGE
+    index: int
+    reason: str
+
+
+@dataclass(slots=True)
+class Items:
+    """The request's items that may be stored, what was rejected, warnings, and the hash."""
+
+    pieces: dict[str, GraphPiece]
+    nodes: dict[str, NodeRecord]
+    edges: dict[int, GraphEdge]
+    rejected: list[Rejection]
+    warnings: list[ExtractionWarning]
+    digest: str = ""
+
+
+def request_size(request: GraphRequest) -> int:
+    """About how many characters the checks of ``request`` read."""
+    return sum(len(p.content) for p in request.pieces) + 200 * (
+        len(request.nodes) + len(request.edges)
+    )
+
+
+def check_items(request: GraphRequest, policy: SecretPolicy) -> Items:
+    """Validate and clean every item; ``SensitiveContentError`` refuses the whole request."""
+    _check(request)
+    check_identifiers(identifier_fields(request))
+    items = Items({}, {}, {}, [], [])
+    _valid_pieces(request, policy, items)
+    _valid_nodes(request, policy, items)
+    _parsed_edges(request, items)
+    items.digest = _digest(request, items)
+    return items
+
+
+def identifier_fields(request: GraphRequest) -> list[tuple[str, str]]:
+    """Every field of ``request`` that names or labels, by its input name."""
+    scope = request.scope
+    fields = [("sourceUrn", request.source_urn), ("kind", request.kind),
+              ("connectionId", request.connection_id or ""),
+              ("sourceKind", request.source_kind or ""), ("scope.clientId", scope.client_id),
+              ("scope.projectId", scope.project_id), ("scope.groupId", scope.group_id)]  # fmt: skip
+    for i, piece in enumerate(request.pieces):
+        fields += [
+            (f"pieces[{i}].ref", piece.ref),
+            (f"pieces[{i}].infoType", piece.info_type or ""),
+        ]
+        fields += [(f"pieces[{i}].tags[{j}]", tag) for j, tag in enumerate(piece.tags)]
+    for i, node in enumerate(request.nodes):
+        fields += [(f"nodes[{i}].key", node.key), (f"nodes[{i}].type", node.type or "")]
+    for i, edge in enumerate(request.edges):
+        fields += [(f"edges[{i}].from", edge.from_key), (f"edges[{i}].edgeType", edge.edge_type),
+                   (f"edges[{i}].to", edge.to_key)]  # fmt: skip
+        fields += [(f"edges[{i}].evidence[{j}]", ref) for j, ref in enumerate(edge.evidence)]
+    return [(name, value) for name, value in fields if value]
+
+
+def rejected_edges(rejected: list[Rejection]) -> set[int]:
+    """Indexes of the request's edges that were rejected."""
+    return {r.index for r in rejected if r.item == "EDGE"}
+
+
+def _check(request: GraphRequest) -> None:
+    if not request.source_urn.strip():
+        raise ValidationError("sourceUrn is required", field="sourceUrn")
+    total = len(request.pieces) + len(request.nodes) + len(request.edges)
+    if total == 0:
+        raise ValidationError("nothing to ingest: give pieces, nodes or edges", field="input")
+    if total > MAX_ITEMS:
+        raise TooLargeError(f"at most {MAX_ITEMS} items per request", field="input")
+
+
+def _canonical(raw: str, field: str, items: Items, source: WarningSource, line: int) -> str:
+    parse_key(raw, field=field)
+    key = canonicalize_key(normalize_key(raw))
+    warning = key_warning(source, line, raw.strip(), key)
+    if warning is not None and all(w.key != warning.key for w in items.warnings):
+        items.warnings.append(warning)
+    return key
+
+
+def _valid_pieces(request: GraphRequest, policy: SecretPolicy, items: Items) -> None:
+    for index, piece in enumerate(request.pieces):
+        if not piece.ref.strip() or piece.ref in items.pieces:
+            items.rejected.append(Rejection("PIECE", index, "ref must be non-empty and unique"))
+        elif not piece.content.strip():
+            items.rejected.append(Rejection("PIECE", index, "content is empty"))
+        else:
+            content = clean_content(piece.content, policy, f"pieces[{index}].content")
+            items.pieces[piece.ref] = GraphPiece(
+                piece.ref, content, piece.knowledge_type, piece.info_type, piece.tags
+            )
+
+
+def _valid_nodes(request: GraphRequest, policy: SecretPolicy, items: Items) -> None:
+    for index, node in enumerate(request.nodes):
+        try:
+            key = _canonical(node.key, "key", items, "nodes", index + 1)
+            properties = clean_metadata(node.properties, policy, f"nodes[{index}].properties")
+        except ValidationError as error:
+            items.rejected.append(Rejection("NODE", index, error.message))
+            continue
+        reserved = {"key", "type", "client", "project", "group"} & set(properties)
+        if reserved:
+            items.rejected.append(
+                Rejection("NODE", index, f"reserved property {sorted(reserved)[0]}")
+            )
+            continue
+        node_type = normalize_key(f"{node.type}:x").split(":")[0] if node.type else None
+        items.nodes[key] = NodeRecord(key, node_type or key.split(":", 1)[0], properties)
+
+
+def _parsed_edges(request: GraphRequest, items: Items) -> None:
+    seen: set[tuple[str, str, str]] = set()
+    for index, edge in enumerate(request.edges):
+        try:
+            parsed = GraphEdge(
+                _canonical(edge.from_key, "from", items, "edges", index + 1),
+                normalize_edge_type(edge.edge_type),
+                _canonical(edge.to_key, "to", items, "edges", index + 1),
+                tuple(dict.fromkeys(edge.evidence)),
+            )
+        except KenningError as error:
+            items.rejected.append(Rejection("EDGE", index, error.message))
+            continue
+        unknown = [ref for ref in parsed.evidence if ref not in items.pieces]
+        if not parsed.evidence or unknown:
+            reason = f"unknown evidence piece {unknown[0]}" if unknown else "no evidence"
+            items.rejected.append(Rejection("EDGE", index, reason))
+        elif parsed.from_key == parsed.to_key:
+            items.rejected.append(Rejection("EDGE", index, "an edge needs two distinct endpoints"))
+        elif (parsed.from_key, parsed.edge_type, parsed.to_key) in seen:
+            items.rejected.append(Rejection("EDGE", index, "duplicate of an earlier edge"))
+        else:
+            seen.add((parsed.from_key, parsed.edge_type, parsed.to_key))
+            items.edges[index] = parsed
+
+
+def _digest(request: GraphRequest, items: Items) -> str:
+    document = {
+        "pieces": [[p.ref, p.content, p.knowledge_type or "", p.info_type or "", sorted(p.tags)]
+                   for p in items.pieces.values()],
+        "nodes": sorted([k, n.type, n.properties] for k, n in items.nodes.items()),
+        "edges": sorted([e.from_key, e.edge_type, e.to_key, sorted(e.evidence)]
+                        for e in items.edges.values()),
+    }  # fmt: skip
+    return content_hash(
+        IndexedPayload(
+            source_urn=request.source_urn,
+            content=json.dumps(document, sort_keys=True, default=str),
+            kind=request.kind,
+            scope=request.scope,
+            connection_id=request.connection_id or "",
+            source_kind=request.source_kind or "",
+        )
+    )
