@@ -6,8 +6,10 @@ The reader gets them as one node: the key, the type and the properties merged so
 most specific scope wins, and ``scope`` naming that winning vertex. Specificity, least to
 most: global, client, a sibling project of the reader's group, the reader's group, the
 reader's own project — the group's shared data is closer to the reader than another
-project's private view, so it outranks a sibling. Among siblings the greatest project id
-wins, an arbitrary but stable rule.
+project's private view, so it outranks a sibling. A global or client reader also sees the
+vertices below it: its own level's vertex wins, then the global one, then other clients'
+client-wide vertices (a global reader's), groups, then projects. Among equals the greatest
+(client, project, group) wins, an arbitrary but stable rule.
 
 **Edges are rows.** Every visible ``REL`` row whose two vertices are visible is an edge; the
 same (from, type, to) stored at two scopes is two edges, each with its own evidence.
@@ -131,16 +133,21 @@ def edge_confidence(supporting_chunks: int) -> float:
     return n / (n + 1)
 
 
-def specificity(row: Scope, reader: Scope) -> tuple[int, str, str]:
+def specificity(row: Scope, reader: Scope) -> tuple[int, str, str, str]:
     """Sort key: larger is more specific for ``reader`` (see the module docstring)."""
     level = row.level
-    if level is ScopeLevel.PROJECT:
+    if reader.level in (ScopeLevel.GLOBAL, ScopeLevel.CLIENT):
+        if row == reader:
+            rank = 4
+        else:
+            rank = {ScopeLevel.GLOBAL: 3, ScopeLevel.CLIENT: 2, ScopeLevel.GROUP: 1}.get(level, 0)
+    elif level is ScopeLevel.PROJECT:
         rank = 4 if row.project_id == reader.project_id else 2
     elif level is ScopeLevel.GROUP:
         rank = 3
     else:
         rank = 1 if level is ScopeLevel.CLIENT else 0
-    return rank, row.project_id, row.group_id
+    return rank, row.client_id, row.project_id, row.group_id
 
 
 def merge_vertices(key: str, parts: Iterable[VertexPart], reader: Scope) -> NodeView | None:

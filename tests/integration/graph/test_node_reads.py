@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from kenning.domain.scope import Scope
+from kenning.domain.scope import ProjectGroups, Scope
 from kenning.resolvers.context import Context
 from tests.integration.graph.graph_data import scope_input, write_graph
 from tests.integration.ingestion.conftest import Api
@@ -51,6 +51,8 @@ WRITES: list[tuple[Scope, tuple[str, str, str], dict[str, object]]] = [
 
 
 LEVELS = {scope: props["level"] for scope, _, props in WRITES}
+# The groups the writes record (each project with the group it names).
+GROUPS = ProjectGroups.stamped(scope for scope, _, _ in WRITES)
 # The vertex whose scope is most specific for each reader: its own project, else its group
 # (which outranks the group's projects), else its client, else global.
 WINNER = {
@@ -86,23 +88,23 @@ async def test_a_reader_sees_exactly_the_visible_vertices_and_edges(
     await write_johns(api)
     node = await read(api, "user:john", reader)
     assert node is not None
-    visible = [(s, t, p) for s, t, p in WRITES if reader.can_see(s)]
+    visible = [(s, t, p) for s, t, p in WRITES if reader.can_see(s, GROUPS)]
     expected_edges = {(t[0], t[1], t[2]) for _, t, _ in visible}
     got = {(e["from"]["key"], e["edgeType"], e["to"]["key"]) for e in node["edges"]}
     assert got == expected_edges
     assert node["degree"] == len(expected_edges)
     for edge in node["edges"]:
-        assert reader.can_see(as_scope(edge["scope"]))
+        assert reader.can_see(as_scope(edge["scope"]), GROUPS)
         assert edge["evidence"] and all(
-            reader.can_see(as_scope(c["scope"])) for c in edge["evidence"]
+            reader.can_see(as_scope(c["scope"]), GROUPS) for c in edge["evidence"]
         )
     expected = {"name": "John", "level": WINNER[reader].client_id and LEVELS[WINNER[reader]]}
     if reader.client_id == "acme":
         expected["email"] = "j@acme"
     if reader == GLOBEX:
         expected |= {"level": "globex", "secret": "x"}
-    if reader == GLOBAL:
-        expected["level"] = "global"
+    if reader == GLOBAL:  # it sees every vertex; its own level's wins
+        expected |= {"level": "global", "email": "j@acme", "secret": "x"}
     assert node["properties"] == expected
     assert as_scope(node["scope"]) == WINNER[reader]
 

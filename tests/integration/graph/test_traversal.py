@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from kenning.domain.scope import Scope
+from kenning.domain.scope import ProjectGroups, Scope
 from tests.integration.graph.graph_data import scope_input, write_graph
 from tests.integration.ingestion.conftest import Api
 
@@ -114,7 +114,10 @@ async def test_neighbors_never_cross_scopes(api: Api) -> None:
         sub = await around(api, "user:john", depth=3, reader=reader)
         for item in sub["nodes"] + sub["edges"]:
             s = item["scope"]
-            assert reader.can_see(Scope(s["clientId"], s["projectId"], s["groupId"]))
+            row = Scope(s["clientId"], s["projectId"], s["groupId"])
+            assert reader.can_see(
+                row, ProjectGroups.stamped([WEB, Scope("acme", "api", "backend")])
+            )
     assert node_keys(await around(api, "user:john", depth=2, reader=WEB)) == {
         "user:john", "user:ann", "repo:web"
     }  # fmt: skip

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kenning.domain.principal import Principal, Role
-from kenning.domain.scope import Scope
+from kenning.domain.scope import ProjectGroups, Scope
 from tests.integration.search.conftest import Api, ingest_all
 
 pytestmark = pytest.mark.integration
@@ -23,6 +23,8 @@ STORED = [Scope()] + [
         Scope(client, "p3", "g1"),
     )
 ]
+# The groups the writes record (each project with the group it names).
+GROUPS = ProjectGroups.stamped(STORED)
 READERS = [
     Scope(),
     Scope("acme"),
@@ -87,8 +89,8 @@ async def test_search_returns_exactly_the_visible_chunks(
     result = (await reader_api(stored, reader)(SEARCH, mode=mode))["search"]
     assert result["__typename"] == "SearchSuccess"
     returned = [h["chunk"] for h in result["hits"]]
-    assert all(reader.can_see(as_scope(c["scope"])) for c in returned)
-    visible = {urn(scope) for scope in STORED if reader.can_see(scope)}
+    assert all(reader.can_see(as_scope(c["scope"]), GROUPS) for c in returned)
+    visible = {urn(scope) for scope in STORED if reader.can_see(scope, GROUPS)}
     assert {c["sourceUrn"] for c in returned} == visible
 
 
@@ -97,9 +99,9 @@ async def test_chunks_by_kind_returns_exactly_the_visible_chunks(
     stored: Api, reader: Scope
 ) -> None:
     returned = (await reader_api(stored, reader)(BY_KIND))["chunksByKind"]
-    assert all(reader.can_see(as_scope(c["scope"])) for c in returned)
+    assert all(reader.can_see(as_scope(c["scope"]), GROUPS) for c in returned)
     assert {c["sourceUrn"] for c in returned} == {
-        urn(scope) for scope in STORED if reader.can_see(scope)
+        urn(scope) for scope in STORED if reader.can_see(scope, GROUPS)
     }
 
 
@@ -126,4 +128,4 @@ async def test_narrowing_inside_the_keys_scope_reads_less(stored: Api) -> None:
         ... on SearchSuccess { hits { sourceUrn } } } }"""
     found = {h["sourceUrn"] for h in (await reader(query))["search"]["hits"]}
     narrowed = Scope("acme", "p2", "g2")
-    assert found == {urn(scope) for scope in STORED if narrowed.can_see(scope)}
+    assert found == {urn(scope) for scope in STORED if narrowed.can_see(scope, GROUPS)}

@@ -11,7 +11,7 @@ import redis.asyncio as aioredis
 from pgvector.asyncpg import register_vector
 
 from kenning.domain.principal import Principal, Role
-from kenning.domain.scope import Scope
+from kenning.domain.scope import NO_GROUPS, Scope
 from kenning.domain.search import SearchFilters
 from kenning.runtime import Runtime
 from kenning.settings import Settings
@@ -75,7 +75,8 @@ async def test_vector_search_returns_the_limit_from_a_one_percent_scope(selectiv
     assert [h["vectorRank"] for h in hits] == list(range(1, 11))
     for hit in hits:
         scope = hit["chunk"]["scope"]
-        assert READER.can_see(Scope(scope["clientId"], scope["projectId"], scope["groupId"]))
+        row = Scope(scope["clientId"], scope["projectId"], scope["groupId"])
+        assert READER.can_see(row, NO_GROUPS)  # the fixture records no project groups
 
 
 @pytest.fixture
