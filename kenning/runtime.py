@@ -50,7 +50,8 @@ class Runtime:
     def __post_init__(self) -> None:
         self.store = PgKnowledgeStore(self.pool, self.settings.graph_name)
         self.aliases = PgAliasRegistry(self.pool)
-        self.api_keys = PgApiKeys(self.pool)
+        # With Redis, revocations reach every process at once (see storage.key_revocations).
+        self.api_keys = PgApiKeys(self.pool, redis=self.redis)
         self.graph = PgGraphReader(self.pool, self.settings.graph_name)
         self.chunk_index = PgChunkIndex(
             self.pool,

@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Annotated, TypeVar
 
+import redis.asyncio as aioredis
 import typer
 
 from kenning.cli.group import PlainCommand, report
@@ -13,7 +14,7 @@ from kenning.domain.api_keys import check_label
 from kenning.domain.principal import Role
 from kenning.domain.scope import Scope
 from kenning.settings import Settings
-from kenning.storage.api_keys import ApiKeyInfo, PgApiKeys
+from kenning.storage.api_keys import AUTH_CACHE_SECONDS, ApiKeyInfo, PgApiKeys
 from kenning.storage.pool import create_pool
 
 keys_app = typer.Typer(
@@ -27,10 +28,14 @@ T = TypeVar("T")
 
 def _run(work: Callable[[PgApiKeys], Awaitable[T]]) -> T:
     async def main() -> T:
-        pool = await create_pool(Settings(), min_size=1)
+        settings = Settings()
+        pool = await create_pool(settings, min_size=1)
+        # Redis tells running servers about a revocation, so they drop the key at once.
+        redis = aioredis.from_url(settings.redis_url)
         try:
-            return await work(PgApiKeys(pool))
+            return await work(PgApiKeys(pool, redis=redis))
         finally:
+            await redis.aclose()
             await pool.close()
 
     return asyncio.run(main())
@@ -105,8 +110,14 @@ def revoke(
         str, typer.Argument(metavar="KEY_ID", help="The key's id, as kenning keys list shows it.")
     ],
 ) -> None:
-    """Revoke a key; requests with it are refused from then on."""
-    info = _run(lambda keys: keys.revoke(key_id))
+    """Revoke a key; running servers refuse it and close its websockets at once."""
+    info, told = _run(lambda keys: keys.revoke_everywhere(key_id))
     if info is None:
         raise report(f"no key with id {key_id}: kenning keys list shows them", 1)
     typer.echo(_line(info))
+    if not told:
+        typer.echo(
+            f"Redis is unreachable: running servers refuse the key within "
+            f"{AUTH_CACHE_SECONDS:.0f} s, when their cached authentication expires.",
+            err=True,
+        )

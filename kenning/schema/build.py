@@ -18,10 +18,10 @@ from strawberry.types import ExecutionContext
 
 from kenning.schema.document_guard import CheckedDocuments, DocumentGuard, DocumentLimits
 from kenning.schema.error_shaping import ErrorShaping, UnavailablePart
+from kenning.schema.executor import CheckedExecutor
 from kenning.schema.mutation import Mutation
 from kenning.schema.operation_log import OperationLog, OperationObserver
 from kenning.schema.query import Query
-from kenning.schema.storable_input import CheckedExecutor
 from kenning.schema.subscription import Subscription
 
 

@@ -3,10 +3,10 @@
 PostgreSQL's text holds no NUL character, and UTF-8 has no lone surrogates (JSON can spell
 one, ``"\\ud800"``, and Python decodes it). Such text used to reach the driver and come
 back as a masked internal error from wherever it was used: a metadata key, a search query,
-a kind, a URN. The check runs when graphql-core builds the executor, before any resolver,
-for queries, mutations and subscriptions alike, over every variable (JSON scalars, their
-keys included) and every string literal of the document. The error is BAD_USER_INPUT and
-its ``field`` names the variable or argument (``input.metadata``, ``kind``).
+a kind, a URN. The check runs when graphql-core builds the executor (``schema.executor``),
+before any resolver, for queries, mutations and subscriptions alike, over every variable
+(JSON scalars, their keys included) and every string literal of the document. The error
+is BAD_USER_INPUT and its ``field`` names the variable or argument (``input.metadata``).
 """
 
 from __future__ import annotations
@@ -25,8 +25,6 @@ from graphql import (
     Visitor,
     visit,
 )
-from graphql.execution import Executor
-from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 _NAME = re.compile(r"\w+")
@@ -56,7 +54,7 @@ def _bad_strings(value: object, path: str) -> Iterator[tuple[str, str]]:
                 text = str(key)
                 what = _what(text)
                 if what is not None:
-                    yield where, f"a key holding {what}"
+                    yield where, f"a key with {what}"
                 # A key that is no identifier would not read as a path: name its parent.
                 pending.append((inner, f"{where}.{text}" if _NAME.fullmatch(text) else where))
         elif isinstance(item, list | tuple):
@@ -129,25 +127,3 @@ def literal_errors(document: DocumentNode) -> list[GraphQLError]:
     literals = _Literals()
     visit(document, literals)
     return literals.errors
-
-
-class CheckedExecutor(StrawberryGraphQLCoreExecutionContext):
-    """Strawberry's executor, refusing unstorable text before anything runs."""
-
-    @classmethod
-    def build(
-        cls,
-        schema: Any,
-        document: DocumentNode,
-        root_value: Any = None,
-        context_value: Any = None,
-        raw_variable_values: dict[str, Any] | None = None,
-        *args: Any,
-        **kwargs: Any,
-    ) -> list[GraphQLError] | Executor[Any]:
-        errors = literal_errors(document) + variable_errors(raw_variable_values)
-        if errors:
-            return errors
-        return super().build(
-            schema, document, root_value, context_value, raw_variable_values, *args, **kwargs
-        )
