@@ -18,7 +18,7 @@ from kenning.domain.secrets import SecretPolicy
 from kenning.domain.sensitive import SensitiveContentError
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_member
-from kenning.resolvers.scope import write_scope
+from kenning.resolvers.scope import stored_write_scope
 from kenning.schema.ingest import (
     EdgeTriple,
     IngestedChunk,
@@ -36,8 +36,8 @@ INGEST_PRIORITY = 1
 QUEUED_PRIORITY = 3
 
 
-def to_request(info: Info, data: IngestInput, default_priority: int) -> IngestRequest:
-    """The domain request for a GraphQL input (scope decided by ``write_scope``)."""
+async def to_request(info: Info, data: IngestInput, default_priority: int) -> IngestRequest:
+    """The domain request for a GraphQL input (scope decided by ``stored_write_scope``)."""
     metadata: object = data.metadata if data.metadata is not None else {}
     if not isinstance(metadata, Mapping):
         raise ValidationError("metadata must be a JSON object", field="metadata")
@@ -45,7 +45,7 @@ def to_request(info: Info, data: IngestInput, default_priority: int) -> IngestRe
         source_urn=data.source_urn,
         kind=data.kind,
         content=data.content,
-        scope=write_scope(info, data.scope),
+        scope=await stored_write_scope(info, data.scope),
         main_node_key=data.main_node_key,
         knowledge_type=data.knowledge_type,
         info_type=data.info_type,
@@ -94,7 +94,7 @@ async def resolve_ingest(info: Info, input: IngestInput) -> IngestResult:
     if input.secret_policy is not None:
         deps = dataclasses.replace(deps, secret_policy=SecretPolicy(input.secret_policy.value))
     try:
-        request = to_request(info, input, INGEST_PRIORITY)
+        request = await to_request(info, input, INGEST_PRIORITY)
         # Identifiers first: a credential in connectionId must not reach a query.
         check_identifiers(identifier_fields(request))
         await check_write_connection(

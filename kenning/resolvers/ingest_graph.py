@@ -24,7 +24,7 @@ from kenning.domain.sensitive import SensitiveContentError
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_member
 from kenning.resolvers.ingest import to_warnings
-from kenning.resolvers.scope import write_scope
+from kenning.resolvers.scope import stored_write_scope
 from kenning.schema import queue as queue_types
 from kenning.schema.ingest import EdgeTriple, IngestedChunk
 from kenning.schema.ingest_graph import (
@@ -49,10 +49,10 @@ def _properties(value: object, index: int) -> Mapping[str, object]:
     return value
 
 
-def _request(info: Info, data: IngestGraphInput) -> GraphRequest:
+async def _request(info: Info, data: IngestGraphInput) -> GraphRequest:
     return GraphRequest(
         source_urn=data.source_urn,
-        scope=write_scope(info, data.scope),
+        scope=await stored_write_scope(info, data.scope),
         kind=data.kind,
         pieces=tuple(
             GraphPiece(p.ref, p.content, p.knowledge_type, p.info_type, tuple(p.tags))
@@ -77,7 +77,7 @@ def _rejected(result: GraphOutcome) -> list[RejectedItem]:
 async def resolve_ingest_graph(info: Info, input: IngestGraphInput) -> IngestGraphResult:
     """Store pre-structured pieces, nodes and edges; reject bad items one by one."""
     try:
-        request = _request(info, input)
+        request = await _request(info, input)
         # Identifiers first: a credential in connectionId must not reach a query.
         check_identifiers(identifier_fields(request))
         await check_write_connection(
@@ -114,7 +114,7 @@ async def resolve_ingest_git_commits(
                       c.diff)
             for c in input.commits
         )  # fmt: skip
-        scope = write_scope(info, input.scope)
+        scope = await stored_write_scope(info, input.scope)
         deps = info.context.runtime.ingest_deps()
         size = sum(len(c.diff) + len(c.message) for c in commits)
         requests = await off_loop(size, lambda: commit_requests(

@@ -104,7 +104,7 @@ async def _request_one(
     runtime = info.context.runtime
     override = SecretPolicy(input.secret_policy.value) if input.secret_policy else None
     try:
-        request = to_request(info, input, QUEUED_PRIORITY)
+        request = await to_request(info, input, QUEUED_PRIORITY)
         wanted = IngestionIdentity(
             identity.source_kind, identity.source_id or input.source_urn, identity.content_version
         )

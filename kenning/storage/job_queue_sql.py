@@ -65,13 +65,16 @@ CLAIM_PAGE = f"""
       AND ($8::int IS NULL
            OR {order_row("q")} > ($8, $9::int, $10::timestamptz, $11::text))
     ORDER BY q.priority, q.queue_position NULLS LAST, q.created_at, q.id LIMIT $12"""
-# Only jobs written at the writer's scope or narrower (what cancelJob allows one by one).
+# Only jobs the writer owns (``Scope.owns``, what cancelJob allows one by one): a client's
+# for a client key, a project's (whatever group it names) for a project key, and a group's
+# own jobs for a group key.
 CANCEL_MATCHING = f"""
     WITH chosen AS (
         SELECT id, status AS previous FROM ingestion_jobs
         WHERE status = ANY($4::text[])
-          AND ($1 = '' OR (client_id = $1 AND ($2 = '' OR project_id = $2)
-                           AND ($3 = '' OR group_id = $3)))
+          AND ($1 = '' OR (client_id = $1 AND (($2 = '' AND $3 = '')
+                           OR ($2 <> '' AND project_id = $2)
+                           OR ($2 = '' AND project_id = '' AND group_id = $3))))
           AND ($5::text IS NULL OR lane = $5)
           AND ($6::text IS NULL OR connection_id = $6)
           AND ($7::text IS NULL OR source_urn = $7)
