@@ -57,6 +57,8 @@ class Settings(BaseSettings):
     graphql_max_depth: int = Field(default=12, ge=2, le=100)
     graphql_max_tokens: int = Field(default=4000, ge=100, le=100_000)
     graphql_max_aliases: int = Field(default=64, ge=1, le=10_000)
+    # Fields a document selects once its fragments are spread (a fragment bomb's measure).
+    graphql_max_fields: int = Field(default=5000, ge=100, le=1_000_000)
     graphql_introspection: bool = True
     # Largest request body /graphql reads (requestIngestions of many documents included).
     max_request_bytes: int = Field(default=64 * 1024 * 1024, ge=1024)

@@ -119,7 +119,10 @@ def test_relationships_block_tolerates_json_ish_syntax() -> None:
         Relationship("user:bob", "likes", "topic:tea"),
         Relationship("user:ann", "wrote", "doc:_quoted_"),
     )
-    assert result.warnings == ()
+    # The quotes were replaced: a changed key is reported, not silently merged.
+    assert [(w.key, w.normalized_key) for w in result.warnings] == [
+        ('doc:"quoted"', "doc:_quoted_")
+    ]
 
 
 def test_malformed_lines_become_warnings_and_the_rest_is_kept() -> None:
