@@ -16,6 +16,7 @@ from kenning.domain.scope import Scope
 from kenning.settings import Settings
 from kenning.storage.api_keys import AUTH_CACHE_SECONDS, ApiKeyInfo, PgApiKeys
 from kenning.storage.pool import create_pool
+from kenning.storage.project_groups import PgProjectGroups
 
 keys_app = typer.Typer(
     no_args_is_help=True,
@@ -26,14 +27,14 @@ keys_app = typer.Typer(
 T = TypeVar("T")
 
 
-def _run(work: Callable[[PgApiKeys], Awaitable[T]]) -> T:
+def _run(work: Callable[[PgApiKeys, PgProjectGroups], Awaitable[T]]) -> T:
     async def main() -> T:
         settings = Settings()
         pool = await create_pool(settings, min_size=1)
         # Redis tells running servers about a revocation, so they drop the key at once.
         redis = aioredis.from_url(settings.redis_url)
         try:
-            return await work(PgApiKeys(pool, redis=redis))
+            return await work(PgApiKeys(pool, redis=redis), PgProjectGroups(pool))
         finally:
             await redis.aclose()
             await pool.close()
@@ -47,6 +48,14 @@ def _line(info: ApiKeyInfo) -> str:
         f"{info.id}  {info.role.value:6} {state:8} {info.scope.describe():40} "
         f"{info.created_at:%Y-%m-%d %H:%M}  {info.label}"
     )
+
+
+async def _create(
+    keys: PgApiKeys, groups: PgProjectGroups, scope: Scope, role: Role, label: str
+) -> tuple[str, ApiKeyInfo]:
+    # The operator may record a project's group, as a client-wide key may.
+    await groups.settle(scope, Scope())
+    return await keys.create(scope, role, label)
 
 
 @keys_app.command("create")
@@ -87,7 +96,7 @@ def create(
     """Create a key and print it once; it cannot be shown again."""
     scope = Scope(client, project, group)
     check_label(label)
-    key, info = _run(lambda keys: keys.create(scope, role, label))
+    key, info = _run(lambda keys, groups: _create(keys, groups, scope, role, label))
     typer.echo(key)
     typer.echo(f"id {info.id}  role {info.role.value}  scope {info.scope.describe()}", err=True)
     typer.echo("Store the key now: only its hash is kept.", err=True)
@@ -100,7 +109,7 @@ def list_keys(
     ] = None,
 ) -> None:
     """List keys (never their secrets)."""
-    for info in _run(lambda keys: keys.list(client)):
+    for info in _run(lambda keys, _: keys.list(client)):
         typer.echo(_line(info))
 
 
@@ -111,7 +120,7 @@ def revoke(
     ],
 ) -> None:
     """Revoke a key; running servers refuse it and close its websockets at once."""
-    info, told = _run(lambda keys: keys.revoke_everywhere(key_id))
+    info, told = _run(lambda keys, _: keys.revoke_everywhere(key_id))
     if info is None:
         raise report(f"no key with id {key_id}: kenning keys list shows them", 1)
     typer.echo(_line(info))

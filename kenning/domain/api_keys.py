@@ -15,6 +15,7 @@ from typing import Protocol
 
 from kenning.domain.errors import NotFoundError, ScopeError, ValidationError
 from kenning.domain.principal import Principal, Role
+from kenning.domain.project_groups import ProjectGroupStore
 from kenning.domain.scope import Scope
 
 MAX_LABEL = 200
@@ -58,9 +59,17 @@ def _admin(caller: Principal) -> None:
 
 
 async def create_key(
-    caller: Principal, scope: Scope, role: Role, label: str, keys: KeyBook
+    caller: Principal,
+    scope: Scope,
+    role: Role,
+    label: str,
+    keys: KeyBook,
+    groups: ProjectGroupStore,
 ) -> tuple[str, ApiKeyInfo]:
-    """A new key at ``scope`` (the caller's or narrower); the text is returned once."""
+    """A new key at ``scope`` (the caller's or narrower); the text is returned once.
+
+    A key naming a project and a group records the project's group, as a write would, and
+    is refused when the project is in another group."""
     _admin(caller)
     if not caller.scope.narrows_to(scope):
         raise ScopeError(
@@ -68,6 +77,7 @@ async def create_key(
             f"{scope.describe()}"
         )
     check_label(label)
+    await groups.settle(scope, caller.scope)
     return await keys.create(scope, role, label)
 
 

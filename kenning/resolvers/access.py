@@ -51,8 +51,9 @@ async def resolve_create_api_key(
     try:
         scope = to_scope(input.scope) or caller.scope
         text, stored = await create_key(
-            caller, scope, input.role, input.label, info.context.runtime.api_keys
-        )
+            caller, scope, input.role, input.label, info.context.runtime.api_keys,
+            info.context.runtime.project_groups,
+        )  # fmt: skip
     except (ValidationError, ScopeError) as error:
         return error_member(error)
     return gql.CreateApiKeySuccess(key=text, api_key=_key(stored))

@@ -87,3 +87,22 @@ async def test_a_global_keys_write_into_a_client_is_logged(
         "test-root",
         "client=c1 project=p1",
     )
+
+
+CREATE_KEY = """
+mutation($scope: ScopeInput!) {
+  createApiKey(input: {role: AGENT, scope: $scope}) {
+    __typename ... on Error { code message }
+  }
+}"""
+
+
+async def test_a_new_key_records_its_projects_group_or_is_refused_for_another(
+    api: Api, clean: None
+) -> None:
+    admin = api.as_(key(Scope("c1"), Role.ADMIN))
+    created = await admin(CREATE_KEY, scope=scope_input(Scope("c1", "p1", "g1")))
+    assert created["createApiKey"]["__typename"] == "CreateApiKeySuccess"
+    assert (await api.runtime.project_groups.of_client("c1")).group_of("c1", "p1") == "g1"
+    refused = (await admin(CREATE_KEY, scope=scope_input(Scope("c1", "p1", "g2"))))["createApiKey"]
+    assert refused["__typename"] == "ScopeError" and "is in group 'g1'" in refused["message"]
