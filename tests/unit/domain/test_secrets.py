@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import json
 import random
 import string
 
@@ -35,8 +37,20 @@ def _private_key() -> str:
     return f"-----BEGIN RSA PRIVATE KEY-----\n{body}\n-----END RSA PRIVATE KEY-----"
 
 
+def _digits(size: int) -> str:
+    return "".join(_RNG.choice(string.digits) for _ in range(size))
+
+
+def _b64url(data: str) -> str:
+    return base64.urlsafe_b64encode(data.encode()).decode().rstrip("=")
+
+
 def _jwt() -> str:
-    return "eyJhbGciOiJIUzI1NiJ9." + "eyJ" + _fake(_ALNUM, 40) + "." + _fake(_ALNUM + "-_", 43)
+    # detect-secrets checks that the header and payload decode to JSON, as real ones do.
+    payload = json.dumps({"sub": _fake(_ALNUM, 12), "iat": 1716300000})
+    signature = _b64url(_fake(_ALNUM, 32))
+    header = _b64url(json.dumps({"alg": "HS256", "typ": "JWT"}))
+    return f"{header}.{_b64url(payload)}.{signature}"
 
 
 # (kind, line with "{}" where the secret goes, the secret)
@@ -65,17 +79,12 @@ CORPUS: list[tuple[SecretKind, str, str]] = [
     (
         SecretKind.SLACK_TOKEN,
         "slack bot {}",
-        "xoxb-"
-        + _fake(string.digits, 12)
-        + "-"
-        + _fake(string.digits, 13)
-        + "-"
-        + _fake(_ALNUM, 24),
+        "xoxb-" + _digits(12) + "-" + _digits(13) + "-" + _fake(_ALNUM, 24),
     ),
     (
         SecretKind.SLACK_TOKEN,
         "user token {}",
-        "xoxp-" + _fake(string.digits, 12) + "-" + _fake(_ALNUM, 30),
+        "xoxp-" + _digits(12) + "-" + _fake(_ALNUM, 30),
     ),
     (
         SecretKind.SLACK_WEBHOOK,
@@ -194,6 +203,9 @@ NEAR_MISSES = [
     "ids = self.tokenizer_2.encode(text); token = self.tokenizer_2.encode_batch",
     "* ``token=None`` falls back to ``mask_token_id``",
     "password=lambda: ssl_password",
+    "token = self.tokenizer.encode(x)",
+    "The password is required and the admin password is reset monthly.",
+    "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
 ]
 
 
