@@ -13,7 +13,7 @@ from kenning.domain.ingestion import IngestRequest
 from kenning.domain.keys import canonicalize_key, normalize_key, parse_key
 from kenning.domain.scope import Scope
 from kenning.domain.secrets import SecretPolicy, apply_policy, scan
-from kenning.domain.sensitive import Finding, SensitiveContentError
+from kenning.domain.sensitive import Finding, SensitiveContentError, describe_findings
 
 MAX_CONTENT = 2_000_000
 MAX_METADATA_BYTES = 64_000
@@ -113,7 +113,7 @@ def refusal(field: str, findings: Sequence[Finding]) -> SensitiveContentError:
     """The error refusing ``field``; its message names the field, the kinds and lines only."""
     error = SensitiveContentError(findings)
     error.field = field
-    error.message = f"{field} holds credentials: {', '.join(str(f) for f in findings)}"
+    error.message = f"{field} holds credentials: {describe_findings(findings)}"
     error.args = (error.message,)
     return error
 

@@ -67,12 +67,31 @@ class Finding:
         return f"{self.kind.value} on line {self.line}"
 
 
+# A refusal names this many findings; a document full of credentials would otherwise make
+# an error response (and a log line) as large as the document.
+SHOWN_FINDINGS = 20
+
+
+def describe_findings(findings: Sequence[Finding]) -> str:
+    """``"aws_access_key_id on line 3, ... and 7 more"``: the first ``SHOWN_FINDINGS``."""
+    described = ", ".join(str(finding) for finding in findings[:SHOWN_FINDINGS])
+    hidden = len(findings) - SHOWN_FINDINGS
+    return described + (f" and {hidden} more" if hidden > 0 else "")
+
+
 class SensitiveContentError(KenningError):
-    """Content holds credentials; ``findings`` says which kinds and where, never the text."""
+    """Content holds credentials; ``findings`` says which kinds and where, never the text
+    (``shown``: the first ``SHOWN_FINDINGS`` of them, for responses)."""
 
     code = ErrorCode.SENSITIVE_CONTENT
 
     def __init__(self, findings: Sequence[Finding]) -> None:
-        described = ", ".join(str(finding) for finding in findings)
-        super().__init__(f"content holds credentials: {described}", field="content")
+        super().__init__(
+            f"content holds credentials: {describe_findings(findings)}", field="content"
+        )
         self.findings = tuple(findings)
+
+    @property
+    def shown(self) -> tuple[Finding, ...]:
+        """The findings a response lists."""
+        return self.findings[:SHOWN_FINDINGS]

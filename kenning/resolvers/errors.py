@@ -52,7 +52,7 @@ def error_member(error: ExpectedError) -> Member:
     """The union member that tells the client what went wrong with its request."""
     code, message, field = error.code, error.message, error.field
     if isinstance(error, SensitiveContentError):
-        findings = [gql.SecretFinding(kind=f.kind.value, line=f.line) for f in error.findings]
+        findings = [gql.SecretFinding(kind=f.kind.value, line=f.line) for f in error.shown]
         return gql.SensitiveContentError(code=code, message=message, field=field, findings=findings)
     if isinstance(error, ScopeError):
         return gql.ScopeError(code=code, message=message, field=field)
