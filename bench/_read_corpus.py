@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from kenning.domain.keys import parse_key
-from kenning.domain.scope import Scope
+from kenning.domain.scope import ProjectGroups, Scope
 from kenning.storage.embedders.constant import hash_vector
 
 VERSION = 1  # bump when anything below changes what is stored
@@ -254,7 +254,8 @@ def search_queries(spec: Spec, count: int, *, salt: int) -> list[str]:
 def visible_start_keys(spec: Spec, keys: Sequence[str]) -> list[str]:
     """Distinct keys of vertices the reader sees, in a fixed shuffled order."""
     row = READER.client_id
-    visible = {i for i, (p, g) in enumerate(SLOTS) if READER.can_see(Scope(row, p, g))}
+    groups = ProjectGroups.stamped(Scope(row, p, g) for p, g in SLOTS)
+    visible = {i for i, (p, g) in enumerate(SLOTS) if READER.can_see(Scope(row, p, g), groups)}
     found = {keys[key_index(spec, j)] for j in range(spec.per_client) if j % len(SLOTS) in visible}
     ordered = sorted(found)
     random.Random(spec.seed).shuffle(ordered)

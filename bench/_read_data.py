@@ -191,6 +191,19 @@ async def _load_graph(conn: asyncpg.Connection, spec: Spec, keys: list[str], gra
     )  # fmt: skip
 
 
+async def _load_groups(conn: asyncpg.Connection, spec: Spec) -> None:
+    # What writes through the API would record: each slot's project in its group.
+    await conn.executemany(
+        "INSERT INTO project_groups (client_id, project_id, group_id) VALUES ($1, $2, $3)",
+        [
+            (client_name(c), project, group)
+            for c in range(spec.clients)
+            for project, group in SLOTS
+            if project and group
+        ],
+    )
+
+
 async def _create(conn: asyncpg.Connection, definitions: list[str]) -> None:
     for definition in definitions:
         await conn.execute(definition)
@@ -210,6 +223,7 @@ async def load(settings: Settings, spec: Spec) -> dict[str, float]:
         await asyncio.gather(
             _load_chunks(first, spec, keys), _load_graph(second, spec, keys, graph)
         )
+        await _load_groups(first, spec)
         seconds["rows_s"] = time.perf_counter() - started
         started = time.perf_counter()
         for conn in (first, second):
