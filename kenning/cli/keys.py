@@ -54,8 +54,8 @@ async def _create(
     keys: PgApiKeys, groups: PgProjectGroups, scope: Scope, role: Role, label: str
 ) -> tuple[str, ApiKeyInfo]:
     # The operator may record a project's group, as a client-wide key may.
-    await groups.settle(scope, Scope())
-    return await keys.create(scope, role, label)
+    settled = await groups.settle(scope, Scope())
+    return await keys.create(settled, role, label)
 
 
 @keys_app.command("create")

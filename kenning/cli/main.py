@@ -9,8 +9,8 @@ import typer
 from kenning import __version__
 from kenning.cli.group import KenningGroup, PlainCommand
 from kenning.cli.keys import keys_app
-from kenning.cli.projects import projects_app
 from kenning.cli.migrate import migrate_command
+from kenning.cli.projects import projects_app
 from kenning.cli.router import router_app
 from kenning.cli.schema import schema_command
 from kenning.cli.serve import serve_command

@@ -36,10 +36,10 @@ def _run(work: Callable[[PgProjectGroups], Awaitable[T]]) -> T:
 
 @projects_app.command("list")
 def list_projects(client: Annotated[str, _CLIENT]) -> None:
-    """List a client's projects that are in a group, with the group."""
+    """List a client's recorded projects with their group."""
     groups = _run(lambda store: store.of_client(client))
     for (_, project), group in sorted(groups.groups.items()):
-        typer.echo(f"{project}  group={group}")
+        typer.echo(f"{project}  group={group or '(none: moved out)'}")
 
 
 @projects_app.command("move", cls=PlainCommand)

@@ -88,18 +88,20 @@ def router_command(
     """
     if ctx.invoked_subcommand is not None:
         return
-    if not allow_anonymous:
-        raise report(NO_KEYS, 2)
     import uvicorn
 
     from kenning.logs import configure_logging, log_event
     from kenning.router import create_router_app, open_gate
     from kenning.router_mount import state_redis_url
 
+    # Configuration first: a bad setting or a missing backend is what to fix before
+    # deciding how the router may be reached.
     settings = Settings()
     config = settings.router
     if not config.has_backends:
         raise report(NO_BACKEND, 2)
+    if not allow_anonymous:
+        raise report(NO_KEYS, 2)
     state = redis_url or state_redis_url(settings)
     configure_logging(settings.log_level, as_json=settings.log_json)
     # Loud on purpose: a terminal shows the line whatever the log format, and the log keeps

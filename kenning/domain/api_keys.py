@@ -77,8 +77,8 @@ async def create_key(
             f"{scope.describe()}"
         )
     check_label(label)
-    await groups.settle(scope, caller.scope)
-    return await keys.create(scope, role, label)
+    settled = await groups.settle(scope, caller.scope)
+    return await keys.create(settled, role, label)
 
 
 def check_label(label: str) -> None:

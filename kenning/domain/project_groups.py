@@ -4,7 +4,8 @@ A project's group is a fact about the project (``ProjectGroups``), not about the
 that name it. The first write or key naming a project together with a group records it, if
 its writer may: a global or client-wide key, or a key of exactly that project and group (an
 admin minted it so). Later writes must name the same group or none; ``kenning projects move``
-is the one way to change it, and visibility follows at once.
+is the one way to change it (or to take a project out of every group, recorded as ``""``),
+and visibility follows at once.
 """
 
 from __future__ import annotations
@@ -15,18 +16,21 @@ from kenning.domain.errors import ScopeError
 from kenning.domain.scope import ProjectGroups, Scope, ScopeLevel
 
 
-def settled(target: Scope, writer: Scope, current: str) -> tuple[Scope, bool]:
+def settled(target: Scope, writer: Scope, current: str | None) -> tuple[Scope, bool]:
     """The scope to store ``target`` at, and whether to record its project's group.
 
-    ``current`` is the project's recorded group (``""``: none). A key minted for a project
-    and group before the project moved keeps writing, at the project's group now.
-    Example: ``settled(Scope("a", "p", "g"), Scope("a"), "")`` is ``(that scope, True)``.
+    ``current`` is the project's recorded group: ``None`` when nothing is recorded, ``""``
+    when it was moved out of every group. A key minted for a project and group before the
+    project moved keeps writing, at the project's group now. A write never undoes a move:
+    a project taken out of its group goes back into one by ``kenning projects move`` only.
+    Example: ``settled(Scope("a", "p", "g"), Scope("a"), None)`` is ``(that scope, True)``.
     """
     if not (target.project_id and target.group_id) or current == target.group_id:
         return target, False
+    owner = writer.level in (ScopeLevel.GLOBAL, ScopeLevel.CLIENT)
     own_key = writer.project_id == target.project_id and writer.group_id == target.group_id
-    if not current:
-        if writer.level in (ScopeLevel.GLOBAL, ScopeLevel.CLIENT) or own_key:
+    if current is None:
+        if owner or own_key:
             return target, True
         raise ScopeError(
             f"project {target.project_id!r} is in no group yet; only a client-wide key, or a "
@@ -34,6 +38,11 @@ def settled(target: Scope, writer: Scope, current: str) -> tuple[Scope, bool]:
         )
     if own_key:
         return Scope(target.client_id, target.project_id, current), False
+    if not current:
+        raise ScopeError(
+            f"project {target.project_id!r} was taken out of its group; "
+            "`kenning projects move` puts it in one"
+        )
     raise ScopeError(
         f"project {target.project_id!r} is in group {current!r}, not {target.group_id!r} "
         "(`kenning projects move` changes a project's group)"

@@ -142,7 +142,8 @@ class ProjectGroups:
     """Which group each project of a client is in: the one place a move changes.
 
     A project's group is a fact about the project, recorded by the first write or key that
-    names both, and changed only by a move. Example:
+    names both, and changed only by a move. A project moved out of every group is recorded
+    with ``""``: unlike a project never recorded, its keys' groups no longer count. Example:
     ``ProjectGroups({("acme", "web"): "frontend"}).group_of("acme", "web") == "frontend"``.
     """
 
@@ -152,14 +153,23 @@ class ProjectGroups:
         """The project's group; ``""`` when it is in none."""
         return self.groups.get((client_id, project_id), "")
 
+    def recorded(self, client_id: str, project_id: str) -> str | None:
+        """The project's recorded group (``""``: moved out of every group); ``None`` when
+        nothing is recorded for it."""
+        return self.groups.get((client_id, project_id))
+
     def reader_group(self, reader: Scope) -> str:
-        """The group a reader sees as: its project's, else the one its scope names."""
+        """The group a reader sees as: its project's recorded one, else (nothing recorded)
+        the one its scope names."""
         if reader.project_id:
-            return self.group_of(reader.client_id, reader.project_id) or reader.group_id
+            recorded = self.recorded(reader.client_id, reader.project_id)
+            return reader.group_id if recorded is None else recorded
         return reader.group_id
 
     def projects_in(self, client_id: str, group_id: str) -> frozenset[str]:
         """The projects of a client in a group."""
+        if not group_id:
+            return frozenset()
         return frozenset(p for (c, p), g in self.groups.items() if c == client_id and g == group_id)
 
     @classmethod

@@ -32,7 +32,7 @@ class PgProjectGroups:
             return target
         async with self._pool.acquire() as conn:
             current = await conn.fetchval(_CURRENT, target.client_id, target.project_id)
-            scope, record = settled(target, writer, current or "")
+            scope, record = settled(target, writer, current)
             if not record:
                 return scope
             recorded = await conn.fetchval(
@@ -46,7 +46,7 @@ class PgProjectGroups:
                 return scope
             # Another write recorded a group first: judge this one against it.
             current = await conn.fetchval(_CURRENT, target.client_id, target.project_id)
-            return settled(target, writer, current or "")[0]
+            return settled(target, writer, current)[0]
 
     async def move(self, client_id: str, project_id: str, group_id: str) -> str:
         """Put a project in a group (``""``: none); returns the group it was in."""
@@ -55,19 +55,14 @@ class PgProjectGroups:
         Scope(client_id, project_id, group_id)  # the same checks as any scope
         async with self._pool.acquire() as conn, conn.transaction():
             before = await conn.fetchval(_CURRENT + " FOR UPDATE", client_id, project_id)
-            if group_id:
-                await conn.execute(
-                    "INSERT INTO project_groups (client_id, project_id, group_id) "
-                    "VALUES ($1, $2, $3) ON CONFLICT (client_id, project_id) "
-                    "DO UPDATE SET group_id = EXCLUDED.group_id, updated_at = now()",
-                    client_id,
-                    project_id,
-                    group_id,
-                )
-            else:
-                await conn.execute(
-                    "DELETE FROM project_groups WHERE client_id = $1 AND project_id = $2",
-                    client_id,
-                    project_id,
-                )
+            # Out of every group is recorded too (""): a key naming the old group must not
+            # bring it back, as it would for a project never recorded.
+            await conn.execute(
+                "INSERT INTO project_groups (client_id, project_id, group_id) "
+                "VALUES ($1, $2, $3) ON CONFLICT (client_id, project_id) "
+                "DO UPDATE SET group_id = EXCLUDED.group_id, updated_at = now()",
+                client_id,
+                project_id,
+                group_id,
+            )
         return str(before or "")

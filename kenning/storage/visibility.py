@@ -4,7 +4,8 @@ reads are scoped.
 A reader (client X, project Y, group G) passes ``X, Y, G``. A global reader sees every row, a
 client reader every row of X; otherwise the reader sees global and client-wide rows, the rows
 of its group, of Y, and of every project in its group. The group is Y's in
-``project_groups`` (else G), and a project row counts as in a group by ``project_groups``
+``project_groups`` (``""`` when it was moved out of every group; G only when nothing is
+recorded for Y), and a project row counts as in a group by ``project_groups``
 too, never by the group stamped on it, so a move changes visibility at once. Both the group
 and the group's projects are uncorrelated subqueries: PostgreSQL computes them once per
 statement, not per row. The leak test checks this and the domain rule agree on every path.
@@ -35,7 +36,7 @@ def _predicate(client: str, project: str, group: str, first: int) -> str:
         f"OR ({project} = '' AND {group} <> '' AND {group} = {rg}) "
         f"OR ({project} <> '' AND ({project} = {p} OR {project} IN ("
         f"SELECT pg.project_id FROM project_groups pg "
-        f"WHERE pg.client_id = {c} AND pg.group_id = {rg}))))))"
+        f"WHERE pg.client_id = {c} AND pg.group_id <> '' AND pg.group_id = {rg}))))))"
     )
 
 

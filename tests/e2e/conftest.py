@@ -106,8 +106,23 @@ def stop_server(process: subprocess.Popen[bytes]) -> None:
 def server(
     migrated_settings: Settings, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Server]:
+    """One server for the session, without queue workers: it outlives the e2e tests, and
+    the integration tests after them share its database (its workers would index their
+    queued jobs under them). Tests that need jobs to run use ``working_server``."""
     log = tmp_path_factory.mktemp("server") / "server.log"
-    process, running = start_server(migrated_settings, log)
+    process, running = start_server(migrated_settings, log, KENNING_QUEUE_WORKERS="0")
+    key = asyncio.run(create_key(migrated_settings, Scope(), Role.ADMIN))
+    yield running.with_key(key)
+    stop_server(process)
+
+
+@pytest.fixture(scope="module")
+def working_server(
+    migrated_settings: Settings, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Server]:
+    """A server with queue workers, for one test module."""
+    log = tmp_path_factory.mktemp("working") / "server.log"
+    process, running = start_server(migrated_settings, log, KENNING_QUEUE_WORKERS="2")
     key = asyncio.run(create_key(migrated_settings, Scope(), Role.ADMIN))
     yield running.with_key(key)
     stop_server(process)

@@ -14,6 +14,13 @@ from tests.e2e.ws_client import LEGACY_WS, TRANSPORT_WS, ws_subscribe
 
 pytestmark = pytest.mark.e2e
 
+
+@pytest.fixture
+def server(working_server: Server) -> Server:
+    """Jobs must run here: the module's server has queue workers."""
+    return working_server
+
+
 REQUEST = """mutation R($input: IngestInput!, $identity: IngestionIdentityInput!) {
   requestIngestion(input: $input, identity: $identity) {
     __typename ... on IngestionHandle { jobId status } } }"""

@@ -59,6 +59,17 @@ def test_the_rule_is_hierarchical(reader: Scope, row: Scope, visible: bool) -> N
     assert reader.can_see(row, GROUPS) is visible
 
 
+def test_a_project_taken_out_of_its_group_leaves_its_keys_group_behind() -> None:
+    out = ProjectGroups({**GROUPS.groups, ("acme", "web"): ""})
+    stale_key = Scope("acme", "web", "frontend")
+    assert not stale_key.can_see(Scope("acme", "mobile"), out)
+    assert not stale_key.can_see(Scope("acme", "", "frontend"), out)
+    assert stale_key.can_see(Scope("acme", "web", "frontend"), out)  # its own project
+    assert not Scope("acme", "", "frontend").can_see(Scope("acme", "web", "frontend"), out)
+    # A project never recorded still takes its key's group.
+    assert Scope("acme", "solo", "frontend").can_see(Scope("acme", "mobile"), out)
+
+
 def test_a_move_changes_what_both_groups_see_at_once() -> None:
     row = Scope("acme", "web", "frontend")
     moved = ProjectGroups({**GROUPS.groups, ("acme", "web"): "backend"})
@@ -108,15 +119,17 @@ def test_a_key_may_narrow_but_never_fill_in(key: Scope, narrow: Scope, allowed: 
         (Scope("a", "p"), Scope("a", "p"), "g", (Scope("a", "p"), False)),
         (Scope("a", "p", "g"), Scope("a"), "g", (Scope("a", "p", "g"), False)),
         # The first group named by a client-wide key, or by the project's own key, is recorded.
-        (Scope("a", "p", "g"), Scope("a"), "", (Scope("a", "p", "g"), True)),
-        (Scope("a", "p", "g"), Scope(), "", (Scope("a", "p", "g"), True)),
-        (Scope("a", "p", "g"), Scope("a", "p", "g"), "", (Scope("a", "p", "g"), True)),
+        (Scope("a", "p", "g"), Scope("a"), None, (Scope("a", "p", "g"), True)),
+        (Scope("a", "p", "g"), Scope(), None, (Scope("a", "p", "g"), True)),
+        (Scope("a", "p", "g"), Scope("a", "p", "g"), None, (Scope("a", "p", "g"), True)),
+        # A project taken out of every group: its old key writes at no group.
+        (Scope("a", "p", "g"), Scope("a", "p", "g"), "", (Scope("a", "p"), False)),
         # A key minted before its project moved writes at the project's group now.
         (Scope("a", "p", "g"), Scope("a", "p", "g"), "h", (Scope("a", "p", "h"), False)),
     ],
 )
 def test_settling_a_write(
-    target: Scope, writer: Scope, current: str, outcome: tuple[Scope, bool]
+    target: Scope, writer: Scope, current: str | None, outcome: tuple[Scope, bool]
 ) -> None:
     assert settled(target, writer, current) == outcome
 
@@ -125,11 +138,13 @@ def test_settling_a_write(
     ("target", "writer", "current", "message"),
     [
         (Scope("a", "p", "h"), Scope("a"), "g", "is in group 'g', not 'h'"),
-        (Scope("a", "p", "g"), Scope("a", "", "g"), "", "is in no group yet"),
+        (Scope("a", "p", "g"), Scope("a", "", "g"), None, "is in no group yet"),
+        # A write never undoes a move out of every group, not even a client-wide key's.
+        (Scope("a", "p", "g"), Scope("a"), "", "was taken out of its group"),
     ],
 )
 def test_a_write_may_not_put_a_project_in_another_group(
-    target: Scope, writer: Scope, current: str, message: str
+    target: Scope, writer: Scope, current: str | None, message: str
 ) -> None:
     with pytest.raises(ScopeError, match=message):
         settled(target, writer, current)

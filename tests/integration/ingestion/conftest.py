@@ -78,12 +78,13 @@ class Api:
 
 @pytest.fixture
 async def clean(pool: asyncpg.Pool, migrated_settings: Settings) -> None:
-    """Each test starts from an empty knowledge base."""
+    """Each test starts from an empty knowledge base, with no connections or jobs (writes
+    may only name registered connections, so one test's must not leak into the next)."""
     graph = migrated_settings.graph_name
     async with pool.acquire() as conn:
         await conn.execute(
             "TRUNCATE chunks, sources, source_mentions, aliases, project_groups, "
-            f'{graph}."Entity", {graph}."REL"'
+            f'ingestion_jobs, connections, {graph}."Entity", {graph}."REL"'
         )
 
 

@@ -45,8 +45,8 @@ def identity(version: str = "v1") -> dict[str, str]:
 
 
 @pytest.fixture
-async def no_jobs(pool: asyncpg.Pool) -> None:
-    await pool.execute("TRUNCATE ingestion_jobs, connections")
+async def no_jobs(clean: None) -> None:
+    """An empty knowledge base, queue and connection registry (``clean``)."""
 
 
 async def test_request_ingestion_defaults_to_the_bulk_lane(api: Api, no_jobs: None) -> None:

@@ -106,3 +106,18 @@ async def test_a_new_key_records_its_projects_group_or_is_refused_for_another(
     assert (await api.runtime.project_groups.of_client("c1")).group_of("c1", "p1") == "g1"
     refused = (await admin(CREATE_KEY, scope=scope_input(Scope("c1", "p1", "g2"))))["createApiKey"]
     assert refused["__typename"] == "ScopeError" and "is in group 'g1'" in refused["message"]
+
+
+async def test_a_write_never_puts_a_project_taken_out_of_its_group_back(
+    api: Api, clean: None
+) -> None:
+    minted = api.as_(key(Scope("c1", "p1", "g1")))
+    assert (await ingest(minted, "before"))["__typename"] == "IngestSuccess"
+    assert await api.runtime.project_groups.move("c1", "p1", "") == "g1"
+    # The old key still writes, at no group; a client-wide key may not put it back.
+    assert (await ingest(minted, "after"))["__typename"] == "IngestSuccess"
+    refused = await ingest(api.as_(key(Scope("c1"))), "again", Scope("c1", "p1", "g1"))
+    assert refused["__typename"] == "ScopeError" and "taken out of its group" in refused["message"]
+    assert (await api.runtime.project_groups.of_client("c1")).recorded("c1", "p1") == ""
+    assert await urns(api, Scope("c1", "", "g1")) == set()
+    assert await urns(api, Scope("c1", "p1", "g1")) == {"before", "after"}

@@ -175,3 +175,19 @@ async def test_a_request_without_a_key_reads_global_rows_only(stored: Api) -> No
     for narrow in (Scope(), Scope("c1"), Scope("c1", "p1", "g1")):
         assert not Reader(ANONYMOUS, narrow).allowed
         await audit_reader(stored, rows, Reader(ANONYMOUS, narrow), PROBE)
+
+
+async def test_taking_a_project_out_of_its_group_isolates_it_from_its_old_keys(
+    stored: Api,
+) -> None:
+    assert await stored.runtime.project_groups.move("c1", "p3", "") == "g1"
+    after = await snapshot(stored)
+    own = {"global", "client", "sibling project", "sibling project, no group named"}
+    # A key minted for p3 in g1 sees its project only; g1 no longer sees p3.
+    for reader, expected in (
+        (Scope("c1", "p3", "g1"), own),
+        (Scope("c1", "", "g1"), _G1 - own | {"global", "client"}),
+    ):
+        assert {row for row, (scope, _) in ROWS.items() if after.can_see(reader, scope)} == expected
+        data = await audit_reader(stored, after, Reader(principal(reader), None), PROBE)
+        assert tags_in(json.dumps(data)) == {ROWS[row][0] for row in expected}
