@@ -6,10 +6,13 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Annotated, TypeVar
 
+import redis.asyncio as aioredis
 import typer
 
 from kenning.cli.group import PlainCommand
 from kenning.settings import Settings
+from kenning.storage.database_url import database_name
+from kenning.storage.event_bus import RedisEventBus, channel_for
 from kenning.storage.pool import create_pool
 from kenning.storage.project_groups import PgProjectGroups
 
@@ -30,6 +33,21 @@ def _run(work: Callable[[PgProjectGroups], Awaitable[T]]) -> T:
             return await work(PgProjectGroups(pool))
         finally:
             await pool.close()
+
+    return asyncio.run(main())
+
+
+def _resync_live_feeds() -> bool:
+    """Tell running servers' queue feeds to re-read: which jobs a group sees changed."""
+
+    async def main() -> bool:
+        settings = Settings()
+        redis = aioredis.from_url(settings.redis_url)
+        try:
+            bus = RedisEventBus(redis, channel_for(database_name(settings.database_url)))
+            return await bus.publish_resync()
+        finally:
+            await redis.aclose()
 
     return asyncio.run(main())
 

@@ -87,6 +87,11 @@ def encode_event(event: JobEvent) -> str:
     return json.dumps({"v": WIRE_VERSION, "previous": previous, "job": job_to_wire(event.job)})
 
 
+# Published when visibility changed without a job changing (a project moved to another
+# group): every live queue feed re-reads its snapshot, with the new groups.
+RESYNC_MESSAGE = json.dumps({"v": WIRE_VERSION, "resync": True})
+
+
 def decode_event(message: str | bytes) -> JobEvent | None:
     """The event in a message, or ``None`` for a message of another version or shape."""
     try:

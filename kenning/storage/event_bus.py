@@ -20,7 +20,7 @@ from typing import Any, Final
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from kenning.domain.job_events import decode_event, encode_event
+from kenning.domain.job_events import RESYNC_MESSAGE, decode_event, encode_event
 from kenning.domain.jobs import JobEvent
 from kenning.domain.queue_ports import RESYNC, BusMessage
 
@@ -75,6 +75,17 @@ class RedisEventBus:
                 },
             )
 
+    async def publish_resync(self) -> bool:
+        """Ask every subscriber to re-read what it shows; False when Redis did not take it."""
+        try:
+            await asyncio.wait_for(
+                self._redis.publish(self._channel, RESYNC_MESSAGE), PUBLISH_TIMEOUT
+            )
+        except (RedisError, OSError, TimeoutError) as error:
+            logger.warning("queue.resync.not_published", extra={"error": type(error).__name__})
+            return False
+        return True
+
     @property
     def ready(self) -> bool:
         return self._ready.is_set()
@@ -118,6 +129,9 @@ class RedisEventBus:
                         seen = self._connects
                         yield RESYNC
                     if message is None or message.get("type") != "message":
+                        continue
+                    if message["data"] in (RESYNC_MESSAGE, RESYNC_MESSAGE.encode()):
+                        yield RESYNC
                         continue
                     event = decode_event(message["data"])
                     if event is not None:

@@ -10,6 +10,8 @@ from typing import Any
 import asyncpg
 import pytest
 
+from kenning.domain.principal import Principal, Role
+from kenning.domain.scope import Scope
 from kenning.runtime import Runtime
 from kenning.settings import Settings
 from tests.fakes.tcp_relay import TcpRelay
@@ -134,3 +136,21 @@ async def test_a_redis_blip_is_healed_by_a_fresh_snapshot(
         await relay.stop()
         await close_runtime(watcher)
         await close_runtime(writer)
+
+
+async def test_a_project_move_reaches_open_feeds_at_once(qruntime: Runtime) -> None:
+    writer = Api(qruntime, agent("acme"))
+    group_one = Api(
+        qruntime, Principal(key_id="g1-ui", scope=Scope("acme", "", "g1"), role=Role.UI)
+    )
+    moving = {"clientId": "acme", "projectId": "p3", "groupId": "g2"}
+    handle = await request(writer, "urn:moving", scope=moving)
+    stream = subscribe(group_one, QUEUE_STATUS, first=5)
+    assert (await next_update(stream))["queued"] == []
+    assert await qruntime.project_groups.move("acme", "p3", "g1") == "g2"
+    assert await qruntime.queue.bus.publish_resync()  # what `kenning projects move` sends
+    # The feed re-reads at once (a RESYNC), not at its next periodic refresh.
+    update = await next_update(stream, within=5)
+    assert update["resynced"] is True
+    assert [q["id"] for q in update["queued"]] == [handle["jobId"]]
+    await stream.aclose()
