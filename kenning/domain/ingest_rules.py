@@ -215,13 +215,16 @@ def check_request(request: IngestRequest, policy: SecretPolicy) -> IngestRequest
 async def check_write_connection(
     scope: Scope, connection_id: str | None, source_kind: str | None, registry: ConnectionRegistry
 ) -> None:
-    """Refuse a connection that is not registered for the scope's client, revoked, or that
-    does not allow ``source_kind``."""
+    """Refuse a connection that is not registered for the write's scope (a client-wide
+    connection serves the whole client, a project's only that project: ``Scope.owns``),
+    revoked, or that does not allow ``source_kind``. Another project's connection gets the
+    same answer as an unknown one, so its id tells nothing."""
     if connection_id is None:
         return
-    if await registry.get(scope.client_id, connection_id) is None:
+    found = await registry.get(scope.client_id, connection_id)
+    if found is None or not found.spec.scope.owns(scope):
         raise ValidationError(
-            f"connection {connection_id!r} is not registered for this client: register it "
+            f"connection {connection_id!r} is not registered for this scope: register it "
             "with registerConnection first",
             field="connectionId",
         )

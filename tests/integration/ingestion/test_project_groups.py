@@ -121,3 +121,34 @@ async def test_a_write_never_puts_a_project_taken_out_of_its_group_back(
     assert (await api.runtime.project_groups.of_client("c1")).recorded("c1", "p1") == ""
     assert await urns(api, Scope("c1", "", "g1")) == set()
     assert await urns(api, Scope("c1", "p1", "g1")) == {"before", "after"}
+
+
+REGISTER = """
+mutation($input: RegisterConnectionInput!) {
+  registerConnection(input: $input) { __typename ... on Error { code message } }
+}"""
+
+
+async def test_a_write_may_name_only_a_connection_of_its_own_scope(api: Api, clean: None) -> None:
+    for connection, scope in (("p2-wiki", Scope("c1", "p2", "g2")), ("shared", Scope("c1"))):
+        registered = {"connectionId": connection, "authority": "wiki", "label": connection,
+                      "scope": scope_input(scope)}  # fmt: skip
+        result = (await api(REGISTER, input=registered))["registerConnection"]
+        assert result["__typename"] == "RegisterConnectionSuccess", result
+    writer = api.as_(key(Scope("c1", "p1")))
+
+    async def write(connection: str) -> dict[str, Any]:
+        payload = {
+            "sourceUrn": "a",
+            "kind": "note",
+            "content": "A note.",
+            "connectionId": connection,
+        }
+        result: dict[str, Any] = (await writer(INGEST, input=payload))["ingest"]
+        return result
+
+    other, unknown = await write("p2-wiki"), await write("nobody")
+    assert other["__typename"] == unknown["__typename"] == "ValidationError"
+    # Another project's connection is answered as an unknown one.
+    assert other["message"] == unknown["message"].replace("nobody", "p2-wiki")
+    assert (await write("shared"))["__typename"] == "IngestSuccess"
