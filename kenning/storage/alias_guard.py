@@ -3,10 +3,15 @@
 An ingest resolves its keys through a cache before its transaction starts, so an alias
 registered in between (here or in another process) would leave the ingest writing the
 alias vertex after the merge has run, stranding its edges where ``node(key:)`` never looks.
-Both sides therefore take a transaction-scoped advisory lock per (client, key): ingests
-shared (they never queue behind each other), the merge exclusive on the alias and its target.
-An ingest re-reads the aliases table only after its lock is granted, so it either commits
-before the merge reads the graph or sees the committed alias and writes the canonical key.
+Both sides therefore take one transaction-scoped advisory lock per client: ingests shared
+(they never queue behind each other), an alias registration or merge exclusive. An ingest
+re-reads the aliases table only after its lock is granted, so it either commits before the
+merge reads the graph or sees the committed alias and writes the canonical key.
+
+One lock per client rather than per key: an ingest resolves its keys in several steps
+(chunk references, nodes, edge ends, alias targets), and per-key locks taken step by step
+could not be ordered, so an ingest and a merge deadlocked. Registering an alias is a rare
+admin act; it waits for the client's ingests in flight, and new ones wait for it.
 """
 
 from __future__ import annotations
@@ -23,17 +28,15 @@ _MAX_HOPS = 8
 
 
 def _lock_sql(*, exclusive: bool) -> str:
-    """$1 client; $2 keys, sorted by the caller so lockers never wait on each other in a cycle."""
+    """$1 client: the lock of that client's aliases (re-entrant within a transaction)."""
     fn = "pg_advisory_xact_lock" if exclusive else "pg_advisory_xact_lock_shared"
-    return f"""
-        SELECT count({fn}(hashtextextended($1::text || chr(31) || u.k, 11)))
-        FROM unnest($2::text[]) AS u(k)
-    """
+    return f"SELECT {fn}(hashtextextended('aliases' || chr(31) || $1::text, 11))"
 
 
 async def lock_alias_keys(conn: Connection, client_id: str, keys: Iterable[str]) -> None:
-    """Exclusive locks on ``keys`` of one client, for the merge of an alias into its target."""
-    await conn.execute(_lock_sql(exclusive=True), client_id, sorted(set(keys)))
+    """The client's alias lock, exclusive, for registering ``keys`` as an alias and its
+    target and merging them."""
+    await conn.execute(_lock_sql(exclusive=True), client_id)
 
 
 class AliasGuard:
@@ -41,7 +44,8 @@ class AliasGuard:
 
     def __init__(self, conn: Connection) -> None:
         self._conn = conn
-        self._locked: set[tuple[str, str]] = set()
+        self._locked: set[str] = set()  # clients whose alias lock this unit holds
+        self._read: set[tuple[str, str]] = set()
         self._targets: dict[tuple[str, str], str] = {}
 
     async def resolve(self, client_id: str, keys: Collection[str]) -> dict[str, str]:
@@ -51,14 +55,16 @@ class AliasGuard:
         """
         if not client_id:  # aliases belong to a client; global rows have none
             return {key: key for key in keys}
+        if client_id not in self._locked:
+            await self._conn.execute(_lock_sql(exclusive=False), client_id)
+            self._locked.add(client_id)
         pending = set(keys)
         for _ in range(_MAX_HOPS):
-            new = sorted(k for k in pending if (client_id, k) not in self._locked)
+            new = sorted(k for k in pending if (client_id, k) not in self._read)
             if not new:
                 break
-            await self._conn.execute(_lock_sql(exclusive=False), client_id, new)
-            self._locked.update((client_id, k) for k in new)
-            # A statement of its own: its snapshot is taken after the locks were granted.
+            self._read.update((client_id, k) for k in new)
+            # A statement of its own: its snapshot is taken after the lock was granted.
             rows = await self._conn.fetch(
                 """SELECT alias_key, canonical_key FROM aliases
                    WHERE client_id = $1 AND alias_key = ANY($2::text[])""",
