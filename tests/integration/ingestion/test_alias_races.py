@@ -195,7 +195,13 @@ async def test_alias_onto_a_key_being_made_an_alias_follows_it(runtime: Runtime,
     await asyncio.wait_for(store.done.wait(), 5)
     # Resolves org:b before org:b → org:c commits, so it names org:b as the target.
     second = asyncio.create_task(api(REGISTER, alias="org:a", canonical="org:b"))
-    await asyncio.sleep(0.3)
+    # Release the first only once the second waits for its lock: the interleaving under test.
+    for _ in range(500):
+        if await _waiting_on_a_lock(runtime.pool):
+            break
+        await asyncio.sleep(0.01)
+    else:
+        raise AssertionError("the second registration never waited for the first")
     store.release.set()
     await asyncio.wait_for(first, 10)
     result = (await asyncio.wait_for(second, 10))["registerAlias"]
