@@ -10,10 +10,8 @@ websocket message nested that deep closes the graphql-transport-ws connection wi
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
-import weakref
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
@@ -33,6 +31,7 @@ from strawberry.types.unset import UNSET, UnsetType
 from strawberry.utils.operation import get_operation_type
 
 from kenning.domain.principal import ANONYMOUS, Principal, Role, bearer_key
+from kenning.key_sockets import KeySockets
 from kenning.logs import log_event, request_id
 from kenning.resolvers.context import Context
 from kenning.runtime import Runtime
@@ -178,8 +177,7 @@ class KenningGraphQL(GraphQL[Context, None]):
         self._holder = holder
         self._unavailable = unavailable
         # Open websockets by key id, closed when their key is revoked (in any process).
-        self._sockets: dict[str, weakref.WeakSet[WebSocket]] = {}
-        self._watching: Runtime | None = None
+        self._sockets = KeySockets()
 
     def _runtime(self) -> Runtime:
         runtime = self._holder.get("runtime")
@@ -243,16 +241,7 @@ class KenningGraphQL(GraphQL[Context, None]):
         socket, caller = context.request, context.principal
         if not isinstance(socket, WebSocket) or caller is None or caller.anonymous:
             return
-        if self._watching is not context.runtime:
-            context.runtime.api_keys.on_revoked(self._close_sockets)
-            self._watching = context.runtime
-        self._sockets.setdefault(caller.key_id, weakref.WeakSet()).add(socket)
-
-    async def _close_sockets(self, key_id: str) -> None:
-        for socket in list(self._sockets.pop(key_id, ())):
-            # Already closed by the client or the server: nothing to do.
-            with contextlib.suppress(RuntimeError, OSError):
-                await socket.close(code=4403, reason="the API key was revoked")
+        self._sockets.track(socket, caller.key_id, context.runtime.api_keys)
 
     def decode_json(self, data: str | bytes) -> object:
         # json.loads raises RecursionError, not a decode error, on deep nesting: that

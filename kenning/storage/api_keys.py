@@ -6,10 +6,12 @@ Implements the domain's ``KeyBook``. Revocations are published to every process
 
 from __future__ import annotations
 
+import asyncio
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection, Coroutine
+from typing import Any
 
 import asyncpg
 import redis.asyncio as aioredis
@@ -55,13 +57,32 @@ class PgApiKeys:
         self._generation = 0
         self._revoked: OrderedDict[str, None] = OrderedDict()
         self._listeners: list[RevocationListener] = []
-        self._feed = (
-            None if redis is None else RevocationFeed(redis, self._heard, self.forget_all, ttl)
-        )
+        self._gap_listeners: list[Callable[[], Coroutine[Any, Any, None]]] = []
+        self._gap_tasks: set[asyncio.Task[None]] = set()
+        self._feed = None if redis is None else RevocationFeed(redis, self._heard, self._gap, ttl)
 
     def on_revoked(self, listener: RevocationListener) -> None:
         """Call ``listener`` with the id of each key revoked from now on, anywhere."""
         self._listeners.append(listener)
+
+    def on_gap(self, listener: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """Call ``listener`` whenever revocations may have been missed (Redis was away)."""
+        self._gap_listeners.append(listener)
+
+    async def revoked_among(self, key_ids: Collection[str]) -> set[str]:
+        """Which of ``key_ids`` are revoked, as PostgreSQL says now."""
+        rows = await self._pool.fetch(
+            "SELECT id FROM api_keys WHERE id = ANY($1::text[]) AND revoked_at IS NOT NULL",
+            list(key_ids),
+        )
+        return {row["id"] for row in rows}
+
+    def _gap(self) -> None:
+        self.forget_all()
+        for listener in self._gap_listeners:
+            task = asyncio.get_running_loop().create_task(listener())
+            self._gap_tasks.add(task)  # kept until done, so it is not collected mid-way
+            task.add_done_callback(self._gap_tasks.discard)
 
     def is_revoked(self, key_id: str) -> bool:
         """True for a key this process has heard revoked (a recent one)."""

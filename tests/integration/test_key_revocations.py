@@ -12,7 +12,10 @@ import redis.asyncio as aioredis
 
 from kenning.domain.principal import Role
 from kenning.domain.scope import Scope
+from kenning.key_sockets import KeySockets
+from kenning.settings import Settings
 from kenning.storage.api_keys import PgApiKeys
+from tests.fakes.tcp_relay import TcpRelay
 
 pytestmark = pytest.mark.integration
 
@@ -73,3 +76,45 @@ async def test_with_redis_down_a_revocation_says_so_and_the_ttl_still_holds(
     finally:
         await there.aclose()
         await here.aclose()
+
+
+class _Socket:
+    """Stands in for a websocket: records how it was closed."""
+
+    def __init__(self) -> None:
+        self.closed_with: int | None = None
+
+    async def close(self, code: int, reason: str = "") -> None:
+        self.closed_with = code
+
+
+async def test_sockets_of_a_key_revoked_while_redis_was_away_close_when_it_is_back(
+    pool: asyncpg.Pool, redis_client: aioredis.Redis, test_settings: Settings
+) -> None:
+    port = int(test_settings.redis_url.rsplit(":", 1)[1].split("/")[0])
+    relay = TcpRelay("127.0.0.1", port)
+    await relay.start()
+    through_relay = aioredis.from_url(f"redis://127.0.0.1:{relay.port}/0")
+    here, there = PgApiKeys(pool, redis=redis_client), PgApiKeys(pool, redis=through_relay)
+    sockets, kept, revoked_socket = KeySockets(), _Socket(), _Socket()
+    key, info = await here.create(Scope("acme"), Role.AGENT, "revoked while away")
+    _, other_info = await here.create(Scope("acme"), Role.AGENT, "kept")
+    try:
+        assert await there.authenticate(key) is not None  # starts listening
+        assert there._feed is not None and await asyncio.wait_for(there._feed.listening.wait(), 5)
+        sockets.track(revoked_socket, info.id, there)  # type: ignore[arg-type]
+        sockets.track(kept, other_info.id, there)  # type: ignore[arg-type]
+        await relay.stop()
+        await asyncio.sleep(0.3)
+        assert (await here.revoke_everywhere(info.id))[1]  # published, but not heard there
+        await relay.start()
+        for _ in range(200):
+            if revoked_socket.closed_with is not None:
+                break
+            await asyncio.sleep(0.05)
+        assert (revoked_socket.closed_with, kept.closed_with) == (4403, None)
+    finally:
+        await there.aclose()
+        await here.aclose()
+        await through_relay.aclose()
+        await relay.stop()
