@@ -12,6 +12,7 @@ import asyncpg
 import numpy as np
 
 from kenning.domain.ingestion import ChunkRecord, EdgeRecord, NodeRecord, PurgeCounts, SourceRecord
+from kenning.domain.off_loop import off_loop
 from kenning.domain.scope import Scope
 from kenning.storage.alias_guard import (
     AliasGuard,
@@ -194,15 +195,10 @@ class PgWriteUnit:
             return
         ends = {k for e in edges for k in (e.from_key, e.to_key)}
         edges = rekey_edges(edges, await self._aliases.resolve(scope.client_id, ends))
-        ordered = sorted(edges, key=lambda e: (e.from_key, e.edge_type, e.to_key))
-        await self._conn.execute(
-            self._sql.upsert_edges(),
-            *_scope(scope),
-            [e.from_key for e in ordered],
-            [e.edge_type for e in ordered],
-            [e.to_key for e in ordered],
-            [json.dumps(sorted(set(e.evidence_chunk_ids))) for e in ordered],
+        columns = await off_loop(
+            sum(len(e.evidence_chunk_ids) for e in edges) * 40, lambda: _edge_columns(edges)
         )
+        await self._conn.execute(self._sql.upsert_edges(), *_scope(scope), *columns)
 
     async def record_source(self, record: SourceRecord) -> None:
         named = {*record.mentions, *([record.main_node_key] if record.main_node_key else [])}
@@ -297,3 +293,14 @@ class PgKnowledgeStore:
                 logger.warning("storage.write.retry", extra={"attempt": attempt})
                 await asyncio.sleep(0.01 * 2**attempt)
         raise AssertionError("unreachable")
+
+
+def _edge_columns(edges: Sequence[EdgeRecord]) -> tuple[list[str], ...]:
+    """The statement's arrays: from keys, types, to keys, evidence (JSON), in key order."""
+    ordered = sorted(edges, key=lambda e: (e.from_key, e.edge_type, e.to_key))
+    return (
+        [e.from_key for e in ordered],
+        [e.edge_type for e in ordered],
+        [e.to_key for e in ordered],
+        [json.dumps(sorted(set(e.evidence_chunk_ids))) for e in ordered],
+    )

@@ -70,6 +70,10 @@ def server_env(settings: Settings, port: int, **extra: str) -> dict[str, str]:
 def start_server(
     settings: Settings, log: Path, **extra: str
 ) -> tuple[subprocess.Popen[bytes], Server]:
+    """A ``kenning serve`` process, ready. It runs no queue workers unless ``extra`` sets
+    ``KENNING_QUEUE_WORKERS``: servers share the test database, and one server's workers
+    would take jobs another test waits for on its own server."""
+    extra = {"KENNING_QUEUE_WORKERS": "0", **extra}
     port = free_port()
     with log.open("wb") as sink:
         process = subprocess.Popen(
@@ -110,7 +114,7 @@ def server(
     the integration tests after them share its database (its workers would index their
     queued jobs under them). Tests that need jobs to run use ``working_server``."""
     log = tmp_path_factory.mktemp("server") / "server.log"
-    process, running = start_server(migrated_settings, log, KENNING_QUEUE_WORKERS="0")
+    process, running = start_server(migrated_settings, log)
     key = asyncio.run(create_key(migrated_settings, Scope(), Role.ADMIN))
     yield running.with_key(key)
     stop_server(process)

@@ -21,7 +21,8 @@ HEALTH = """{ health { status postgres age pgvector redis kenning schemaRevision
   parts { name up version detail } } }"""
 
 
-def test_health_over_http(server: Server, migrated_settings: Settings) -> None:
+def test_health_over_http(working_server: Server, migrated_settings: Settings) -> None:
+    server = working_server  # every part ok, the workers included
     response = httpx.post(
         f"{server.url}/graphql", json={"query": HEALTH}, headers=server.headers, timeout=10
     )
@@ -39,7 +40,8 @@ def test_health_over_http(server: Server, migrated_settings: Settings) -> None:
     ]
 
 
-def test_probes_and_metrics(server: Server) -> None:
+def test_probes_and_metrics(working_server: Server) -> None:
+    server = working_server  # every part ok, the workers included
     assert httpx.get(f"{server.url}/healthz").json() == {"status": "alive"}
     ready = httpx.get(f"{server.url}/readyz").json()
     parts = ("postgres", "age", "pgvector", "redis", "embedder", "workers")
