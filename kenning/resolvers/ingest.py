@@ -13,6 +13,7 @@ from kenning.domain.errors import ScopeError, ValidationError
 from kenning.domain.ingest import ingest
 from kenning.domain.ingest_rules import check_identifiers, check_write_connection, identifier_fields
 from kenning.domain.ingestion import IngestOutcome, IngestRequest
+from kenning.domain.off_loop import off_loop
 from kenning.domain.references import ExtractionWarning
 from kenning.domain.secrets import SecretPolicy
 from kenning.domain.sensitive import SensitiveContentError
@@ -113,7 +114,9 @@ async def resolve_ingest(info: Info, input: IngestInput) -> IngestResult:
     except Exception as error:
         logger.warning("ingestion.failed", extra={"error": type(error).__name__, **_sizes(input)})
         raise
-    return to_success(outcome)
+    # A 2 MB document's result holds thousands of chunks, edges and warnings.
+    items = len(outcome.chunk_ids) + len(outcome.edges) + len(outcome.warnings)
+    return await off_loop(items * 16, lambda: to_success(outcome))
 
 
 def _sizes(data: IngestInput) -> dict[str, int]:

@@ -139,29 +139,8 @@ class PgWriteUnit:
             mine = [c for c in chunks if c.scope.client_id == client_id]
             refs = {ref for c in mine for ref in c.graph_refs}
             rekeyed += rekey_chunks(mine, await self._aliases.resolve(client_id, refs))
-        chunks = rekeyed
-        records = [
-            (
-                c.id,
-                c.source_urn,
-                c.ordinal,
-                c.kind,
-                *_scope(c.scope),
-                c.content,
-                np.asarray(c.embedding, dtype=np.float32),
-                list(c.graph_refs),
-                c.knowledge_type,
-                c.info_type,
-                list(c.tags),
-                c.source_kind,
-                c.connection_id,
-                c.external_id,
-                c.revision,
-                c.content_hash,
-                json.dumps(dict(c.metadata)),
-            )
-            for c in chunks
-        ]
+        size = sum(len(c.content) for c in rekeyed)
+        records = await off_loop(size, lambda: _chunk_records(rekeyed))
         columns = ", ".join(_CHUNK_COLUMNS)
         params = ", ".join(f"${i}" for i in range(1, len(_CHUNK_COLUMNS) + 1))
         await self._conn.executemany(
@@ -194,10 +173,9 @@ class PgWriteUnit:
         if not edges:
             return
         ends = {k for e in edges for k in (e.from_key, e.to_key)}
-        edges = rekey_edges(edges, await self._aliases.resolve(scope.client_id, ends))
-        columns = await off_loop(
-            sum(len(e.evidence_chunk_ids) for e in edges) * 40, lambda: _edge_columns(edges)
-        )
+        keys = await self._aliases.resolve(scope.client_id, ends)
+        size = sum(len(e.evidence_chunk_ids) for e in edges) * 40  # about the JSON's size
+        columns = await off_loop(size, lambda: _edge_columns(rekey_edges(edges, keys)))
         await self._conn.execute(self._sql.upsert_edges(), *_scope(scope), *columns)
 
     async def record_source(self, record: SourceRecord) -> None:
@@ -304,3 +282,29 @@ def _edge_columns(edges: Sequence[EdgeRecord]) -> tuple[list[str], ...]:
         [e.to_key for e in ordered],
         [json.dumps(sorted(set(e.evidence_chunk_ids))) for e in ordered],
     )
+
+
+def _chunk_records(chunks: Sequence[ChunkRecord]) -> list[tuple[object, ...]]:
+    """The rows of ``INSERT INTO chunks``, in ``_CHUNK_COLUMNS`` order."""
+    return [
+        (
+            c.id,
+            c.source_urn,
+            c.ordinal,
+            c.kind,
+            *_scope(c.scope),
+            c.content,
+            np.asarray(c.embedding, dtype=np.float32),
+            list(c.graph_refs),
+            c.knowledge_type,
+            c.info_type,
+            list(c.tags),
+            c.source_kind,
+            c.connection_id,
+            c.external_id,
+            c.revision,
+            c.content_hash,
+            json.dumps(dict(c.metadata)),
+        )
+        for c in chunks
+    ]
