@@ -75,6 +75,15 @@ class Traffic:
         socket.on("framesent", lambda payload: self.sent.append(_frame(payload)))
         socket.on("framereceived", lambda payload: self.received.append(_frame(payload)))
 
+    async def stream_frames(self, until: str, within: float = 10) -> list[dict[str, object]]:
+        """The "next" and "complete" frames received, once one of type ``until`` arrived."""
+        deadline = time.monotonic() + within
+        while time.monotonic() < deadline:
+            if any(frame["type"] == until for frame in self.received):
+                break
+            await asyncio.sleep(0.05)
+        return [frame for frame in self.received if frame["type"] in {"next", "complete"}]
+
     def foreign_hosts(self) -> set[str]:
         """Hosts other than the server's own that the page contacted."""
         network = [urlsplit(url) for url in self.urls]
@@ -208,7 +217,8 @@ async def test_a_pasted_key_runs_a_query_and_a_streaming_subscription(
     assert '"heartbeat": { "seq": 2 }' in shown
     init = next(frame for frame in traffic.sent if frame["type"] == "connection_init")
     assert init["payload"] == {"Authorization": f"Bearer {graphiql_server.key}"}
-    streamed = [frame for frame in traffic.received if frame["type"] in {"next", "complete"}]
+    # The page shows the second event before the server's "complete" frame arrives.
+    streamed = await traffic.stream_frames(until="complete")
     assert [frame["type"] for frame in streamed] == ["next", "next", "complete"]
     ticks = [frame["payload"] for frame in streamed[:2]]
     assert ticks == [{"data": {"heartbeat": {"seq": seq}}} for seq in (1, 2)]
