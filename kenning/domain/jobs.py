@@ -23,7 +23,7 @@ from enum import StrEnum
 from typing import Final
 
 from kenning.domain.errors import ConflictError, KenningError, ValidationError
-from kenning.domain.scope import ProjectGroups, Scope
+from kenning.domain.scope import Scope
 
 # Priorities 0..2 are agents and the orchestrator; 3 and above are bulk sources.
 PRIORITY_LANE_MAX: Final = 2
@@ -84,11 +84,6 @@ def lane_bounds(lane: Lane) -> tuple[int, int]:
     if lane is Lane.PRIORITY:
         return 0, PRIORITY_LANE_MAX
     return PRIORITY_LANE_MAX + 1, MAX_PRIORITY
-
-
-def job_visible(reader: Scope, job: Scope, groups: ProjectGroups) -> bool:
-    """A reader sees the jobs whose data it may read: the one scope rule of every read."""
-    return reader.can_see(job, groups)
 
 
 class JobStateError(ConflictError):

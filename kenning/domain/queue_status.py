@@ -21,7 +21,7 @@ from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
 
 from kenning.domain.event_hub import EventHub
-from kenning.domain.jobs import JobEvent, job_visible
+from kenning.domain.jobs import JobEvent
 from kenning.domain.queue_ports import QueueReader, QueueSnapshot, Resync
 from kenning.domain.scope import NO_GROUPS, ProjectGroups, Scope
 
@@ -148,8 +148,7 @@ class _Feed:
                 visible = tuple(
                     m
                     for m in batch
-                    if isinstance(m, JobEvent)
-                    and job_visible(self.scope, m.job.scope, self._groups)
+                    if isinstance(m, JobEvent) and self.scope.can_see(m.job.scope, self._groups)
                 )
                 if batch and not visible and not resync:
                     continue  # only other readers' jobs changed

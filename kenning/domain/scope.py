@@ -166,12 +166,6 @@ class ProjectGroups:
             return reader.group_id if recorded is None else recorded
         return reader.group_id
 
-    def projects_in(self, client_id: str, group_id: str) -> frozenset[str]:
-        """The projects of a client in a group."""
-        if not group_id:
-            return frozenset()
-        return frozenset(p for (c, p), g in self.groups.items() if c == client_id and g == group_id)
-
     @classmethod
     def stamped(cls, rows: Iterable[Scope]) -> ProjectGroups:
         """The groups that writing ``rows`` records: each project with the group it names."""

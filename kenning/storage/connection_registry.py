@@ -20,7 +20,7 @@ from kenning.domain.connections import (
 )
 from kenning.domain.errors import NotFoundError
 from kenning.domain.scope import Scope, stored_scope
-from kenning.storage.job_rows import visible_jobs
+from kenning.storage.visibility import visible_rows
 
 _COLUMNS: Final = (
     "client_id, connection_id, project_id, group_id, authority, label, status, "
@@ -72,7 +72,7 @@ class PgConnectionRegistry:
 
     async def visible(self, reader: Scope, first: int) -> list[SourceConnection]:
         rows = await self._pool.fetch(
-            f"""SELECT {_COLUMNS} FROM connections WHERE {visible_jobs(1)}
+            f"""SELECT {_COLUMNS} FROM connections WHERE {visible_rows(1)}
                 ORDER BY created_at DESC, connection_id LIMIT $4""",
             reader.client_id,
             reader.project_id,

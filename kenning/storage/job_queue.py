@@ -49,9 +49,9 @@ from kenning.storage.job_rows import (
     encode_claim_cursor,
     encode_cursor,
     to_job,
-    visible_jobs,
 )
 from kenning.storage.pool import Connection
+from kenning.storage.visibility import visible_rows
 
 WAKE_CHANNEL: Final = "kenning_jobs"
 MAX_PAGE: Final = 500
@@ -120,7 +120,7 @@ class PgJobQueue:
     async def get(self, job_id: str, reader: Scope) -> Job | None:
         async with self._pool.acquire() as conn:
             row = await conn.fetchrow(
-                f"SELECT {JOB_COLUMNS} FROM ingestion_jobs WHERE id = $1 AND {visible_jobs(2)}",
+                f"SELECT {JOB_COLUMNS} FROM ingestion_jobs WHERE id = $1 AND {visible_rows(2)}",
                 job_id, reader.client_id, reader.project_id, reader.group_id,
             )  # fmt: skip
             if row is None:

@@ -6,7 +6,8 @@ Values are always parameters; the only splices are the fixed fragments of
 
 from __future__ import annotations
 
-from kenning.storage.job_rows import JOB_COLUMNS, LANE_ORDER, ORDER_ROW, order_row, visible_jobs
+from kenning.storage.job_rows import JOB_COLUMNS, LANE_ORDER, ORDER_ROW, order_row
+from kenning.storage.visibility import visible_rows
 
 LAST_DONE = """
     SELECT j.id, j.idempotency_key, EXISTS (
@@ -46,7 +47,7 @@ FILTERS = """
 NEWEST_PAGE = f"""
     WITH page AS (
         SELECT {JOB_COLUMNS} FROM ingestion_jobs j
-        WHERE {visible_jobs(1, "j")} {FILTERS.format(t="j.")}
+        WHERE {visible_rows(1, "j")} {FILTERS.format(t="j.")}
           AND ($8::timestamptz IS NULL OR (j.created_at, j.id) < ($8, $9::text))
         ORDER BY j.created_at DESC, j.id DESC LIMIT $10),
     ranked AS (
@@ -61,7 +62,7 @@ CLAIM_PAGE = f"""
         SELECT {JOB_COLUMNS},
                row_number() OVER (PARTITION BY lane ORDER BY {LANE_ORDER}) AS position
         FROM ingestion_jobs WHERE status = 'QUEUED') q
-    WHERE {visible_jobs(1, "q")} {FILTERS.format(t="q.")}
+    WHERE {visible_rows(1, "q")} {FILTERS.format(t="q.")}
       AND ($8::int IS NULL
            OR {order_row("q")} > ($8, $9::int, $10::timestamptz, $11::text))
     ORDER BY q.priority, q.queue_position NULLS LAST, q.created_at, q.id LIMIT $12"""

@@ -1,5 +1,5 @@
 """Job rows: the columns every job query returns, the row → ``Job`` mapping, page cursors,
-the visibility predicate of jobs, and the order of a lane."""
+and the order of a lane. Jobs are scoped by ``kenning.storage.visibility``, as every read."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ import asyncpg
 from kenning.domain.errors import ValidationError
 from kenning.domain.jobs import Job, JobStage, JobStatus, Lane
 from kenning.domain.scope import stored_scope
-from kenning.storage.visibility import visible_rows
 
 JOB_COLUMNS: Final = (
     "id, status, stage, lane, priority, client_id, project_id, group_id, source_urn, "
@@ -58,12 +57,6 @@ def to_job(row: asyncpg.Record) -> Job:
         queue_position=row["queue_position"],
         position=row.get("position"),
     )
-
-
-def visible_jobs(first: int, table: str = "") -> str:
-    """Predicate: the reader (``$first..$first+2``) may see this job: the one scope rule
-    of every read (``kenning.storage.visibility``)."""
-    return visible_rows(first, table)
 
 
 _NOT_OURS = "after is not a cursor from this API (pass a page's endCursor)"

@@ -17,15 +17,15 @@ from kenning.storage.job_rows import (
     NO_POSITION,
     order_row,
     to_job,
-    visible_jobs,
 )
+from kenning.storage.visibility import visible_rows
 from kenning.storage.worker_registry import RedisWorkerRegistry
 
 MAX_RUNNING: Final = 200
 MAX_FIRST: Final = 200
 
 _COUNTS = f"""
-    SELECT status, lane, count(*) AS n FROM ingestion_jobs WHERE {visible_jobs(1)}
+    SELECT status, lane, count(*) AS n FROM ingestion_jobs WHERE {visible_rows(1)}
     GROUP BY status, lane"""
 # Positions are ranks in the whole lane (what a job really waits behind); only the first
 # visible ones of each lane are returned.
@@ -35,10 +35,10 @@ _QUEUED = f"""
         FROM (SELECT {JOB_COLUMNS},
                      row_number() OVER (PARTITION BY lane ORDER BY {LANE_ORDER}) AS position
               FROM ingestion_jobs WHERE status = 'QUEUED') q
-        WHERE {visible_jobs(1, "q")}) v
+        WHERE {visible_rows(1, "q")}) v
     WHERE v.shown <= $4 ORDER BY v.lane DESC, v.position"""
 _RUNNING = f"""
-    SELECT {JOB_COLUMNS} FROM ingestion_jobs WHERE status = 'RUNNING' AND {visible_jobs(1)}
+    SELECT {JOB_COLUMNS} FROM ingestion_jobs WHERE status = 'RUNNING' AND {visible_rows(1)}
     ORDER BY updated_at LIMIT {MAX_RUNNING}"""
 
 # The ranks of every job a process's subscribers watch, in one statement. Each lane is
