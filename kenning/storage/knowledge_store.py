@@ -9,7 +9,6 @@ from collections.abc import Awaitable, Callable, Collection, Sequence
 from typing import TypeVar
 
 import asyncpg
-import numpy as np
 
 from kenning.domain.ingestion import ChunkRecord, EdgeRecord, NodeRecord, PurgeCounts, SourceRecord
 from kenning.domain.off_loop import off_loop
@@ -23,6 +22,7 @@ from kenning.storage.alias_guard import (
 )
 from kenning.storage.alias_merge import merge_alias
 from kenning.storage.graph_sql import GraphSql
+from kenning.storage.knowledge_rows import chunk_records, edge_columns
 from kenning.storage.pool import Connection
 
 T = TypeVar("T")
@@ -140,7 +140,7 @@ class PgWriteUnit:
             refs = {ref for c in mine for ref in c.graph_refs}
             rekeyed += rekey_chunks(mine, await self._aliases.resolve(client_id, refs))
         size = sum(len(c.content) for c in rekeyed)
-        records = await off_loop(size, lambda: _chunk_records(rekeyed))
+        records = await off_loop(size, lambda: chunk_records(rekeyed))
         columns = ", ".join(_CHUNK_COLUMNS)
         params = ", ".join(f"${i}" for i in range(1, len(_CHUNK_COLUMNS) + 1))
         await self._conn.executemany(
@@ -175,7 +175,7 @@ class PgWriteUnit:
         ends = {k for e in edges for k in (e.from_key, e.to_key)}
         keys = await self._aliases.resolve(scope.client_id, ends)
         size = sum(len(e.evidence_chunk_ids) for e in edges) * 40  # about the JSON's size
-        columns = await off_loop(size, lambda: _edge_columns(rekey_edges(edges, keys)))
+        columns = await off_loop(size, lambda: edge_columns(rekey_edges(edges, keys)))
         await self._conn.execute(self._sql.upsert_edges(), *_scope(scope), *columns)
 
     async def record_source(self, record: SourceRecord) -> None:
@@ -271,40 +271,3 @@ class PgKnowledgeStore:
                 logger.warning("storage.write.retry", extra={"attempt": attempt})
                 await asyncio.sleep(0.01 * 2**attempt)
         raise AssertionError("unreachable")
-
-
-def _edge_columns(edges: Sequence[EdgeRecord]) -> tuple[list[str], ...]:
-    """The statement's arrays: from keys, types, to keys, evidence (JSON), in key order."""
-    ordered = sorted(edges, key=lambda e: (e.from_key, e.edge_type, e.to_key))
-    return (
-        [e.from_key for e in ordered],
-        [e.edge_type for e in ordered],
-        [e.to_key for e in ordered],
-        [json.dumps(sorted(set(e.evidence_chunk_ids))) for e in ordered],
-    )
-
-
-def _chunk_records(chunks: Sequence[ChunkRecord]) -> list[tuple[object, ...]]:
-    """The rows of ``INSERT INTO chunks``, in ``_CHUNK_COLUMNS`` order."""
-    return [
-        (
-            c.id,
-            c.source_urn,
-            c.ordinal,
-            c.kind,
-            *_scope(c.scope),
-            c.content,
-            np.asarray(c.embedding, dtype=np.float32),
-            list(c.graph_refs),
-            c.knowledge_type,
-            c.info_type,
-            list(c.tags),
-            c.source_kind,
-            c.connection_id,
-            c.external_id,
-            c.revision,
-            c.content_hash,
-            json.dumps(dict(c.metadata)),
-        )
-        for c in chunks
-    ]

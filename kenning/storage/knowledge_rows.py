@@ -1,0 +1,50 @@
+"""The arrays and rows a write unit sends for chunks and edges, built apart from the unit
+so that a large document's can be built in the worker thread (``domain.off_loop``)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+import numpy as np
+
+from kenning.domain.ingestion import ChunkRecord, EdgeRecord
+
+
+def edge_columns(edges: Sequence[EdgeRecord]) -> tuple[list[str], ...]:
+    """The statement's arrays: from keys, types, to keys, evidence (JSON), in key order."""
+    ordered = sorted(edges, key=lambda e: (e.from_key, e.edge_type, e.to_key))
+    return (
+        [e.from_key for e in ordered],
+        [e.edge_type for e in ordered],
+        [e.to_key for e in ordered],
+        [json.dumps(sorted(set(e.evidence_chunk_ids))) for e in ordered],
+    )
+
+
+def chunk_records(chunks: Sequence[ChunkRecord]) -> list[tuple[object, ...]]:
+    """The rows of ``INSERT INTO chunks``, in ``_CHUNK_COLUMNS`` order."""
+    return [
+        (
+            c.id,
+            c.source_urn,
+            c.ordinal,
+            c.kind,
+            c.scope.client_id,
+            c.scope.project_id,
+            c.scope.group_id,
+            c.content,
+            np.asarray(c.embedding, dtype=np.float32),
+            list(c.graph_refs),
+            c.knowledge_type,
+            c.info_type,
+            list(c.tags),
+            c.source_kind,
+            c.connection_id,
+            c.external_id,
+            c.revision,
+            c.content_hash,
+            json.dumps(dict(c.metadata)),
+        )
+        for c in chunks
+    ]
