@@ -14,15 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-import asyncpg
 import httpx
 
+from bench._own_database import own_settings, recreate_and_migrate
 from kenning.domain.principal import Role
 from kenning.domain.scope import Scope
-from kenning.settings import EmbedderKind, Settings
+from kenning.settings import Settings
 from kenning.storage.api_keys import PgApiKeys
-from kenning.storage.database_url import asyncpg_dsn, database_name, with_database
-from kenning.storage.migrate import run_upgrade
 from kenning.storage.pool import create_pool
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,34 +30,12 @@ REDIS_DB = "13"
 
 def bench_settings() -> Settings:
     """The stack's settings pointed at the benchmark's own database, hash embedder."""
-    base = Settings()
-    return base.model_copy(
-        update={
-            "database_url": with_database(base.database_url, DATABASE),
-            "redis_url": base.redis_url.rsplit("/", 1)[0] + "/" + REDIS_DB,
-            "embedder": EmbedderKind.HASH,
-            "embedding_model": f"hash-{base.embedding_dim}",
-            "log_level": "WARNING",
-        }
-    )
+    return own_settings(DATABASE, REDIS_DB, log_level="WARNING")
 
 
 def fresh_database(settings: Settings) -> None:
-    """Drop, create and migrate the benchmark database (sync: Alembic runs its own loop)."""
-    name = database_name(settings.database_url)
-    if name != DATABASE:
-        raise SystemExit(f"refusing to recreate {name!r}: not the queue benchmark database")
-
-    async def recreate() -> None:
-        conn = await asyncpg.connect(asyncpg_dsn(with_database(settings.database_url, "postgres")))
-        try:
-            await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            await conn.execute(f'CREATE DATABASE "{name}"')
-        finally:
-            await conn.close()
-
-    asyncio.run(recreate())
-    run_upgrade(settings)
+    """Drop, create and migrate the benchmark database."""
+    recreate_and_migrate(settings, DATABASE)
 
 
 async def admin_key(settings: Settings) -> str:

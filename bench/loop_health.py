@@ -22,16 +22,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-import asyncpg
 import httpx
 
 from bench._ingest_database import CLIENT
 from bench._ingest_server import INGEST, agent_key, running_server
+from bench._own_database import own_settings, recreate_and_migrate
 from bench._timing import percentile
 from bench.corpus import documents
-from kenning.settings import EmbedderKind, Settings
-from kenning.storage.database_url import asyncpg_dsn, with_database
-from kenning.storage.migrate import run_upgrade
+from kenning.settings import Settings
 from kenning.storage.pool import create_pool
 
 DATABASE = "kenning_bench_loop"
@@ -43,31 +41,12 @@ RESULTS = Path(__file__).resolve().parent / "results" / "loop_health.json"
 
 def bench_settings() -> Settings:
     """The stack's settings (env overrides honoured) on this benchmark's own database."""
-    base = Settings()
-    return base.model_copy(
-        update={
-            "database_url": with_database(base.database_url, DATABASE),
-            "redis_url": base.redis_url.rsplit("/", 1)[0] + "/" + REDIS_DB,
-            "embedder": EmbedderKind.HASH,
-            "embedding_model": f"hash-{base.embedding_dim}",
-        }
-    )
+    return own_settings(DATABASE, REDIS_DB)
 
 
 def fresh_database(settings: Settings) -> None:
-    """Drop, create and migrate ``kenning_bench_loop`` (sync: Alembic runs its own loop)."""
-
-    async def recreate() -> None:
-        admin = asyncpg_dsn(with_database(settings.database_url, "postgres"))
-        conn = await asyncpg.connect(admin)
-        try:
-            await conn.execute(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
-            await conn.execute(f'CREATE DATABASE "{DATABASE}"')
-        finally:
-            await conn.close()
-
-    asyncio.run(recreate())
-    run_upgrade(settings)
+    """Drop, create and migrate ``kenning_bench_loop``."""
+    recreate_and_migrate(settings, DATABASE)
 
 
 def large_document(size: int, nonce: str) -> str:
