@@ -13,11 +13,9 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Mapping
-from functools import lru_cache
 from typing import Any
 
 from cross_web import AsyncHTTPRequestAdapter, HTTPException
-from graphql import GraphQLError, parse
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import Message
@@ -26,13 +24,12 @@ from strawberry.asgi import GraphQL
 from strawberry.exceptions import ConnectionRejectionError
 from strawberry.http import GraphQLRequestData
 from strawberry.types import ExecutionResult
-from strawberry.types.graphql import OperationType
 from strawberry.types.unset import UNSET, UnsetType
-from strawberry.utils.operation import get_operation_type
 
 from kenning.domain.principal import ANONYMOUS, Principal, Role, bearer_key
 from kenning.key_sockets import KeySockets
 from kenning.logs import log_event, request_id
+from kenning.operation_type import SUBSCRIPTIONS_OVER_WS, subscribes
 from kenning.resolvers.context import Context
 from kenning.runtime import Runtime
 from kenning.schema.error_shaping import MASKED_MESSAGE, PART_NAMES
@@ -50,36 +47,6 @@ _HTTP_CODES = {
     415: "UNSUPPORTED_MEDIA_TYPE",
     503: "SERVICE_UNAVAILABLE",
 }
-
-
-SUBSCRIPTIONS_OVER_WS = (
-    "subscriptions run over the websocket at /graphql (graphql-transport-ws or graphql-ws), "
-    "not over HTTP"
-)
-
-
-# Documents larger than this are not remembered by the subscription check (the schema's
-# own caches decide for themselves); the check parses them anyway.
-_SNIFF_CACHED_CHARS = 20_000
-
-
-def _subscribes(query: str | None, operation: str | None, max_tokens: int) -> bool:
-    if not query or "subscription" not in query:
-        return False
-    if len(query) > _SNIFF_CACHED_CHARS:
-        return _is_subscription(query, operation, max_tokens)
-    return _cached_is_subscription(query, operation, max_tokens)
-
-
-def _is_subscription(query: str, operation: str | None, max_tokens: int) -> bool:
-    try:
-        document = parse(query, max_tokens=max_tokens)
-        return get_operation_type(document, operation) is OperationType.SUBSCRIPTION
-    except (GraphQLError, RuntimeError):
-        return False  # the schema reports what is wrong with it
-
-
-_cached_is_subscription = lru_cache(maxsize=256)(_is_subscription)
 
 
 TOO_DEEP = "the JSON nests deeper than the server parses; flatten it"
@@ -283,7 +250,7 @@ class KenningGraphQL(GraphQL[Context, None]):
         # Strawberry would run a subscription sent over plain HTTP as a query, and answer
         # with a confusing null error; say where subscriptions live instead.
         max_tokens = context.runtime.settings.graphql_max_tokens
-        if _subscribes(request_data.query, request_data.operation_name, max_tokens):
+        if subscribes(request_data.query, request_data.operation_name, max_tokens):
             raise HTTPException(400, SUBSCRIPTIONS_OVER_WS)
         return await super().execute_single(
             request, request_adapter, sub_response, context, root_value, request_data
