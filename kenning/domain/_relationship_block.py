@@ -9,6 +9,7 @@ does not continue the list, so the prose after a forgotten bracket is still read
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 _START = re.compile(
@@ -149,3 +150,18 @@ class _BlockReader:
 
     def _block(self, end: int) -> RelationshipBlock:
         return RelationshipBlock(self.start, end, tuple(self.items), tuple(self.problems))
+
+
+def mask_blocks(content: str, blocks: Sequence[RelationshipBlock]) -> str:
+    """``content`` with the blocks blanked (newlines kept), so prose scanning skips them
+    and offsets still hold."""
+    if not blocks:
+        return content
+    parts: list[str] = []
+    position = 0
+    for block in blocks:
+        parts.append(content[position : block.start])
+        parts.append(re.sub(r"[^\n]", " ", content[block.start : block.end]))
+        position = block.end
+    parts.append(content[position:])
+    return "".join(parts)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from kenning.domain.chunking import Chunk, chunk
 from kenning.domain.content_hash import IndexedPayload, content_hash
 from kenning.domain.embedding import Embedder, EmbeddingError, EmbeddingErrorKind
+from kenning.domain.extraction_warnings import key_warning
 from kenning.domain.ingest_rules import check_request, main_node
 from kenning.domain.ingestion import (
     ChunkRecord,
@@ -28,7 +29,6 @@ from kenning.domain.references import (
     Relationship,
     apply_aliases,
     extract,
-    key_warning,
 )
 from kenning.domain.secrets import SecretPolicy
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kenning.domain.chunking import chunk
+from kenning.domain.extraction_warnings import ExtractionWarning
 from kenning.domain.graph_items import (
     GraphEdge,
     GraphNode,
@@ -35,7 +36,7 @@ from kenning.domain.ingestion import (
 )
 from kenning.domain.off_loop import off_loop
 from kenning.domain.ports import WriteUnit
-from kenning.domain.references import ExtractionWarning, Relationship
+from kenning.domain.references import Relationship
 
 __all__ = ["GraphEdge", "GraphNode", "GraphOutcome", "GraphPiece", "GraphRequest",
            "Rejection", "ingest_graph"]  # fmt: skip

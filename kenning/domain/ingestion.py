@@ -6,7 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from kenning.domain.references import ExtractionWarning, Relationship
+from kenning.domain.extraction_warnings import ExtractionWarning
+from kenning.domain.references import Relationship
 from kenning.domain.scope import Scope
 
 

@@ -24,20 +24,25 @@ import functools
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 from kenning.domain._relationship_block import (
     BlockItem,
     BlockProblem,
-    RelationshipBlock,
     find_blocks,
+    mask_blocks,
 )
 from kenning.domain.errors import ValidationError
-from kenning.domain.keys import NodeKey, normalize_edge_type, normalize_key, parse_key
+from kenning.domain.extraction_warnings import (
+    EXCERPT_CHARS,
+    ExtractionWarning,
+    WarningSource,
+    key_warning,
+)
+from kenning.domain.extraction_warnings import (
+    excerpt as _excerpt,
+)
+from kenning.domain.keys import NodeKey, normalize_edge_type, parse_key
 
-WarningSource = Literal["content", "relationships", "mainNodeKey", "nodes", "edges"]
-
-_EXCERPT = 80
 _NOT_REFERENCE_SCHEMES = frozenset({"mailto", "tel", "urn", "data", "javascript"})
 _REFERENCE = re.compile(
     # An id may hold `-` but never the `-` of an arrow (`user:bob->OWNS->x`).
@@ -77,41 +82,6 @@ class Relationship:
 
 
 @dataclass(frozen=True, slots=True)
-class ExtractionWarning:
-    """Something that could not be read, or a key normalization changed (``key`` as given,
-    ``normalized_key`` as stored); ``line`` counts content lines or input items from 1."""
-
-    source: WarningSource
-    line: int
-    excerpt: str
-    reason: str
-    key: str | None = None
-    normalized_key: str | None = None
-
-
-def changed_key(raw: str) -> bool:
-    """True when normalization changed ``raw`` beyond case and whitespace: distinct keys
-    (``o'brien"$$x``, ``o_brien___x``) may then have become one."""
-    light = " ".join(raw.lower().split()).replace("::", ":", 1)
-    namespace, sep, ident = light.partition(":")
-    return normalize_key(raw) != f"{namespace.strip()}{sep}{ident.strip()}"
-
-
-def key_warning(
-    source: WarningSource, line: int, raw: str, normalized: str
-) -> ExtractionWarning | None:
-    """The warning for a key normalization changed beyond case and whitespace, or None."""
-    if not changed_key(raw):
-        return None
-    return ExtractionWarning(
-        source, line, _excerpt(raw),
-        f"key {_excerpt(raw)} was stored as {normalized}: other spellings that normalize "
-        "the same way are the same node",
-        key=raw, normalized_key=normalized,
-    )  # fmt: skip
-
-
-@dataclass(frozen=True, slots=True)
 class Extraction:
     """References (canonical keys), relationships in first-seen order, and warnings."""
 
@@ -127,7 +97,7 @@ def extract(
     main = parse_key(main_node_key, field="mainNodeKey") if main_node_key else None
     found = _Collector(main)
     blocks = find_blocks(content)
-    text = _mask(content, blocks)
+    text = mask_blocks(content, blocks)
     lines = _line_starts(content)
     for match in _REFERENCE.finditer(text):
         found.reference(match, bisect.bisect_right(lines, match.start()))
@@ -302,7 +272,8 @@ def _endpoint(raw: str, main: NodeKey | None, keys: list[tuple[str, str]]) -> st
     if ":" not in value:
         if main is None:
             raise ValidationError(
-                f"endpoint {value[:_EXCERPT]!r} has no namespace and there is no main node key",
+                f"endpoint {value[:EXCERPT_CHARS]!r} has no namespace "
+                "and there is no main node key",
                 field="relationships",
             )
         value = f"{main.type}:{value}"
@@ -315,25 +286,6 @@ def _endpoint(raw: str, main: NodeKey | None, keys: list[tuple[str, str]]) -> st
 def _parse_cached(value: str) -> str:
     # A large document names the same few thousand keys over and over.
     return parse_key(value, field="relationships").key
-
-
-def _excerpt(text: str) -> str:
-    excerpt = " ".join(text.split())
-    return excerpt if len(excerpt) <= _EXCERPT else excerpt[: _EXCERPT - 1] + "…"
-
-
-def _mask(content: str, blocks: Sequence[RelationshipBlock]) -> str:
-    # Blank the blocks (keeping newlines) so prose scanning skips them and offsets hold.
-    if not blocks:
-        return content
-    parts: list[str] = []
-    position = 0
-    for block in blocks:
-        parts.append(content[position : block.start])
-        parts.append(re.sub(r"[^\n]", " ", content[block.start : block.end]))
-        position = block.end
-    parts.append(content[position:])
-    return "".join(parts)
 
 
 def _line_starts(content: str) -> list[int]:

@@ -10,11 +10,11 @@ import strawberry
 
 from kenning.domain.connections import ConnectionRevokedError
 from kenning.domain.errors import ScopeError, ValidationError
+from kenning.domain.extraction_warnings import ExtractionWarning
 from kenning.domain.ingest import ingest
 from kenning.domain.ingest_rules import check_identifiers, check_write_connection, identifier_fields
 from kenning.domain.ingestion import IngestOutcome, IngestRequest
 from kenning.domain.off_loop import off_loop
-from kenning.domain.references import ExtractionWarning
 from kenning.domain.secrets import SecretPolicy
 from kenning.domain.sensitive import SensitiveContentError
 from kenning.resolvers.context import Info

@@ -7,10 +7,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kenning.domain.errors import ValidationError
+from kenning.domain.extraction_warnings import ExtractionWarning
 from kenning.domain.keys import canonicalize_key
 from kenning.domain.references import (
     Extraction,
-    ExtractionWarning,
     Relationship,
     apply_aliases,
     extract,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from kenning.domain.extraction_warnings import changed_key
 from kenning.domain.ingest_rules import (
     SEGMENT_CHARS,
     check_identifiers,
@@ -12,7 +13,7 @@ from kenning.domain.ingest_rules import (
     clean_metadata,
     segments,
 )
-from kenning.domain.references import changed_key, extract
+from kenning.domain.references import extract
 from kenning.domain.secrets import SecretPolicy
 from kenning.domain.sensitive import SensitiveContentError
 
