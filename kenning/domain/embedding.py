@@ -97,3 +97,24 @@ def batched(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
         raise ValueError("batch size must be at least 1")
     for start in range(0, len(items), size):
         yield items[start : start + size]
+
+
+# A large document is embedded in several calls: each holds a model slot briefly, so the
+# router can serve an agent's request between them, and a model computed in process (the
+# hash embedder) returns to the event loop between batches.
+EMBED_BATCH = 128
+
+
+async def embed_texts(texts: Sequence[str], priority: int, embedder: Embedder) -> list[list[float]]:
+    """One vector per text, ``EMBED_BATCH`` texts per call; ``EmbeddingError`` when the
+    embedder answers with the wrong count or dimension."""
+    vectors: list[list[float]] = []
+    for start in range(0, len(texts), EMBED_BATCH):
+        vectors += await embedder.embed(texts[start : start + EMBED_BATCH], priority=priority)
+    if len(vectors) != len(texts) or any(len(v) != embedder.dimension for v in vectors):
+        raise EmbeddingError(
+            f"the embedder returned {len(vectors)} vectors for {len(texts)} chunks or a "
+            f"dimension other than {embedder.dimension}",
+            kind=EmbeddingErrorKind.PERMANENT,
+        )
+    return vectors

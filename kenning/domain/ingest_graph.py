@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kenning.domain.chunking import chunk
+from kenning.domain.embedding import embed_texts
 from kenning.domain.extraction_warnings import ExtractionWarning
 from kenning.domain.graph_items import (
     GraphEdge,
@@ -25,7 +26,7 @@ from kenning.domain.graph_items import (
     rejected_edges,
     request_size,
 )
-from kenning.domain.ingest import IngestDeps, embed_texts
+from kenning.domain.ingest import IngestDeps
 from kenning.domain.ingestion import (
     ChunkRecord,
     EdgeRecord,
