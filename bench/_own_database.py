@@ -8,8 +8,8 @@ from typing import Any
 import asyncpg
 
 from kenning.settings import EmbedderKind, Settings
-from kenning.storage.database_url import asyncpg_dsn, database_name, with_database
-from kenning.storage.migrate import run_upgrade
+from kenning.storage.db.database_url import asyncpg_dsn, database_name, with_database
+from kenning.storage.db.migrate import run_upgrade
 
 
 def own_settings(database: str, redis_db: str, **update: Any) -> Settings:

@@ -21,7 +21,7 @@ from kenning.domain.principal import Role
 from kenning.domain.scope import Scope
 from kenning.settings import Settings
 from kenning.storage.api_keys import PgApiKeys
-from kenning.storage.pool import create_pool
+from kenning.storage.db.pool import create_pool
 
 ROOT = Path(__file__).resolve().parents[1]
 DATABASE = "kenning_bench_queue"

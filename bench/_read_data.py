@@ -29,9 +29,9 @@ from bench._read_corpus import (
     node_keys,
 )
 from kenning.settings import EmbedderKind, Settings
-from kenning.storage.database_url import asyncpg_dsn, database_name, with_database
-from kenning.storage.migrate import head_revision
-from kenning.storage.pool import connect
+from kenning.storage.db.database_url import asyncpg_dsn, database_name, with_database
+from kenning.storage.db.migrate import head_revision
+from kenning.storage.db.pool import connect
 
 PREFIX = "kenning_bench_read"
 COPY_BATCH = 5_000

@@ -41,10 +41,10 @@ from kenning.settings import Settings
 from kenning.storage import search_sql
 from kenning.storage.alias_registry import PgAliasRegistry
 from kenning.storage.chunk_search import PgChunkIndex, VectorScan
+from kenning.storage.db.visibility import reader_params
 from kenning.storage.embedders.constant import ConstantTimeEmbedder, hash_vector
 from kenning.storage.graph_read_sql import graph_read_sql
 from kenning.storage.graph_reads import PgGraphReader
-from kenning.storage.visibility import reader_params
 
 SEARCH_LIMIT = 10
 DEPTH = 2

@@ -53,8 +53,8 @@ from bench._ingest_server import (
 from bench._timing import percentile, phase_time, sample
 from bench.corpus import Document, documents
 from kenning.settings import EmbedderKind, Settings
-from kenning.storage.database_url import with_database
-from kenning.storage.pool import create_pool
+from kenning.storage.db.database_url import with_database
+from kenning.storage.db.pool import create_pool
 
 DEFAULT_DOCS = {EmbedderKind.HASH: 2000, EmbedderKind.LOCAL: 300}
 REDIS_DB = "14"

@@ -30,7 +30,7 @@ from bench._own_database import own_settings, recreate_and_migrate
 from bench._timing import percentile
 from bench.corpus import documents
 from kenning.settings import Settings
-from kenning.storage.pool import create_pool
+from kenning.storage.db.pool import create_pool
 
 DATABASE = "kenning_bench_loop"
 REDIS_DB = "13"

@@ -52,8 +52,8 @@ from kenning.domain.jobs import IngestionIdentity
 from kenning.domain.scope import Scope
 from kenning.runtime import Runtime
 from kenning.settings import Settings
+from kenning.storage.db.pool import create_pool
 from kenning.storage.embedders.constant import ConstantTimeEmbedder
-from kenning.storage.pool import create_pool
 
 RESULTS = ROOT / "bench" / "results" / "queue.json"
 SECTIONS = ["throughput", "lanes", "fan-out"]

@@ -47,8 +47,8 @@ from bench._read_server import running_server, serve
 from kenning.domain.principal import Role
 from kenning.settings import Settings
 from kenning.storage.api_keys import PgApiKeys
-from kenning.storage.migrate import run_upgrade
-from kenning.storage.pool import create_pool
+from kenning.storage.db.migrate import run_upgrade
+from kenning.storage.db.pool import create_pool
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results" / "read.json"

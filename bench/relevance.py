@@ -41,9 +41,9 @@ from kenning.domain.scope import Scope
 from kenning.domain.search import SearchMode, config_for
 from kenning.settings import EmbedderKind, Settings
 from kenning.storage.api_keys import PgApiKeys
-from kenning.storage.database_url import asyncpg_dsn, database_name, with_database
-from kenning.storage.migrate import run_upgrade
-from kenning.storage.pool import create_pool
+from kenning.storage.db.database_url import asyncpg_dsn, database_name, with_database
+from kenning.storage.db.migrate import run_upgrade
+from kenning.storage.db.pool import create_pool
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results" / "relevance.json"

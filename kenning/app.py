@@ -33,15 +33,15 @@ from kenning.runtime import Runtime
 from kenning.schema.build import ApiLimits, build_schema
 from kenning.schema.error_shaping import PART_NAMES
 from kenning.settings import Settings
-from kenning.storage.embedders.factory import create_embedder
-from kenning.storage.embedders.observed import ObservedEmbedder
-from kenning.storage.health import (
+from kenning.storage.db.health import (
     unavailable_part,
     verify_database,
     verify_embedder,
 )
-from kenning.storage.migrate import head_revision
-from kenning.storage.pool import connect, create_pool
+from kenning.storage.db.migrate import head_revision
+from kenning.storage.db.pool import connect, create_pool
+from kenning.storage.embedders.factory import create_embedder
+from kenning.storage.embedders.observed import ObservedEmbedder
 
 logger = logging.getLogger("kenning.app")
 

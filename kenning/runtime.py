@@ -18,9 +18,9 @@ from kenning.settings import Settings
 from kenning.storage.alias_registry import PgAliasRegistry
 from kenning.storage.api_keys import PgApiKeys
 from kenning.storage.chunk_search import PgChunkIndex, VectorScan
+from kenning.storage.db.health import database_versions, probe_parts
 from kenning.storage.embedders.observed import ObservedEmbedder
 from kenning.storage.graph_reads import PgGraphReader
-from kenning.storage.health import database_versions, probe_parts
 from kenning.storage.knowledge_store import PgKnowledgeStore
 from kenning.storage.project_groups import PgProjectGroups
 from kenning.storage.queue_services import QueueServices

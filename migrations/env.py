@@ -14,8 +14,8 @@ from sqlalchemy.ext.asyncio import async_engine_from_config
 from sqlalchemy.types import TypeEngine
 
 from kenning.settings import Settings
-from kenning.storage.database_url import sqlalchemy_url
-from kenning.storage.tables import metadata
+from kenning.storage.db.database_url import sqlalchemy_url
+from kenning.storage.db.tables import metadata
 
 config = context.config
 settings: Settings = config.attributes.get("settings") or Settings()

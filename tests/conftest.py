@@ -15,9 +15,9 @@ import pytest
 import redis.asyncio as aioredis
 
 from kenning.settings import EmbedderKind, Settings
-from kenning.storage.database_url import asyncpg_dsn, with_database
-from kenning.storage.migrate import run_upgrade
-from kenning.storage.pool import create_pool
+from kenning.storage.db.database_url import asyncpg_dsn, with_database
+from kenning.storage.db.migrate import run_upgrade
+from kenning.storage.db.pool import create_pool
 
 # Several runs on one machine (a developer's and CI's) each set their own database.
 TEST_DATABASE = os.environ.get("KENNING_TEST_DATABASE", "kenning_test")

@@ -15,7 +15,7 @@ from kenning.domain.principal import Role
 from kenning.domain.scope import Scope
 from kenning.settings import Settings
 from kenning.storage.api_keys import AUTH_CACHE_SECONDS, ApiKeyInfo, PgApiKeys
-from kenning.storage.pool import create_pool
+from kenning.storage.db.pool import create_pool
 from kenning.storage.project_groups import PgProjectGroups
 
 keys_app = typer.Typer(

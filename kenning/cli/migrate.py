@@ -9,7 +9,7 @@ import typer
 from kenning.settings import Settings
 
 if TYPE_CHECKING:
-    from kenning.storage.migrate import Migrated
+    from kenning.storage.db.migrate import Migrated
 
 
 def print_migrated(migrated: Migrated, *, upgrade: bool = True, err: bool = False) -> None:
@@ -52,7 +52,7 @@ def migrate_command(
 
     Prints each revision applied, or "0 pending" when the database is up to date.
     """
-    from kenning.storage.migrate import run_downgrade, run_upgrade
+    from kenning.storage.db.migrate import run_downgrade, run_upgrade
 
     settings = Settings()
     if downgrade:

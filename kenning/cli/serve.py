@@ -39,7 +39,7 @@ def serve_command(
     import uvicorn
 
     from kenning.app import create_app, preflight
-    from kenning.storage.migrate import run_upgrade
+    from kenning.storage.db.migrate import run_upgrade
 
     given = {"host": host, "port": port}  # both checked by click already
     settings = Settings().model_copy(

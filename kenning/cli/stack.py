@@ -7,7 +7,7 @@ import typer
 from kenning.cli.localstack import LocalStack, StackConfig, StackStatus
 from kenning.cli.options import default_of, env_name
 from kenning.settings import Settings
-from kenning.storage.database_url import database_name
+from kenning.storage.db.database_url import database_name
 
 NOT_RUNNING = 3
 

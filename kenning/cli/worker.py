@@ -22,10 +22,10 @@ async def run_worker(settings: Settings, count: int, stop: asyncio.Event | None 
     """Run ``count`` workers until ``stop`` is set (or SIGTERM/SIGINT arrives)."""
     from kenning.router_mount import router_app_for, running_router
     from kenning.runtime import Runtime
+    from kenning.storage.db.health import verify_database, verify_embedder
+    from kenning.storage.db.migrate import head_revision
+    from kenning.storage.db.pool import create_pool
     from kenning.storage.embedders.factory import create_embedder
-    from kenning.storage.health import verify_database, verify_embedder
-    from kenning.storage.migrate import head_revision
-    from kenning.storage.pool import create_pool
 
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -20,7 +20,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from kenning.domain.ingestion import ChunkRecord, EdgeRecord, NodeRecord, SourceRecord
-from kenning.storage.pool import Connection
+from kenning.storage.db.pool import Connection
 
 # Aliases are flattened when stored, so one step is the rule; a few more cover an ingest
 # that read a link of a chain while it was being re-pointed.

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from kenning.storage.alias_guard import lock_alias_keys
+from kenning.storage.db.pool import Connection
 from kenning.storage.graph_sql import GraphSql, as_jsonb, prop, to_agtype
-from kenning.storage.pool import Connection
 
 
 def _unite_duplicates(sql: GraphSql, side: str, other: str) -> str:

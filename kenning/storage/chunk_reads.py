@@ -9,8 +9,8 @@ import asyncpg
 
 from kenning.domain.reads import ChunkView
 from kenning.domain.scope import Scope, stored_scope
-from kenning.storage.pool import Connection
-from kenning.storage.visibility import reader_params, visible_rows
+from kenning.storage.db.pool import Connection
+from kenning.storage.db.visibility import reader_params, visible_rows
 
 CHUNK_COLUMNS = (
     "c.id, c.source_urn, c.ordinal, c.kind, c.client_id, c.project_id, c.group_id, c.content, "

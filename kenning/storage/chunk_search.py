@@ -21,7 +21,7 @@ from kenning.domain.scope import Scope
 from kenning.domain.search import IndexHit, SearchFilters
 from kenning.storage import search_sql
 from kenning.storage.chunk_reads import chunk_view
-from kenning.storage.visibility import reader_params
+from kenning.storage.db.visibility import reader_params
 
 MAX_EF_SEARCH = 1000  # pgvector's upper bound for hnsw.ef_search
 

@@ -20,7 +20,7 @@ from kenning.domain.connections import (
 )
 from kenning.domain.errors import NotFoundError
 from kenning.domain.scope import Scope, stored_scope
-from kenning.storage.visibility import visible_rows
+from kenning.storage.db.visibility import visible_rows
 
 _COLUMNS: Final = (
     "client_id, connection_id, project_id, group_id, authority, label, status, "

@@ -19,9 +19,9 @@ from kenning.domain.graph import Direction, EdgeView, Hop, NodeView, VertexPart,
 from kenning.domain.reads import ChunkView
 from kenning.domain.scope import Scope, stored_scope
 from kenning.storage.chunk_reads import chunk_view
+from kenning.storage.db.pool import Connection
+from kenning.storage.db.visibility import reader_params
 from kenning.storage.graph_read_sql import graph_read_sql
-from kenning.storage.pool import Connection
-from kenning.storage.visibility import reader_params
 
 
 def _edge(row: asyncpg.Record) -> EdgeView:

@@ -29,10 +29,10 @@ from kenning.domain.jobs import (
 from kenning.domain.ports import KnowledgeStore
 from kenning.domain.queue_ports import ClaimedJob, EventPublisher
 from kenning.domain.scope import Scope
+from kenning.storage.db.pool import Connection
 from kenning.storage.job_queue import wake
 from kenning.storage.job_rows import JOB_COLUMNS, LANE_ORDER, to_job
 from kenning.storage.knowledge_store import PgKnowledgeStore, PgWriteUnit
-from kenning.storage.pool import Connection
 
 T = TypeVar("T")
 RECOVER_BATCH: Final = 1000

@@ -32,6 +32,8 @@ from kenning.domain.jobs import (
 from kenning.domain.queue_order import QueueEntry, plan_move
 from kenning.domain.queue_ports import EventPublisher, NewJob
 from kenning.domain.scope import Scope
+from kenning.storage.db.pool import Connection
+from kenning.storage.db.visibility import visible_rows
 from kenning.storage.job_queue_sql import (
     CANCEL_MATCHING,
     CLAIM_PAGE,
@@ -50,8 +52,6 @@ from kenning.storage.job_rows import (
     encode_cursor,
     to_job,
 )
-from kenning.storage.pool import Connection
-from kenning.storage.visibility import visible_rows
 
 WAKE_CHANNEL: Final = "kenning_jobs"
 MAX_PAGE: Final = 500

@@ -6,8 +6,8 @@ Values are always parameters; the only splices are the fixed fragments of
 
 from __future__ import annotations
 
+from kenning.storage.db.visibility import visible_rows
 from kenning.storage.job_rows import JOB_COLUMNS, LANE_ORDER, ORDER_ROW, order_row
-from kenning.storage.visibility import visible_rows
 
 LAST_DONE = """
     SELECT j.id, j.idempotency_key, EXISTS (

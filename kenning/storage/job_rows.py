@@ -1,5 +1,5 @@
 """Job rows: the columns every job query returns, the row → ``Job`` mapping, page cursors,
-and the order of a lane. Jobs are scoped by ``kenning.storage.visibility``, as every read."""
+and the order of a lane. Jobs are scoped by ``kenning.storage.db.visibility``, as every read."""
 
 from __future__ import annotations
 

@@ -15,8 +15,8 @@ import asyncpg
 
 from kenning.domain.jobs import Lane
 from kenning.settings import Settings
+from kenning.storage.db.pool import connect
 from kenning.storage.job_queue import WAKE_CHANNEL
-from kenning.storage.pool import connect
 
 logger = logging.getLogger("kenning.queue")
 

@@ -21,9 +21,9 @@ from kenning.storage.alias_guard import (
     rekey_source,
 )
 from kenning.storage.alias_merge import merge_alias
+from kenning.storage.db.pool import Connection
 from kenning.storage.graph_sql import GraphSql
 from kenning.storage.knowledge_rows import chunk_records, edge_columns
-from kenning.storage.pool import Connection
 
 T = TypeVar("T")
 logger = logging.getLogger("kenning.storage")

@@ -13,7 +13,7 @@ from kenning.domain.queue_status import StatusFeeds
 from kenning.domain.worker import JobObserver, Worker, WorkerConfig
 from kenning.settings import Settings
 from kenning.storage.connection_registry import PgConnectionRegistry
-from kenning.storage.database_url import database_name
+from kenning.storage.db.database_url import database_name
 from kenning.storage.event_bus import RedisEventBus, channel_for
 from kenning.storage.job_leases import PgWorkQueue, is_operational_pg
 from kenning.storage.job_queue import PgJobQueue

@@ -11,6 +11,7 @@ from kenning.domain.event_hub import JobPosition
 from kenning.domain.jobs import JobStatus, Lane
 from kenning.domain.queue_ports import QueueCount, QueueSnapshot
 from kenning.domain.scope import ProjectGroups, Scope
+from kenning.storage.db.visibility import visible_rows
 from kenning.storage.job_rows import (
     JOB_COLUMNS,
     LANE_ORDER,
@@ -18,7 +19,6 @@ from kenning.storage.job_rows import (
     order_row,
     to_job,
 )
-from kenning.storage.visibility import visible_rows
 from kenning.storage.worker_registry import RedisWorkerRegistry
 
 MAX_RUNNING: Final = 200

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from kenning.domain.search import SearchFilters
 from kenning.storage.chunk_reads import CHUNK_COLUMNS
-from kenning.storage.visibility import visible_rows
+from kenning.storage.db.visibility import visible_rows
 
 _FIRST_FILTER = 6
 

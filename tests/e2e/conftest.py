@@ -19,7 +19,7 @@ from kenning.domain.principal import Role
 from kenning.domain.scope import Scope
 from kenning.settings import Settings
 from kenning.storage.api_keys import PgApiKeys
-from kenning.storage.pool import create_pool
+from kenning.storage.db.pool import create_pool
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from kenning.domain.principal import Role, key_hash
 from kenning.domain.scope import Scope
 from kenning.settings import Settings
 from kenning.storage.api_keys import PgApiKeys
-from kenning.storage.pool import create_pool
+from kenning.storage.db.pool import create_pool
 from tests.e2e.conftest import Server, create_key, start_server, stop_server
 
 pytestmark = pytest.mark.e2e

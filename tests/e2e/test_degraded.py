@@ -14,8 +14,8 @@ from kenning.domain.principal import Role
 from kenning.domain.scope import Scope
 from kenning.settings import Settings
 from kenning.storage.api_keys import PgApiKeys
-from kenning.storage.database_url import asyncpg_dsn
-from kenning.storage.pool import create_pool
+from kenning.storage.db.database_url import asyncpg_dsn
+from kenning.storage.db.pool import create_pool
 from tests.e2e.conftest import Server, free_port, start_server, stop_server
 from tests.e2e.redis_process import RedisProcess
 from tests.e2e.ws_client import ws_subscribe

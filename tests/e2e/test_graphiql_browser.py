@@ -20,7 +20,7 @@ from kenning.domain.principal import Role
 from kenning.domain.scope import Scope
 from kenning.graphiql._bundle import load_bundle
 from kenning.settings import Settings
-from kenning.storage.pool import connect
+from kenning.storage.db.pool import connect
 from tests.e2e.browser_traffic import Traffic
 from tests.e2e.conftest import Server, create_key, start_server, stop_server
 

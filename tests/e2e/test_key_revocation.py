@@ -18,7 +18,7 @@ from kenning.domain.principal import Role
 from kenning.domain.scope import Scope
 from kenning.settings import Settings
 from kenning.storage.api_keys import PgApiKeys
-from kenning.storage.pool import create_pool
+from kenning.storage.db.pool import create_pool
 from tests.e2e.conftest import Server, create_key, server_env, start_server, stop_server
 
 pytestmark = pytest.mark.e2e

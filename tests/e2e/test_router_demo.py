@@ -27,8 +27,8 @@ from kenning.domain.principal import Role
 from kenning.domain.scope import Scope
 from kenning.router.demo import fake_embedding, fake_tokens, normalized
 from kenning.settings import EmbedderKind, Settings
-from kenning.storage.database_url import asyncpg_dsn, with_database
-from kenning.storage.migrate import run_upgrade
+from kenning.storage.db.database_url import asyncpg_dsn, with_database
+from kenning.storage.db.migrate import run_upgrade
 from tests.conftest import TEST_DATABASE, recreate_database
 from tests.e2e.conftest import create_key, free_port, start_server, stop_server
 

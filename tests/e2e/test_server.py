@@ -12,7 +12,7 @@ import pytest
 import websockets
 
 from kenning.settings import Settings
-from kenning.storage.migrate import head_revision
+from kenning.storage.db.migrate import head_revision
 from tests.e2e.conftest import Server, free_port, server_env
 
 pytestmark = pytest.mark.e2e

@@ -14,8 +14,8 @@ from typer.testing import CliRunner, Result
 from kenning.app import preflight
 from kenning.cli.main import app
 from kenning.settings import Settings
-from kenning.storage.database_url import asyncpg_dsn, with_database
-from kenning.storage.migrate import alembic_config
+from kenning.storage.db.database_url import asyncpg_dsn, with_database
+from kenning.storage.db.migrate import alembic_config
 from tests.conftest import TEST_DATABASE, recreate_database
 
 pytestmark = pytest.mark.integration

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from kenning.settings import Settings
-from kenning.storage.pool import create_pool
+from kenning.storage.db.pool import create_pool
 
 pytestmark = pytest.mark.integration
 

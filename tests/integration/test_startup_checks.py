@@ -10,8 +10,8 @@ import pytest
 from kenning.app import preflight
 from kenning.domain.errors import ConfigurationError
 from kenning.settings import EmbedderKind, Settings
-from kenning.storage.database_url import asyncpg_dsn, with_database
-from kenning.storage.migrate import run_upgrade
+from kenning.storage.db.database_url import asyncpg_dsn, with_database
+from kenning.storage.db.migrate import run_upgrade
 from tests.conftest import TEST_DATABASE, recreate_database
 
 pytestmark = pytest.mark.integration

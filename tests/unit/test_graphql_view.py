@@ -16,7 +16,7 @@ from kenning.graphql_view import KenningGraphQL
 from kenning.runtime import Runtime
 from kenning.schema.build import build_schema
 from kenning.settings import Settings
-from kenning.storage.health import unavailable_part
+from kenning.storage.db.health import unavailable_part
 
 
 class Keys:

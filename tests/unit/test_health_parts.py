@@ -10,9 +10,9 @@ import redis.asyncio as aioredis
 
 from kenning.domain.embedding import EmbeddingError, EmbeddingErrorKind
 from kenning.domain.health import PartState, overall
+from kenning.storage.db.health import unavailable_part
 from kenning.storage.embedders import observed as observed_module
 from kenning.storage.embedders.observed import ObservedEmbedder
-from kenning.storage.health import unavailable_part
 
 
 def parts(*down: str) -> list[PartState]:

@@ -6,7 +6,12 @@ import pytest
 from pydantic import ValidationError
 
 from kenning.settings import EmbedderKind, Settings
-from kenning.storage.database_url import asyncpg_dsn, database_name, sqlalchemy_url, with_database
+from kenning.storage.db.database_url import (
+    asyncpg_dsn,
+    database_name,
+    sqlalchemy_url,
+    with_database,
+)
 
 
 def test_defaults_point_at_the_local_stack(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -29,7 +29,7 @@ from asyncpg.connection import LoggedQuery
 from kenning.domain.scope import Scope
 from kenning.runtime import Runtime
 from kenning.settings import Settings
-from kenning.storage.pool import create_pool
+from kenning.storage.db.pool import create_pool
 from tests.integration.graph.graph_data import write_graph
 from tests.integration.ingestion.conftest import Api, CountingEmbedder
 

@@ -1,7 +1,7 @@
 """What is stored, read straight from the tables, and what a reader scope may see of it.
 
 The oracle is ``Scope.can_see`` (the scope rule) over the recorded project groups, applied
-to rows read without any visibility predicate, so a bug in ``kenning.storage.visibility`` or
+to rows read without any visibility predicate, so a bug in ``kenning.storage.db.visibility`` or
 in a read path cannot hide itself. ``load`` also checks that every row sits where its writer
 put it (its tag matches its scope), which is what makes the tag scan of the responses
 meaningful.

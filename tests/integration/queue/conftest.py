@@ -18,10 +18,10 @@ from kenning.domain.scope import Scope
 from kenning.resolvers.context import Context
 from kenning.runtime import Runtime
 from kenning.settings import Settings
-from kenning.storage.database_url import with_database
+from kenning.storage.db.database_url import with_database
+from kenning.storage.db.migrate import run_upgrade
+from kenning.storage.db.pool import create_pool
 from kenning.storage.embedders.constant import ConstantTimeEmbedder
-from kenning.storage.migrate import run_upgrade
-from kenning.storage.pool import create_pool
 from kenning.storage.worker_registry import registry_key
 from tests.conftest import TEST_DATABASE, recreate_database
 from tests.integration.ingestion.conftest import Api

@@ -27,9 +27,9 @@ from kenning.router import RouterSettings
 from kenning.router.demo import DEFAULT_MODELS, FakeOllama, ModelSpec
 from kenning.settings import EmbedderKind, Settings
 from kenning.storage.api_keys import PgApiKeys
-from kenning.storage.database_url import with_database
-from kenning.storage.migrate import run_upgrade
-from kenning.storage.pool import create_pool
+from kenning.storage.db.database_url import with_database
+from kenning.storage.db.migrate import run_upgrade
+from kenning.storage.db.pool import create_pool
 from tests.conftest import TEST_DATABASE, recreate_database
 from tests.fakes.fake_ollama_fixture import FakeFactory
 from tests.integration.router.router_harness import ORCHESTRATOR_MODEL, router_settings

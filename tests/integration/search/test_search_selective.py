@@ -17,8 +17,8 @@ from kenning.runtime import Runtime
 from kenning.settings import Settings
 from kenning.storage import search_sql
 from kenning.storage.chunk_search import PgChunkIndex, VectorScan
-from kenning.storage.database_url import asyncpg_dsn
-from kenning.storage.visibility import reader_params
+from kenning.storage.db.database_url import asyncpg_dsn
+from kenning.storage.db.visibility import reader_params
 from tests.integration.ingestion.conftest import Api, CountingEmbedder
 
 pytestmark = pytest.mark.integration

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kenning.domain.search import SearchFilters
 from kenning.storage import search_sql
-from kenning.storage.visibility import visible_rows
+from kenning.storage.db.visibility import visible_rows
 
 HOSTILE = "x'); DROP TABLE chunks; --"
 

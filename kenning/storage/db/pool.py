@@ -9,7 +9,7 @@ from asyncpg.pool import PoolConnectionProxy
 from pgvector.asyncpg import register_vector
 
 from kenning.settings import Settings
-from kenning.storage.database_url import asyncpg_dsn
+from kenning.storage.db.database_url import asyncpg_dsn
 
 # A search_path given as a startup parameter is the session default, so the pool's
 # `RESET ALL` on release restores it instead of dropping it (a `SET` would be lost).

@@ -21,7 +21,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from kenning.settings import Settings
-from kenning.storage.database_url import sqlalchemy_url
+from kenning.storage.db.database_url import sqlalchemy_url
 from kenning.storage.embedders.factory import create_embedder
 
 _ROOT = Path(__file__).resolve().parents[2]

@@ -13,7 +13,7 @@ import redis.asyncio as aioredis
 from kenning.domain.errors import ConfigurationError
 from kenning.domain.health import PartState
 from kenning.settings import Settings
-from kenning.storage.pool import Connection
+from kenning.storage.db.pool import Connection
 
 _EXTENSIONS = {"age": "Apache AGE", "vector": "pgvector"}
 
