@@ -19,6 +19,7 @@ import numpy as np
 from bench._ingest_database import CLIENT, postgres_pids
 from bench._timing import PhaseTime, phase_time, sample
 from bench.corpus import Document
+from kenning.domain.access.scope import Scope
 from kenning.domain.ingest import IngestDeps, ingest
 from kenning.domain.ingestion import (
     ChunkRecord,
@@ -29,7 +30,6 @@ from kenning.domain.ingestion import (
     SourceRecord,
 )
 from kenning.domain.ports import WriteUnit
-from kenning.domain.scope import Scope
 from kenning.settings import Settings
 from kenning.storage.embedders.constant import ConstantTimeEmbedder
 from kenning.storage.graph_sql import as_jsonb, prop

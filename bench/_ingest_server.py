@@ -24,11 +24,11 @@ import httpx
 
 from bench._ingest_database import CLIENT
 from bench.corpus import Document
+from kenning.domain.access.principal import Role
+from kenning.domain.access.scope import Scope
 from kenning.domain.embedding import BACKGROUND_PRIORITY, Embedder
-from kenning.domain.principal import Role
-from kenning.domain.scope import Scope
 from kenning.settings import Settings
-from kenning.storage.api_keys import PgApiKeys
+from kenning.storage.access.api_keys import PgApiKeys
 
 ROOT = Path(__file__).resolve().parents[1]
 REQUEST_TIMEOUT = 300.0  # the local model may queue a request behind many others

@@ -17,10 +17,10 @@ from typing import IO
 import httpx
 
 from bench._own_database import own_settings, recreate_and_migrate
-from kenning.domain.principal import Role
-from kenning.domain.scope import Scope
+from kenning.domain.access.principal import Role
+from kenning.domain.access.scope import Scope
 from kenning.settings import Settings
-from kenning.storage.api_keys import PgApiKeys
+from kenning.storage.access.api_keys import PgApiKeys
 from kenning.storage.db.pool import create_pool
 
 ROOT = Path(__file__).resolve().parents[1]

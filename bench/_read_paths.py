@@ -23,10 +23,10 @@ import asyncpg
 import httpx
 import numpy as np
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.graph import Direction
 from kenning.domain.keys import parse_key
 from kenning.domain.rank_fusion import fuse
-from kenning.domain.scope import Scope
 from kenning.domain.search import (
     CandidateDepth,
     FusionWeights,

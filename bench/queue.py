@@ -46,10 +46,10 @@ from bench._queue_procs import (
 )
 from bench._timing import percentile
 from bench.corpus import documents
+from kenning.domain.access.scope import Scope
 from kenning.domain.ingestion import IngestRequest
 from kenning.domain.ingestion_queue import request_ingestion
 from kenning.domain.jobs import IngestionIdentity
-from kenning.domain.scope import Scope
 from kenning.runtime import Runtime
 from kenning.settings import Settings
 from kenning.storage.db.pool import create_pool

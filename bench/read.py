@@ -44,9 +44,9 @@ from bench._read_paths import DomainReads, GraphqlReads, SqlReads
 from bench._read_profile import profiled
 from bench._read_report import ratios, render
 from bench._read_server import running_server, serve
-from kenning.domain.principal import Role
+from kenning.domain.access.principal import Role
 from kenning.settings import Settings
-from kenning.storage.api_keys import PgApiKeys
+from kenning.storage.access.api_keys import PgApiKeys
 from kenning.storage.db.migrate import run_upgrade
 from kenning.storage.db.pool import create_pool
 

@@ -18,10 +18,10 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL
 
+from kenning.domain.access.principal import Principal, bearer_key
 from kenning.domain.embedding import Embedder
 from kenning.domain.errors import ConfigurationError
 from kenning.domain.health import overall
-from kenning.domain.principal import Principal, bearer_key
 from kenning.graphiql import graphiql_page, graphiql_routes
 from kenning.graphql_view import KenningGraphQL
 from kenning.http_metrics import HttpMetrics

@@ -26,7 +26,7 @@ from strawberry.http import GraphQLRequestData
 from strawberry.types import ExecutionResult
 from strawberry.types.unset import UNSET, UnsetType
 
-from kenning.domain.principal import ANONYMOUS, Principal, Role, bearer_key
+from kenning.domain.access.principal import ANONYMOUS, Principal, Role, bearer_key
 from kenning.key_sockets import KeySockets
 from kenning.logs import log_event, request_id
 from kenning.operation_type import SUBSCRIPTIONS_OVER_WS, subscribes

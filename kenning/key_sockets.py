@@ -13,7 +13,7 @@ import weakref
 
 from starlette.websockets import WebSocket
 
-from kenning.storage.api_keys import PgApiKeys
+from kenning.storage.access.api_keys import PgApiKeys
 
 logger = logging.getLogger("kenning.auth")
 REVOKED_CLOSE_CODE = 4403

@@ -32,7 +32,7 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.routing import BaseRoute, Mount
 
-from kenning.domain.principal import Principal, Role, bearer_key
+from kenning.domain.access.principal import Principal, Role, bearer_key
 from kenning.router import (
     Access,
     AccessDenied,

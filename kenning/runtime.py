@@ -15,14 +15,14 @@ from kenning.domain.ingest import IngestDeps
 from kenning.metrics import ServiceMetrics
 from kenning.router import Router
 from kenning.settings import Settings
+from kenning.storage.access.api_keys import PgApiKeys
+from kenning.storage.access.project_groups import PgProjectGroups
 from kenning.storage.alias_registry import PgAliasRegistry
-from kenning.storage.api_keys import PgApiKeys
 from kenning.storage.chunk_search import PgChunkIndex, VectorScan
 from kenning.storage.db.health import database_versions, probe_parts
 from kenning.storage.embedders.observed import ObservedEmbedder
 from kenning.storage.graph_reads import PgGraphReader
 from kenning.storage.knowledge_store import PgKnowledgeStore
-from kenning.storage.project_groups import PgProjectGroups
 from kenning.storage.queue_services import QueueServices
 
 

@@ -10,13 +10,13 @@ import redis.asyncio as aioredis
 import typer
 
 from kenning.cli.group import PlainCommand, report
-from kenning.domain.api_keys import check_label
-from kenning.domain.principal import Role
-from kenning.domain.scope import Scope
+from kenning.domain.access.api_keys import check_label
+from kenning.domain.access.principal import Role
+from kenning.domain.access.scope import Scope
 from kenning.settings import Settings
-from kenning.storage.api_keys import AUTH_CACHE_SECONDS, ApiKeyInfo, PgApiKeys
+from kenning.storage.access.api_keys import AUTH_CACHE_SECONDS, ApiKeyInfo, PgApiKeys
+from kenning.storage.access.project_groups import PgProjectGroups
 from kenning.storage.db.pool import create_pool
-from kenning.storage.project_groups import PgProjectGroups
 
 keys_app = typer.Typer(
     no_args_is_help=True,

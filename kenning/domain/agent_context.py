@@ -17,10 +17,10 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.embedding import Embedder
 from kenning.domain.errors import ValidationError
 from kenning.domain.graph import Direction, EdgeView, GraphReader, NodeView
-from kenning.domain.scope import Scope
 from kenning.domain.search import (
     ChunkIndex,
     SearchConfig,

@@ -8,6 +8,7 @@ import logging
 import time
 from dataclasses import dataclass
 
+from kenning.domain.access.principal import Principal
 from kenning.domain.connections import (
     SUMMARY_KIND,
     ConnectionRegistry,
@@ -24,7 +25,6 @@ from kenning.domain.ingestion import IngestRequest, PurgeCounts
 from kenning.domain.ingestion_queue import request_ingestion
 from kenning.domain.jobs import EnqueueResult, IngestionIdentity
 from kenning.domain.ports import KnowledgeStore
-from kenning.domain.principal import Principal
 from kenning.domain.purge import purge_connection
 from kenning.domain.queue_ports import JobQueue
 from kenning.domain.secrets import SecretPolicy, apply_policy

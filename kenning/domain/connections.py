@@ -10,9 +10,9 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Protocol
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ConflictError, TooLargeError, ValidationError
 from kenning.domain.ingestion import IngestRequest
-from kenning.domain.scope import Scope
 
 _AUTHORITY = re.compile(r"^[a-z][a-z0-9_.-]{0,99}$")
 _ID = re.compile(r"^[^\x00-\x1f]{1,200}$")

@@ -19,10 +19,10 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from kenning.domain.access.scope import GLOBAL, Scope
 from kenning.domain.errors import ValidationError
 from kenning.domain.keys import canonicalize_key
 from kenning.domain.references import parse_relationship
-from kenning.domain.scope import GLOBAL, Scope
 
 # Bump when the hashed form changes, so old and new hashes can never collide.
 HASH_VERSION = 1

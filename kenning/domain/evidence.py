@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.embedding import Embedder
 from kenning.domain.errors import ValidationError
 from kenning.domain.graph import Direction, EdgeView, GraphReader
-from kenning.domain.scope import Scope
 from kenning.domain.search import ChunkIndex, SearchConfig, SearchMode, SearchRequest, search
 
 MAX_HOPS = 3

@@ -10,10 +10,10 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ValidationError
 from kenning.domain.graph_items import GraphEdge, GraphNode, GraphPiece, GraphRequest
 from kenning.domain.ingest_rules import check_identifiers, clean_content
-from kenning.domain.scope import Scope
 from kenning.domain.secrets import SecretPolicy
 
 _HASH = re.compile(r"^[0-9a-fA-F]{7,64}$")

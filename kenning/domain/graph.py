@@ -28,10 +28,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol
 
+from kenning.domain.access.scope import Scope, ScopeLevel
 from kenning.domain.errors import TooLargeError, ValidationError
 from kenning.domain.keys import normalize_edge_type
 from kenning.domain.reads import ChunkView
-from kenning.domain.scope import Scope, ScopeLevel
 
 MAX_DEPTH = 3
 MAX_PATH_DEPTH = 6

@@ -11,13 +11,13 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.content_hash import IndexedPayload, content_hash
 from kenning.domain.errors import KenningError, TooLargeError, ValidationError
 from kenning.domain.extraction_warnings import ExtractionWarning, WarningSource, key_warning
 from kenning.domain.ingest_rules import check_identifiers, clean_content, clean_metadata
 from kenning.domain.ingestion import KnowledgeType, NodeRecord
 from kenning.domain.keys import canonicalize_key, normalize_edge_type, normalize_key, parse_key
-from kenning.domain.scope import Scope
 from kenning.domain.secrets import SecretPolicy
 
 MAX_ITEMS = 5_000

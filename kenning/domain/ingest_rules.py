@@ -7,11 +7,11 @@ import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.connections import ConnectionRegistry, check_connection_use
 from kenning.domain.errors import TooLargeError, ValidationError
 from kenning.domain.ingestion import IngestRequest
 from kenning.domain.keys import canonicalize_key, normalize_key, parse_key
-from kenning.domain.scope import Scope
 from kenning.domain.secrets import SecretPolicy, apply_policy, scan
 from kenning.domain.sensitive import Finding, SensitiveContentError, describe_findings
 

@@ -6,9 +6,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.extraction_warnings import ExtractionWarning
 from kenning.domain.references import Relationship
-from kenning.domain.scope import Scope
 
 
 class KnowledgeType(StrEnum):

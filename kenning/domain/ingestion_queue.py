@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 
+from kenning.domain.access.principal import Principal
+from kenning.domain.access.scope import Scope
 from kenning.domain.connections import ConnectionRegistry
 from kenning.domain.errors import NotFoundError, ValidationError
 from kenning.domain.ingest_rules import check_identifiers, check_request, check_write_connection
@@ -11,9 +13,7 @@ from kenning.domain.ingestion import IngestRequest
 from kenning.domain.job_payload import to_payload
 from kenning.domain.jobs import EnqueueResult, IngestionIdentity, Job, JobFilter
 from kenning.domain.off_loop import off_loop
-from kenning.domain.principal import Principal
 from kenning.domain.queue_ports import JobQueue, NewJob
-from kenning.domain.scope import Scope
 from kenning.domain.secrets import SecretPolicy
 
 logger = logging.getLogger("kenning.queue")

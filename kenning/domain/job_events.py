@@ -14,8 +14,8 @@ import json
 from datetime import datetime
 from typing import Any, Final
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.jobs import Job, JobEvent, JobStage, JobStatus, Lane
-from kenning.domain.scope import Scope
 
 WIRE_VERSION: Final = 1
 

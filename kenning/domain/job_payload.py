@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ValidationError
 from kenning.domain.ingestion import IngestRequest, KnowledgeType
-from kenning.domain.scope import Scope
 from kenning.domain.secrets import SecretPolicy
 
 PAYLOAD_VERSION: Final = 1

@@ -16,12 +16,12 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import Protocol
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.errors import NotFoundError
 from kenning.domain.event_hub import EventHub, Inbox, InboxMessage, JobPosition
 from kenning.domain.jobs import Job, JobEvent, JobStatus, Lane
 from kenning.domain.queue_ports import Resync
 from kenning.domain.queue_status import BUS_WAIT, DEGRADED_POLL
-from kenning.domain.scope import Scope
 
 logger = logging.getLogger("kenning.queue")
 

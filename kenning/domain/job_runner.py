@@ -15,6 +15,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TypeVar
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.backoff import backoff_delay, is_operational, retry_after_of
 from kenning.domain.connections import ConnectionRevokedError
 from kenning.domain.embedding import BACKGROUND_PRIORITY, Embedder
@@ -25,7 +26,6 @@ from kenning.domain.job_payload import from_payload
 from kenning.domain.jobs import JobStage, JobStatus, Lease, LeaseLostError
 from kenning.domain.ports import WriteUnit
 from kenning.domain.queue_ports import ClaimedJob, WorkQueue
-from kenning.domain.scope import Scope
 
 T = TypeVar("T")
 

@@ -22,8 +22,8 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Final
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ConflictError, KenningError, ValidationError
-from kenning.domain.scope import Scope
 
 # Priorities 0..2 are agents and the orchestrator; 3 and above are bulk sources.
 PRIORITY_LANE_MAX: Final = 2

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Collection, Sequence
 from typing import Protocol, TypeVar
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.ingestion import ChunkRecord, EdgeRecord, NodeRecord, PurgeCounts, SourceRecord
-from kenning.domain.scope import Scope
 
 T = TypeVar("T")
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import logging
 import time
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ValidationError
 from kenning.domain.ingestion import PurgeCounts
 from kenning.domain.ports import KnowledgeStore, WriteUnit
-from kenning.domain.scope import Scope
 
 logger = logging.getLogger("kenning.ingestion")
 

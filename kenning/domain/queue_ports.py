@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
+from kenning.domain.access.scope import NO_GROUPS, ProjectGroups, Scope
 from kenning.domain.jobs import (
     EnqueueResult,
     IngestionIdentity,
@@ -21,7 +22,6 @@ from kenning.domain.jobs import (
     Lease,
 )
 from kenning.domain.ports import KnowledgeStore
-from kenning.domain.scope import NO_GROUPS, ProjectGroups, Scope
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,10 +20,10 @@ import logging
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
 
+from kenning.domain.access.scope import NO_GROUPS, ProjectGroups, Scope
 from kenning.domain.event_hub import EventHub
 from kenning.domain.jobs import JobEvent
 from kenning.domain.queue_ports import QueueReader, QueueSnapshot, Resync
-from kenning.domain.scope import NO_GROUPS, ProjectGroups, Scope
 
 logger = logging.getLogger("kenning.queue")
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from kenning.domain.scope import Scope
+from kenning.domain.access.scope import Scope
 
 
 @dataclass(frozen=True, slots=True)

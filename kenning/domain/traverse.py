@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.graph import (
     Direction,
     EdgeView,
@@ -32,7 +33,6 @@ from kenning.domain.graph import (
     PathView,
     SubgraphView,
 )
-from kenning.domain.scope import Scope
 
 PATH_LEVEL_LIMIT = 100_000
 

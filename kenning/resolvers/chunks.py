@@ -5,10 +5,10 @@ from __future__ import annotations
 import strawberry
 
 from kenning.domain.errors import TooLargeError
+from kenning.resolvers.access.scope import read_scope
 from kenning.resolvers.context import Info
-from kenning.resolvers.scope import read_scope
+from kenning.schema.access.scope import NarrowScope
 from kenning.schema.chunk import Chunk
-from kenning.schema.scope import NarrowScope
 
 MAX_CHUNK_IDS = 1000
 

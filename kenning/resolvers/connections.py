@@ -11,13 +11,13 @@ from kenning.domain.connections import ConnectionRevokedError, ConnectionSpec, S
 from kenning.domain.errors import NotFoundError, ScopeError, ValidationError
 from kenning.domain.ingestion import PurgeCounts
 from kenning.domain.sensitive import SensitiveContentError
+from kenning.resolvers.access.scope import principal, read_scope, stored_write_scope, write_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_member
 from kenning.resolvers.queue import revoked_member, to_handle
-from kenning.resolvers.scope import principal, read_scope, stored_write_scope, write_scope
 from kenning.schema import connections as gql
+from kenning.schema.access.scope import ScopeInput, scope_info
 from kenning.schema.knowledge_admin import PurgeSuccess
-from kenning.schema.scope import ScopeInput, scope_info
 
 MAX_CONNECTIONS = 500
 

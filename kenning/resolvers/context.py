@@ -9,7 +9,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.websockets import WebSocket
 
-from kenning.domain.principal import Principal
+from kenning.domain.access.principal import Principal
 from kenning.resolvers.loaders import Loaders
 from kenning.runtime import Runtime
 

@@ -8,10 +8,11 @@ from kenning.domain import agent_context as context_domain
 from kenning.domain import evidence as evidence_domain
 from kenning.domain.errors import ScopeError, ValidationError
 from kenning.domain.keys import parse_key
+from kenning.resolvers.access.scope import read_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_member
 from kenning.resolvers.graph import alias_resolved
-from kenning.resolvers.scope import read_scope
+from kenning.schema.access.scope import NarrowScope
 from kenning.schema.evidence import (
     AgentContext,
     AgentContextResult,
@@ -22,7 +23,6 @@ from kenning.schema.evidence import (
     EvidencePackResult,
 )
 from kenning.schema.graph import Edge, Node
-from kenning.schema.scope import NarrowScope
 
 
 async def resolve_evidence_pack(

@@ -12,6 +12,7 @@ from typing import Annotated
 
 import strawberry
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.errors import TooLargeError
 from kenning.domain.graph import (
     MAX_NODE_KEYS,
@@ -24,12 +25,11 @@ from kenning.domain.graph import (
     edge_type_filter,
 )
 from kenning.domain.keys import parse_key
-from kenning.domain.scope import Scope
 from kenning.domain.traverse import NeighborsQuery, neighbors, shortest_path
+from kenning.resolvers.access.scope import read_scope
 from kenning.resolvers.context import Info
-from kenning.resolvers.scope import read_scope
+from kenning.schema.access.scope import NarrowScope
 from kenning.schema.graph import Node, Path, Subgraph
-from kenning.schema.scope import NarrowScope
 
 
 async def alias_resolved(info: Info, reader: Scope, keys: Sequence[str]) -> list[str]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.graph import (
     MAX_EVIDENCE,
     MAX_NODE_CHUNKS,
@@ -19,7 +20,6 @@ from kenning.domain.graph import (
     edge_type_filter,
 )
 from kenning.domain.reads import ChunkView
-from kenning.domain.scope import Scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.loaders import chunks_by_node, edges_by_node
 

@@ -17,9 +17,9 @@ from kenning.domain.ingestion import IngestOutcome, IngestRequest
 from kenning.domain.off_loop import off_loop
 from kenning.domain.secrets import SecretPolicy
 from kenning.domain.sensitive import SensitiveContentError
+from kenning.resolvers.access.scope import stored_write_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_member
-from kenning.resolvers.scope import stored_write_scope
 from kenning.schema.ingest import (
     EdgeTriple,
     IngestedChunk,

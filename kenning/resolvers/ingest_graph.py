@@ -21,10 +21,10 @@ from kenning.domain.ingest_graph import (
 from kenning.domain.ingest_rules import check_identifiers, check_write_connection
 from kenning.domain.off_loop import off_loop
 from kenning.domain.sensitive import SensitiveContentError
+from kenning.resolvers.access.scope import stored_write_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_member
 from kenning.resolvers.ingest import to_warnings
-from kenning.resolvers.scope import stored_write_scope
 from kenning.schema import queue as queue_types
 from kenning.schema.ingest import EdgeTriple, IngestedChunk
 from kenning.schema.ingest_graph import (

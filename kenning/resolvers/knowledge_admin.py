@@ -6,9 +6,10 @@ from kenning.domain.aliases import Alias, register_alias
 from kenning.domain.errors import NotFoundError, ScopeError, ValidationError
 from kenning.domain.ingestion import PurgeCounts
 from kenning.domain.purge import purge_connection, purge_source
+from kenning.resolvers.access.scope import manage_client, read_scope, write_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_member
-from kenning.resolvers.scope import manage_client, read_scope, write_scope
+from kenning.schema.access.scope import ScopeInput
 from kenning.schema.knowledge_admin import (
     AliasInfo,
     PurgeResult,
@@ -16,7 +17,6 @@ from kenning.schema.knowledge_admin import (
     RegisterAliasResult,
     RegisterAliasSuccess,
 )
-from kenning.schema.scope import ScopeInput
 
 MAX_ALIASES = 1000
 

@@ -6,6 +6,7 @@ from collections.abc import Awaitable, Callable
 
 import strawberry
 
+from kenning.domain.access.principal import Principal
 from kenning.domain.connections import ConnectionRevokedError
 from kenning.domain.errors import NotFoundError, ScopeError, TooLargeError, ValidationError
 from kenning.domain.ingestion_queue import (
@@ -26,17 +27,16 @@ from kenning.domain.jobs import (
     JobStateError,
     JobStatus,
 )
-from kenning.domain.principal import Principal
 from kenning.domain.queue_ports import JobQueue
 from kenning.domain.secrets import SecretPolicy
 from kenning.domain.sensitive import SensitiveContentError
+from kenning.resolvers.access.scope import principal, read_scope, to_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_member
 from kenning.resolvers.ingest import QUEUED_PRIORITY, to_request
-from kenning.resolvers.scope import principal, read_scope, to_scope
 from kenning.schema import queue as gql
+from kenning.schema.access.scope import ScopeInput, scope_info
 from kenning.schema.ingest import IngestInput, IngestionRequestInput
-from kenning.schema.scope import ScopeInput, scope_info
 
 MAX_PAGE = 500
 MAX_REQUESTS = 1000

@@ -10,9 +10,9 @@ import strawberry
 from kenning.domain.errors import ValidationError
 from kenning.domain.job_progress import PositionWatch, watch_progress
 from kenning.domain.queue_status import QueueStatus
+from kenning.resolvers.access.scope import read_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.queue import to_job_type
-from kenning.resolvers.scope import read_scope
 from kenning.schema import queue as gql
 
 MAX_FIRST = 200

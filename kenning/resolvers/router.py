@@ -15,10 +15,10 @@ from contextlib import aclosing
 from datetime import UTC, datetime
 from typing import Any
 
+from kenning.domain.access.principal import Role
 from kenning.domain.errors import NotFoundError, ScopeError
-from kenning.domain.principal import Role
+from kenning.resolvers.access.scope import principal
 from kenning.resolvers.context import Info
-from kenning.resolvers.scope import principal
 from kenning.router import EventKind, ModelSet, Router, RouterEvent
 from kenning.router.leases import CRITICAL_TRAFFIC
 from kenning.schema import router as gql

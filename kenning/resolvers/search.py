@@ -18,12 +18,12 @@ from kenning.domain.search import (
     config_for,
     search,
 )
+from kenning.resolvers.access.scope import read_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_member
-from kenning.resolvers.scope import read_scope
 from kenning.schema import search as gql
+from kenning.schema.access.scope import ScopeInput
 from kenning.schema.chunk import Chunk
-from kenning.schema.scope import ScopeInput
 from kenning.storage.chunk_reads import chunks_by_kind
 
 _Filter = Annotated[

@@ -9,7 +9,7 @@ from strawberry.scalars import JSON
 
 from kenning.domain.ingestion import KnowledgeType
 from kenning.domain.reads import ChunkView
-from kenning.schema.scope import ScopeInfo, scope_info
+from kenning.schema.access.scope import ScopeInfo, scope_info
 
 
 @strawberry.type(description="A searchable piece of a source.")

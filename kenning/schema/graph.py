@@ -12,8 +12,8 @@ from collections.abc import Awaitable, Mapping, Sequence
 import strawberry
 from strawberry.scalars import JSON
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.graph import Direction, EdgeView, NodeView, PathView, SubgraphView
-from kenning.domain.scope import Scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.graph_fields import (
     edge_evidence,
@@ -22,8 +22,8 @@ from kenning.resolvers.graph_fields import (
     node_edges,
     node_of,
 )
+from kenning.schema.access.scope import ScopeInfo, scope_info
 from kenning.schema.chunk import Chunk
-from kenning.schema.scope import ScopeInfo, scope_info
 
 strawberry.enum(Direction, description="Which edges of a node to follow.")
 

@@ -10,9 +10,9 @@ from strawberry.scalars import JSON
 
 from kenning.domain.ingestion import IngestStatus, KnowledgeType
 from kenning.domain.secrets import SecretPolicy
+from kenning.schema.access.scope import ScopeInput
 from kenning.schema.errors import ScopeError, SensitiveContentError, ValidationError
 from kenning.schema.queue import ConnectionRevokedError, IngestionIdentityInput
-from kenning.schema.scope import ScopeInput
 
 strawberry.enum(KnowledgeType, description="What kind of knowledge a piece is.")
 strawberry.enum(IngestStatus, description="How an ingest ended.")

@@ -9,10 +9,10 @@ import strawberry
 from strawberry.scalars import JSON
 
 from kenning.domain.ingestion import IngestStatus, KnowledgeType
+from kenning.schema.access.scope import ScopeInput
 from kenning.schema.errors import ScopeError, SensitiveContentError, ValidationError
 from kenning.schema.ingest import EdgeTriple, IngestedChunk, IngestWarning
 from kenning.schema.queue import ConnectionRevokedError
-from kenning.schema.scope import ScopeInput
 
 
 @strawberry.input(description="A piece of text; edges cite it as evidence by `ref`.")

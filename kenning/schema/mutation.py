@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import strawberry
 
-from kenning.resolvers.access import resolve_create_api_key, resolve_revoke_api_key
+from kenning.resolvers.access.keys import resolve_create_api_key, resolve_revoke_api_key
 from kenning.resolvers.connections import (
     resolve_register_connection,
     resolve_revoke_connection,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import strawberry
 
-from kenning.resolvers.access import resolve_api_keys, resolve_viewer
+from kenning.resolvers.access.keys import resolve_api_keys, resolve_viewer
 from kenning.resolvers.chunks import resolve_chunk, resolve_chunks
 from kenning.resolvers.connections import resolve_connection, resolve_connections
 from kenning.resolvers.evidence import resolve_agent_context, resolve_evidence_pack
@@ -14,7 +14,7 @@ from kenning.resolvers.knowledge_admin import resolve_aliases
 from kenning.resolvers.queue import resolve_ingestion_status, resolve_jobs
 from kenning.resolvers.router import resolve_router_status
 from kenning.resolvers.search import resolve_chunks_by_kind, resolve_search
-from kenning.schema.access import ApiKey, Viewer
+from kenning.schema.access.keys import ApiKey, Viewer
 from kenning.schema.chunk import Chunk
 from kenning.schema.health import Health
 

@@ -8,6 +8,7 @@ from typing import Annotated
 import strawberry
 
 from kenning.domain.jobs import HandleStatus, JobOrder, JobStage, JobStatus, Lane
+from kenning.schema.access.scope import ScopeInfo
 from kenning.schema.errors import (
     Error,
     NotFoundError,
@@ -15,7 +16,6 @@ from kenning.schema.errors import (
     SensitiveContentError,
     ValidationError,
 )
-from kenning.schema.scope import ScopeInfo
 
 strawberry.enum(JobStatus, description="Where a job is: QUEUED → RUNNING → a terminal status.")
 strawberry.enum(JobStage, description="What a RUNNING job is doing.")

@@ -17,7 +17,7 @@ from typing import Literal
 import asyncpg
 import numpy as np
 
-from kenning.domain.scope import Scope
+from kenning.domain.access.scope import Scope
 from kenning.domain.search import IndexHit, SearchFilters
 from kenning.storage import search_sql
 from kenning.storage.chunk_reads import chunk_view

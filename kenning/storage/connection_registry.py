@@ -11,6 +11,7 @@ from typing import Any, Final
 
 import asyncpg
 
+from kenning.domain.access.scope import Scope, stored_scope
 from kenning.domain.connections import (
     ConnectionSpec,
     ConnectionStatus,
@@ -19,7 +20,6 @@ from kenning.domain.connections import (
     sorted_cursors,
 )
 from kenning.domain.errors import NotFoundError
-from kenning.domain.scope import Scope, stored_scope
 from kenning.storage.db.visibility import visible_rows
 
 _COLUMNS: Final = (

@@ -15,9 +15,9 @@ from collections.abc import Sequence
 
 import asyncpg
 
+from kenning.domain.access.scope import Scope, stored_scope
 from kenning.domain.graph import Direction, EdgeView, Hop, NodeView, VertexPart, merge_vertices
 from kenning.domain.reads import ChunkView
-from kenning.domain.scope import Scope, stored_scope
 from kenning.storage.chunk_reads import chunk_view
 from kenning.storage.db.pool import Connection
 from kenning.storage.db.visibility import reader_params

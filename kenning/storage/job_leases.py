@@ -14,6 +14,7 @@ from typing import Any, Final, TypeVar
 
 import asyncpg
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.backoff import is_operational
 from kenning.domain.connections import ConnectionRevokedError
 from kenning.domain.jobs import (
@@ -28,7 +29,6 @@ from kenning.domain.jobs import (
 )
 from kenning.domain.ports import KnowledgeStore
 from kenning.domain.queue_ports import ClaimedJob, EventPublisher
-from kenning.domain.scope import Scope
 from kenning.storage.db.pool import Connection
 from kenning.storage.job_queue import wake
 from kenning.storage.job_rows import JOB_COLUMNS, LANE_ORDER, to_job

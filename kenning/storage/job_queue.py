@@ -14,6 +14,7 @@ from typing import Any, Final
 
 import asyncpg
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ConflictError, NotFoundError
 from kenning.domain.jobs import (
     EnqueueResult,
@@ -31,7 +32,6 @@ from kenning.domain.jobs import (
 )
 from kenning.domain.queue_order import QueueEntry, plan_move
 from kenning.domain.queue_ports import EventPublisher, NewJob
-from kenning.domain.scope import Scope
 from kenning.storage.db.pool import Connection
 from kenning.storage.db.visibility import visible_rows
 from kenning.storage.job_queue_sql import (

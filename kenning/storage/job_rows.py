@@ -12,9 +12,9 @@ from typing import Final
 
 import asyncpg
 
+from kenning.domain.access.scope import stored_scope
 from kenning.domain.errors import ValidationError
 from kenning.domain.jobs import Job, JobStage, JobStatus, Lane
-from kenning.domain.scope import stored_scope
 
 JOB_COLUMNS: Final = (
     "id, status, stage, lane, priority, client_id, project_id, group_id, source_urn, "

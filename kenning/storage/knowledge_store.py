@@ -10,9 +10,9 @@ from typing import TypeVar
 
 import asyncpg
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.ingestion import ChunkRecord, EdgeRecord, NodeRecord, PurgeCounts, SourceRecord
 from kenning.domain.off_loop import off_loop
-from kenning.domain.scope import Scope
 from kenning.storage.alias_guard import (
     AliasGuard,
     rekey_chunks,

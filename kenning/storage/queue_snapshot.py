@@ -7,10 +7,10 @@ from typing import Final
 
 import asyncpg
 
+from kenning.domain.access.scope import ProjectGroups, Scope
 from kenning.domain.event_hub import JobPosition
 from kenning.domain.jobs import JobStatus, Lane
 from kenning.domain.queue_ports import QueueCount, QueueSnapshot
-from kenning.domain.scope import ProjectGroups, Scope
 from kenning.storage.db.visibility import visible_rows
 from kenning.storage.job_rows import (
     JOB_COLUMNS,

@@ -15,10 +15,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from kenning.domain.principal import Role
-from kenning.domain.scope import Scope
+from kenning.domain.access.principal import Role
+from kenning.domain.access.scope import Scope
 from kenning.settings import Settings
-from kenning.storage.api_keys import PgApiKeys
+from kenning.storage.access.api_keys import PgApiKeys
 from kenning.storage.db.pool import create_pool
 
 

@@ -10,10 +10,10 @@ from typing import Any
 import httpx
 import pytest
 
-from kenning.domain.principal import Role
-from kenning.domain.scope import Scope
+from kenning.domain.access.principal import Role
+from kenning.domain.access.scope import Scope
 from kenning.settings import Settings
-from kenning.storage.api_keys import PgApiKeys
+from kenning.storage.access.api_keys import PgApiKeys
 from kenning.storage.db.database_url import asyncpg_dsn
 from kenning.storage.db.pool import create_pool
 from tests.e2e.conftest import Server, free_port, start_server, stop_server

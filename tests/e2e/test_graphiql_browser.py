@@ -16,8 +16,8 @@ import httpx
 import pytest
 from playwright.async_api import Browser, ConsoleMessage, Page, async_playwright, expect
 
-from kenning.domain.principal import Role
-from kenning.domain.scope import Scope
+from kenning.domain.access.principal import Role
+from kenning.domain.access.scope import Scope
 from kenning.graphiql._bundle import load_bundle
 from kenning.settings import Settings
 from kenning.storage.db.pool import connect

@@ -14,10 +14,10 @@ import httpx
 import pytest
 import websockets
 
-from kenning.domain.principal import Role
-from kenning.domain.scope import Scope
+from kenning.domain.access.principal import Role
+from kenning.domain.access.scope import Scope
 from kenning.settings import Settings
-from kenning.storage.api_keys import PgApiKeys
+from kenning.storage.access.api_keys import PgApiKeys
 from kenning.storage.db.pool import create_pool
 from tests.e2e.conftest import Server, create_key, server_env, start_server, stop_server
 

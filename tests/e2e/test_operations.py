@@ -12,8 +12,8 @@ from typing import Any
 import httpx
 import pytest
 
-from kenning.domain.principal import Role
-from kenning.domain.scope import Scope
+from kenning.domain.access.principal import Role
+from kenning.domain.access.scope import Scope
 from kenning.settings import Settings
 from tests.e2e.conftest import Server, create_key, start_server, stop_server
 

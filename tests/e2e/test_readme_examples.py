@@ -20,8 +20,8 @@ import httpx
 import pytest
 import websockets
 
-from kenning.domain.principal import Role
-from kenning.domain.scope import Scope
+from kenning.domain.access.principal import Role
+from kenning.domain.access.scope import Scope
 from kenning.router.demo import DemoBackends, DemoConfig
 from kenning.settings import Settings
 from kenning.storage.db.database_url import with_database

@@ -23,8 +23,8 @@ import httpx
 import ollama
 import pytest
 
-from kenning.domain.principal import Role
-from kenning.domain.scope import Scope
+from kenning.domain.access.principal import Role
+from kenning.domain.access.scope import Scope
 from kenning.router.demo import fake_embedding, fake_tokens, normalized
 from kenning.settings import EmbedderKind, Settings
 from kenning.storage.db.database_url import asyncpg_dsn, with_database

@@ -18,8 +18,8 @@ import httpx
 import ollama
 import pytest
 
-from kenning.domain.principal import Role
-from kenning.domain.scope import Scope
+from kenning.domain.access.principal import Role
+from kenning.domain.access.scope import Scope
 from kenning.router.demo import FakeOllama, fake_embedding, fake_tokens, normalized
 from kenning.settings import Settings
 from tests.e2e.conftest import create_key, free_port, server_env, start_server, stop_server

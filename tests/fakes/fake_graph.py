@@ -11,9 +11,9 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from kenning.domain.access.scope import GLOBAL, ProjectGroups, Scope
 from kenning.domain.graph import Direction, EdgeView, Hop, NodeView, VertexPart, merge_vertices
 from kenning.domain.reads import ChunkView
-from kenning.domain.scope import GLOBAL, ProjectGroups, Scope
 
 
 @dataclass

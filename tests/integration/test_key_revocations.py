@@ -10,11 +10,11 @@ import asyncpg
 import pytest
 import redis.asyncio as aioredis
 
-from kenning.domain.principal import Role
-from kenning.domain.scope import Scope
+from kenning.domain.access.principal import Role
+from kenning.domain.access.scope import Scope
 from kenning.key_sockets import KeySockets
 from kenning.settings import Settings
-from kenning.storage.api_keys import PgApiKeys
+from kenning.storage.access.api_keys import PgApiKeys
 from tests.fakes.tcp_relay import TcpRelay
 
 pytestmark = pytest.mark.integration

@@ -14,9 +14,9 @@ import pytest
 import strawberry
 from strawberry.extensions import ValidationCache
 
+from kenning.domain.access.principal import ANONYMOUS
 from kenning.domain.embedding import EmbeddingError, EmbeddingErrorKind
 from kenning.domain.errors import ConfigurationError, ScopeError, TooLargeError, ValidationError
-from kenning.domain.principal import ANONYMOUS
 from kenning.logs import request_id
 from kenning.schema.build import KenningSchema, build_schema
 from kenning.schema.error_shaping import MASKED_MESSAGE, ErrorShaping

@@ -10,8 +10,8 @@ import pytest
 from starlette.applications import Starlette
 from starlette.routing import Route
 
-from kenning.domain.principal import Principal, Role
-from kenning.domain.scope import Scope
+from kenning.domain.access.principal import Principal, Role
+from kenning.domain.access.scope import Scope
 from kenning.graphql_view import KenningGraphQL
 from kenning.runtime import Runtime
 from kenning.schema.build import build_schema

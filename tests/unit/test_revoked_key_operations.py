@@ -5,8 +5,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import cast
 
-from kenning.domain.principal import Principal, Role
-from kenning.domain.scope import Scope
+from kenning.domain.access.principal import Principal, Role
+from kenning.domain.access.scope import Scope
 from kenning.resolvers.context import Context
 from kenning.runtime import Runtime
 from kenning.schema.build import build_schema

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from kenning.domain.access.project_groups import settled
+from kenning.domain.access.scope import NO_GROUPS, ProjectGroups, Scope, ScopeLevel
 from kenning.domain.errors import ScopeError, ValidationError
-from kenning.domain.project_groups import settled
-from kenning.domain.scope import NO_GROUPS, ProjectGroups, Scope, ScopeLevel
 
 GROUPS = ProjectGroups(
     {("acme", "web"): "frontend", ("acme", "mobile"): "frontend", ("acme", "api"): "backend"}

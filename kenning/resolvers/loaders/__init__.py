@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kenning.domain.scope import Scope
+from kenning.domain.access.scope import Scope
 from kenning.resolvers.loaders.chunks_by_id import ChunksByIdLoader, chunks_by_id_loader
 from kenning.resolvers.loaders.chunks_by_node import ChunksByNodeLoader, chunks_by_node_loader
 from kenning.resolvers.loaders.degree_by_node import DegreeByNodeLoader, degree_by_node_loader

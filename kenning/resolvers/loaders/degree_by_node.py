@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from strawberry.dataloader import DataLoader
 
-from kenning.domain.scope import Scope
+from kenning.domain.access.scope import Scope
 from kenning.runtime import Runtime
 
 Key = str

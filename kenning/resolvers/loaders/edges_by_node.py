@@ -8,8 +8,8 @@ from typing import NamedTuple
 
 from strawberry.dataloader import DataLoader
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.graph import Direction, EdgeView
-from kenning.domain.scope import Scope
 from kenning.runtime import Runtime
 
 

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 from strawberry.dataloader import DataLoader
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.graph import NodeView
-from kenning.domain.scope import Scope
 from kenning.runtime import Runtime
 
 Key = str

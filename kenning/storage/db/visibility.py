@@ -1,4 +1,4 @@
-"""The scope rule of ``kenning.domain.scope.Scope.can_see`` as SQL predicates: the one place
+"""The scope rule of ``kenning.domain.access.scope.Scope.can_see`` as SQL predicates: the one place
 reads are scoped.
 
 A reader (client X, project Y, group G) passes ``X, Y, G``. A global reader sees every row, a
@@ -13,7 +13,7 @@ statement, not per row. The leak test checks this and the domain rule agree on e
 
 from __future__ import annotations
 
-from kenning.domain.scope import Scope
+from kenning.domain.access.scope import Scope
 from kenning.storage.graph_sql import prop
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kenning.domain.scope import Scope
+from kenning.domain.access.scope import Scope
 from tests.integration.ingestion.conftest import Api
 
 INGEST_GRAPH = """

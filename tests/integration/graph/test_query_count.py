@@ -26,7 +26,7 @@ import pytest
 import redis.asyncio as aioredis
 from asyncpg.connection import LoggedQuery
 
-from kenning.domain.scope import Scope
+from kenning.domain.access.scope import Scope
 from kenning.runtime import Runtime
 from kenning.settings import Settings
 from kenning.storage.db.pool import create_pool

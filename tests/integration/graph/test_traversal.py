@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from kenning.domain.scope import ProjectGroups, Scope
+from kenning.domain.access.scope import ProjectGroups, Scope
 from tests.integration.graph.graph_data import scope_input, write_graph
 from tests.integration.ingestion.conftest import Api
 

@@ -11,9 +11,9 @@ import redis.asyncio as aioredis
 import strawberry
 from strawberry.types import ExecutionResult
 
+from kenning.domain.access.principal import Principal, Role
+from kenning.domain.access.scope import Scope
 from kenning.domain.embedding import BACKGROUND_PRIORITY
-from kenning.domain.principal import Principal, Role
-from kenning.domain.scope import Scope
 from kenning.resolvers.context import Context
 from kenning.runtime import Runtime
 from kenning.schema.build import build_schema

@@ -7,10 +7,10 @@ import asyncio
 import asyncpg
 import pytest
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.ingestion import EdgeRecord, NodeRecord, SourceRecord
 from kenning.domain.ports import WriteUnit
 from kenning.domain.purge import purge_source
-from kenning.domain.scope import Scope
 from kenning.settings import Settings
 from kenning.storage.knowledge_store import PgKnowledgeStore
 from tests.integration.ingestion.conftest import Api, CountingEmbedder, graph_edges, graph_vertices

@@ -14,7 +14,7 @@ from typing import Any, NoReturn
 
 from strawberry.types import ExecutionResult
 
-from kenning.domain.scope import Scope
+from kenning.domain.access.scope import Scope
 from tests.integration.graph.graph_data import scope_input
 from tests.integration.ingestion.conftest import Api
 from tests.integration.leaks.corpus import KEYS, KINDS, Reader, tags_in

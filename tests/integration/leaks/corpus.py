@@ -21,8 +21,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from kenning.domain.principal import Principal, Role
-from kenning.domain.scope import Scope
+from kenning.domain.access.principal import Principal, Role
+from kenning.domain.access.scope import Scope
 from tests.integration.graph.graph_data import scope_input
 from tests.integration.ingestion.conftest import Api
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from strawberry.types import ExecutionResult
 
-from kenning.domain.principal import Principal
+from kenning.domain.access.principal import Principal
 from kenning.resolvers.context import Context
 from tests.integration.ingestion.conftest import Api
 from tests.integration.leaks.corpus import GRAPH_KIND, KEYS, KINDS, TEXT_KINDS, WORD

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from kenning.domain.scope import Scope
+from kenning.domain.access.scope import Scope
 from tests.integration.graph.graph_data import scope_input
 from tests.integration.ingestion.conftest import Api
 from tests.integration.leaks.corpus import principal

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from kenning.domain.principal import ANONYMOUS, Role
-from kenning.domain.scope import Scope
+from kenning.domain.access.principal import ANONYMOUS, Role
+from kenning.domain.access.scope import Scope
 from tests.integration.ingestion.conftest import Api
 from tests.integration.leaks.audit import audit_reader
 from tests.integration.leaks.conftest import snapshot

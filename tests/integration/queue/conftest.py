@@ -12,9 +12,9 @@ import pytest
 import redis.asyncio as aioredis
 from strawberry.types import ExecutionResult
 
+from kenning.domain.access.principal import Principal, Role
+from kenning.domain.access.scope import Scope
 from kenning.domain.embedding import Embedder
-from kenning.domain.principal import Principal, Role
-from kenning.domain.scope import Scope
 from kenning.resolvers.context import Context
 from kenning.runtime import Runtime
 from kenning.settings import Settings

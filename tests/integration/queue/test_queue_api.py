@@ -9,8 +9,8 @@ from typing import Any
 import asyncpg
 import pytest
 
-from kenning.domain.principal import Principal, Role
-from kenning.domain.scope import Scope
+from kenning.domain.access.principal import Principal, Role
+from kenning.domain.access.scope import Scope
 from kenning.runtime import Runtime
 from tests.integration.ingestion.conftest import Api
 from tests.integration.queue.conftest import JOB_FIELDS, agent, doc, identity, request, subscribe

@@ -16,10 +16,10 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.chunking import chunk
 from kenning.domain.ingestion_queue import request_ingestion
 from kenning.domain.jobs import IngestionIdentity
-from kenning.domain.scope import Scope
 from kenning.runtime import Runtime
 from kenning.settings import Settings
 from tests.e2e.conftest import server_env

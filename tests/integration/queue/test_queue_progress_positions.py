@@ -16,8 +16,8 @@ import asyncpg
 import pytest
 import redis.asyncio as aioredis
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.jobs import Lane
-from kenning.domain.scope import Scope
 from kenning.runtime import Runtime
 from kenning.settings import Settings
 from kenning.storage.db.database_url import database_name, with_database

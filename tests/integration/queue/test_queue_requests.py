@@ -7,7 +7,7 @@ import asyncio
 import asyncpg
 import pytest
 
-from kenning.domain.principal import Role
+from kenning.domain.access.principal import Role
 from kenning.runtime import Runtime
 from tests.integration.ingestion.conftest import Api
 from tests.integration.queue.conftest import (

@@ -10,8 +10,8 @@ from typing import Any
 import asyncpg
 import pytest
 
-from kenning.domain.principal import Principal, Role
-from kenning.domain.scope import Scope
+from kenning.domain.access.principal import Principal, Role
+from kenning.domain.access.scope import Scope
 from kenning.runtime import Runtime
 from kenning.settings import Settings
 from tests.fakes.tcp_relay import TcpRelay

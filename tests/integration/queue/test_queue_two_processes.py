@@ -13,8 +13,8 @@ from typing import Any
 import httpx
 import pytest
 
-from kenning.domain.principal import Role
-from kenning.domain.scope import Scope
+from kenning.domain.access.principal import Role
+from kenning.domain.access.scope import Scope
 from kenning.settings import Settings
 from tests.e2e.conftest import create_key, server_env, start_server, stop_server
 from tests.e2e.ws_client import ws_subscribe

@@ -21,12 +21,12 @@ from redis.asyncio import Redis
 from starlette.applications import Starlette
 
 from kenning.app import create_app
-from kenning.domain.principal import Role
-from kenning.domain.scope import Scope
+from kenning.domain.access.principal import Role
+from kenning.domain.access.scope import Scope
 from kenning.router import RouterSettings
 from kenning.router.demo import DEFAULT_MODELS, FakeOllama, ModelSpec
 from kenning.settings import EmbedderKind, Settings
-from kenning.storage.api_keys import PgApiKeys
+from kenning.storage.access.api_keys import PgApiKeys
 from kenning.storage.db.database_url import with_database
 from kenning.storage.db.migrate import run_upgrade
 from kenning.storage.db.pool import create_pool

@@ -11,8 +11,8 @@ import pytest
 import redis.asyncio as aioredis
 from strawberry.types import ExecutionResult
 
-from kenning.domain.principal import ANONYMOUS, Principal, Role
-from kenning.domain.scope import Scope
+from kenning.domain.access.principal import ANONYMOUS, Principal, Role
+from kenning.domain.access.scope import Scope
 from kenning.resolvers.context import Context
 from kenning.router import Priority, Router
 from kenning.router_mount import router_app_for, running_router

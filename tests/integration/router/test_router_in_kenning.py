@@ -13,12 +13,12 @@ from typing import Any
 import asyncpg
 import pytest
 
-from kenning.domain.principal import Role
-from kenning.domain.scope import Scope
+from kenning.domain.access.principal import Role
+from kenning.domain.access.scope import Scope
 from kenning.router import RouterSettings
 from kenning.router.demo import FakeOllama, fake_embedding, normalized
 from kenning.settings import Settings
-from kenning.storage.api_keys import PgApiKeys
+from kenning.storage.access.api_keys import PgApiKeys
 from tests.fakes.fake_ollama_fixture import FakeFactory
 from tests.integration.router.kenning_stack import (
     EMBED_MODEL,

@@ -12,7 +12,7 @@ import httpx
 import ollama
 import pytest
 
-from kenning.domain.principal import Role
+from kenning.domain.access.principal import Role
 from kenning.router import Priority, PriorityRuleSpec
 from kenning.settings import Settings
 from tests.fakes.fake_ollama_fixture import FakeFactory

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kenning.domain.principal import Principal, Role
-from kenning.domain.scope import ProjectGroups, Scope
+from kenning.domain.access.principal import Principal, Role
+from kenning.domain.access.scope import ProjectGroups, Scope
 from tests.integration.search.conftest import Api, ingest_all
 
 pytestmark = pytest.mark.integration

@@ -10,8 +10,8 @@ import pytest
 import redis.asyncio as aioredis
 from pgvector.asyncpg import register_vector
 
-from kenning.domain.principal import Principal, Role
-from kenning.domain.scope import NO_GROUPS, Scope
+from kenning.domain.access.principal import Principal, Role
+from kenning.domain.access.scope import NO_GROUPS, Scope
 from kenning.domain.search import SearchFilters
 from kenning.runtime import Runtime
 from kenning.settings import Settings

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.content_hash import IndexedPayload, content_hash, normalize_content
 from kenning.domain.errors import ValidationError
-from kenning.domain.scope import Scope
 
 BASE = IndexedPayload(
     source_urn="urn:jira:TASK-123",

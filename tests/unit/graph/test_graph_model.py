@@ -6,6 +6,7 @@ from itertools import pairwise
 
 import pytest
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ValidationError
 from kenning.domain.graph import (
     Direction,
@@ -18,7 +19,6 @@ from kenning.domain.graph import (
     edge_type_filter,
     merge_vertices,
 )
-from kenning.domain.scope import Scope
 
 
 def test_confidence_grows_with_support_and_saturates_below_one() -> None:

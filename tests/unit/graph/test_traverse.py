@@ -8,8 +8,8 @@ from itertools import pairwise
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kenning.domain.access.scope import NO_GROUPS, Scope
 from kenning.domain.graph import Direction
-from kenning.domain.scope import NO_GROUPS, Scope
 from kenning.domain.traverse import NeighborsQuery, neighbors, shortest_path
 from tests.fakes.fake_graph import FakeGraph
 

@@ -7,6 +7,7 @@ from typing import Any, TypeVar
 
 import pytest
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.embedding import EmbeddingError
 from kenning.domain.ingest import IngestDeps, ingest
 from kenning.domain.ingestion import (
@@ -18,7 +19,6 @@ from kenning.domain.ingestion import (
     PurgeCounts,
     SourceRecord,
 )
-from kenning.domain.scope import Scope
 from kenning.domain.sensitive import SensitiveContentError
 
 T = TypeVar("T")

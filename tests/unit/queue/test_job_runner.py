@@ -6,6 +6,7 @@ from collections.abc import Awaitable, Callable, Collection, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.embedding import EmbeddingError, EmbeddingErrorKind
 from kenning.domain.ingestion import IngestRequest
 from kenning.domain.job_payload import to_payload
@@ -13,7 +14,6 @@ from kenning.domain.job_runner import run_job
 from kenning.domain.jobs import Job, JobStage, JobStatus, Lane, Lease, LeaseLostError
 from kenning.domain.ports import KnowledgeStore
 from kenning.domain.queue_ports import ClaimedJob
-from kenning.domain.scope import Scope
 from tests.unit.ingestion.test_ingest_use_case import FakeEmbedder, FakeStore, deps
 
 T = TypeVar("T")

@@ -5,11 +5,11 @@ from __future__ import annotations
 import dataclasses
 from datetime import UTC, datetime
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.ingestion import IngestRequest, KnowledgeType
 from kenning.domain.job_events import decode_event, encode_event
 from kenning.domain.job_payload import from_payload, to_payload
 from kenning.domain.jobs import IngestionIdentity, Job, JobEvent, JobStage, JobStatus, Lane
-from kenning.domain.scope import Scope
 from kenning.domain.secrets import SecretPolicy
 
 NOW = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)

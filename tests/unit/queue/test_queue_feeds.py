@@ -9,11 +9,11 @@ from datetime import UTC, datetime
 import pytest
 
 from kenning.domain import queue_status
+from kenning.domain.access.scope import Scope
 from kenning.domain.event_hub import EventHub, Inbox
 from kenning.domain.jobs import Job, JobEvent, JobStatus, Lane
 from kenning.domain.queue_ports import RESYNC, BusMessage, QueueSnapshot
 from kenning.domain.queue_status import QueueStatus, StatusFeeds
-from kenning.domain.scope import Scope
 
 NOW = datetime(2026, 11, 21, tzinfo=UTC)
 

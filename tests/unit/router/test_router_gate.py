@@ -10,8 +10,8 @@ import pytest
 from starlette.applications import Starlette
 from starlette.requests import Request
 
-from kenning.domain.principal import ANONYMOUS, Principal, Role, bearer_key
-from kenning.domain.scope import Scope
+from kenning.domain.access.principal import ANONYMOUS, Principal, Role, bearer_key
+from kenning.domain.access.scope import Scope
 from kenning.router import OPEN, Access, AccessDenied, Priority, RouterSettings, create_router_app
 from kenning.router.policy import PriorityDecision, PrioritySource
 from kenning.router_mount import access_for, router_mounts

@@ -11,8 +11,8 @@ import pytest
 from starlette.applications import Starlette
 from starlette.requests import Request
 
-from kenning.domain.principal import Principal, Role
-from kenning.domain.scope import Scope
+from kenning.domain.access.principal import Principal, Role
+from kenning.domain.access.scope import Scope
 from kenning.router import RouterSettings, create_router_app
 from kenning.router_mount import router_mounts
 

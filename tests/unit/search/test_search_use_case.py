@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.embedding import BACKGROUND_PRIORITY, EmbeddingError, EmbeddingErrorKind
 from kenning.domain.errors import ConfigurationError, ValidationError
 from kenning.domain.reads import ChunkView
-from kenning.domain.scope import Scope
 from kenning.domain.search import (
     PRESETS,
     QUERY_PRIORITY,

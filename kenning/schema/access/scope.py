@@ -6,7 +6,7 @@ from typing import Annotated
 
 import strawberry
 
-from kenning.domain.scope import PUBLIC, Scope
+from kenning.domain.access.scope import PUBLIC, Scope
 
 
 @strawberry.input(description='Client, project and group ids; "" (the default) means unset.')

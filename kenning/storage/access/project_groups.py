@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncpg
 
+from kenning.domain.access.project_groups import settled
+from kenning.domain.access.scope import ProjectGroups, Scope
 from kenning.domain.errors import ValidationError
-from kenning.domain.project_groups import settled
-from kenning.domain.scope import ProjectGroups, Scope
 
 _CURRENT = "SELECT group_id FROM project_groups WHERE client_id = $1 AND project_id = $2"
 

@@ -16,10 +16,10 @@ from typing import Any
 import asyncpg
 import redis.asyncio as aioredis
 
-from kenning.domain.api_keys import ApiKeyInfo
-from kenning.domain.principal import Principal, Role, key_hash, new_key
-from kenning.domain.scope import Scope
-from kenning.storage.key_revocations import RevocationFeed, Revoked, publish_revocation
+from kenning.domain.access.api_keys import ApiKeyInfo
+from kenning.domain.access.principal import Principal, Role, key_hash, new_key
+from kenning.domain.access.scope import Scope
+from kenning.storage.access.key_revocations import RevocationFeed, Revoked, publish_revocation
 
 __all__ = ["AUTH_CACHE_SECONDS", "ApiKeyInfo", "PgApiKeys"]
 

@@ -7,9 +7,9 @@ from typing import Annotated
 
 import strawberry
 
-from kenning.domain.principal import Role
+from kenning.domain.access.principal import Role
+from kenning.schema.access.scope import ScopeInfo, ScopeInput
 from kenning.schema.errors import NotFoundError, ScopeError, ValidationError
-from kenning.schema.scope import ScopeInfo, ScopeInput
 
 strawberry.enum(Role, description="ui reads; agent reads and writes; admin also manages keys "
                 "and aliases.")  # fmt: skip

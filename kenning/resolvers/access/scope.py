@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import logging
 
+from kenning.domain.access.principal import Principal
+from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ScopeError
-from kenning.domain.principal import Principal
-from kenning.domain.scope import Scope
 from kenning.resolvers.context import Info
-from kenning.schema.scope import ScopeInput
+from kenning.schema.access.scope import ScopeInput
 
 logger = logging.getLogger(__name__)
 

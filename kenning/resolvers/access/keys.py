@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import strawberry
 
-from kenning.domain.api_keys import ApiKeyInfo, create_key, list_keys, revoke_key
+from kenning.domain.access.api_keys import ApiKeyInfo, create_key, list_keys, revoke_key
 from kenning.domain.errors import NotFoundError, ScopeError, ValidationError
+from kenning.resolvers.access.scope import principal, to_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_member
-from kenning.resolvers.scope import principal, to_scope
-from kenning.schema import access as gql
-from kenning.schema.scope import scope_info
+from kenning.schema.access import keys as gql
+from kenning.schema.access.scope import scope_info
 
 
 def _key(info: ApiKeyInfo) -> gql.ApiKey:

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from kenning.domain.access.scope import ProjectGroups, Scope, ScopeLevel
 from kenning.domain.errors import ScopeError
-from kenning.domain.scope import ProjectGroups, Scope, ScopeLevel
 
 
 def settled(target: Scope, writer: Scope, current: str | None) -> tuple[Scope, bool]:
@@ -50,7 +50,7 @@ def settled(target: Scope, writer: Scope, current: str | None) -> tuple[Scope, b
 
 
 class ProjectGroupStore(Protocol):
-    """Where projects' groups are recorded (``kenning.storage.project_groups``)."""
+    """Where projects' groups are recorded (``kenning.storage.access.project_groups``)."""
 
     async def of_client(self, client_id: str) -> ProjectGroups:
         """Every recorded project of a client, with its group."""

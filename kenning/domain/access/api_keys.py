@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
+from kenning.domain.access.principal import Principal, Role
+from kenning.domain.access.project_groups import ProjectGroupStore
+from kenning.domain.access.scope import Scope
 from kenning.domain.errors import NotFoundError, ScopeError, ValidationError
-from kenning.domain.principal import Principal, Role
-from kenning.domain.project_groups import ProjectGroupStore
-from kenning.domain.scope import Scope
 
 MAX_LABEL = 200
 

@@ -7,8 +7,8 @@ import secrets
 from dataclasses import dataclass
 from enum import StrEnum
 
+from kenning.domain.access.scope import PUBLIC, Scope
 from kenning.domain.errors import ScopeError
-from kenning.domain.scope import PUBLIC, Scope
 
 KEY_PREFIX = "kn_"
 
@@ -44,7 +44,7 @@ class Principal:
     def writing(self, target: Scope | None) -> Scope:
         """The scope to write at; agents and admins only, at a scope the key owns
         (``Scope.owns``). A project row's group is settled against its project's recorded
-        group before it is stored (``kenning.domain.project_groups.settled``)."""
+        group before it is stored (``kenning.domain.access.project_groups.settled``)."""
         if self.role is Role.UI:
             raise ScopeError("this key may only read (role ui)")
         scope = target if target is not None else self.scope
