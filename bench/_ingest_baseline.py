@@ -20,8 +20,9 @@ from bench._ingest_database import CLIENT, postgres_pids
 from bench._timing import PhaseTime, phase_time, sample
 from bench.corpus import Document
 from kenning.domain.access.scope import Scope
-from kenning.domain.ingest import IngestDeps, ingest
-from kenning.domain.ingestion import (
+from kenning.domain.ingestion.ingest import IngestDeps, ingest
+from kenning.domain.ingestion.ports import WriteUnit
+from kenning.domain.ingestion.request import (
     ChunkRecord,
     EdgeRecord,
     IngestRequest,
@@ -29,10 +30,9 @@ from kenning.domain.ingestion import (
     PurgeCounts,
     SourceRecord,
 )
-from kenning.domain.ports import WriteUnit
 from kenning.settings import Settings
 from kenning.storage.embedders.constant import ConstantTimeEmbedder
-from kenning.storage.graph_sql import as_jsonb, prop
+from kenning.storage.ingestion.graph_write_sql import as_jsonb, prop
 
 BULK_BATCH = 250
 RETRIES = 5

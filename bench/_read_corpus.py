@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from kenning.domain.access.scope import ProjectGroups, Scope
-from kenning.domain.keys import parse_key
+from kenning.domain.ingestion.node_keys import parse_key
 from kenning.storage.embedders.constant import hash_vector
 
 VERSION = 1  # bump when anything below changes what is stored

@@ -25,7 +25,7 @@ import numpy as np
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.graph import Direction
-from kenning.domain.keys import parse_key
+from kenning.domain.ingestion.node_keys import parse_key
 from kenning.domain.rank_fusion import fuse
 from kenning.domain.search import (
     CandidateDepth,
@@ -39,12 +39,12 @@ from kenning.domain.search import (
 from kenning.domain.traverse import NeighborsQuery, neighbors
 from kenning.settings import Settings
 from kenning.storage import search_sql
-from kenning.storage.alias_registry import PgAliasRegistry
 from kenning.storage.chunk_search import PgChunkIndex, VectorScan
 from kenning.storage.db.visibility import reader_params
 from kenning.storage.embedders.constant import ConstantTimeEmbedder, hash_vector
 from kenning.storage.graph_read_sql import graph_read_sql
 from kenning.storage.graph_reads import PgGraphReader
+from kenning.storage.ingestion.alias_registry import PgAliasRegistry
 
 SEARCH_LIMIT = 10
 DEPTH = 2

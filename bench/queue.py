@@ -47,7 +47,7 @@ from bench._queue_procs import (
 from bench._timing import percentile
 from bench.corpus import documents
 from kenning.domain.access.scope import Scope
-from kenning.domain.ingestion import IngestRequest
+from kenning.domain.ingestion.request import IngestRequest
 from kenning.domain.ingestion_queue import request_ingestion
 from kenning.domain.jobs import IngestionIdentity
 from kenning.runtime import Runtime

@@ -11,18 +11,18 @@ from prometheus_client import CollectorRegistry
 
 from kenning.domain.embedding import Embedder
 from kenning.domain.health import PartState
-from kenning.domain.ingest import IngestDeps
+from kenning.domain.ingestion.ingest import IngestDeps
 from kenning.metrics import ServiceMetrics
 from kenning.router import Router
 from kenning.settings import Settings
 from kenning.storage.access.api_keys import PgApiKeys
 from kenning.storage.access.project_groups import PgProjectGroups
-from kenning.storage.alias_registry import PgAliasRegistry
 from kenning.storage.chunk_search import PgChunkIndex, VectorScan
 from kenning.storage.db.health import database_versions, probe_parts
 from kenning.storage.embedders.observed import ObservedEmbedder
 from kenning.storage.graph_reads import PgGraphReader
-from kenning.storage.knowledge_store import PgKnowledgeStore
+from kenning.storage.ingestion.alias_registry import PgAliasRegistry
+from kenning.storage.ingestion.knowledge_store import PgKnowledgeStore
 from kenning.storage.queue_services import QueueServices
 
 

@@ -11,7 +11,7 @@ from typing import Annotated
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from kenning.domain.secrets import SecretPolicy
+from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.router.config import RouterSettings
 
 DEFAULT_STACK_DIR = Path("/var/lib/kenning/stack")

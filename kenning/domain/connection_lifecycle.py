@@ -9,7 +9,12 @@ import time
 from dataclasses import dataclass
 
 from kenning.domain.access.principal import Principal
-from kenning.domain.connections import (
+from kenning.domain.errors import NotFoundError
+from kenning.domain.ingestion.ports import KnowledgeStore
+from kenning.domain.ingestion.purge import purge_connection
+from kenning.domain.ingestion.request import IngestRequest, PurgeCounts
+from kenning.domain.ingestion.secrets.scan import SecretPolicy, apply_policy
+from kenning.domain.ingestion.source_connections import (
     SUMMARY_KIND,
     ConnectionRegistry,
     ConnectionRevokedError,
@@ -20,14 +25,9 @@ from kenning.domain.connections import (
     check_cursor,
     summary_document,
 )
-from kenning.domain.errors import NotFoundError
-from kenning.domain.ingestion import IngestRequest, PurgeCounts
 from kenning.domain.ingestion_queue import request_ingestion
 from kenning.domain.jobs import EnqueueResult, IngestionIdentity
-from kenning.domain.ports import KnowledgeStore
-from kenning.domain.purge import purge_connection
 from kenning.domain.queue_ports import JobQueue
-from kenning.domain.secrets import SecretPolicy, apply_policy
 from kenning.logs import log_event
 
 logger = logging.getLogger("kenning.ingestion")

@@ -7,8 +7,8 @@ from typing import Any, Final
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ValidationError
-from kenning.domain.ingestion import IngestRequest, KnowledgeType
-from kenning.domain.secrets import SecretPolicy
+from kenning.domain.ingestion.request import IngestRequest, KnowledgeType
+from kenning.domain.ingestion.secrets.scan import SecretPolicy
 
 PAYLOAD_VERSION: Final = 1
 

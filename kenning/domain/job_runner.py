@@ -17,14 +17,14 @@ from typing import TypeVar
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.backoff import backoff_delay, is_operational, retry_after_of
-from kenning.domain.connections import ConnectionRevokedError
 from kenning.domain.embedding import BACKGROUND_PRIORITY, Embedder
 from kenning.domain.errors import KenningError
-from kenning.domain.ingest import IngestDeps, ingest
-from kenning.domain.ingestion import IngestStatus
+from kenning.domain.ingestion.ingest import IngestDeps, ingest
+from kenning.domain.ingestion.ports import WriteUnit
+from kenning.domain.ingestion.request import IngestStatus
+from kenning.domain.ingestion.source_connections import ConnectionRevokedError
 from kenning.domain.job_payload import from_payload
 from kenning.domain.jobs import JobStage, JobStatus, Lease, LeaseLostError
-from kenning.domain.ports import WriteUnit
 from kenning.domain.queue_ports import ClaimedJob, WorkQueue
 
 T = TypeVar("T")

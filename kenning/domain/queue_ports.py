@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Protocol
 
 from kenning.domain.access.scope import NO_GROUPS, ProjectGroups, Scope
+from kenning.domain.ingestion.ports import KnowledgeStore
 from kenning.domain.jobs import (
     EnqueueResult,
     IngestionIdentity,
@@ -21,7 +22,6 @@ from kenning.domain.jobs import (
     Lane,
     Lease,
 )
-from kenning.domain.ports import KnowledgeStore
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from kenning.domain.backoff import is_operational
-from kenning.domain.ingest import IngestDeps
+from kenning.domain.ingestion.ingest import IngestDeps
 from kenning.domain.job_runner import run_job
 from kenning.domain.jobs import JobStatus, Lane, Lease
 from kenning.domain.queue_ports import WorkQueue

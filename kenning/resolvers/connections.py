@@ -7,17 +7,21 @@ from kenning.domain.connection_lifecycle import (
     revoke_connection,
     update_sync_cursor,
 )
-from kenning.domain.connections import ConnectionRevokedError, ConnectionSpec, SourceConnection
 from kenning.domain.errors import NotFoundError, ScopeError, ValidationError
-from kenning.domain.ingestion import PurgeCounts
-from kenning.domain.sensitive import SensitiveContentError
+from kenning.domain.ingestion.request import PurgeCounts
+from kenning.domain.ingestion.secrets.findings import SensitiveContentError
+from kenning.domain.ingestion.source_connections import (
+    ConnectionRevokedError,
+    ConnectionSpec,
+    SourceConnection,
+)
 from kenning.resolvers.access.scope import principal, read_scope, stored_write_scope, write_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_member
 from kenning.resolvers.queue import revoked_member, to_handle
 from kenning.schema import connections as gql
 from kenning.schema.access.scope import ScopeInput, scope_info
-from kenning.schema.knowledge_admin import PurgeSuccess
+from kenning.schema.ingestion.knowledge_admin import PurgeSuccess
 
 MAX_CONNECTIONS = 500
 

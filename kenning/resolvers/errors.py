@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import overload
 
-from kenning.domain.connections import ConnectionRevokedError
 from kenning.domain.errors import NotFoundError, ScopeError, ValidationError
+from kenning.domain.ingestion.secrets.findings import SensitiveContentError
+from kenning.domain.ingestion.source_connections import ConnectionRevokedError
 from kenning.domain.jobs import JobStateError
-from kenning.domain.sensitive import SensitiveContentError
 from kenning.schema import errors as gql
 from kenning.schema import queue as queue_gql
 

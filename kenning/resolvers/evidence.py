@@ -7,7 +7,7 @@ import strawberry
 from kenning.domain import agent_context as context_domain
 from kenning.domain import evidence as evidence_domain
 from kenning.domain.errors import ScopeError, ValidationError
-from kenning.domain.keys import parse_key
+from kenning.domain.ingestion.node_keys import parse_key
 from kenning.resolvers.access.scope import read_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_member

@@ -24,7 +24,7 @@ from kenning.domain.graph import (
     check_range,
     edge_type_filter,
 )
-from kenning.domain.keys import parse_key
+from kenning.domain.ingestion.node_keys import parse_key
 from kenning.domain.traverse import NeighborsQuery, neighbors, shortest_path
 from kenning.resolvers.access.scope import read_scope
 from kenning.resolvers.context import Info

@@ -7,8 +7,10 @@ from collections.abc import Awaitable, Callable
 import strawberry
 
 from kenning.domain.access.principal import Principal
-from kenning.domain.connections import ConnectionRevokedError
 from kenning.domain.errors import NotFoundError, ScopeError, TooLargeError, ValidationError
+from kenning.domain.ingestion.secrets.findings import SensitiveContentError
+from kenning.domain.ingestion.secrets.scan import SecretPolicy
+from kenning.domain.ingestion.source_connections import ConnectionRevokedError
 from kenning.domain.ingestion_queue import (
     MAX_BULK_CANCEL,
     cancel_job,
@@ -28,15 +30,13 @@ from kenning.domain.jobs import (
     JobStatus,
 )
 from kenning.domain.queue_ports import JobQueue
-from kenning.domain.secrets import SecretPolicy
-from kenning.domain.sensitive import SensitiveContentError
 from kenning.resolvers.access.scope import principal, read_scope, to_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_member
-from kenning.resolvers.ingest import QUEUED_PRIORITY, to_request
+from kenning.resolvers.ingestion.ingest import QUEUED_PRIORITY, to_request
 from kenning.schema import queue as gql
 from kenning.schema.access.scope import ScopeInput, scope_info
-from kenning.schema.ingest import IngestInput, IngestionRequestInput
+from kenning.schema.ingestion.ingest import IngestInput, IngestionRequestInput
 
 MAX_PAGE = 500
 MAX_REQUESTS = 1000

@@ -8,7 +8,7 @@ from typing import Annotated
 import strawberry
 
 from kenning.domain.errors import ScopeError, ValidationError
-from kenning.domain.ingestion import KnowledgeType
+from kenning.domain.ingestion.request import KnowledgeType
 from kenning.domain.search import (
     FusionWeights,
     SearchFilters,

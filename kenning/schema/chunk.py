@@ -7,7 +7,7 @@ from datetime import datetime
 import strawberry
 from strawberry.scalars import JSON
 
-from kenning.domain.ingestion import KnowledgeType
+from kenning.domain.ingestion.request import KnowledgeType
 from kenning.domain.reads import ChunkView
 from kenning.schema.access.scope import ScopeInfo, scope_info
 

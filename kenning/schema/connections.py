@@ -7,10 +7,10 @@ from typing import Annotated
 
 import strawberry
 
-from kenning.domain.connections import ConnectionStatus
+from kenning.domain.ingestion.source_connections import ConnectionStatus
 from kenning.schema.access.scope import ScopeInfo, ScopeInput
 from kenning.schema.errors import NotFoundError, ScopeError, SensitiveContentError, ValidationError
-from kenning.schema.knowledge_admin import PurgeSuccess
+from kenning.schema.ingestion.knowledge_admin import PurgeSuccess
 from kenning.schema.queue import ConnectionRevokedError, IngestionHandle
 
 strawberry.enum(ConnectionStatus, description="Whether a connection may still ingest.")

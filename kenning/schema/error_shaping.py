@@ -48,7 +48,7 @@ from kenning.domain.errors import (
     ScopeError,
     ValidationError,
 )
-from kenning.domain.sensitive import SensitiveContentError
+from kenning.domain.ingestion.secrets.findings import SensitiveContentError
 from kenning.logs import request_id
 
 logger = logging.getLogger("kenning.graphql")

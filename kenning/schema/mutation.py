@@ -10,9 +10,12 @@ from kenning.resolvers.connections import (
     resolve_revoke_connection,
     resolve_update_sync_cursor,
 )
-from kenning.resolvers.ingest import resolve_ingest
-from kenning.resolvers.ingest_graph import resolve_ingest_git_commits, resolve_ingest_graph
-from kenning.resolvers.knowledge_admin import (
+from kenning.resolvers.ingestion.ingest import resolve_ingest
+from kenning.resolvers.ingestion.ingest_graph import (
+    resolve_ingest_git_commits,
+    resolve_ingest_graph,
+)
+from kenning.resolvers.ingestion.knowledge_admin import (
     resolve_purge_connection,
     resolve_purge_source,
     resolve_register_alias,

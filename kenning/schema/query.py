@@ -10,7 +10,7 @@ from kenning.resolvers.connections import resolve_connection, resolve_connection
 from kenning.resolvers.evidence import resolve_agent_context, resolve_evidence_pack
 from kenning.resolvers.graph import resolve_neighbors, resolve_node, resolve_nodes, resolve_path
 from kenning.resolvers.health import resolve_health
-from kenning.resolvers.knowledge_admin import resolve_aliases
+from kenning.resolvers.ingestion.knowledge_admin import resolve_aliases
 from kenning.resolvers.queue import resolve_ingestion_status, resolve_jobs
 from kenning.resolvers.router import resolve_router_status
 from kenning.resolvers.search import resolve_chunks_by_kind, resolve_search

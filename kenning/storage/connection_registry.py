@@ -12,14 +12,14 @@ from typing import Any, Final
 import asyncpg
 
 from kenning.domain.access.scope import Scope, stored_scope
-from kenning.domain.connections import (
+from kenning.domain.errors import NotFoundError
+from kenning.domain.ingestion.source_connections import (
     ConnectionSpec,
     ConnectionStatus,
     SourceConnection,
     SyncCursor,
     sorted_cursors,
 )
-from kenning.domain.errors import NotFoundError
 from kenning.storage.db.visibility import visible_rows
 
 _COLUMNS: Final = (

@@ -23,7 +23,7 @@ from functools import cache
 from kenning.domain.graph import Direction
 from kenning.storage.chunk_reads import CHUNK_COLUMNS
 from kenning.storage.db.visibility import visible_graph, visible_rows
-from kenning.storage.graph_sql import GraphSql, prop
+from kenning.storage.ingestion.graph_write_sql import GraphSql, prop
 
 _META = ("key", "type", "client", "project", "group")
 _EDGE_ORDER = "e.edge_type, e.from_key, e.to_key, e.id"

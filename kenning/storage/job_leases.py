@@ -16,7 +16,8 @@ import asyncpg
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.backoff import is_operational
-from kenning.domain.connections import ConnectionRevokedError
+from kenning.domain.ingestion.ports import KnowledgeStore
+from kenning.domain.ingestion.source_connections import ConnectionRevokedError
 from kenning.domain.jobs import (
     Job,
     JobEvent,
@@ -27,12 +28,11 @@ from kenning.domain.jobs import (
     LeaseLostError,
     lane_bounds,
 )
-from kenning.domain.ports import KnowledgeStore
 from kenning.domain.queue_ports import ClaimedJob, EventPublisher
 from kenning.storage.db.pool import Connection
+from kenning.storage.ingestion.knowledge_store import PgKnowledgeStore, PgWriteUnit
 from kenning.storage.job_queue import wake
 from kenning.storage.job_rows import JOB_COLUMNS, LANE_ORDER, to_job
-from kenning.storage.knowledge_store import PgKnowledgeStore, PgWriteUnit
 
 T = TypeVar("T")
 RECOVER_BATCH: Final = 1000

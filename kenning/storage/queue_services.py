@@ -7,7 +7,7 @@ import asyncpg
 import redis.asyncio as aioredis
 
 from kenning.domain.event_hub import EventHub
-from kenning.domain.ingest import IngestDeps
+from kenning.domain.ingestion.ingest import IngestDeps
 from kenning.domain.job_progress import PositionWatch
 from kenning.domain.queue_status import StatusFeeds
 from kenning.domain.worker import JobObserver, Worker, WorkerConfig

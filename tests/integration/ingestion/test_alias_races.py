@@ -10,10 +10,10 @@ import asyncpg
 import pytest
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.aliases import register_alias
-from kenning.domain.ingest import IngestDeps, ingest
-from kenning.domain.ingestion import IngestRequest, IngestStatus
-from kenning.domain.ports import AliasResolver, WriteUnit
+from kenning.domain.ingestion.aliases import register_alias
+from kenning.domain.ingestion.ingest import IngestDeps, ingest
+from kenning.domain.ingestion.ports import AliasResolver, WriteUnit
+from kenning.domain.ingestion.request import IngestRequest, IngestStatus
 from kenning.runtime import Runtime
 from kenning.settings import Settings
 from tests.integration.ingestion.conftest import Api, graph_edges, graph_vertices

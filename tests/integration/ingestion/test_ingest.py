@@ -8,11 +8,11 @@ import asyncpg
 import pytest
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.ingestion import EdgeRecord, NodeRecord, SourceRecord
-from kenning.domain.ports import WriteUnit
-from kenning.domain.purge import purge_source
+from kenning.domain.ingestion.ports import WriteUnit
+from kenning.domain.ingestion.purge import purge_source
+from kenning.domain.ingestion.request import EdgeRecord, NodeRecord, SourceRecord
 from kenning.settings import Settings
-from kenning.storage.knowledge_store import PgKnowledgeStore
+from kenning.storage.ingestion.knowledge_store import PgKnowledgeStore
 from tests.integration.ingestion.conftest import Api, CountingEmbedder, graph_edges, graph_vertices
 
 pytestmark = pytest.mark.integration

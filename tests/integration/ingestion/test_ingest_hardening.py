@@ -12,7 +12,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from kenning.domain import ingest_rules
+from kenning.domain.ingestion import rules as ingest_rules
 from tests.integration.ingestion.conftest import Api
 
 pytestmark = pytest.mark.integration

@@ -17,7 +17,7 @@ import asyncpg
 import pytest
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.chunking import chunk
+from kenning.domain.ingestion.chunking import chunk
 from kenning.domain.ingestion_queue import request_ingestion
 from kenning.domain.jobs import IngestionIdentity
 from kenning.runtime import Runtime
@@ -49,7 +49,7 @@ def expected_chunk_ids(n: int, limit: int) -> list[str]:
 
 
 async def enqueue_all(runtime: Runtime) -> None:
-    from kenning.domain.ingestion import IngestRequest
+    from kenning.domain.ingestion.request import IngestRequest
 
     gate = asyncio.Semaphore(8)
 

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kenning.domain.chunking import (
+from kenning.domain.errors import ValidationError
+from kenning.domain.ingestion.chunking import (
     LONG_DOCUMENT,
     WINDOW,
     WINDOW_OVERLAP,
@@ -16,7 +17,6 @@ from kenning.domain.chunking import (
     chunk,
     chunk_id,
 )
-from kenning.domain.errors import ValidationError
 
 URN = "urn:kenning:doc:1"
 

@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.content_hash import IndexedPayload, content_hash, normalize_content
 from kenning.domain.errors import ValidationError
+from kenning.domain.ingestion.content_hash import IndexedPayload, content_hash, normalize_content
 
 BASE = IndexedPayload(
     source_urn="urn:jira:TASK-123",

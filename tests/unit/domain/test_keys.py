@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kenning.domain.errors import ValidationError
-from kenning.domain.keys import (
+from kenning.domain.ingestion.node_keys import (
     MAX_KEY_LENGTH,
     NodeKey,
     canonicalize_key,

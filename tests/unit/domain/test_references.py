@@ -7,9 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kenning.domain.errors import ValidationError
-from kenning.domain.extraction_warnings import ExtractionWarning
-from kenning.domain.keys import canonicalize_key
-from kenning.domain.references import (
+from kenning.domain.ingestion.extraction_warnings import ExtractionWarning
+from kenning.domain.ingestion.node_keys import canonicalize_key
+from kenning.domain.ingestion.references import (
     Extraction,
     Relationship,
     apply_aliases,

@@ -7,9 +7,9 @@ import string
 
 import pytest
 
-from kenning.domain.ingest_rules import clean_content
-from kenning.domain.secrets import SecretPolicy
-from kenning.domain.sensitive import SHOWN_FINDINGS, SensitiveContentError
+from kenning.domain.ingestion.rules import clean_content
+from kenning.domain.ingestion.secrets.findings import SHOWN_FINDINGS, SensitiveContentError
+from kenning.domain.ingestion.secrets.scan import SecretPolicy
 
 
 def test_a_document_full_of_credentials_gets_a_bounded_refusal() -> None:

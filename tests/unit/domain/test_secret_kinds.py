@@ -10,7 +10,7 @@ import pytest
 from detect_secrets.plugins.base import BasePlugin, RegexBasedDetector
 from detect_secrets.plugins.keyword import KeywordDetector
 
-from kenning.domain.secrets import SecretKind, SecretPolicy, apply_policy, scan
+from kenning.domain.ingestion.secrets.scan import SecretKind, SecretPolicy, apply_policy, scan
 
 _RNG = random.Random(20261123)
 _ALNUM = string.ascii_letters + string.digits
@@ -93,7 +93,7 @@ def test_each_kind_is_caught_with_its_span(kind: SecretKind, template: str, secr
 
 
 NEAR_MISSES = [
-    # Placeholders, documented in kenning.domain.secrets: users test with these.
+    # Placeholders, documented in kenning.domain.ingestion.secrets.scan: users test with these.
     "aws_access_key_id = AKIAIOSFODNN7EXAMPLE",
     "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
     "postgresql://user:password@localhost:5432/app",

@@ -14,9 +14,9 @@ from collections.abc import Callable
 
 import pytest
 
-from kenning.domain.secret_detectors import SHAPES
-from kenning.domain.secret_rules import RULES
-from kenning.domain.secrets import SecretKind, scan
+from kenning.domain.ingestion.secrets.detectors import SHAPES
+from kenning.domain.ingestion.secrets.rules import RULES
+from kenning.domain.ingestion.secrets.scan import SecretKind, scan
 
 SIZE = 2_000_000
 _RNG = random.Random(7)

@@ -10,7 +10,7 @@ import string
 import pytest
 
 from kenning.domain.errors import ErrorCode, KenningError
-from kenning.domain.secrets import (
+from kenning.domain.ingestion.secrets.scan import (
     Finding,
     SecretKind,
     SecretPolicy,

@@ -5,8 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.ingestion import ChunkRecord, EdgeRecord, NodeRecord, SourceRecord
-from kenning.storage.alias_guard import rekey_chunks, rekey_edges, rekey_nodes, rekey_source
+from kenning.domain.ingestion.request import ChunkRecord, EdgeRecord, NodeRecord, SourceRecord
+from kenning.storage.ingestion.alias_guard import (
+    rekey_chunks,
+    rekey_edges,
+    rekey_nodes,
+    rekey_source,
+)
 
 ALIASES = {"org:a": "org:canon", "org:canon": "org:canon", "person:p": "person:p"}
 ACME = Scope("acme")

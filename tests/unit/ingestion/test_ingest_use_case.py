@@ -9,8 +9,8 @@ import pytest
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.embedding import EmbeddingError
-from kenning.domain.ingest import IngestDeps, ingest
-from kenning.domain.ingestion import (
+from kenning.domain.ingestion.ingest import IngestDeps, ingest
+from kenning.domain.ingestion.request import (
     ChunkRecord,
     EdgeRecord,
     IngestRequest,
@@ -19,7 +19,7 @@ from kenning.domain.ingestion import (
     PurgeCounts,
     SourceRecord,
 )
-from kenning.domain.sensitive import SensitiveContentError
+from kenning.domain.ingestion.secrets.findings import SensitiveContentError
 
 T = TypeVar("T")
 SCOPE = Scope("acme")

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import pytest
 
-from kenning.domain.extraction_warnings import changed_key
-from kenning.domain.ingest_rules import (
+from kenning.domain.ingestion.extraction_warnings import changed_key
+from kenning.domain.ingestion.references import extract
+from kenning.domain.ingestion.rules import (
     SEGMENT_CHARS,
     check_identifiers,
     clean_content,
     clean_metadata,
     segments,
 )
-from kenning.domain.references import extract
-from kenning.domain.secrets import SecretPolicy
-from kenning.domain.sensitive import SensitiveContentError
+from kenning.domain.ingestion.secrets.findings import SensitiveContentError
+from kenning.domain.ingestion.secrets.scan import SecretPolicy
 
 CRED = "ghp_" + "Z1x2C3v4B5" * 3 + "N6m7K8"
 

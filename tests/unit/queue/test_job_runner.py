@@ -8,11 +8,11 @@ from typing import Any, TypeVar
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.embedding import EmbeddingError, EmbeddingErrorKind
-from kenning.domain.ingestion import IngestRequest
+from kenning.domain.ingestion.ports import KnowledgeStore
+from kenning.domain.ingestion.request import IngestRequest
 from kenning.domain.job_payload import to_payload
 from kenning.domain.job_runner import run_job
 from kenning.domain.jobs import Job, JobStage, JobStatus, Lane, Lease, LeaseLostError
-from kenning.domain.ports import KnowledgeStore
 from kenning.domain.queue_ports import ClaimedJob
 from tests.unit.ingestion.test_ingest_use_case import FakeEmbedder, FakeStore, deps
 

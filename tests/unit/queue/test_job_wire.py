@@ -6,11 +6,11 @@ import dataclasses
 from datetime import UTC, datetime
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.ingestion import IngestRequest, KnowledgeType
+from kenning.domain.ingestion.request import IngestRequest, KnowledgeType
+from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.domain.job_events import decode_event, encode_event
 from kenning.domain.job_payload import from_payload, to_payload
 from kenning.domain.jobs import IngestionIdentity, Job, JobEvent, JobStage, JobStatus, Lane
-from kenning.domain.secrets import SecretPolicy
 
 NOW = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
 

@@ -7,8 +7,8 @@ import pytest
 from kenning.domain.backoff import backoff_delay, is_operational, retry_after_of
 from kenning.domain.embedding import EmbeddingError, EmbeddingErrorKind
 from kenning.domain.errors import ValidationError
+from kenning.domain.ingestion.secrets.findings import SensitiveContentError
 from kenning.domain.jobs import OperationalError
-from kenning.domain.sensitive import SensitiveContentError
 
 
 def test_doubles_from_five_seconds_and_caps_at_five_minutes() -> None:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from kenning.domain.ingestion import ChunkRecord, EdgeRecord
+from kenning.domain.ingestion.request import ChunkRecord, EdgeRecord
 
 
 def edge_columns(edges: Sequence[EdgeRecord]) -> tuple[list[str], ...]:

@@ -7,8 +7,8 @@ import time
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ValidationError
-from kenning.domain.ingestion import PurgeCounts
-from kenning.domain.ports import KnowledgeStore, WriteUnit
+from kenning.domain.ingestion.ports import KnowledgeStore, WriteUnit
+from kenning.domain.ingestion.request import PurgeCounts
 
 logger = logging.getLogger("kenning.ingestion")
 

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 
 from kenning.domain.access.scope import GLOBAL, Scope
 from kenning.domain.errors import ValidationError
-from kenning.domain.keys import canonicalize_key
-from kenning.domain.references import parse_relationship
+from kenning.domain.ingestion.node_keys import canonicalize_key
+from kenning.domain.ingestion.references import parse_relationship
 
 # Bump when the hashed form changes, so old and new hashes can never collide.
 HASH_VERSION = 1

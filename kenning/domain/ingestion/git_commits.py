@@ -12,9 +12,9 @@ from datetime import datetime
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ValidationError
-from kenning.domain.graph_items import GraphEdge, GraphNode, GraphPiece, GraphRequest
-from kenning.domain.ingest_rules import check_identifiers, clean_content
-from kenning.domain.secrets import SecretPolicy
+from kenning.domain.ingestion.graph_items import GraphEdge, GraphNode, GraphPiece, GraphRequest
+from kenning.domain.ingestion.rules import check_identifiers, clean_content
+from kenning.domain.ingestion.secrets.scan import SecretPolicy
 
 _HASH = re.compile(r"^[0-9a-fA-F]{7,64}$")
 _EDGE_BY_CHANGE = {"M": "modifies", "A": "creates", "D": "deletes", "R": "renames"}

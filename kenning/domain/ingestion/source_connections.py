@@ -12,7 +12,7 @@ from typing import Protocol
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ConflictError, TooLargeError, ValidationError
-from kenning.domain.ingestion import IngestRequest
+from kenning.domain.ingestion.request import IngestRequest
 
 _AUTHORITY = re.compile(r"^[a-z][a-z0-9_.-]{0,99}$")
 _ID = re.compile(r"^[^\x00-\x1f]{1,200}$")

@@ -8,12 +8,16 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.connections import ConnectionRegistry, check_connection_use
 from kenning.domain.errors import TooLargeError, ValidationError
-from kenning.domain.ingestion import IngestRequest
-from kenning.domain.keys import canonicalize_key, normalize_key, parse_key
-from kenning.domain.secrets import SecretPolicy, apply_policy, scan
-from kenning.domain.sensitive import Finding, SensitiveContentError, describe_findings
+from kenning.domain.ingestion.node_keys import canonicalize_key, normalize_key, parse_key
+from kenning.domain.ingestion.request import IngestRequest
+from kenning.domain.ingestion.secrets.findings import (
+    Finding,
+    SensitiveContentError,
+    describe_findings,
+)
+from kenning.domain.ingestion.secrets.scan import SecretPolicy, apply_policy, scan
+from kenning.domain.ingestion.source_connections import ConnectionRegistry, check_connection_use
 
 MAX_CONTENT = 2_000_000
 MAX_METADATA_BYTES = 64_000

@@ -39,8 +39,8 @@ from detect_secrets.plugins.square_oauth import SquareOAuthDetector
 from detect_secrets.plugins.stripe import StripeDetector
 from detect_secrets.plugins.twilio import TwilioKeyDetector
 
-from kenning.domain.secret_values import opaque, placeholder, provider_value
-from kenning.domain.sensitive import SecretKind
+from kenning.domain.ingestion.secrets.findings import SecretKind
+from kenning.domain.ingestion.secrets.values import opaque, placeholder, provider_value
 
 Span = tuple[SecretKind, int, int]
 # A match may not start or end inside a run of these: a key is a whole token.

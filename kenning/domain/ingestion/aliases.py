@@ -8,8 +8,8 @@ from datetime import datetime
 from typing import Protocol
 
 from kenning.domain.errors import ValidationError
-from kenning.domain.keys import canonicalize_key, normalize_key, parse_key
-from kenning.domain.ports import KnowledgeStore, WriteUnit
+from kenning.domain.ingestion.node_keys import canonicalize_key, normalize_key, parse_key
+from kenning.domain.ingestion.ports import KnowledgeStore, WriteUnit
 
 logger = logging.getLogger("kenning.aliases")
 

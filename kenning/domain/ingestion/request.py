@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.extraction_warnings import ExtractionWarning
-from kenning.domain.references import Relationship
+from kenning.domain.ingestion.extraction_warnings import ExtractionWarning
+from kenning.domain.ingestion.references import Relationship
 
 
 class KnowledgeType(StrEnum):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from kenning.domain.keys import normalize_key
+from kenning.domain.ingestion.node_keys import normalize_key
 
 WarningSource = Literal["content", "relationships", "mainNodeKey", "nodes", "edges"]
 EXCERPT_CHARS = 80

@@ -12,10 +12,10 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kenning.domain.chunking import chunk
 from kenning.domain.embedding import embed_texts
-from kenning.domain.extraction_warnings import ExtractionWarning
-from kenning.domain.graph_items import (
+from kenning.domain.ingestion.chunking import chunk
+from kenning.domain.ingestion.extraction_warnings import ExtractionWarning
+from kenning.domain.ingestion.graph_items import (
     GraphEdge,
     GraphNode,
     GraphPiece,
@@ -26,8 +26,10 @@ from kenning.domain.graph_items import (
     rejected_edges,
     request_size,
 )
-from kenning.domain.ingest import IngestDeps
-from kenning.domain.ingestion import (
+from kenning.domain.ingestion.ingest import IngestDeps
+from kenning.domain.ingestion.ports import WriteUnit
+from kenning.domain.ingestion.references import Relationship
+from kenning.domain.ingestion.request import (
     ChunkRecord,
     EdgeRecord,
     IngestOutcome,
@@ -36,8 +38,6 @@ from kenning.domain.ingestion import (
     SourceRecord,
 )
 from kenning.domain.off_loop import off_loop
-from kenning.domain.ports import WriteUnit
-from kenning.domain.references import Relationship
 
 __all__ = ["GraphEdge", "GraphNode", "GraphOutcome", "GraphPiece", "GraphRequest",
            "Rejection", "ingest_graph"]  # fmt: skip

@@ -8,19 +8,23 @@ from collections.abc import Mapping, Sequence
 
 import strawberry
 
-from kenning.domain.connections import ConnectionRevokedError
 from kenning.domain.errors import ScopeError, ValidationError
-from kenning.domain.extraction_warnings import ExtractionWarning
-from kenning.domain.ingest import ingest
-from kenning.domain.ingest_rules import check_identifiers, check_write_connection, identifier_fields
-from kenning.domain.ingestion import IngestOutcome, IngestRequest
+from kenning.domain.ingestion.extraction_warnings import ExtractionWarning
+from kenning.domain.ingestion.ingest import ingest
+from kenning.domain.ingestion.request import IngestOutcome, IngestRequest
+from kenning.domain.ingestion.rules import (
+    check_identifiers,
+    check_write_connection,
+    identifier_fields,
+)
+from kenning.domain.ingestion.secrets.findings import SensitiveContentError
+from kenning.domain.ingestion.secrets.scan import SecretPolicy
+from kenning.domain.ingestion.source_connections import ConnectionRevokedError
 from kenning.domain.off_loop import off_loop
-from kenning.domain.secrets import SecretPolicy
-from kenning.domain.sensitive import SensitiveContentError
 from kenning.resolvers.access.scope import stored_write_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_member
-from kenning.schema.ingest import (
+from kenning.schema.ingestion.ingest import (
     EdgeTriple,
     IngestedChunk,
     IngestInput,

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from kenning.domain.aliases import Alias, register_alias
 from kenning.domain.errors import NotFoundError, ScopeError, ValidationError
-from kenning.domain.ingestion import PurgeCounts
-from kenning.domain.purge import purge_connection, purge_source
+from kenning.domain.ingestion.aliases import Alias, register_alias
+from kenning.domain.ingestion.purge import purge_connection, purge_source
+from kenning.domain.ingestion.request import PurgeCounts
 from kenning.resolvers.access.scope import manage_client, read_scope, write_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_member
 from kenning.schema.access.scope import ScopeInput
-from kenning.schema.knowledge_admin import (
+from kenning.schema.ingestion.knowledge_admin import (
     AliasInfo,
     PurgeResult,
     PurgeSuccess,

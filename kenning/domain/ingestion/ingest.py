@@ -7,12 +7,18 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from kenning.domain.chunking import Chunk, chunk
-from kenning.domain.content_hash import IndexedPayload, content_hash
 from kenning.domain.embedding import Embedder, embed_texts
-from kenning.domain.extraction_warnings import key_warning
-from kenning.domain.ingest_rules import check_request, main_node
-from kenning.domain.ingestion import (
+from kenning.domain.ingestion.chunking import Chunk, chunk
+from kenning.domain.ingestion.content_hash import IndexedPayload, content_hash
+from kenning.domain.ingestion.extraction_warnings import key_warning
+from kenning.domain.ingestion.ports import AliasResolver, KnowledgeStore, WriteUnit
+from kenning.domain.ingestion.references import (
+    Extraction,
+    Relationship,
+    apply_aliases,
+    extract,
+)
+from kenning.domain.ingestion.request import (
     ChunkRecord,
     EdgeRecord,
     IngestOutcome,
@@ -22,15 +28,9 @@ from kenning.domain.ingestion import (
     PurgeCounts,
     SourceRecord,
 )
+from kenning.domain.ingestion.rules import check_request, main_node
+from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.domain.off_loop import off_loop
-from kenning.domain.ports import AliasResolver, KnowledgeStore, WriteUnit
-from kenning.domain.references import (
-    Extraction,
-    Relationship,
-    apply_aliases,
-    extract,
-)
-from kenning.domain.secrets import SecretPolicy
 
 logger = logging.getLogger("kenning.ingestion")
 

@@ -12,13 +12,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.content_hash import IndexedPayload, content_hash
 from kenning.domain.errors import KenningError, TooLargeError, ValidationError
-from kenning.domain.extraction_warnings import ExtractionWarning, WarningSource, key_warning
-from kenning.domain.ingest_rules import check_identifiers, clean_content, clean_metadata
-from kenning.domain.ingestion import KnowledgeType, NodeRecord
-from kenning.domain.keys import canonicalize_key, normalize_edge_type, normalize_key, parse_key
-from kenning.domain.secrets import SecretPolicy
+from kenning.domain.ingestion.content_hash import IndexedPayload, content_hash
+from kenning.domain.ingestion.extraction_warnings import (
+    ExtractionWarning,
+    WarningSource,
+    key_warning,
+)
+from kenning.domain.ingestion.node_keys import (
+    canonicalize_key,
+    normalize_edge_type,
+    normalize_key,
+    parse_key,
+)
+from kenning.domain.ingestion.request import KnowledgeType, NodeRecord
+from kenning.domain.ingestion.rules import check_identifiers, clean_content, clean_metadata
+from kenning.domain.ingestion.secrets.scan import SecretPolicy
 
 MAX_ITEMS = 5_000
 

@@ -8,10 +8,10 @@ from typing import Annotated
 import strawberry
 from strawberry.scalars import JSON
 
-from kenning.domain.ingestion import IngestStatus, KnowledgeType
+from kenning.domain.ingestion.request import IngestStatus, KnowledgeType
 from kenning.schema.access.scope import ScopeInput
 from kenning.schema.errors import ScopeError, SensitiveContentError, ValidationError
-from kenning.schema.ingest import EdgeTriple, IngestedChunk, IngestWarning
+from kenning.schema.ingestion.ingest import EdgeTriple, IngestedChunk, IngestWarning
 from kenning.schema.queue import ConnectionRevokedError
 
 

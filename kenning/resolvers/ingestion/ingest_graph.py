@@ -6,11 +6,10 @@ from collections.abc import Mapping
 
 import strawberry
 
-from kenning.domain.connections import ConnectionRevokedError
 from kenning.domain.errors import ScopeError, ValidationError
-from kenning.domain.git_commits import FileChange, GitCommit, commit_requests
-from kenning.domain.graph_items import identifier_fields
-from kenning.domain.ingest_graph import (
+from kenning.domain.ingestion.git_commits import FileChange, GitCommit, commit_requests
+from kenning.domain.ingestion.graph_items import identifier_fields
+from kenning.domain.ingestion.ingest_graph import (
     GraphEdge,
     GraphNode,
     GraphOutcome,
@@ -18,16 +17,17 @@ from kenning.domain.ingest_graph import (
     GraphRequest,
     ingest_graph,
 )
-from kenning.domain.ingest_rules import check_identifiers, check_write_connection
+from kenning.domain.ingestion.rules import check_identifiers, check_write_connection
+from kenning.domain.ingestion.secrets.findings import SensitiveContentError
+from kenning.domain.ingestion.source_connections import ConnectionRevokedError
 from kenning.domain.off_loop import off_loop
-from kenning.domain.sensitive import SensitiveContentError
 from kenning.resolvers.access.scope import stored_write_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_member
-from kenning.resolvers.ingest import to_warnings
+from kenning.resolvers.ingestion.ingest import to_warnings
 from kenning.schema import queue as queue_types
-from kenning.schema.ingest import EdgeTriple, IngestedChunk
-from kenning.schema.ingest_graph import (
+from kenning.schema.ingestion.ingest import EdgeTriple, IngestedChunk
+from kenning.schema.ingestion.ingest_graph import (
     CommitIngested,
     IngestGitCommitsInput,
     IngestGitCommitsResult,

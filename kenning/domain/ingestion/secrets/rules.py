@@ -23,14 +23,14 @@ from dataclasses import dataclass
 
 from detect_secrets.plugins.keyword import DENYLIST
 
-from kenning.domain.secret_values import (
+from kenning.domain.ingestion.secrets.findings import SecretKind
+from kenning.domain.ingestion.secrets.values import (
     opaque,
     password_value,
     prose_password,
     provider_value,
     token_value,
 )
-from kenning.domain.sensitive import SecretKind
 
 Span = tuple[SecretKind, int, int]
 _B64_TOKEN = r"[A-Za-z0-9\-._~+/]"

@@ -30,9 +30,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from enum import StrEnum
 
-from kenning.domain.secret_detectors import SHAPES, private_keys
-from kenning.domain.secret_rules import RULES, assignments
-from kenning.domain.sensitive import Finding, SecretKind, SensitiveContentError
+from kenning.domain.ingestion.secrets.detectors import SHAPES, private_keys
+from kenning.domain.ingestion.secrets.findings import Finding, SecretKind, SensitiveContentError
+from kenning.domain.ingestion.secrets.rules import RULES, assignments
 
 __all__ = ["Finding", "SecretKind", "SecretPolicy", "SensitiveContentError", "apply_policy", "scan"]
 

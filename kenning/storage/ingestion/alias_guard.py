@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from kenning.domain.ingestion import ChunkRecord, EdgeRecord, NodeRecord, SourceRecord
+from kenning.domain.ingestion.request import ChunkRecord, EdgeRecord, NodeRecord, SourceRecord
 from kenning.storage.db.pool import Connection
 
 # Aliases are flattened when stored, so one step is the rule; a few more cover an ingest

@@ -6,7 +6,13 @@ from collections.abc import Awaitable, Callable, Collection, Sequence
 from typing import Protocol, TypeVar
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.ingestion import ChunkRecord, EdgeRecord, NodeRecord, PurgeCounts, SourceRecord
+from kenning.domain.ingestion.request import (
+    ChunkRecord,
+    EdgeRecord,
+    NodeRecord,
+    PurgeCounts,
+    SourceRecord,
+)
 
 T = TypeVar("T")
 

@@ -11,19 +11,25 @@ from typing import TypeVar
 import asyncpg
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.ingestion import ChunkRecord, EdgeRecord, NodeRecord, PurgeCounts, SourceRecord
+from kenning.domain.ingestion.request import (
+    ChunkRecord,
+    EdgeRecord,
+    NodeRecord,
+    PurgeCounts,
+    SourceRecord,
+)
 from kenning.domain.off_loop import off_loop
-from kenning.storage.alias_guard import (
+from kenning.storage.db.pool import Connection
+from kenning.storage.ingestion.alias_guard import (
     AliasGuard,
     rekey_chunks,
     rekey_edges,
     rekey_nodes,
     rekey_source,
 )
-from kenning.storage.alias_merge import merge_alias
-from kenning.storage.db.pool import Connection
-from kenning.storage.graph_sql import GraphSql
-from kenning.storage.knowledge_rows import chunk_records, edge_columns
+from kenning.storage.ingestion.alias_merge import merge_alias
+from kenning.storage.ingestion.graph_write_sql import GraphSql
+from kenning.storage.ingestion.knowledge_rows import chunk_records, edge_columns
 
 T = TypeVar("T")
 logger = logging.getLogger("kenning.storage")

@@ -8,8 +8,8 @@ from typing import Annotated
 import strawberry
 from strawberry.scalars import JSON
 
-from kenning.domain.ingestion import IngestStatus, KnowledgeType
-from kenning.domain.secrets import SecretPolicy
+from kenning.domain.ingestion.request import IngestStatus, KnowledgeType
+from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.schema.access.scope import ScopeInput
 from kenning.schema.errors import ScopeError, SensitiveContentError, ValidationError
 from kenning.schema.queue import ConnectionRevokedError, IngestionIdentityInput

@@ -25,23 +25,23 @@ import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from kenning.domain._relationship_block import (
+from kenning.domain.errors import ValidationError
+from kenning.domain.ingestion._relationship_block import (
     BlockItem,
     BlockProblem,
     find_blocks,
     mask_blocks,
 )
-from kenning.domain.errors import ValidationError
-from kenning.domain.extraction_warnings import (
+from kenning.domain.ingestion.extraction_warnings import (
     EXCERPT_CHARS,
     ExtractionWarning,
     WarningSource,
     key_warning,
 )
-from kenning.domain.extraction_warnings import (
+from kenning.domain.ingestion.extraction_warnings import (
     excerpt as _excerpt,
 )
-from kenning.domain.keys import NodeKey, normalize_edge_type, parse_key
+from kenning.domain.ingestion.node_keys import NodeKey, normalize_edge_type, parse_key
 
 _NOT_REFERENCE_SCHEMES = frozenset({"mailto", "tel", "urn", "data", "javascript"})
 _REFERENCE = re.compile(

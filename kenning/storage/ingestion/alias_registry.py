@@ -9,11 +9,11 @@ from collections.abc import Collection
 
 import asyncpg
 
-from kenning.domain.aliases import Alias
 from kenning.domain.errors import ValidationError
-from kenning.domain.ports import WriteUnit
-from kenning.storage.alias_guard import lock_alias_keys
-from kenning.storage.knowledge_store import PgWriteUnit
+from kenning.domain.ingestion.aliases import Alias
+from kenning.domain.ingestion.ports import WriteUnit
+from kenning.storage.ingestion.alias_guard import lock_alias_keys
+from kenning.storage.ingestion.knowledge_store import PgWriteUnit
 
 _Key = tuple[str, str]
 _MAX_CACHED = 100_000
