@@ -24,7 +24,8 @@ import httpx
 import numpy as np
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.graph import Direction
+from kenning.domain.graph.model import Direction
+from kenning.domain.graph.traverse import NeighborsQuery, neighbors
 from kenning.domain.ingestion.node_keys import parse_key
 from kenning.domain.rank_fusion import fuse
 from kenning.domain.search import (
@@ -36,14 +37,13 @@ from kenning.domain.search import (
     config_for,
     search,
 )
-from kenning.domain.traverse import NeighborsQuery, neighbors
 from kenning.settings import Settings
 from kenning.storage import search_sql
 from kenning.storage.chunk_search import PgChunkIndex, VectorScan
 from kenning.storage.db.visibility import reader_params
 from kenning.storage.embedders.constant import ConstantTimeEmbedder, hash_vector
-from kenning.storage.graph_read_sql import graph_read_sql
-from kenning.storage.graph_reads import PgGraphReader
+from kenning.storage.graph.read_sql import graph_read_sql
+from kenning.storage.graph.reader import PgGraphReader
 from kenning.storage.ingestion.alias_registry import PgAliasRegistry
 
 SEARCH_LIMIT = 10

@@ -20,7 +20,7 @@ from kenning.storage.access.project_groups import PgProjectGroups
 from kenning.storage.chunk_search import PgChunkIndex, VectorScan
 from kenning.storage.db.health import database_versions, probe_parts
 from kenning.storage.embedders.observed import ObservedEmbedder
-from kenning.storage.graph_reads import PgGraphReader
+from kenning.storage.graph.reader import PgGraphReader
 from kenning.storage.ingestion.alias_registry import PgAliasRegistry
 from kenning.storage.ingestion.knowledge_store import PgKnowledgeStore
 from kenning.storage.queue_services import QueueServices

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from kenning.domain.access.scope import Scope
 from kenning.domain.embedding import Embedder
 from kenning.domain.errors import ValidationError
-from kenning.domain.graph import Direction, EdgeView, GraphReader, NodeView
+from kenning.domain.graph.model import Direction, EdgeView, GraphReader, NodeView
 from kenning.domain.search import (
     ChunkIndex,
     SearchConfig,

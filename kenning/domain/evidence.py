@@ -15,7 +15,7 @@ from enum import StrEnum
 from kenning.domain.access.scope import Scope
 from kenning.domain.embedding import Embedder
 from kenning.domain.errors import ValidationError
-from kenning.domain.graph import Direction, EdgeView, GraphReader
+from kenning.domain.graph.model import Direction, EdgeView, GraphReader
 from kenning.domain.search import ChunkIndex, SearchConfig, SearchMode, SearchRequest, search
 
 MAX_HOPS = 3

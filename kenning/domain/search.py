@@ -26,8 +26,8 @@ from typing import Any, Final, Protocol
 from kenning.domain.access.scope import Scope
 from kenning.domain.embedding import Embedder
 from kenning.domain.errors import ConfigurationError, TooLargeError, ValidationError
+from kenning.domain.graph.chunk_view import ChunkView
 from kenning.domain.rank_fusion import DEFAULT_K, fuse
-from kenning.domain.reads import ChunkView
 
 QUERY_PRIORITY: Final = 1
 """A query's embedding is interactive, so it goes before bulk work (3); it is not 0, which

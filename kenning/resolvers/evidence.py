@@ -11,7 +11,7 @@ from kenning.domain.ingestion.node_keys import parse_key
 from kenning.resolvers.access.scope import read_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_member
-from kenning.resolvers.graph import alias_resolved
+from kenning.resolvers.graph.queries import alias_resolved
 from kenning.schema.access.scope import NarrowScope
 from kenning.schema.evidence import (
     AgentContext,
@@ -22,7 +22,7 @@ from kenning.schema.evidence import (
     EvidencePack,
     EvidencePackResult,
 )
-from kenning.schema.graph import Edge, Node
+from kenning.schema.graph.types import Edge, Node
 
 
 async def resolve_evidence_pack(

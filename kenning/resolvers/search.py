@@ -24,7 +24,7 @@ from kenning.resolvers.errors import error_member
 from kenning.schema import search as gql
 from kenning.schema.access.scope import ScopeInput
 from kenning.schema.chunk import Chunk
-from kenning.storage.chunk_reads import chunks_by_kind
+from kenning.storage.graph.chunk_reads import chunks_by_kind
 
 _Filter = Annotated[
     list[str] | None, strawberry.argument(description="Any of these values (omit: no filter).")

@@ -7,8 +7,8 @@ from datetime import datetime
 import strawberry
 from strawberry.scalars import JSON
 
+from kenning.domain.graph.chunk_view import ChunkView
 from kenning.domain.ingestion.request import KnowledgeType
-from kenning.domain.reads import ChunkView
 from kenning.schema.access.scope import ScopeInfo, scope_info
 
 

@@ -8,7 +8,7 @@ import strawberry
 
 from kenning.domain.evidence import EvidenceSource
 from kenning.schema.errors import ScopeError, ValidationError
-from kenning.schema.graph import Edge, Node
+from kenning.schema.graph.types import Edge, Node
 
 strawberry.enum(EvidenceSource, description="Where an evidence item came from.")
 

@@ -8,7 +8,12 @@ from kenning.resolvers.access.keys import resolve_api_keys, resolve_viewer
 from kenning.resolvers.chunks import resolve_chunk, resolve_chunks
 from kenning.resolvers.connections import resolve_connection, resolve_connections
 from kenning.resolvers.evidence import resolve_agent_context, resolve_evidence_pack
-from kenning.resolvers.graph import resolve_neighbors, resolve_node, resolve_nodes, resolve_path
+from kenning.resolvers.graph.queries import (
+    resolve_neighbors,
+    resolve_node,
+    resolve_nodes,
+    resolve_path,
+)
 from kenning.resolvers.health import resolve_health
 from kenning.resolvers.ingestion.knowledge_admin import resolve_aliases
 from kenning.resolvers.queue import resolve_ingestion_status, resolve_jobs

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kenning.domain.search import SearchFilters
-from kenning.storage.chunk_reads import CHUNK_COLUMNS
 from kenning.storage.db.visibility import visible_rows
+from kenning.storage.graph.chunk_reads import CHUNK_COLUMNS
 
 _FIRST_FILTER = 6
 

@@ -12,8 +12,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from kenning.domain.access.scope import GLOBAL, ProjectGroups, Scope
-from kenning.domain.graph import Direction, EdgeView, Hop, NodeView, VertexPart, merge_vertices
-from kenning.domain.reads import ChunkView
+from kenning.domain.graph.chunk_view import ChunkView
+from kenning.domain.graph.model import (
+    Direction,
+    EdgeView,
+    Hop,
+    NodeView,
+    VertexPart,
+    merge_vertices,
+)
 
 
 @dataclass

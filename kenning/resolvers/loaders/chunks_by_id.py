@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from strawberry.dataloader import DataLoader
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.reads import ChunkView
+from kenning.domain.graph.chunk_view import ChunkView
 from kenning.runtime import Runtime
-from kenning.storage.chunk_reads import chunks_by_ids
+from kenning.storage.graph.chunk_reads import chunks_by_ids
 
 Key = str
 Result = ChunkView | None

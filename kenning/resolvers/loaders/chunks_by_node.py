@@ -10,7 +10,7 @@ from typing import NamedTuple
 from strawberry.dataloader import DataLoader
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.reads import ChunkView
+from kenning.domain.graph.chunk_view import ChunkView
 from kenning.runtime import Runtime
 
 

@@ -9,7 +9,7 @@ from typing import NamedTuple
 from strawberry.dataloader import DataLoader
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.graph import Direction, EdgeView
+from kenning.domain.graph.model import Direction, EdgeView
 from kenning.runtime import Runtime
 
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from strawberry.dataloader import DataLoader
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.graph import NodeView
+from kenning.domain.graph.model import NodeView
 from kenning.runtime import Runtime
 
 Key = str

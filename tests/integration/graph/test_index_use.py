@@ -13,9 +13,9 @@ from typing import Any
 import asyncpg
 import pytest
 
-from kenning.domain.graph import Direction
+from kenning.domain.graph.model import Direction
 from kenning.settings import Settings
-from kenning.storage.graph_read_sql import graph_read_sql
+from kenning.storage.graph.read_sql import graph_read_sql
 
 pytestmark = pytest.mark.integration
 

@@ -8,7 +8,7 @@ import pytest
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ValidationError
-from kenning.domain.graph import (
+from kenning.domain.graph.model import (
     Direction,
     EdgeView,
     VertexPart,

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kenning.domain.access.scope import NO_GROUPS, Scope
-from kenning.domain.graph import Direction
-from kenning.domain.traverse import NeighborsQuery, neighbors, shortest_path
+from kenning.domain.graph.model import Direction
+from kenning.domain.graph.traverse import NeighborsQuery, neighbors, shortest_path
 from tests.fakes.fake_graph import FakeGraph
 
 ACME = Scope("acme")

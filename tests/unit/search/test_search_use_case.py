@@ -11,7 +11,7 @@ import pytest
 from kenning.domain.access.scope import Scope
 from kenning.domain.embedding import BACKGROUND_PRIORITY, EmbeddingError, EmbeddingErrorKind
 from kenning.domain.errors import ConfigurationError, ValidationError
-from kenning.domain.reads import ChunkView
+from kenning.domain.graph.chunk_view import ChunkView
 from kenning.domain.search import (
     PRESETS,
     QUERY_PRIORITY,

@@ -30,8 +30,8 @@ from typing import Protocol
 
 from kenning.domain.access.scope import Scope, ScopeLevel
 from kenning.domain.errors import TooLargeError, ValidationError
+from kenning.domain.graph.chunk_view import ChunkView
 from kenning.domain.ingestion.node_keys import normalize_edge_type
-from kenning.domain.reads import ChunkView
 
 MAX_DEPTH = 3
 MAX_PATH_DEPTH = 6

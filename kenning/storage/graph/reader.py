@@ -3,7 +3,7 @@
 Reads never go through Cypher: AGE's variable-length patterns and ``shortestPath`` were
 measured 10 to 100 times slower than plain SQL over the label tables, and parsing agtype vertices
 costs about 0.5 ms each. Each method is one statement (see ``graph_read_sql``); traversals
-(``kenning.domain.traverse``) call ``expand``/``hops`` once per level. Every statement is
+(``kenning.domain.graph.traverse``) call ``expand``/``hops`` once per level. Every statement is
 scoped by ``visible_graph`` with the reader's scope.
 """
 
@@ -16,12 +16,19 @@ from collections.abc import Sequence
 import asyncpg
 
 from kenning.domain.access.scope import Scope, stored_scope
-from kenning.domain.graph import Direction, EdgeView, Hop, NodeView, VertexPart, merge_vertices
-from kenning.domain.reads import ChunkView
-from kenning.storage.chunk_reads import chunk_view
+from kenning.domain.graph.chunk_view import ChunkView
+from kenning.domain.graph.model import (
+    Direction,
+    EdgeView,
+    Hop,
+    NodeView,
+    VertexPart,
+    merge_vertices,
+)
 from kenning.storage.db.pool import Connection
 from kenning.storage.db.visibility import reader_params
-from kenning.storage.graph_read_sql import graph_read_sql
+from kenning.storage.graph.chunk_reads import chunk_view
+from kenning.storage.graph.read_sql import graph_read_sql
 
 
 def _edge(row: asyncpg.Record) -> EdgeView:

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from functools import cache
 
-from kenning.domain.graph import Direction
-from kenning.storage.chunk_reads import CHUNK_COLUMNS
+from kenning.domain.graph.model import Direction
 from kenning.storage.db.visibility import visible_graph, visible_rows
+from kenning.storage.graph.chunk_reads import CHUNK_COLUMNS
 from kenning.storage.ingestion.graph_write_sql import GraphSql, prop
 
 _META = ("key", "type", "client", "project", "group")

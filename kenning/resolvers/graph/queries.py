@@ -14,7 +14,7 @@ import strawberry
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import TooLargeError
-from kenning.domain.graph import (
+from kenning.domain.graph.model import (
     MAX_NODE_KEYS,
     MAX_SUBGRAPH_LIMIT,
     Direction,
@@ -24,12 +24,12 @@ from kenning.domain.graph import (
     check_range,
     edge_type_filter,
 )
+from kenning.domain.graph.traverse import NeighborsQuery, neighbors, shortest_path
 from kenning.domain.ingestion.node_keys import parse_key
-from kenning.domain.traverse import NeighborsQuery, neighbors, shortest_path
 from kenning.resolvers.access.scope import read_scope
 from kenning.resolvers.context import Info
 from kenning.schema.access.scope import NarrowScope
-from kenning.schema.graph import Node, Path, Subgraph
+from kenning.schema.graph.types import Node, Path, Subgraph
 
 
 async def alias_resolved(info: Info, reader: Scope, keys: Sequence[str]) -> list[str]:

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.graph import (
+from kenning.domain.graph.chunk_view import ChunkView
+from kenning.domain.graph.model import (
     MAX_EVIDENCE,
     MAX_NODE_CHUNKS,
     MAX_NODE_EDGES,
@@ -19,7 +20,6 @@ from kenning.domain.graph import (
     check_range,
     edge_type_filter,
 )
-from kenning.domain.reads import ChunkView
 from kenning.resolvers.context import Info
 from kenning.resolvers.loaders import chunks_by_node, edges_by_node
 

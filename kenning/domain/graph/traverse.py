@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.graph import (
+from kenning.domain.graph.model import (
     Direction,
     EdgeView,
     GraphReader,

@@ -13,9 +13,9 @@ import strawberry
 from strawberry.scalars import JSON
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.graph import Direction, EdgeView, NodeView, PathView, SubgraphView
+from kenning.domain.graph.model import Direction, EdgeView, NodeView, PathView, SubgraphView
 from kenning.resolvers.context import Info
-from kenning.resolvers.graph_fields import (
+from kenning.resolvers.graph.fields import (
     edge_evidence,
     node_chunks,
     node_degree,

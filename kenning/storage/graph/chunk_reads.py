@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import asyncpg
 
 from kenning.domain.access.scope import Scope, stored_scope
-from kenning.domain.reads import ChunkView
+from kenning.domain.graph.chunk_view import ChunkView
 from kenning.storage.db.pool import Connection
 from kenning.storage.db.visibility import reader_params, visible_rows
 

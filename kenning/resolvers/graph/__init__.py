@@ -1,0 +1,4 @@
+"""Resolvers of the graph queries and of the ``Node`` and ``Edge`` fields (through loaders).
+
+Read first: ``queries.py``, then ``fields.py``.
+"""

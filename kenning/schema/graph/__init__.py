@@ -1,0 +1,4 @@
+"""GraphQL types of the graph: ``Node``, ``Edge``, ``Subgraph`` and ``Path``.
+
+Read first: ``types.py``.
+"""
