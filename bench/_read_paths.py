@@ -27,8 +27,8 @@ from kenning.domain.access.scope import Scope
 from kenning.domain.graph.model import Direction
 from kenning.domain.graph.traverse import NeighborsQuery, neighbors
 from kenning.domain.ingestion.node_keys import parse_key
-from kenning.domain.rank_fusion import fuse
-from kenning.domain.search import (
+from kenning.domain.retrieval.rank_fusion import fuse
+from kenning.domain.retrieval.search import (
     CandidateDepth,
     FusionWeights,
     SearchFilters,
@@ -38,13 +38,13 @@ from kenning.domain.search import (
     search,
 )
 from kenning.settings import Settings
-from kenning.storage import search_sql
-from kenning.storage.chunk_search import PgChunkIndex, VectorScan
 from kenning.storage.db.visibility import reader_params
 from kenning.storage.embedders.constant import ConstantTimeEmbedder, hash_vector
 from kenning.storage.graph.read_sql import graph_read_sql
 from kenning.storage.graph.reader import PgGraphReader
 from kenning.storage.ingestion.alias_registry import PgAliasRegistry
+from kenning.storage.retrieval import search_sql
+from kenning.storage.retrieval.chunk_search import PgChunkIndex, VectorScan
 
 SEARCH_LIMIT = 10
 DEPTH = 2

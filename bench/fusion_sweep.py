@@ -28,7 +28,7 @@ from bench.ir_metrics import first_per_source, mean, ndcg_at, recall_at
 from bench.relevance import ROOT, bench_key, bench_settings, ensure_database, graphql
 from bench.relevance import running_server as relevance_server
 from bench.scifact import Query, load_qrels, load_test_queries
-from kenning.domain.rank_fusion import DEFAULT_K, fuse
+from kenning.domain.retrieval.rank_fusion import DEFAULT_K, fuse
 
 RESULTS = ROOT / "bench" / "results" / "fusion_sweep.json"
 DEPTH = 1000

@@ -38,7 +38,7 @@ from bench.ir_metrics import first_per_source, mean, ndcg_at, recall_at
 from bench.scifact import Doc, Query, load_docs, load_qrels, load_test_queries
 from kenning.domain.access.principal import Role
 from kenning.domain.access.scope import Scope
-from kenning.domain.search import SearchMode, config_for
+from kenning.domain.retrieval.search import SearchMode, config_for
 from kenning.settings import EmbedderKind, Settings
 from kenning.storage.access.api_keys import PgApiKeys
 from kenning.storage.db.database_url import asyncpg_dsn, database_name, with_database

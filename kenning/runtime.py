@@ -17,13 +17,13 @@ from kenning.router import Router
 from kenning.settings import Settings
 from kenning.storage.access.api_keys import PgApiKeys
 from kenning.storage.access.project_groups import PgProjectGroups
-from kenning.storage.chunk_search import PgChunkIndex, VectorScan
 from kenning.storage.db.health import database_versions, probe_parts
 from kenning.storage.embedders.observed import ObservedEmbedder
 from kenning.storage.graph.reader import PgGraphReader
 from kenning.storage.ingestion.alias_registry import PgAliasRegistry
 from kenning.storage.ingestion.knowledge_store import PgKnowledgeStore
 from kenning.storage.queue_services import QueueServices
+from kenning.storage.retrieval.chunk_search import PgChunkIndex, VectorScan
 
 
 @dataclass(slots=True)

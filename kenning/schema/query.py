@@ -5,9 +5,7 @@ from __future__ import annotations
 import strawberry
 
 from kenning.resolvers.access.keys import resolve_api_keys, resolve_viewer
-from kenning.resolvers.chunks import resolve_chunk, resolve_chunks
 from kenning.resolvers.connections import resolve_connection, resolve_connections
-from kenning.resolvers.evidence import resolve_agent_context, resolve_evidence_pack
 from kenning.resolvers.graph.queries import (
     resolve_neighbors,
     resolve_node,
@@ -17,11 +15,13 @@ from kenning.resolvers.graph.queries import (
 from kenning.resolvers.health import resolve_health
 from kenning.resolvers.ingestion.knowledge_admin import resolve_aliases
 from kenning.resolvers.queue import resolve_ingestion_status, resolve_jobs
+from kenning.resolvers.retrieval.chunks import resolve_chunk, resolve_chunks
+from kenning.resolvers.retrieval.evidence import resolve_agent_context, resolve_evidence_pack
+from kenning.resolvers.retrieval.search import resolve_chunks_by_kind, resolve_search
 from kenning.resolvers.router import resolve_router_status
-from kenning.resolvers.search import resolve_chunks_by_kind, resolve_search
 from kenning.schema.access.keys import ApiKey, Viewer
-from kenning.schema.chunk import Chunk
 from kenning.schema.health import Health
+from kenning.schema.retrieval.chunk import Chunk
 
 
 @strawberry.type

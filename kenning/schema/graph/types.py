@@ -23,7 +23,7 @@ from kenning.resolvers.graph.fields import (
     node_of,
 )
 from kenning.schema.access.scope import ScopeInfo, scope_info
-from kenning.schema.chunk import Chunk
+from kenning.schema.retrieval.chunk import Chunk
 
 strawberry.enum(Direction, description="Which edges of a node to follow.")
 

@@ -12,13 +12,13 @@ from pgvector.asyncpg import register_vector
 
 from kenning.domain.access.principal import Principal, Role
 from kenning.domain.access.scope import NO_GROUPS, Scope
-from kenning.domain.search import SearchFilters
+from kenning.domain.retrieval.search import SearchFilters
 from kenning.runtime import Runtime
 from kenning.settings import Settings
-from kenning.storage import search_sql
-from kenning.storage.chunk_search import PgChunkIndex, VectorScan
 from kenning.storage.db.database_url import asyncpg_dsn
 from kenning.storage.db.visibility import reader_params
+from kenning.storage.retrieval import search_sql
+from kenning.storage.retrieval.chunk_search import PgChunkIndex, VectorScan
 from tests.integration.ingestion.conftest import Api, CountingEmbedder
 
 pytestmark = pytest.mark.integration

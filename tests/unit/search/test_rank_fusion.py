@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kenning.domain.rank_fusion import DEFAULT_K, Fused, fuse
+from kenning.domain.retrieval.rank_fusion import DEFAULT_K, Fused, fuse
 
 
 def keys(fused: list[Fused[str]]) -> list[str]:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from kenning.domain.search import SearchFilters
-from kenning.storage import search_sql
+from kenning.domain.retrieval.search import SearchFilters
 from kenning.storage.db.visibility import visible_rows
+from kenning.storage.retrieval import search_sql
 
 HOSTILE = "x'); DROP TABLE chunks; --"
 

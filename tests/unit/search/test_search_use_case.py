@@ -12,7 +12,7 @@ from kenning.domain.access.scope import Scope
 from kenning.domain.embedding import BACKGROUND_PRIORITY, EmbeddingError, EmbeddingErrorKind
 from kenning.domain.errors import ConfigurationError, ValidationError
 from kenning.domain.graph.chunk_view import ChunkView
-from kenning.domain.search import (
+from kenning.domain.retrieval.search import (
     PRESETS,
     QUERY_PRIORITY,
     CandidateDepth,

@@ -6,7 +6,7 @@
   agent's question as an all-terms query matches almost nothing); score = the text rank,
   length-normalized and squashed into [0, 1).
 - ``HYBRID``: both, each ``depth`` candidates deep, fused by reciprocal rank
-  (``kenning.domain.rank_fusion``); score = the normalized fused score in (0, 1].
+  (``kenning.domain.retrieval.rank_fusion``); score = the normalized fused score in (0, 1].
 
 Scores are comparable within a mode only; ``minScore`` applies to the mode's own score.
 The reader's scope always travels with the request and the index applies it; filters narrow
@@ -27,7 +27,7 @@ from kenning.domain.access.scope import Scope
 from kenning.domain.embedding import Embedder
 from kenning.domain.errors import ConfigurationError, TooLargeError, ValidationError
 from kenning.domain.graph.chunk_view import ChunkView
-from kenning.domain.rank_fusion import DEFAULT_K, fuse
+from kenning.domain.retrieval.rank_fusion import DEFAULT_K, fuse
 
 QUERY_PRIORITY: Final = 1
 """A query's embedding is interactive, so it goes before bulk work (3); it is not 0, which

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import strawberry
 
-from kenning.domain import agent_context as context_domain
-from kenning.domain import evidence as evidence_domain
 from kenning.domain.errors import ScopeError, ValidationError
 from kenning.domain.ingestion.node_keys import parse_key
+from kenning.domain.retrieval import agent_context as context_domain
+from kenning.domain.retrieval import evidence as evidence_domain
 from kenning.resolvers.access.scope import read_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_member
 from kenning.resolvers.graph.queries import alias_resolved
 from kenning.schema.access.scope import NarrowScope
-from kenning.schema.evidence import (
+from kenning.schema.graph.types import Edge, Node
+from kenning.schema.retrieval.evidence import (
     AgentContext,
     AgentContextResult,
     ContextLine,
@@ -22,7 +23,6 @@ from kenning.schema.evidence import (
     EvidencePack,
     EvidencePackResult,
 )
-from kenning.schema.graph.types import Edge, Node
 
 
 async def resolve_evidence_pack(

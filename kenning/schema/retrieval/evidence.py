@@ -6,7 +6,7 @@ from typing import Annotated
 
 import strawberry
 
-from kenning.domain.evidence import EvidenceSource
+from kenning.domain.retrieval.evidence import EvidenceSource
 from kenning.schema.errors import ScopeError, ValidationError
 from kenning.schema.graph.types import Edge, Node
 

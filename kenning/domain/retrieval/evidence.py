@@ -16,7 +16,13 @@ from kenning.domain.access.scope import Scope
 from kenning.domain.embedding import Embedder
 from kenning.domain.errors import ValidationError
 from kenning.domain.graph.model import Direction, EdgeView, GraphReader
-from kenning.domain.search import ChunkIndex, SearchConfig, SearchMode, SearchRequest, search
+from kenning.domain.retrieval.search import (
+    ChunkIndex,
+    SearchConfig,
+    SearchMode,
+    SearchRequest,
+    search,
+)
 
 MAX_HOPS = 3
 MAX_LIMIT = 50

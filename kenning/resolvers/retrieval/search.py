@@ -9,7 +9,7 @@ import strawberry
 
 from kenning.domain.errors import ScopeError, ValidationError
 from kenning.domain.ingestion.request import KnowledgeType
-from kenning.domain.search import (
+from kenning.domain.retrieval.search import (
     FusionWeights,
     SearchFilters,
     SearchHit,
@@ -21,9 +21,9 @@ from kenning.domain.search import (
 from kenning.resolvers.access.scope import read_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_member
-from kenning.schema import search as gql
 from kenning.schema.access.scope import ScopeInput
-from kenning.schema.chunk import Chunk
+from kenning.schema.retrieval import search as gql
+from kenning.schema.retrieval.chunk import Chunk
 from kenning.storage.graph.chunk_reads import chunks_by_kind
 
 _Filter = Annotated[

@@ -21,7 +21,7 @@ from kenning.domain.access.scope import Scope
 from kenning.domain.embedding import Embedder
 from kenning.domain.errors import ValidationError
 from kenning.domain.graph.model import Direction, EdgeView, GraphReader, NodeView
-from kenning.domain.search import (
+from kenning.domain.retrieval.search import (
     ChunkIndex,
     SearchConfig,
     SearchHit,

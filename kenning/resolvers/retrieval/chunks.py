@@ -8,7 +8,7 @@ from kenning.domain.errors import TooLargeError
 from kenning.resolvers.access.scope import read_scope
 from kenning.resolvers.context import Info
 from kenning.schema.access.scope import NarrowScope
-from kenning.schema.chunk import Chunk
+from kenning.schema.retrieval.chunk import Chunk
 
 MAX_CHUNK_IDS = 1000
 

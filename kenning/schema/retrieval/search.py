@@ -6,9 +6,9 @@ from typing import Annotated
 
 import strawberry
 
-from kenning.domain.search import SearchMode
-from kenning.schema.chunk import Chunk
+from kenning.domain.retrieval.search import SearchMode
 from kenning.schema.errors import ScopeError, ValidationError
+from kenning.schema.retrieval.chunk import Chunk
 
 strawberry.enum(
     SearchMode,

@@ -18,10 +18,10 @@ import asyncpg
 import numpy as np
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.search import IndexHit, SearchFilters
-from kenning.storage import search_sql
+from kenning.domain.retrieval.search import IndexHit, SearchFilters
 from kenning.storage.db.visibility import reader_params
 from kenning.storage.graph.chunk_reads import chunk_view
+from kenning.storage.retrieval import search_sql
 
 MAX_EF_SEARCH = 1000  # pgvector's upper bound for hnsw.ef_search
 

@@ -1,0 +1,5 @@
+"""Finding knowledge: hybrid search (vector and keyword arms fused by reciprocal rank),
+evidence packs and the deterministic agent context built from them.
+
+Read first: ``search.py``, then ``rank_fusion.py``, ``evidence.py`` and ``agent_context.py``.
+"""
