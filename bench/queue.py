@@ -48,8 +48,8 @@ from bench._timing import percentile
 from bench.corpus import documents
 from kenning.domain.access.scope import Scope
 from kenning.domain.ingestion.request import IngestRequest
-from kenning.domain.ingestion_queue import request_ingestion
-from kenning.domain.jobs import IngestionIdentity
+from kenning.domain.queue.jobs import IngestionIdentity
+from kenning.domain.queue.requests import request_ingestion
 from kenning.runtime import Runtime
 from kenning.settings import Settings
 from kenning.storage.db.pool import create_pool

@@ -13,6 +13,7 @@ from kenning.domain.embedding import Embedder
 from kenning.domain.health import PartState
 from kenning.domain.ingestion.ingest import IngestDeps
 from kenning.metrics import ServiceMetrics
+from kenning.queue_services import QueueServices
 from kenning.router import Router
 from kenning.settings import Settings
 from kenning.storage.access.api_keys import PgApiKeys
@@ -22,7 +23,6 @@ from kenning.storage.embedders.observed import ObservedEmbedder
 from kenning.storage.graph.reader import PgGraphReader
 from kenning.storage.ingestion.alias_registry import PgAliasRegistry
 from kenning.storage.ingestion.knowledge_store import PgKnowledgeStore
-from kenning.storage.queue_services import QueueServices
 from kenning.storage.retrieval.chunk_search import PgChunkIndex, VectorScan
 
 

@@ -86,7 +86,7 @@ class Settings(BaseSettings):
     search_ef_search: int = Field(default=100, ge=1, le=1000)
     search_max_scan_tuples: int = Field(default=50_000, ge=1)
     # Queue: workers inside `kenning serve` (0 leaves the work to `kenning worker`), slots
-    # per lane for each worker, and lease timing (see kenning.domain.worker).
+    # per lane for each worker, and lease timing (see kenning.domain.queue.worker).
     queue_workers: int = Field(default=1, ge=0, le=64)
     queue_priority_slots: int = Field(default=2, ge=1, le=256)
     queue_bulk_slots: int = Field(default=2, ge=1, le=256)

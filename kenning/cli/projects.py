@@ -14,7 +14,7 @@ from kenning.settings import Settings
 from kenning.storage.access.project_groups import PgProjectGroups
 from kenning.storage.db.database_url import database_name
 from kenning.storage.db.pool import create_pool
-from kenning.storage.event_bus import RedisEventBus, channel_for
+from kenning.storage.queue.event_bus import RedisEventBus, channel_for
 
 projects_app = typer.Typer(
     no_args_is_help=True,

@@ -25,9 +25,9 @@ from kenning.domain.ingestion.source_connections import (
     check_cursor,
     summary_document,
 )
-from kenning.domain.ingestion_queue import request_ingestion
-from kenning.domain.jobs import EnqueueResult, IngestionIdentity
-from kenning.domain.queue_ports import JobQueue
+from kenning.domain.queue.jobs import EnqueueResult, IngestionIdentity
+from kenning.domain.queue.ports import JobQueue
+from kenning.domain.queue.requests import request_ingestion
 from kenning.logs import log_event
 
 logger = logging.getLogger("kenning.ingestion")

@@ -18,7 +18,7 @@ from kenning.domain.ingestion.source_connections import (
 from kenning.resolvers.access.scope import principal, read_scope, stored_write_scope, write_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_member
-from kenning.resolvers.queue import revoked_member, to_handle
+from kenning.resolvers.queue.jobs import revoked_member, to_handle
 from kenning.schema import connections as gql
 from kenning.schema.access.scope import ScopeInput, scope_info
 from kenning.schema.ingestion.knowledge_admin import PurgeSuccess

@@ -12,9 +12,9 @@ from typing import overload
 from kenning.domain.errors import NotFoundError, ScopeError, ValidationError
 from kenning.domain.ingestion.secrets.findings import SensitiveContentError
 from kenning.domain.ingestion.source_connections import ConnectionRevokedError
-from kenning.domain.jobs import JobStateError
+from kenning.domain.queue.jobs import JobStateError
 from kenning.schema import errors as gql
-from kenning.schema import queue as queue_gql
+from kenning.schema.queue import types as queue_gql
 
 ExpectedError = (
     ValidationError

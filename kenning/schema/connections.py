@@ -11,7 +11,7 @@ from kenning.domain.ingestion.source_connections import ConnectionStatus
 from kenning.schema.access.scope import ScopeInfo, ScopeInput
 from kenning.schema.errors import NotFoundError, ScopeError, SensitiveContentError, ValidationError
 from kenning.schema.ingestion.knowledge_admin import PurgeSuccess
-from kenning.schema.queue import ConnectionRevokedError, IngestionHandle
+from kenning.schema.queue.types import ConnectionRevokedError, IngestionHandle
 
 strawberry.enum(ConnectionStatus, description="Whether a connection may still ingest.")
 

@@ -20,7 +20,7 @@ from kenning.resolvers.ingestion.knowledge_admin import (
     resolve_purge_source,
     resolve_register_alias,
 )
-from kenning.resolvers.queue import (
+from kenning.resolvers.queue.jobs import (
     resolve_cancel_job,
     resolve_cancel_jobs,
     resolve_prioritize_queue_item,

@@ -14,7 +14,7 @@ from kenning.resolvers.graph.queries import (
 )
 from kenning.resolvers.health import resolve_health
 from kenning.resolvers.ingestion.knowledge_admin import resolve_aliases
-from kenning.resolvers.queue import resolve_ingestion_status, resolve_jobs
+from kenning.resolvers.queue.jobs import resolve_ingestion_status, resolve_jobs
 from kenning.resolvers.retrieval.chunks import resolve_chunk, resolve_chunks
 from kenning.resolvers.retrieval.evidence import resolve_agent_context, resolve_evidence_pack
 from kenning.resolvers.retrieval.search import resolve_chunks_by_kind, resolve_search

@@ -5,7 +5,7 @@ from __future__ import annotations
 import strawberry
 
 from kenning.resolvers.health import heartbeat
-from kenning.resolvers.queue_subscriptions import ingestion_progress, queue_status
+from kenning.resolvers.queue.subscriptions import ingestion_progress, queue_status
 from kenning.resolvers.router import router_events
 
 

@@ -25,7 +25,6 @@ from kenning.resolvers.access.scope import stored_write_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_member
 from kenning.resolvers.ingestion.ingest import to_warnings
-from kenning.schema import queue as queue_types
 from kenning.schema.ingestion.ingest import EdgeTriple, IngestedChunk
 from kenning.schema.ingestion.ingest_graph import (
     CommitIngested,
@@ -37,6 +36,7 @@ from kenning.schema.ingestion.ingest_graph import (
     IngestGraphSuccess,
     RejectedItem,
 )
+from kenning.schema.queue import types as queue_types
 
 _Expected = (ValidationError, SensitiveContentError, ScopeError)
 

@@ -12,7 +12,7 @@ from kenning.domain.ingestion.request import IngestStatus, KnowledgeType
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.schema.access.scope import ScopeInput
 from kenning.schema.errors import ScopeError, SensitiveContentError, ValidationError
-from kenning.schema.queue import ConnectionRevokedError, IngestionIdentityInput
+from kenning.schema.queue.types import ConnectionRevokedError, IngestionIdentityInput
 
 strawberry.enum(KnowledgeType, description="What kind of knowledge a piece is.")
 strawberry.enum(IngestStatus, description="How an ingest ended.")

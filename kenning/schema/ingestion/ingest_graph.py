@@ -12,7 +12,7 @@ from kenning.domain.ingestion.request import IngestStatus, KnowledgeType
 from kenning.schema.access.scope import ScopeInput
 from kenning.schema.errors import ScopeError, SensitiveContentError, ValidationError
 from kenning.schema.ingestion.ingest import EdgeTriple, IngestedChunk, IngestWarning
-from kenning.schema.queue import ConnectionRevokedError
+from kenning.schema.queue.types import ConnectionRevokedError
 
 
 @strawberry.input(description="A piece of text; edges cite it as evidence by `ref`.")

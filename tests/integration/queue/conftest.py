@@ -22,7 +22,7 @@ from kenning.storage.db.database_url import with_database
 from kenning.storage.db.migrate import run_upgrade
 from kenning.storage.db.pool import create_pool
 from kenning.storage.embedders.constant import ConstantTimeEmbedder
-from kenning.storage.worker_registry import registry_key
+from kenning.storage.queue.worker_registry import registry_key
 from tests.conftest import TEST_DATABASE, recreate_database
 from tests.integration.ingestion.conftest import Api
 

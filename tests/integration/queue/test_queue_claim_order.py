@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 import asyncpg
 import pytest
 
-from kenning.domain.jobs import Lane, lane_of
-from kenning.domain.queue_order import QueueEntry, next_claim
+from kenning.domain.queue.jobs import Lane, lane_of
+from kenning.domain.queue.order import QueueEntry, next_claim
 from kenning.runtime import Runtime
 from tests.integration.ingestion.conftest import Api
 from tests.integration.queue.conftest import request

@@ -8,8 +8,8 @@ import logging
 import asyncpg
 import pytest
 
-from kenning.domain.job_runner import run_job
-from kenning.domain.jobs import JobStatus, Lane
+from kenning.domain.queue.jobs import JobStatus, Lane
+from kenning.domain.queue.runner import run_job
 from kenning.runtime import Runtime
 from tests.integration.ingestion.conftest import Api
 from tests.integration.queue.conftest import agent, job_status, request

@@ -18,8 +18,8 @@ import pytest
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.ingestion.chunking import chunk
-from kenning.domain.ingestion_queue import request_ingestion
-from kenning.domain.jobs import IngestionIdentity
+from kenning.domain.queue.jobs import IngestionIdentity
+from kenning.domain.queue.requests import request_ingestion
 from kenning.runtime import Runtime
 from kenning.settings import Settings
 from tests.e2e.conftest import server_env

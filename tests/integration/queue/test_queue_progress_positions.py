@@ -17,13 +17,13 @@ import pytest
 import redis.asyncio as aioredis
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.jobs import Lane
+from kenning.domain.queue.jobs import Lane
 from kenning.runtime import Runtime
 from kenning.settings import Settings
 from kenning.storage.db.database_url import database_name, with_database
 from kenning.storage.db.migrate import run_upgrade
 from kenning.storage.db.pool import create_pool
-from kenning.storage.worker_registry import registry_key
+from kenning.storage.queue.worker_registry import registry_key
 from tests.conftest import TEST_DATABASE, recreate_database
 from tests.integration.ingestion.conftest import Api
 from tests.integration.queue.conftest import close_runtime, open_runtime, request, subscribe

@@ -12,7 +12,7 @@ import asyncpg
 import pytest
 
 from kenning.domain.embedding import EmbeddingError, EmbeddingErrorKind
-from kenning.domain.jobs import Lane, LeaseLostError
+from kenning.domain.queue.jobs import Lane, LeaseLostError
 from kenning.runtime import Runtime
 from kenning.settings import Settings
 from kenning.storage.embedders.constant import ConstantTimeEmbedder

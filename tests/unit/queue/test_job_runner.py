@@ -10,10 +10,10 @@ from kenning.domain.access.scope import Scope
 from kenning.domain.embedding import EmbeddingError, EmbeddingErrorKind
 from kenning.domain.ingestion.ports import KnowledgeStore
 from kenning.domain.ingestion.request import IngestRequest
-from kenning.domain.job_payload import to_payload
-from kenning.domain.job_runner import run_job
-from kenning.domain.jobs import Job, JobStage, JobStatus, Lane, Lease, LeaseLostError
-from kenning.domain.queue_ports import ClaimedJob
+from kenning.domain.queue.jobs import Job, JobStage, JobStatus, Lane, Lease, LeaseLostError
+from kenning.domain.queue.payload import to_payload
+from kenning.domain.queue.ports import ClaimedJob
+from kenning.domain.queue.runner import run_job
 from tests.unit.ingestion.test_ingest_use_case import FakeEmbedder, FakeStore, deps
 
 T = TypeVar("T")

@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 from kenning.domain.access.scope import Scope
 from kenning.domain.ingestion.request import IngestRequest, KnowledgeType
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
-from kenning.domain.job_events import decode_event, encode_event
-from kenning.domain.job_payload import from_payload, to_payload
-from kenning.domain.jobs import IngestionIdentity, Job, JobEvent, JobStage, JobStatus, Lane
+from kenning.domain.queue.events import decode_event, encode_event
+from kenning.domain.queue.jobs import IngestionIdentity, Job, JobEvent, JobStage, JobStatus, Lane
+from kenning.domain.queue.payload import from_payload, to_payload
 
 NOW = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
 

@@ -12,10 +12,10 @@ from datetime import UTC, datetime
 import pytest
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.event_hub import EventHub, Inbox, JobPosition
-from kenning.domain.job_progress import PositionWatch, watch_progress
-from kenning.domain.jobs import Job, JobEvent, JobStage, JobStatus, Lane
-from kenning.domain.queue_ports import RESYNC, BusMessage
+from kenning.domain.queue.event_hub import EventHub, Inbox, JobPosition
+from kenning.domain.queue.jobs import Job, JobEvent, JobStage, JobStatus, Lane
+from kenning.domain.queue.ports import RESYNC, BusMessage
+from kenning.domain.queue.progress import PositionWatch, watch_progress
 
 NOW = datetime(2026, 11, 21, tzinfo=UTC)
 WATCHERS = 100

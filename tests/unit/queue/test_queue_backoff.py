@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from kenning.domain.backoff import backoff_delay, is_operational, retry_after_of
 from kenning.domain.embedding import EmbeddingError, EmbeddingErrorKind
 from kenning.domain.errors import ValidationError
 from kenning.domain.ingestion.secrets.findings import SensitiveContentError
-from kenning.domain.jobs import OperationalError
+from kenning.domain.queue.backoff import backoff_delay, is_operational, retry_after_of
+from kenning.domain.queue.jobs import OperationalError
 
 
 def test_doubles_from_five_seconds_and_caps_at_five_minutes() -> None:

@@ -8,12 +8,12 @@ from datetime import UTC, datetime
 
 import pytest
 
-from kenning.domain import queue_status
 from kenning.domain.access.scope import Scope
-from kenning.domain.event_hub import EventHub, Inbox
-from kenning.domain.jobs import Job, JobEvent, JobStatus, Lane
-from kenning.domain.queue_ports import RESYNC, BusMessage, QueueSnapshot
-from kenning.domain.queue_status import QueueStatus, StatusFeeds
+from kenning.domain.queue import status_feed as queue_status
+from kenning.domain.queue.event_hub import EventHub, Inbox
+from kenning.domain.queue.jobs import Job, JobEvent, JobStatus, Lane
+from kenning.domain.queue.ports import RESYNC, BusMessage, QueueSnapshot
+from kenning.domain.queue.status_feed import QueueStatus, StatusFeeds
 
 NOW = datetime(2026, 11, 21, tzinfo=UTC)
 

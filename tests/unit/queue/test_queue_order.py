@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kenning.domain.errors import NotFoundError, ValidationError
-from kenning.domain.jobs import Lane, lane_of
-from kenning.domain.queue_order import (
+from kenning.domain.queue.jobs import Lane, lane_of
+from kenning.domain.queue.order import (
     QueueEntry,
     apply_move,
     next_claim,

@@ -1,13 +1,13 @@
 """SQL text of ``PgJobQueue``: requesting, listing and cancelling jobs.
 
 Values are always parameters; the only splices are the fixed fragments of
-``kenning.storage.job_rows`` (columns, the claim order, the visibility predicate).
+``kenning.storage.queue.job_rows`` (columns, the claim order, the visibility predicate).
 """
 
 from __future__ import annotations
 
 from kenning.storage.db.visibility import visible_rows
-from kenning.storage.job_rows import JOB_COLUMNS, LANE_ORDER, ORDER_ROW, order_row
+from kenning.storage.queue.job_rows import JOB_COLUMNS, LANE_ORDER, ORDER_ROW, order_row
 
 LAST_DONE = """
     SELECT j.id, j.idempotency_key, EXISTS (

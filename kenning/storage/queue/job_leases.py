@@ -15,10 +15,10 @@ from typing import Any, Final, TypeVar
 import asyncpg
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.backoff import is_operational
 from kenning.domain.ingestion.ports import KnowledgeStore
 from kenning.domain.ingestion.source_connections import ConnectionRevokedError
-from kenning.domain.jobs import (
+from kenning.domain.queue.backoff import is_operational
+from kenning.domain.queue.jobs import (
     Job,
     JobEvent,
     JobStage,
@@ -28,11 +28,11 @@ from kenning.domain.jobs import (
     LeaseLostError,
     lane_bounds,
 )
-from kenning.domain.queue_ports import ClaimedJob, EventPublisher
+from kenning.domain.queue.ports import ClaimedJob, EventPublisher
 from kenning.storage.db.pool import Connection
 from kenning.storage.ingestion.knowledge_store import PgKnowledgeStore, PgWriteUnit
-from kenning.storage.job_queue import wake
-from kenning.storage.job_rows import JOB_COLUMNS, LANE_ORDER, to_job
+from kenning.storage.queue.job_queue import wake
+from kenning.storage.queue.job_rows import JOB_COLUMNS, LANE_ORDER, to_job
 
 T = TypeVar("T")
 RECOVER_BATCH: Final = 1000

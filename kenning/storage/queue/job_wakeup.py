@@ -13,10 +13,10 @@ from typing import Any
 
 import asyncpg
 
-from kenning.domain.jobs import Lane
+from kenning.domain.queue.jobs import Lane
 from kenning.settings import Settings
 from kenning.storage.db.pool import connect
-from kenning.storage.job_queue import WAKE_CHANNEL
+from kenning.storage.queue.job_queue import WAKE_CHANNEL
 
 logger = logging.getLogger("kenning.queue")
 

@@ -21,9 +21,9 @@ from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
 
 from kenning.domain.access.scope import NO_GROUPS, ProjectGroups, Scope
-from kenning.domain.event_hub import EventHub
-from kenning.domain.jobs import JobEvent
-from kenning.domain.queue_ports import QueueReader, QueueSnapshot, Resync
+from kenning.domain.queue.event_hub import EventHub
+from kenning.domain.queue.jobs import JobEvent
+from kenning.domain.queue.ports import QueueReader, QueueSnapshot, Resync
 
 logger = logging.getLogger("kenning.queue")
 

@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any, Final
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.jobs import Job, JobEvent, JobStage, JobStatus, Lane
+from kenning.domain.queue.jobs import Job, JobEvent, JobStage, JobStatus, Lane
 
 WIRE_VERSION: Final = 1
 

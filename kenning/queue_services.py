@@ -6,20 +6,20 @@ from __future__ import annotations
 import asyncpg
 import redis.asyncio as aioredis
 
-from kenning.domain.event_hub import EventHub
 from kenning.domain.ingestion.ingest import IngestDeps
-from kenning.domain.job_progress import PositionWatch
-from kenning.domain.queue_status import StatusFeeds
-from kenning.domain.worker import JobObserver, Worker, WorkerConfig
+from kenning.domain.queue.event_hub import EventHub
+from kenning.domain.queue.progress import PositionWatch
+from kenning.domain.queue.status_feed import StatusFeeds
+from kenning.domain.queue.worker import JobObserver, Worker, WorkerConfig
 from kenning.settings import Settings
 from kenning.storage.connection_registry import PgConnectionRegistry
 from kenning.storage.db.database_url import database_name
-from kenning.storage.event_bus import RedisEventBus, channel_for
-from kenning.storage.job_leases import PgWorkQueue, is_operational_pg
-from kenning.storage.job_queue import PgJobQueue
-from kenning.storage.job_wakeup import PgWakeup
-from kenning.storage.queue_snapshot import PgQueueReader
-from kenning.storage.worker_registry import RedisWorkerRegistry, registry_key
+from kenning.storage.queue.event_bus import RedisEventBus, channel_for
+from kenning.storage.queue.job_leases import PgWorkQueue, is_operational_pg
+from kenning.storage.queue.job_queue import PgJobQueue
+from kenning.storage.queue.job_wakeup import PgWakeup
+from kenning.storage.queue.snapshot import PgQueueReader
+from kenning.storage.queue.worker_registry import RedisWorkerRegistry, registry_key
 
 
 def worker_config(settings: Settings) -> WorkerConfig:

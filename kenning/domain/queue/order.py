@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from kenning.domain.errors import NotFoundError, ValidationError
-from kenning.domain.jobs import Lane, lane_of
+from kenning.domain.queue.jobs import Lane, lane_of
 
 
 @dataclass(frozen=True, slots=True)

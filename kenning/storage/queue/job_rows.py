@@ -14,7 +14,7 @@ import asyncpg
 
 from kenning.domain.access.scope import stored_scope
 from kenning.domain.errors import ValidationError
-from kenning.domain.jobs import Job, JobStage, JobStatus, Lane
+from kenning.domain.queue.jobs import Job, JobStage, JobStatus, Lane
 
 JOB_COLUMNS: Final = (
     "id, status, stage, lane, priority, client_id, project_id, group_id, source_urn, "

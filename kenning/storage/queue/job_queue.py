@@ -16,7 +16,7 @@ import asyncpg
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ConflictError, NotFoundError
-from kenning.domain.jobs import (
+from kenning.domain.queue.jobs import (
     EnqueueResult,
     HandleStatus,
     Job,
@@ -30,11 +30,11 @@ from kenning.domain.jobs import (
     lane_bounds,
     lane_of,
 )
-from kenning.domain.queue_order import QueueEntry, plan_move
-from kenning.domain.queue_ports import EventPublisher, NewJob
+from kenning.domain.queue.order import QueueEntry, plan_move
+from kenning.domain.queue.ports import EventPublisher, NewJob
 from kenning.storage.db.pool import Connection
 from kenning.storage.db.visibility import visible_rows
-from kenning.storage.job_queue_sql import (
+from kenning.storage.queue.job_queue_sql import (
     CANCEL_MATCHING,
     CLAIM_PAGE,
     IN_FLIGHT,
@@ -43,7 +43,7 @@ from kenning.storage.job_queue_sql import (
     NEWEST_PAGE,
     POSITION,
 )
-from kenning.storage.job_rows import (
+from kenning.storage.queue.job_rows import (
     JOB_COLUMNS,
     LANE_ORDER,
     decode_claim_cursor,

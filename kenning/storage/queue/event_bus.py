@@ -20,9 +20,9 @@ from typing import Any, Final
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from kenning.domain.job_events import RESYNC_MESSAGE, decode_event, encode_event
-from kenning.domain.jobs import JobEvent
-from kenning.domain.queue_ports import RESYNC, BusMessage
+from kenning.domain.queue.events import RESYNC_MESSAGE, decode_event, encode_event
+from kenning.domain.queue.jobs import JobEvent
+from kenning.domain.queue.ports import RESYNC, BusMessage
 
 logger = logging.getLogger("kenning.queue")
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import strawberry
 
-from kenning.domain.jobs import HandleStatus, JobOrder, JobStage, JobStatus, Lane
+from kenning.domain.queue.jobs import HandleStatus, JobOrder, JobStage, JobStatus, Lane
 from kenning.schema.access.scope import ScopeInfo
 from kenning.schema.errors import (
     Error,

@@ -9,7 +9,7 @@ from typing import Protocol
 
 from kenning.domain.access.scope import NO_GROUPS, ProjectGroups, Scope
 from kenning.domain.ingestion.ports import KnowledgeStore
-from kenning.domain.jobs import (
+from kenning.domain.queue.jobs import (
     EnqueueResult,
     IngestionIdentity,
     Job,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 from kenning.domain.embedding import EmbeddingError
-from kenning.domain.jobs import OperationalError
+from kenning.domain.queue.jobs import OperationalError
 
 FIRST_DELAY: Final = 5.0
 MAX_DELAY: Final = 300.0

@@ -8,18 +8,18 @@ from typing import Final
 import asyncpg
 
 from kenning.domain.access.scope import ProjectGroups, Scope
-from kenning.domain.event_hub import JobPosition
-from kenning.domain.jobs import JobStatus, Lane
-from kenning.domain.queue_ports import QueueCount, QueueSnapshot
+from kenning.domain.queue.event_hub import JobPosition
+from kenning.domain.queue.jobs import JobStatus, Lane
+from kenning.domain.queue.ports import QueueCount, QueueSnapshot
 from kenning.storage.db.visibility import visible_rows
-from kenning.storage.job_rows import (
+from kenning.storage.queue.job_rows import (
     JOB_COLUMNS,
     LANE_ORDER,
     NO_POSITION,
     order_row,
     to_job,
 )
-from kenning.storage.worker_registry import RedisWorkerRegistry
+from kenning.storage.queue.worker_registry import RedisWorkerRegistry
 
 MAX_RUNNING: Final = 200
 MAX_FIRST: Final = 200

@@ -16,16 +16,16 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import TypeVar
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.backoff import backoff_delay, is_operational, retry_after_of
 from kenning.domain.embedding import BACKGROUND_PRIORITY, Embedder
 from kenning.domain.errors import KenningError
 from kenning.domain.ingestion.ingest import IngestDeps, ingest
 from kenning.domain.ingestion.ports import WriteUnit
 from kenning.domain.ingestion.request import IngestStatus
 from kenning.domain.ingestion.source_connections import ConnectionRevokedError
-from kenning.domain.job_payload import from_payload
-from kenning.domain.jobs import JobStage, JobStatus, Lease, LeaseLostError
-from kenning.domain.queue_ports import ClaimedJob, WorkQueue
+from kenning.domain.queue.backoff import backoff_delay, is_operational, retry_after_of
+from kenning.domain.queue.jobs import JobStage, JobStatus, Lease, LeaseLostError
+from kenning.domain.queue.payload import from_payload
+from kenning.domain.queue.ports import ClaimedJob, WorkQueue
 
 T = TypeVar("T")
 

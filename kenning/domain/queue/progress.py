@@ -18,10 +18,10 @@ from typing import Protocol
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import NotFoundError
-from kenning.domain.event_hub import EventHub, Inbox, InboxMessage, JobPosition
-from kenning.domain.jobs import Job, JobEvent, JobStatus, Lane
-from kenning.domain.queue_ports import Resync
-from kenning.domain.queue_status import BUS_WAIT, DEGRADED_POLL
+from kenning.domain.queue.event_hub import EventHub, Inbox, InboxMessage, JobPosition
+from kenning.domain.queue.jobs import Job, JobEvent, JobStatus, Lane
+from kenning.domain.queue.ports import Resync
+from kenning.domain.queue.status_feed import BUS_WAIT, DEGRADED_POLL
 
 logger = logging.getLogger("kenning.queue")
 

@@ -11,10 +11,10 @@ from kenning.domain.ingestion.request import IngestRequest
 from kenning.domain.ingestion.rules import check_identifiers, check_request, check_write_connection
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.domain.ingestion.source_connections import ConnectionRegistry
-from kenning.domain.job_payload import to_payload
-from kenning.domain.jobs import EnqueueResult, IngestionIdentity, Job, JobFilter
 from kenning.domain.off_loop import off_loop
-from kenning.domain.queue_ports import JobQueue, NewJob
+from kenning.domain.queue.jobs import EnqueueResult, IngestionIdentity, Job, JobFilter
+from kenning.domain.queue.payload import to_payload
+from kenning.domain.queue.ports import JobQueue, NewJob
 
 logger = logging.getLogger("kenning.queue")
 

@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
-from kenning.domain.queue_ports import RESYNC, BusMessage, EventSource
+from kenning.domain.queue.ports import RESYNC, BusMessage, EventSource
 
 logger = logging.getLogger("kenning.queue")
 
@@ -27,7 +27,7 @@ RESTART_PAUSE = 1.0
 @dataclass(frozen=True, slots=True)
 class JobPosition:
     """A watched queued job's 1-based rank in its lane at ``version``; computed in this
-    process (``kenning.domain.job_progress.PositionWatch``), never sent on the bus."""
+    process (``kenning.domain.queue.progress.PositionWatch``), never sent on the bus."""
 
     job_id: str
     version: int

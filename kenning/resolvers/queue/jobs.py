@@ -11,16 +11,7 @@ from kenning.domain.errors import NotFoundError, ScopeError, TooLargeError, Vali
 from kenning.domain.ingestion.secrets.findings import SensitiveContentError
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.domain.ingestion.source_connections import ConnectionRevokedError
-from kenning.domain.ingestion_queue import (
-    MAX_BULK_CANCEL,
-    cancel_job,
-    cancel_jobs,
-    prioritize_job,
-    reorder_job,
-    request_ingestion,
-    retry_job,
-)
-from kenning.domain.jobs import (
+from kenning.domain.queue.jobs import (
     EnqueueResult,
     IngestionIdentity,
     Job,
@@ -29,14 +20,23 @@ from kenning.domain.jobs import (
     JobStateError,
     JobStatus,
 )
-from kenning.domain.queue_ports import JobQueue
+from kenning.domain.queue.ports import JobQueue
+from kenning.domain.queue.requests import (
+    MAX_BULK_CANCEL,
+    cancel_job,
+    cancel_jobs,
+    prioritize_job,
+    reorder_job,
+    request_ingestion,
+    retry_job,
+)
 from kenning.resolvers.access.scope import principal, read_scope, to_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_member
 from kenning.resolvers.ingestion.ingest import QUEUED_PRIORITY, to_request
-from kenning.schema import queue as gql
 from kenning.schema.access.scope import ScopeInput, scope_info
 from kenning.schema.ingestion.ingest import IngestInput, IngestionRequestInput
+from kenning.schema.queue import types as gql
 
 MAX_PAGE = 500
 MAX_REQUESTS = 1000

@@ -17,11 +17,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from kenning.domain.backoff import is_operational
 from kenning.domain.ingestion.ingest import IngestDeps
-from kenning.domain.job_runner import run_job
-from kenning.domain.jobs import JobStatus, Lane, Lease
-from kenning.domain.queue_ports import WorkQueue
+from kenning.domain.queue.backoff import is_operational
+from kenning.domain.queue.jobs import JobStatus, Lane, Lease
+from kenning.domain.queue.ports import WorkQueue
+from kenning.domain.queue.runner import run_job
 
 logger = logging.getLogger("kenning.queue")
 

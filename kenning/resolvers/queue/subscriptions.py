@@ -8,12 +8,12 @@ from collections.abc import AsyncGenerator
 import strawberry
 
 from kenning.domain.errors import ValidationError
-from kenning.domain.job_progress import PositionWatch, watch_progress
-from kenning.domain.queue_status import QueueStatus
+from kenning.domain.queue.progress import PositionWatch, watch_progress
+from kenning.domain.queue.status_feed import QueueStatus
 from kenning.resolvers.access.scope import read_scope
 from kenning.resolvers.context import Info
-from kenning.resolvers.queue import to_job_type
-from kenning.schema import queue as gql
+from kenning.resolvers.queue.jobs import to_job_type
+from kenning.schema.queue import types as gql
 
 MAX_FIRST = 200
 _CONVERTED_KEPT = 64

@@ -1,0 +1,6 @@
+"""The ingestion queue: requests become jobs in priority lanes, workers claim them in order,
+run them with backoff on operational failures, and every change is published as a status feed.
+
+Read first: ``jobs.py`` (the job model), ``requests.py`` (enqueueing), ``runner.py`` and
+``worker.py`` (running), ``ports.py`` (what storage implements), ``status_feed.py``.
+"""
