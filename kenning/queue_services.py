@@ -12,7 +12,7 @@ from kenning.domain.queue.progress import PositionWatch
 from kenning.domain.queue.status_feed import StatusFeeds
 from kenning.domain.queue.worker import JobObserver, Worker, WorkerConfig
 from kenning.settings import Settings
-from kenning.storage.connection_registry import PgConnectionRegistry
+from kenning.storage.connections.registry import PgConnectionRegistry
 from kenning.storage.db.database_url import database_name
 from kenning.storage.queue.event_bus import RedisEventBus, channel_for
 from kenning.storage.queue.job_leases import PgWorkQueue, is_operational_pg

@@ -5,7 +5,7 @@ from __future__ import annotations
 import strawberry
 
 from kenning.resolvers.access.keys import resolve_create_api_key, resolve_revoke_api_key
-from kenning.resolvers.connections import (
+from kenning.resolvers.connections.lifecycle import (
     resolve_register_connection,
     resolve_revoke_connection,
     resolve_update_sync_cursor,

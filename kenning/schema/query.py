@@ -5,7 +5,7 @@ from __future__ import annotations
 import strawberry
 
 from kenning.resolvers.access.keys import resolve_api_keys, resolve_viewer
-from kenning.resolvers.connections import resolve_connection, resolve_connections
+from kenning.resolvers.connections.lifecycle import resolve_connection, resolve_connections
 from kenning.resolvers.graph.queries import (
     resolve_neighbors,
     resolve_node,

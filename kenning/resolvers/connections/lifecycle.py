@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kenning.domain.connection_lifecycle import (
+from kenning.domain.connections.lifecycle import (
     register_connection,
     revoke_connection,
     update_sync_cursor,
@@ -19,8 +19,8 @@ from kenning.resolvers.access.scope import principal, read_scope, stored_write_s
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_member
 from kenning.resolvers.queue.jobs import revoked_member, to_handle
-from kenning.schema import connections as gql
 from kenning.schema.access.scope import ScopeInput, scope_info
+from kenning.schema.connections import types as gql
 from kenning.schema.ingestion.knowledge_admin import PurgeSuccess
 
 MAX_CONNECTIONS = 500

@@ -1,0 +1,4 @@
+"""GraphQL types of the connection lifecycle.
+
+Read first: ``types.py``.
+"""
