@@ -31,7 +31,7 @@ from kenning.router import AccessDenied, router_of
 from kenning.router_mount import router_app_for, router_metric_paths, router_mounts, running_router
 from kenning.runtime import Runtime
 from kenning.schema.build import ApiLimits, build_schema
-from kenning.schema.error_shaping import PART_NAMES
+from kenning.schema.execution.error_shaping import PART_NAMES
 from kenning.settings import Settings
 from kenning.storage.db.health import (
     unavailable_part,

@@ -32,7 +32,7 @@ from kenning.logs import log_event, request_id
 from kenning.operation_type import SUBSCRIPTIONS_OVER_WS, subscribes
 from kenning.resolvers.context import Context
 from kenning.runtime import Runtime
-from kenning.schema.error_shaping import MASKED_MESSAGE, PART_NAMES
+from kenning.schema.execution.error_shaping import MASKED_MESSAGE, PART_NAMES
 
 logger = logging.getLogger("kenning.http")
 

@@ -16,11 +16,11 @@ from strawberry.extensions import (
 )
 from strawberry.types import ExecutionContext
 
-from kenning.schema.document_guard import CheckedDocuments, DocumentGuard, DocumentLimits
-from kenning.schema.error_shaping import ErrorShaping, UnavailablePart
-from kenning.schema.executor import CheckedExecutor
+from kenning.schema.execution.document_guard import CheckedDocuments, DocumentGuard, DocumentLimits
+from kenning.schema.execution.error_shaping import ErrorShaping, UnavailablePart
+from kenning.schema.execution.executor import CheckedExecutor
+from kenning.schema.execution.operation_log import OperationLog, OperationObserver
 from kenning.schema.mutation import Mutation
-from kenning.schema.operation_log import OperationLog, OperationObserver
 from kenning.schema.query import Query
 from kenning.schema.subscription import Subscription
 

@@ -59,7 +59,7 @@ async def test_introspection_can_be_switched_off() -> None:
 async def test_a_repeated_document_is_validated_once(monkeypatch: pytest.MonkeyPatch) -> None:
     from strawberry.schema.schema import validate_document as validate
 
-    from kenning.schema import document_guard
+    from kenning.schema.execution import document_guard
 
     calls: list[object] = []
 
@@ -98,7 +98,7 @@ async def test_a_fragment_bomb_is_refused_by_its_expanded_size_at_once() -> None
 
 
 async def test_a_refused_document_is_never_validated(monkeypatch: pytest.MonkeyPatch) -> None:
-    from kenning.schema import document_guard
+    from kenning.schema.execution import document_guard
 
     def no_validation(*_: object) -> list[GraphQLError]:
         raise AssertionError("a validation rule ran on a refused document")

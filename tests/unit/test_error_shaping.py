@@ -19,7 +19,7 @@ from kenning.domain.embedding import EmbeddingError, EmbeddingErrorKind
 from kenning.domain.errors import ConfigurationError, ScopeError, TooLargeError, ValidationError
 from kenning.logs import request_id
 from kenning.schema.build import KenningSchema, build_schema
-from kenning.schema.error_shaping import MASKED_MESSAGE, ErrorShaping
+from kenning.schema.execution.error_shaping import MASKED_MESSAGE, ErrorShaping
 
 
 @strawberry.enum

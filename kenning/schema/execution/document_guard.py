@@ -21,7 +21,7 @@ from graphql import ASTValidationRule, DocumentNode, GraphQLError, GraphQLSchema
 from strawberry.extensions import SchemaExtension
 from strawberry.schema.schema import validate_document
 
-from kenning.schema.document_cost import measure
+from kenning.schema.execution.document_cost import measure
 
 Rules = tuple[type[ASTValidationRule], ...]
 

@@ -15,7 +15,7 @@ from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 
 from kenning.domain.errors import ScopeError
 from kenning.resolvers.context import Context
-from kenning.schema.storable_input import literal_errors, variable_errors
+from kenning.schema.execution.storable_input import literal_errors, variable_errors
 
 
 def _revoked(context: object) -> list[GraphQLError]:
