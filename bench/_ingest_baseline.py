@@ -31,8 +31,8 @@ from kenning.domain.ingestion.request import (
     SourceRecord,
 )
 from kenning.settings import Settings
+from kenning.storage.db.agtype import as_jsonb, prop
 from kenning.storage.embedders.constant import ConstantTimeEmbedder
-from kenning.storage.ingestion.graph_write_sql import as_jsonb, prop
 
 BULK_BATCH = 250
 RETRIES = 5

@@ -8,9 +8,9 @@ import asyncio
 import asyncpg
 
 from kenning.settings import EmbedderKind, Settings
+from kenning.storage.db.agtype import as_jsonb, prop
 from kenning.storage.db.database_url import asyncpg_dsn, database_name, with_database
 from kenning.storage.db.migrate import run_upgrade
-from kenning.storage.ingestion.graph_write_sql import as_jsonb, prop
 
 CLIENT = "bench"  # the client every benchmark row belongs to
 DATABASES = {EmbedderKind.HASH: "kenning_bench", EmbedderKind.LOCAL: "kenning_bench_local"}

@@ -14,7 +14,7 @@ statement, not per row. The leak test checks this and the domain rule agree on e
 from __future__ import annotations
 
 from kenning.domain.access.scope import Scope
-from kenning.storage.ingestion.graph_write_sql import prop
+from kenning.storage.db.agtype import prop
 
 
 def reader_group(first: int) -> str:

@@ -21,9 +21,10 @@ from __future__ import annotations
 from functools import cache
 
 from kenning.domain.graph.model import Direction
+from kenning.storage.db.agtype import prop
 from kenning.storage.db.visibility import visible_graph, visible_rows
 from kenning.storage.graph.chunk_reads import CHUNK_COLUMNS
-from kenning.storage.ingestion.graph_write_sql import GraphSql, prop
+from kenning.storage.ingestion.graph_write_sql import GraphSql
 
 _META = ("key", "type", "client", "project", "group")
 _EDGE_ORDER = "e.edge_type, e.from_key, e.to_key, e.id"

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from kenning.storage.db.agtype import as_jsonb, prop, to_agtype
 from kenning.storage.db.pool import Connection
 from kenning.storage.ingestion.alias_guard import lock_alias_keys
-from kenning.storage.ingestion.graph_write_sql import GraphSql, as_jsonb, prop, to_agtype
+from kenning.storage.ingestion.graph_write_sql import GraphSql
 
 
 def _unite_duplicates(sql: GraphSql, side: str, other: str) -> str:

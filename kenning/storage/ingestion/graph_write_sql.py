@@ -4,41 +4,19 @@ Cypher ``MERGE`` in AGE 1.5 finds existing vertices by sequential scan, so write
 label tables directly: ``"Entity"`` (vertices) and ``"REL"`` (edges, the type in the
 ``edgeType`` property), with the unique expression indexes of migration 0001 making every
 upsert an index lookup. The only identifier spliced in is the graph name, which passed the
-settings whitelist and is re-checked here.
+settings whitelist and is re-checked here. The agtype fragments live in ``storage/db/agtype.py``.
 """
 
 from __future__ import annotations
 
-import re
-
-_IDENT = re.compile(r"^[a-z_][a-z0-9_]{2,62}$")
-
-
-def _prop(alias: str, name: str) -> str:
-    # Spelled exactly as in the index definitions so ON CONFLICT can infer them.
-    return f"({alias}properties OPERATOR(ag_catalog.->>) '{name}'::text)"
-
-
-def prop(alias: str, name: str) -> str:
-    """``alias.properties ->> 'name'`` as text (``alias`` may be ``""``)."""
-    return _prop(f"{alias}." if alias else "", name)
-
-
-def as_jsonb(expr: str) -> str:
-    """An agtype expression as jsonb (AGE has no direct cast for maps)."""
-    return f"(ag_catalog.agtype_out({expr})::text::jsonb)"
-
-
-def to_agtype(expr: str) -> str:
-    """A jsonb expression as agtype."""
-    return f"(({expr})::text::ag_catalog.agtype)"
+from kenning.storage.db.agtype import GRAPH_NAME, as_jsonb, prop, to_agtype
 
 
 class GraphSql:
     """The statements of one graph."""
 
     def __init__(self, graph: str) -> None:
-        if not _IDENT.match(graph):
+        if not GRAPH_NAME.match(graph):
             raise ValueError(f"graph name {graph!r} is not a plain identifier")
         self.graph = graph
         self.vertices = f'{graph}."Entity"'
