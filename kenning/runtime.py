@@ -10,6 +10,7 @@ import redis.asyncio as aioredis
 from prometheus_client import CollectorRegistry
 
 from kenning.domain.embedding import Embedder
+from kenning.domain.graph.chunk_view import ChunkReader
 from kenning.domain.health import PartState
 from kenning.domain.ingestion.ingest import IngestDeps
 from kenning.metrics import ServiceMetrics
@@ -20,6 +21,7 @@ from kenning.storage.access.api_keys import PgApiKeys
 from kenning.storage.access.project_groups import PgProjectGroups
 from kenning.storage.db.health import database_versions, probe_parts
 from kenning.storage.embedders.observed import ObservedEmbedder
+from kenning.storage.graph.chunk_reads import PgChunkReader
 from kenning.storage.graph.reader import PgGraphReader
 from kenning.storage.ingestion.alias_registry import PgAliasRegistry
 from kenning.storage.ingestion.knowledge_store import PgKnowledgeStore
@@ -42,6 +44,7 @@ class Runtime:
     aliases: PgAliasRegistry = field(init=False)
     api_keys: PgApiKeys = field(init=False)
     graph: PgGraphReader = field(init=False)
+    chunks: ChunkReader = field(init=False)
     chunk_index: PgChunkIndex = field(init=False)
     queue: QueueServices = field(init=False)
     project_groups: PgProjectGroups = field(init=False)
@@ -53,6 +56,7 @@ class Runtime:
         # With Redis, revocations reach every process at once (see storage.key_revocations).
         self.api_keys = PgApiKeys(self.pool, redis=self.redis)
         self.graph = PgGraphReader(self.pool, self.settings.graph_name)
+        self.chunks = PgChunkReader(self.pool)
         self.chunk_index = PgChunkIndex(
             self.pool,
             VectorScan(self.settings.search_ef_search, self.settings.search_max_scan_tuples),

@@ -28,7 +28,6 @@ from kenning.domain.ingestion.source_connections import (
 from kenning.domain.queue.jobs import EnqueueResult, IngestionIdentity
 from kenning.domain.queue.ports import JobQueue
 from kenning.domain.queue.requests import request_ingestion
-from kenning.logs import log_event
 
 logger = logging.getLogger("kenning.ingestion")
 
@@ -89,13 +88,14 @@ async def register_connection(
         queue=queue,
         connections=registry,
     )
-    log_event(
-        logger,
+    logger.info(
         "ingestion.connection.established",
-        connection_id=spec.connection_id,
-        authority=spec.authority,
-        scope=spec.scope.describe(),
-        summary_job_id=summary.job_id,
+        extra={
+            "connection_id": spec.connection_id,
+            "authority": spec.authority,
+            "scope": spec.scope.describe(),
+            "summary_job_id": summary.job_id,
+        },
     )
     return Registered(connection, summary)
 
@@ -149,18 +149,19 @@ async def revoke_connection(
     purged = PurgeCounts()
     for scope in await registry.source_scopes(client_id, connection_id):
         purged = purged + await purge_connection(scope, connection_id, store)
-    log_event(
-        logger,
+    logger.info(
         "ingestion.connection.purged",
-        connection_id=connection_id,
-        client_id=client_id,
-        reason=reason,
-        cancelled_jobs=cancelled,
-        sources=purged.sources,
-        chunks=purged.chunks,
-        evidence_removed=purged.evidence_removed,
-        edges_deleted=purged.edges_deleted,
-        vertices_deleted=purged.vertices_deleted,
-        duration_ms=round((time.perf_counter() - started) * 1000, 2),
+        extra={
+            "connection_id": connection_id,
+            "client_id": client_id,
+            "reason": reason,
+            "cancelled_jobs": cancelled,
+            "sources": purged.sources,
+            "chunks": purged.chunks,
+            "evidence_removed": purged.evidence_removed,
+            "edges_deleted": purged.edges_deleted,
+            "vertices_deleted": purged.vertices_deleted,
+            "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+        },
     )
     return Revoked(connection, cancelled, purged)

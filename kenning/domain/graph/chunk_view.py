@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Protocol
 
 from kenning.domain.access.scope import Scope
 
@@ -29,3 +30,15 @@ class ChunkView:
     revision: str | None
     metadata: Mapping[str, object] = field(default_factory=dict)
     created_at: datetime | None = None
+
+
+class ChunkReader(Protocol):
+    """Reads chunks by id or kind, only those the reader may see."""
+
+    async def by_ids(self, ids: Sequence[str], reader: Scope) -> dict[str, ChunkView]:
+        """The visible chunks among ``ids``, keyed by id."""
+        ...
+
+    async def by_kind(self, kind: str, reader: Scope, limit: int) -> list[ChunkView]:
+        """The newest visible chunks of one kind (no embedding involved)."""
+        ...

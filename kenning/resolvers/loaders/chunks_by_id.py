@@ -9,7 +9,6 @@ from strawberry.dataloader import DataLoader
 from kenning.domain.access.scope import Scope
 from kenning.domain.graph.chunk_view import ChunkView
 from kenning.runtime import Runtime
-from kenning.storage.graph.chunk_reads import chunks_by_ids
 
 Key = str
 Result = ChunkView | None
@@ -20,7 +19,7 @@ def chunks_by_id_loader(runtime: Runtime, reader: Scope) -> ChunksByIdLoader:
     """A loader answering ``None`` for chunks that do not exist or are not visible."""
 
     async def load(ids: Sequence[Key]) -> list[Result]:
-        found = await chunks_by_ids(runtime.pool, ids, reader)
+        found = await runtime.chunks.by_ids(ids, reader)
         return [found.get(chunk_id) for chunk_id in ids]
 
     return DataLoader(load_fn=load)

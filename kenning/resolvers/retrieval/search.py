@@ -24,7 +24,6 @@ from kenning.resolvers.errors import error_member
 from kenning.schema.access.scope import ScopeInput
 from kenning.schema.retrieval import search as gql
 from kenning.schema.retrieval.chunk import Chunk
-from kenning.storage.graph.chunk_reads import chunks_by_kind
 
 _Filter = Annotated[
     list[str] | None, strawberry.argument(description="Any of these values (omit: no filter).")
@@ -103,5 +102,5 @@ async def resolve_chunks_by_kind(
         raise ValidationError("kind must not be empty", field="kind")
     if not 1 <= limit <= max_limit:
         raise ValidationError(f"limit must be between 1 and {max_limit}", field="limit")
-    views = await chunks_by_kind(info.context.runtime.pool, kind, reader, limit)
+    views = await info.context.runtime.chunks.by_kind(kind, reader, limit)
     return [Chunk.from_view(view) for view in views]

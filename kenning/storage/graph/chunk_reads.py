@@ -69,3 +69,18 @@ async def chunks_by_kind(
         limit,
     )
     return [chunk_view(row) for row in rows]
+
+
+class PgChunkReader:
+    """Implements the domain's ``ChunkReader`` over one pool."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+
+    async def by_ids(self, ids: Sequence[str], reader: Scope) -> dict[str, ChunkView]:
+        """The visible chunks among ``ids``, keyed by id."""
+        return await chunks_by_ids(self._pool, ids, reader)
+
+    async def by_kind(self, kind: str, reader: Scope, limit: int) -> list[ChunkView]:
+        """The newest visible chunks of one kind."""
+        return await chunks_by_kind(self._pool, kind, reader, limit)
