@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fresh machine to a full test run: install (the GraphiQL build included), Debian's chromium
-# if missing, provision the local stack, lint, type-check, check the schema and migrations
-# for drift, then every test against the real stack.
+# if missing, provision the local stack, lint, type-check, check the import contracts, check
+# the schema and migrations for drift, then every test against the real stack.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export HF_HUB_OFFLINE=1
@@ -26,6 +26,7 @@ export KENNING_DATABASE_URL="postgresql://postgres@127.0.0.1:${KENNING_STACK_PG_
 
 echo "== ruff"; .venv/bin/ruff check . && .venv/bin/ruff format --check .
 echo "== mypy --strict"; .venv/bin/mypy
+echo "== import contracts"; .venv/bin/lint-imports
 echo "== schema drift"; .venv/bin/kenning schema --check schema.graphql
 echo "== alembic check"; .venv/bin/kenning migrate && .venv/bin/alembic check
 echo "== pytest"; .venv/bin/pytest "$@"
