@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from tests.integration.access.ground_truth import Stored, load
 from tests.integration.ingestion.conftest import Api, api, clean, embedder, runtime
-from tests.integration.leaks.ground_truth import Stored, load
 
 __all__ = ["api", "clean", "embedder", "fresh", "runtime", "snapshot"]
 

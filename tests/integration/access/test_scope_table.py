@@ -17,10 +17,9 @@ import pytest
 
 from kenning.domain.access.principal import ANONYMOUS, Role
 from kenning.domain.access.scope import Scope
-from tests.integration.ingestion.conftest import Api
-from tests.integration.leaks.audit import audit_reader
-from tests.integration.leaks.conftest import snapshot
-from tests.integration.leaks.corpus import (
+from tests.integration.access.audit import audit_reader
+from tests.integration.access.conftest import snapshot
+from tests.integration.access.corpus import (
     GRAPH_KIND,
     TEXT_KINDS,
     Document,
@@ -29,7 +28,8 @@ from tests.integration.leaks.corpus import (
     tags_in,
     write_corpus,
 )
-from tests.integration.leaks.read_paths import Probe
+from tests.integration.access.read_paths import Probe
+from tests.integration.ingestion.conftest import Api
 
 pytestmark = pytest.mark.integration
 

@@ -9,7 +9,7 @@ import pytest
 
 from kenning.resolvers.context import Context
 from tests.integration.ingestion.conftest import CountingEmbedder
-from tests.integration.search.conftest import Api, ingest_all
+from tests.integration.retrieval.conftest import Api, ingest_all
 
 pytestmark = pytest.mark.integration
 

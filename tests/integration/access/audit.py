@@ -15,11 +15,9 @@ from typing import Any, NoReturn
 from strawberry.types import ExecutionResult
 
 from kenning.domain.access.scope import Scope
-from tests.integration.graph.graph_data import scope_input
-from tests.integration.ingestion.conftest import Api
-from tests.integration.leaks.corpus import KEYS, KINDS, Reader, tags_in
-from tests.integration.leaks.ground_truth import EdgeId, Stored
-from tests.integration.leaks.read_paths import (
+from tests.integration.access.corpus import KEYS, KINDS, Reader, tags_in
+from tests.integration.access.ground_truth import EdgeId, Stored
+from tests.integration.access.read_paths import (
     FILTER_KINDS,
     FILTER_URNS,
     MISSING_CHUNK,
@@ -31,6 +29,8 @@ from tests.integration.leaks.read_paths import (
     document,
     execute,
 )
+from tests.integration.graph.graph_data import scope_input
+from tests.integration.ingestion.conftest import Api
 
 Json = Any
 MAX_PATH = 6

@@ -8,11 +8,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.integration.access.audit import audit_reader
+from tests.integration.access.conftest import fresh, snapshot
+from tests.integration.access.corpus import KEYS, Document, Reader, corpora, readers, write_corpus
+from tests.integration.access.read_paths import Probe
 from tests.integration.ingestion.conftest import Api
-from tests.integration.leaks.audit import audit_reader
-from tests.integration.leaks.conftest import fresh, snapshot
-from tests.integration.leaks.corpus import KEYS, Document, Reader, corpora, readers, write_corpus
-from tests.integration.leaks.read_paths import Probe
 
 pytestmark = pytest.mark.integration
 

@@ -6,7 +6,7 @@ import pytest
 
 from kenning.domain.access.principal import Principal, Role
 from kenning.domain.access.scope import ProjectGroups, Scope
-from tests.integration.search.conftest import Api, ingest_all
+from tests.integration.retrieval.conftest import Api, ingest_all
 
 pytestmark = pytest.mark.integration
 

@@ -18,7 +18,7 @@ from typing import Any
 import asyncpg
 
 from kenning.domain.access.scope import ProjectGroups, Scope
-from tests.integration.leaks.corpus import tag, tags_in
+from tests.integration.access.corpus import tag, tags_in
 
 _META = frozenset({"key", "type", "client", "project", "group"})
 

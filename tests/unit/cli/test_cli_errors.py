@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from kenning.cli.failures import BAD_SETTING, explain
 from kenning.cli.group import KenningGroup
 from kenning.domain.errors import ConfigurationError
-from tests.unit.test_cli_help import run
+from tests.unit.cli.test_cli_help import run
 
 SETTINGS_COMMANDS = [
     ["serve"],
