@@ -24,7 +24,7 @@ from kenning.settings import Settings
 from kenning.storage.db.database_url import sqlalchemy_url
 from kenning.storage.embedders.factory import create_embedder
 
-_ROOT = Path(__file__).resolve().parents[2]
+_ROOT = Path(__file__).resolve().parents[3]
 
 
 @dataclass(frozen=True, slots=True)
