@@ -12,7 +12,8 @@ from datetime import datetime
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ValidationError
-from kenning.domain.ingestion.graph_items import GraphEdge, GraphNode, GraphPiece, GraphRequest
+from kenning.domain.ingestion.graph_items import GraphPiece, GraphRequest
+from kenning.domain.ingestion.request import EdgeRecord, NodeRecord
 from kenning.domain.ingestion.rules import check_identifiers, clean_content
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
 
@@ -95,20 +96,20 @@ def _request(
     text = f"commit {sha}\nAuthor: {commit.author}\nDate: {commit.date.isoformat()}\n\n"
     text += commit.message.strip() + ("\n\n" + commit.diff if commit.diff.strip() else "")
     nodes = [
-        GraphNode(key, "commit", {"hash": sha, "message": commit.message.strip()[:2000],
+        NodeRecord(key, "commit", {"hash": sha, "message": commit.message.strip()[:2000],
                                   "author": commit.author, "date": commit.date.isoformat(),
                                   "repository": repository}),
     ]  # fmt: skip
-    edges: list[GraphEdge] = []
+    edges: list[EdgeRecord] = []
     if commit.branch:
         branch = f"branch:{repository}/{commit.branch}"
-        nodes.append(GraphNode(branch, "branch", {"name": commit.branch}))
-        edges.append(GraphEdge(branch, "has_commit", key, (evidence,)))
+        nodes.append(NodeRecord(branch, "branch", {"name": commit.branch}))
+        edges.append(EdgeRecord(branch, "has_commit", key, (evidence,)))
     for parent in commit.parents:
         if not _HASH.match(parent):
             raise ValidationError(f"commits[{index}].parents has a non-hash", field="parents")
-        nodes.append(GraphNode(f"commit:{parent.lower()}", "commit", {"hash": parent.lower()}))
-        edges.append(GraphEdge(key, "parent", f"commit:{parent.lower()}", (evidence,)))
+        nodes.append(NodeRecord(f"commit:{parent.lower()}", "commit", {"hash": parent.lower()}))
+        edges.append(EdgeRecord(key, "parent", f"commit:{parent.lower()}", (evidence,)))
     for change in commit.files:
         edge = _EDGE_BY_CHANGE.get(change.change_type.upper())
         if edge is None:
@@ -117,12 +118,12 @@ def _request(
                 field="changeType",
             )
         target = f"file:{change.path}"
-        nodes.append(GraphNode(target, "file", {"path": change.path}))
-        edges.append(GraphEdge(key, edge, target, (evidence,)))
+        nodes.append(NodeRecord(target, "file", {"path": change.path}))
+        edges.append(EdgeRecord(key, edge, target, (evidence,)))
         if change.change_type.upper() == "R" and change.old_path:
             old = f"file:{change.old_path}"
-            nodes.append(GraphNode(old, "file", {"path": change.old_path}))
-            edges.append(GraphEdge(target, "renamed_from", old, (evidence,)))
+            nodes.append(NodeRecord(old, "file", {"path": change.old_path}))
+            edges.append(EdgeRecord(target, "renamed_from", old, (evidence,)))
     return GraphRequest(
         source_urn=f"git:{repository}@{sha}",
         scope=scope,

@@ -8,8 +8,7 @@ properties as the policy says. Other bad items are rejected one by one with a re
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import KenningError, TooLargeError, ValidationError
@@ -25,7 +24,7 @@ from kenning.domain.ingestion.node_keys import (
     normalize_key,
     parse_key,
 )
-from kenning.domain.ingestion.request import KnowledgeType, NodeRecord
+from kenning.domain.ingestion.request import EdgeRecord, KnowledgeType, NodeRecord
 from kenning.domain.ingestion.rules import check_identifiers, clean_content, clean_metadata
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
 
@@ -44,25 +43,6 @@ class GraphPiece:
 
 
 @dataclass(frozen=True, slots=True)
-class GraphNode:
-    """A vertex with its type and properties."""
-
-    key: str
-    type: str | None = None
-    properties: Mapping[str, object] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class GraphEdge:
-    """An edge citing pieces (by ref) as its evidence."""
-
-    from_key: str
-    edge_type: str
-    to_key: str
-    evidence: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
 class GraphRequest:
     """One structured ingest."""
 
@@ -70,8 +50,8 @@ class GraphRequest:
     scope: Scope
     kind: str = "graph"
     pieces: tuple[GraphPiece, ...] = ()
-    nodes: tuple[GraphNode, ...] = ()
-    edges: tuple[GraphEdge, ...] = ()
+    nodes: tuple[NodeRecord, ...] = ()
+    edges: tuple[EdgeRecord, ...] = ()  # evidence: the refs of the pieces that support them
     connection_id: str | None = None
     source_kind: str | None = None
     priority: int = 3
@@ -92,7 +72,7 @@ class Items:
 
     pieces: dict[str, GraphPiece]
     nodes: dict[str, NodeRecord]
-    edges: dict[int, GraphEdge]
+    edges: dict[int, EdgeRecord]
     rejected: list[Rejection]
     warnings: list[ExtractionWarning]
     digest: str = ""
@@ -135,7 +115,9 @@ def identifier_fields(request: GraphRequest) -> list[tuple[str, str]]:
     for i, edge in enumerate(request.edges):
         fields += [(f"edges[{i}].from", edge.from_key), (f"edges[{i}].edgeType", edge.edge_type),
                    (f"edges[{i}].to", edge.to_key)]  # fmt: skip
-        fields += [(f"edges[{i}].evidence[{j}]", ref) for j, ref in enumerate(edge.evidence)]
+        fields += [
+            (f"edges[{i}].evidence[{j}]", ref) for j, ref in enumerate(edge.evidence_chunk_ids)
+        ]
     return [(name, value) for name, value in fields if value]
 
 
@@ -198,17 +180,17 @@ def _parsed_edges(request: GraphRequest, items: Items) -> None:
     seen: set[tuple[str, str, str]] = set()
     for index, edge in enumerate(request.edges):
         try:
-            parsed = GraphEdge(
+            parsed = EdgeRecord(
                 _canonical(edge.from_key, "from", items, "edges", index + 1),
                 normalize_edge_type(edge.edge_type),
                 _canonical(edge.to_key, "to", items, "edges", index + 1),
-                tuple(dict.fromkeys(edge.evidence)),
+                tuple(dict.fromkeys(edge.evidence_chunk_ids)),
             )
         except KenningError as error:
             items.rejected.append(Rejection("EDGE", index, error.message))
             continue
-        unknown = [ref for ref in parsed.evidence if ref not in items.pieces]
-        if not parsed.evidence or unknown:
+        unknown = [ref for ref in parsed.evidence_chunk_ids if ref not in items.pieces]
+        if not parsed.evidence_chunk_ids or unknown:
             reason = f"unknown evidence piece {unknown[0]}" if unknown else "no evidence"
             items.rejected.append(Rejection("EDGE", index, reason))
         elif parsed.from_key == parsed.to_key:
@@ -225,7 +207,7 @@ def _digest(request: GraphRequest, items: Items) -> str:
         "pieces": [[p.ref, p.content, p.knowledge_type or "", p.info_type or "", sorted(p.tags)]
                    for p in items.pieces.values()],
         "nodes": sorted([k, n.type, n.properties] for k, n in items.nodes.items()),
-        "edges": sorted([e.from_key, e.edge_type, e.to_key, sorted(e.evidence)]
+        "edges": sorted([e.from_key, e.edge_type, e.to_key, sorted(e.evidence_chunk_ids)]
                         for e in items.edges.values()),
     }  # fmt: skip
     return content_hash(

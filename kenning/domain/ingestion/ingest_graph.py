@@ -10,14 +10,12 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kenning.domain.embedding import embed_texts
 from kenning.domain.ingestion.chunking import chunk
 from kenning.domain.ingestion.extraction_warnings import ExtractionWarning
 from kenning.domain.ingestion.graph_items import (
-    GraphEdge,
-    GraphNode,
     GraphPiece,
     GraphRequest,
     Items,
@@ -28,7 +26,6 @@ from kenning.domain.ingestion.graph_items import (
 )
 from kenning.domain.ingestion.ingest import IngestDeps
 from kenning.domain.ingestion.ports import WriteUnit
-from kenning.domain.ingestion.references import Relationship
 from kenning.domain.ingestion.request import (
     ChunkRecord,
     EdgeRecord,
@@ -36,11 +33,11 @@ from kenning.domain.ingestion.request import (
     IngestStatus,
     PurgeCounts,
     SourceRecord,
+    source_identity,
 )
 from kenning.domain.off_loop import off_loop
 
-__all__ = ["GraphEdge", "GraphNode", "GraphOutcome", "GraphPiece", "GraphRequest",
-           "Rejection", "ingest_graph"]  # fmt: skip
+__all__ = ["GraphOutcome", "GraphPiece", "GraphRequest", "Rejection", "ingest_graph"]
 logger = logging.getLogger("kenning.ingestion")
 
 
@@ -56,8 +53,7 @@ Text = tuple[GraphPiece, str, int, str]  # piece, chunk id, ordinal, text
 
 
 def _texts(request: GraphRequest, items: Items, limit: int) -> list[Text]:
-    identity = "\x1f".join((request.scope.client_id, request.scope.project_id,
-                            request.scope.group_id, request.source_urn))  # fmt: skip
+    identity = source_identity(request.scope, request.source_urn)
     texts: list[Text] = []
     for piece in items.pieces.values():
         for part in chunk(piece.content, f"{identity}\x1f{piece.ref}", limit=limit):
@@ -70,57 +66,14 @@ async def ingest_graph(request: GraphRequest, deps: IngestDeps) -> GraphOutcome:
     started = time.perf_counter()
     size = request_size(request)
     items = await off_loop(size, lambda: check_items(request, deps.secret_policy))
-    nodes, edges, rejected = items.nodes, items.edges, items.rejected
     digest, warnings = items.digest, tuple(items.warnings)
     if await deps.store.source_hash(request.scope, request.source_urn) == digest:
         skipped = _outcome(IngestStatus.SKIPPED_DUPLICATE, digest, warnings)
-        return GraphOutcome(skipped, tuple(rejected))
+        return GraphOutcome(skipped, tuple(items.rejected))
     texts = await off_loop(size, lambda: _texts(request, items, deps.chunk_limit))
     vectors = await embed_texts([t[3] for t in texts], request.priority, deps.embedder)
-    chunk_ids: dict[str, list[str]] = {}
-    for piece, chunk_id, _, _ in texts:
-        chunk_ids.setdefault(piece.ref, []).append(chunk_id)
-
-    async def store(unit: WriteUnit) -> tuple[PurgeCounts, list[EdgeRecord]] | None:
-        await unit.lock_source(request.scope, request.source_urn)
-        current = await unit.source(request.scope, request.source_urn)
-        if current is not None and current.content_hash == digest:
-            return None
-        removed, previous = await unit.remove_source(request.scope, request.source_urn)
-        endpoints = {k for e in edges.values() for k in (e.from_key, e.to_key)}
-        known = set(nodes) | await unit.existing_keys(request.scope, endpoints - set(nodes))
-        kept: list[EdgeRecord] = []
-        for index, edge in edges.items():
-            missing = [k for k in (edge.from_key, edge.to_key) if k not in known]
-            if missing:
-                rejected.append(Rejection("EDGE", index, f"unknown endpoint {missing[0]}"))
-                continue
-            evidence = tuple(cid for ref in edge.evidence for cid in chunk_ids[ref])
-            kept.append(EdgeRecord(edge.from_key, edge.edge_type, edge.to_key, evidence))
-        # A piece's chunks refer to the nodes of the edges that cite it.
-        refs: dict[str, set[str]] = {}
-        dropped = rejected_edges(rejected)
-        for index, edge in edges.items():
-            if index not in dropped:
-                for ref in edge.evidence:
-                    refs.setdefault(ref, set()).update((edge.from_key, edge.to_key))
-        records = [
-            _record(piece, chunk_id, ordinal, text, vector, request, digest,
-                    tuple(sorted(refs.get(piece.ref, ()))))
-            for (piece, chunk_id, ordinal, text), vector in zip(texts, vectors, strict=True)
-        ]  # fmt: skip
-        await unit.write_chunks(records)
-        await unit.upsert_nodes(request.scope, list(nodes.values()))
-        await unit.upsert_edges(request.scope, kept)
-        mentions = set(nodes) | {k for e in kept for k in (e.from_key, e.to_key)}
-        await unit.record_source(
-            SourceRecord(request.scope, request.source_urn, request.kind, digest, None,
-                         request.connection_id, tuple(r.id for r in records), tuple(mentions))
-        )  # fmt: skip
-        orphaned = await unit.delete_orphans(request.scope, set(previous) - mentions)
-        return removed + PurgeCounts(vertices_deleted=orphaned), kept
-
-    result = await deps.store.write(store)
+    result = await deps.store.write(lambda unit: _store(unit, request, items, texts, vectors))
+    rejected = items.rejected
     if result is None:
         skipped = _outcome(IngestStatus.SKIPPED_DUPLICATE, digest, warnings)
         return GraphOutcome(skipped, tuple(rejected))
@@ -128,7 +81,7 @@ async def ingest_graph(request: GraphRequest, deps: IngestDeps) -> GraphOutcome:
     logger.info(
         "ingestion.indexed",
         extra={"source_urn": request.source_urn, "scope": request.scope.describe(),
-               "chunks": len(texts), "nodes": len(nodes), "edges": len(kept),
+               "chunks": len(texts), "nodes": len(items.nodes), "edges": len(kept),
                "rejected": len(rejected),
                "duration_ms": round((time.perf_counter() - started) * 1000, 2)},
     )  # fmt: skip
@@ -136,12 +89,71 @@ async def ingest_graph(request: GraphRequest, deps: IngestDeps) -> GraphOutcome:
         status=IngestStatus.INDEXED,
         content_hash=digest,
         chunk_ids=tuple(t[1] for t in texts),
-        nodes=tuple(sorted(nodes)),
-        edges=tuple(Relationship(e.from_key, e.edge_type, e.to_key) for e in kept),
+        nodes=tuple(sorted(items.nodes)),
+        edges=tuple(kept),
         warnings=warnings,
         replaced=replaced,
     )
     return GraphOutcome(outcome, tuple(sorted(rejected, key=lambda r: (r.item, r.index))))
+
+
+async def _store(
+    unit: WriteUnit,
+    request: GraphRequest,
+    items: Items,
+    texts: list[Text],
+    vectors: Sequence[Sequence[float]],
+) -> tuple[PurgeCounts, list[EdgeRecord]] | None:
+    """Replace the source; ``None`` when an identical ingest won. Edges whose endpoints
+    are neither in the request nor in the graph are rejected here, inside the transaction."""
+    nodes, edges, rejected, digest = items.nodes, items.edges, items.rejected, items.digest
+    await unit.lock_source(request.scope, request.source_urn)
+    current = await unit.source(request.scope, request.source_urn)
+    if current is not None and current.content_hash == digest:
+        return None
+    removed, previous = await unit.remove_source(request.scope, request.source_urn)
+    endpoints = {k for e in edges.values() for k in (e.from_key, e.to_key)}
+    known = set(nodes) | await unit.existing_keys(request.scope, endpoints - set(nodes))
+    kept = _kept_edges(items, known, texts)
+    # A piece's chunks refer to the nodes of the edges that cite it.
+    refs: dict[str, set[str]] = {}
+    dropped = rejected_edges(rejected)
+    for index, edge in edges.items():
+        if index not in dropped:
+            for ref in edge.evidence_chunk_ids:
+                refs.setdefault(ref, set()).update((edge.from_key, edge.to_key))
+    records = [
+        _record(piece, chunk_id, ordinal, text, vector, request, digest,
+                tuple(sorted(refs.get(piece.ref, ()))))
+        for (piece, chunk_id, ordinal, text), vector in zip(texts, vectors, strict=True)
+    ]  # fmt: skip
+    await unit.write_chunks(records)
+    await unit.upsert_nodes(request.scope, list(nodes.values()))
+    await unit.upsert_edges(request.scope, kept)
+    mentions = set(nodes) | {k for e in kept for k in (e.from_key, e.to_key)}
+    await unit.record_source(
+        SourceRecord(request.scope, request.source_urn, request.kind, digest, None,
+                     request.connection_id, tuple(r.id for r in records), tuple(mentions))
+    )  # fmt: skip
+    orphaned = await unit.delete_orphans(request.scope, set(previous) - mentions)
+    return removed + PurgeCounts(vertices_deleted=orphaned), kept
+
+
+def _kept_edges(items: Items, known: set[str], texts: list[Text]) -> list[EdgeRecord]:
+    """The edges whose endpoints are ``known``, their evidence swapped from piece refs to the
+    pieces' chunk ids; the others are added to ``items.rejected``."""
+    chunk_ids: dict[str, list[str]] = {}
+    for piece, chunk_id, _, _ in texts:
+        chunk_ids.setdefault(piece.ref, []).append(chunk_id)
+    kept: list[EdgeRecord] = []
+    for index, edge in items.edges.items():
+        missing = [k for k in (edge.from_key, edge.to_key) if k not in known]
+        if missing:
+            items.rejected.append(Rejection("EDGE", index, f"unknown endpoint {missing[0]}"))
+            continue
+        evidence = tuple(cid for ref in edge.evidence_chunk_ids for cid in chunk_ids[ref])
+        kept.append(replace(edge, evidence_chunk_ids=evidence))
+    return kept
 
 
 def _record(

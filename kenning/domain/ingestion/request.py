@@ -8,7 +8,6 @@ from enum import StrEnum
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.ingestion.extraction_warnings import ExtractionWarning
-from kenning.domain.ingestion.references import Relationship
 
 
 class KnowledgeType(StrEnum):
@@ -75,16 +74,20 @@ class ChunkRecord:
 
 @dataclass(frozen=True, slots=True)
 class NodeRecord:
-    """A vertex to upsert; ``properties`` merge into what is stored."""
+    """A vertex to upsert; ``properties`` merge into what is stored. In a structured request
+    an empty ``type`` means the key's own type (``service:billing`` -> ``service``); the
+    checks fill it in before anything is stored."""
 
     key: str
-    type: str
+    type: str = ""
     properties: Mapping[str, object] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
 class EdgeRecord:
-    """An edge to upsert with the chunks that support it (never empty)."""
+    """An edge with the chunks that support it (never empty once stored). In a structured
+    request (``ingestGraph``) the evidence names the request's pieces by ref; the use case
+    swaps in those pieces' chunk ids before the edge is stored."""
 
     from_key: str
     edge_type: str
@@ -134,6 +137,12 @@ class IngestOutcome:
     content_hash: str
     chunk_ids: tuple[str, ...]
     nodes: tuple[str, ...]
-    edges: tuple[Relationship, ...]
+    edges: tuple[EdgeRecord, ...]
     warnings: tuple[ExtractionWarning, ...] = ()
     replaced: PurgeCounts = PurgeCounts()
+
+
+def source_identity(scope: Scope, source_urn: str) -> str:
+    """A source's identity as one string. The scope is part of it, so two clients ingesting
+    the same URN hold distinct sources, chunk ids and locks."""
+    return "\x1f".join((scope.client_id, scope.project_id, scope.group_id, source_urn))

@@ -10,13 +10,12 @@ from kenning.domain.errors import ScopeError, ValidationError
 from kenning.domain.ingestion.git_commits import FileChange, GitCommit, commit_requests
 from kenning.domain.ingestion.graph_items import identifier_fields
 from kenning.domain.ingestion.ingest_graph import (
-    GraphEdge,
-    GraphNode,
     GraphOutcome,
     GraphPiece,
     GraphRequest,
     ingest_graph,
 )
+from kenning.domain.ingestion.request import EdgeRecord, NodeRecord
 from kenning.domain.ingestion.rules import check_identifiers, check_write_connection
 from kenning.domain.ingestion.secrets.findings import SensitiveContentError
 from kenning.domain.ingestion.source_connections import ConnectionRevokedError
@@ -59,10 +58,11 @@ async def _request(info: Info, data: IngestGraphInput) -> GraphRequest:
             for p in data.pieces
         ),
         nodes=tuple(
-            GraphNode(n.key, n.type, _properties(n.properties, i)) for i, n in enumerate(data.nodes)
+            NodeRecord(n.key, n.type or "", _properties(n.properties, i))
+            for i, n in enumerate(data.nodes)
         ),
         edges=tuple(
-            GraphEdge(e.from_key, e.edge_type, e.to_key, tuple(e.evidence)) for e in data.edges
+            EdgeRecord(e.from_key, e.edge_type, e.to_key, tuple(e.evidence)) for e in data.edges
         ),
         connection_id=data.connection_id,
         source_kind=data.source_kind,

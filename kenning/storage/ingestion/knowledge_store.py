@@ -17,6 +17,7 @@ from kenning.domain.ingestion.request import (
     NodeRecord,
     PurgeCounts,
     SourceRecord,
+    source_identity,
 )
 from kenning.domain.off_loop import off_loop
 from kenning.storage.db.pool import Connection
@@ -65,7 +66,7 @@ class PgWriteUnit:
         return self._conn
 
     async def lock_source(self, scope: Scope, source_urn: str) -> None:
-        key = "\x1f".join((*_scope(scope), source_urn))
+        key = source_identity(scope, source_urn)
         await self._conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", key)
 
     async def source(self, scope: Scope, source_urn: str) -> SourceRecord | None:
