@@ -88,6 +88,12 @@ def router_command(
     """
     if ctx.invoked_subcommand is not None:
         return
+    _serve_router(host, port, redis_url, allow_anonymous=allow_anonymous)
+
+
+def _serve_router(
+    host: str | None, port: int | None, redis_url: str | None, *, allow_anonymous: bool
+) -> None:
     import uvicorn
 
     from kenning.logs import configure_logging, log_event

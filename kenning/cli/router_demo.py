@@ -92,7 +92,10 @@ def demo_command(
         embedding_model=embedding_model,
         embedding_dim=embedding_dim,
     )
-    backends = DemoBackends(config)
+    _serve_demo(DemoBackends(config))
+
+
+def _serve_demo(backends: DemoBackends) -> None:
     try:
         backends.start()
     except OSError as error:
