@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import shutil
-import subprocess
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 
+from kenning.cli.stack_config import StackConfig, StackStatus
 from kenning.cli.stack_process import (
     StackError,
     output_tail,
@@ -23,63 +22,24 @@ from kenning.cli.stack_process import (
     run_command,
     wait_until,
 )
-
-PG_MAJOR = "17"
-PACKAGES = (
-    f"postgresql-{PG_MAJOR}",
-    f"postgresql-{PG_MAJOR}-age",
-    f"postgresql-{PG_MAJOR}-pgvector",
-    "redis-server",
+from kenning.cli.stack_root import (
+    LOG_DIR,
+    PACKAGES,
+    PG_BIN,
+    PG_DATA,
+    REDIS_DIR,
+    SOCKET_DIR,
+    Runner,
+    StackRoot,
 )
-_PG_BIN = f"/usr/lib/postgresql/{PG_MAJOR}/bin"
-_DATA = "/srv/kenning/pg"
-_LOGS = "/srv/kenning/log"
-_REDIS_DIR = "/srv/kenning/redis"
-_SOCKETS = "/run/postgresql"
+
+__all__ = ["LocalStack", "StackConfig", "StackStatus"]
+
+# Where tests/unit/cli/test_localstack.py's fake root puts pg_isready.
+_PG_BIN = PG_BIN
 _START_ATTEMPTS = 4
 
-
-@dataclass(frozen=True, slots=True)
-class StackConfig:
-    """Where the stack lives and which loopback ports it serves on."""
-
-    directory: Path
-    pg_port: int = 5433
-    redis_port: int = 6380
-    mirror: str = "http://deb.debian.org/debian"
-    suite: str = "trixie"
-    databases: Sequence[str] = ("kenning",)
-
-    @property
-    def root(self) -> Path:
-        return self.directory / "root"
-
-    @property
-    def postgres_url(self) -> str:
-        return f"postgresql://postgres@127.0.0.1:{self.pg_port}/postgres"
-
-    @property
-    def redis_url(self) -> str:
-        return f"redis://127.0.0.1:{self.redis_port}/0"
-
-
-@dataclass(frozen=True, slots=True)
-class StackStatus:
-    """What ``status`` reports."""
-
-    provisioned: bool
-    postgres_running: bool
-    redis_running: bool
-    postgres_version: str | None
-    age_version: str | None
-    pgvector_version: str | None
-    redis_version: str | None
-    postgres_url: str
-    redis_url: str
-
-
 Say = Callable[[str], None]
-Runner = Callable[[list[str], bool], "subprocess.CompletedProcess[str]"]
 
 
 class LocalStack:
@@ -90,6 +50,7 @@ class LocalStack:
         self._say = say
         self._runner: Runner = runner or (lambda argv, check: run_command(argv, check=check))
         self._pause: Callable[[float], None] = time.sleep if runner is None else (lambda _: None)
+        self._root = StackRoot(config, self._runner)
 
     # ---- public commands -------------------------------------------------
 
@@ -108,33 +69,35 @@ class LocalStack:
     def down(self) -> None:
         """Stop both servers cleanly; the data stays."""
         require_root()
-        if self._postgres_running():
-            self._as("postgres", [f"{_PG_BIN}/pg_ctl", "-D", _DATA, "-m", "fast", "-w", "stop"])
+        if self._root.postgres_running():
+            self._root.run_as(
+                "postgres", [f"{PG_BIN}/pg_ctl", "-D", PG_DATA, "-m", "fast", "-w", "stop"]
+            )
             self._say("postgres: stopped")
         else:
             self._say("postgres: not running")
-        if self._redis_running():
-            self._redis_cli("shutdown", "nosave", check=False)
-            wait_until(lambda: not self._redis_running(), 10.0, "redis to stop")
+        if self._root.redis_running():
+            self._root.redis_cli("shutdown", "nosave", check=False)
+            wait_until(lambda: not self._root.redis_running(), 10.0, "redis to stop")
             self._say("redis: stopped")
         else:
             self._say("redis: not running")
 
     def status(self) -> StackStatus:
         """Versions and URLs of what runs now."""
-        pg_up = self._postgres_running()
-        redis_up = self._redis_running()
+        pg_up = self._root.postgres_running()
+        redis_up = self._root.redis_running()
         pg_version = age = vector = redis_version = None
         if pg_up:
-            pg_version = self._psql("SHOW server_version")
-            age = self._psql(
+            pg_version = self._root.psql("SHOW server_version")
+            age = self._root.psql(
                 "SELECT default_version FROM pg_available_extensions WHERE name = 'age'"
             )
-            vector = self._psql(
+            vector = self._root.psql(
                 "SELECT default_version FROM pg_available_extensions WHERE name = 'vector'"
             )
         if redis_up:
-            info = self._redis_cli("info", "server").stdout
+            info = self._root.redis_cli("info", "server").stdout
             redis_version = next(
                 (
                     line.split(":", 1)[1].strip()
@@ -195,12 +158,12 @@ class LocalStack:
         self._say(f"packages: installing {', '.join(PACKAGES)} (15-30 s)")
         env = ["env", "DEBIAN_FRONTEND=noninteractive", "LC_ALL=C"]
         # A killed dpkg run leaves half-configured packages: finish them first.
-        self._chroot([*env, "dpkg", "--configure", "-a"], check=False)
+        self._root.run([*env, "dpkg", "--configure", "-a"], check=False)
         for args in (
             ["apt-get", "update", "-q"],
             ["apt-get", "install", "-y", "-q", "--no-install-recommends", "-f", *PACKAGES],
         ):
-            result = self._chroot([*env, *args], check=False)
+            result = self._root.run([*env, *args], check=False)
             if result.returncode != 0:
                 raise StackError(
                     f"`{' '.join(args[:2])}` in the stack root failed "
@@ -210,22 +173,22 @@ class LocalStack:
 
     def _init_cluster(self) -> None:
         marker = self._marker("cluster")
-        data = self._host(_DATA)
+        data = self._root.host(PG_DATA)
         if marker.exists() and (data / "PG_VERSION").exists():
             return
         if data.exists():
             self._say("postgres: removing an unfinished cluster")
             shutil.rmtree(data)
-        for path in (_DATA, _LOGS, _SOCKETS):
-            self._host(path).mkdir(parents=True, exist_ok=True)
-            self._chroot(["chown", "postgres:postgres", path])
+        for path in (PG_DATA, LOG_DIR, SOCKET_DIR):
+            self._root.host(path).mkdir(parents=True, exist_ok=True)
+            self._root.run(["chown", "postgres:postgres", path])
         self._say("postgres: initdb")
-        self._as(
+        self._root.run_as(
             "postgres",
             [
-                f"{_PG_BIN}/initdb",
+                f"{PG_BIN}/initdb",
                 "-D",
-                _DATA,
+                PG_DATA,
                 "-U",
                 "postgres",
                 "--auth=trust",
@@ -238,12 +201,12 @@ class LocalStack:
         marker.touch()
 
     def _write_postgres_conf(self) -> None:
-        conf = self._host(_DATA) / "postgresql.auto.conf"
+        conf = self._root.host(PG_DATA) / "postgresql.auto.conf"
         conf.write_text(
             "# Written by `kenning stack up`; edits are overwritten.\n"
             f"port = {self.config.pg_port}\n"
             "listen_addresses = '127.0.0.1'\n"
-            f"unix_socket_directories = '{_SOCKETS}'\n"
+            f"unix_socket_directories = '{SOCKET_DIR}'\n"
             "shared_preload_libraries = 'age'\n"
             "max_connections = 200\n"
             "shared_buffers = '512MB'\n"
@@ -253,27 +216,27 @@ class LocalStack:
             "max_wal_size = '2GB'\n"
             "fsync = on\n"
         )
-        self._chroot(["chown", "postgres:postgres", f"{_DATA}/postgresql.auto.conf"])
+        self._root.run(["chown", "postgres:postgres", f"{PG_DATA}/postgresql.auto.conf"])
 
     def _start_postgres(self) -> None:
-        if self._postgres_running():
+        if self._root.postgres_running():
             return
-        self._host(_SOCKETS).mkdir(parents=True, exist_ok=True)
-        self._chroot(["chown", "postgres:postgres", _SOCKETS])
+        self._root.host(SOCKET_DIR).mkdir(parents=True, exist_ok=True)
+        self._root.run(["chown", "postgres:postgres", SOCKET_DIR])
         self._write_postgres_conf()
         self._say(f"postgres: starting on 127.0.0.1:{self.config.pg_port}")
-        argv = [f"{_PG_BIN}/pg_ctl", "-D", _DATA, "-l", f"{_LOGS}/postgres.log", "-w", "-t",
+        argv = [f"{PG_BIN}/pg_ctl", "-D", PG_DATA, "-l", f"{LOG_DIR}/postgres.log", "-w", "-t",
                 "60", "start"]  # fmt: skip
         # After a crash the old server's processes can take a moment to exit and release
         # the data directory's lock file; a refused start is retried a few times.
         for attempt in range(1, _START_ATTEMPTS + 1):
-            result = self._as("postgres", argv, check=False)
+            result = self._root.run_as("postgres", argv, check=False)
             if result.returncode == 0 or attempt == _START_ATTEMPTS:
                 break
             self._say("postgres: start refused, retrying")
             self._pause(2.0)
         if result.returncode != 0:
-            log = self._host(_LOGS) / "postgres.log"
+            log = self._root.host(LOG_DIR) / "postgres.log"
             tail = log.read_text(errors="replace")[-1500:] if log.exists() else ""
             raise StackError(f"postgres did not start: {output_tail(result)}\n{tail}")
 
@@ -282,18 +245,18 @@ class LocalStack:
             if not name.replace("_", "a").isalnum():
                 raise StackError(f"database name {name!r} must be letters, digits and _")
             # `name` passed the check above, so it is safe to splice.
-            exists = self._psql(f"SELECT 1 FROM pg_database WHERE datname = '{name}'")  # noqa: S608
+            exists = self._root.psql(f"SELECT 1 FROM pg_database WHERE datname = '{name}'")  # noqa: S608
             if exists != "1":
-                self._psql(f'CREATE DATABASE "{name}"')
+                self._root.psql(f'CREATE DATABASE "{name}"')
                 self._say(f"postgres: created database {name}")
 
     def _start_redis(self) -> None:
-        if self._redis_running():
+        if self._root.redis_running():
             return
-        for path in (_REDIS_DIR, _LOGS):
-            self._host(path).mkdir(parents=True, exist_ok=True)
-        self._chroot(["chown", "redis:redis", _REDIS_DIR])
-        conf = self._host(_REDIS_DIR) / "redis.conf"
+        for path in (REDIS_DIR, LOG_DIR):
+            self._root.host(path).mkdir(parents=True, exist_ok=True)
+        self._root.run(["chown", "redis:redis", REDIS_DIR])
+        conf = self._root.host(REDIS_DIR) / "redis.conf"
         # No persistence on purpose: Redis carries only live fan-out, router coordination
         # and TTL'd session state; everything durable is in PostgreSQL.
         conf.write_text(
@@ -301,72 +264,16 @@ class LocalStack:
             "bind 127.0.0.1\n"
             "protected-mode yes\n"
             "daemonize yes\n"
-            f"pidfile {_REDIS_DIR}/redis.pid\n"
-            f"logfile {_REDIS_DIR}/redis.log\n"
-            f"dir {_REDIS_DIR}\n"
+            f"pidfile {REDIS_DIR}/redis.pid\n"
+            f"logfile {REDIS_DIR}/redis.log\n"
+            f"dir {REDIS_DIR}\n"
             'save ""\n'
             "appendonly no\n"
             "maxclients 10000\n"
         )
         self._say(f"redis: starting on 127.0.0.1:{self.config.redis_port}")
-        self._as("redis", ["/usr/bin/redis-server", f"{_REDIS_DIR}/redis.conf"])
-        wait_until(self._redis_running, 15.0, "redis to answer PING")
-
-    # ---- probes and process helpers ---------------------------------------
-
-    def _postgres_running(self) -> bool:
-        if not (self.config.root / _PG_BIN.lstrip("/") / "pg_isready").exists():
-            return False
-        result = self._chroot(
-            [f"{_PG_BIN}/pg_isready", "-q", "-h", "127.0.0.1", "-p", str(self.config.pg_port)],
-            check=False,
-        )
-        return result.returncode == 0
-
-    def _redis_running(self) -> bool:
-        if not (self.config.root / "usr/bin/redis-cli").exists():
-            return False
-        result = self._redis_cli("ping", check=False)
-        return result.returncode == 0 and result.stdout.strip() == "PONG"
-
-    def _psql(self, sql: str) -> str:
-        result = self._chroot(
-            [
-                f"{_PG_BIN}/psql",
-                "-h",
-                "127.0.0.1",
-                "-p",
-                str(self.config.pg_port),
-                "-U",
-                "postgres",
-                "-d",
-                "postgres",
-                "-v",
-                "ON_ERROR_STOP=1",
-                "-Atc",
-                sql,
-            ],
-        )
-        return result.stdout.strip()
-
-    def _redis_cli(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-        return self._chroot(
-            ["/usr/bin/redis-cli", "-h", "127.0.0.1", "-p", str(self.config.redis_port), *args],
-            check=check,
-        )
-
-    def _host(self, path: str) -> Path:
-        return self.config.root / path.lstrip("/")
-
-    def _chroot(self, argv: list[str], *, check: bool = True) -> subprocess.CompletedProcess[str]:
-        return self._runner(["chroot", str(self.config.root), *argv], check)
-
-    def _as(
-        self, user: str, argv: list[str], *, check: bool = True
-    ) -> subprocess.CompletedProcess[str]:
-        return self._runner(
-            ["chroot", f"--userspec={user}:{user}", str(self.config.root), *argv], check
-        )
+        self._root.run_as("redis", ["/usr/bin/redis-server", f"{REDIS_DIR}/redis.conf"])
+        wait_until(self._root.redis_running, 15.0, "redis to answer PING")
 
     def _ensure_host_debootstrap(self) -> None:
         if shutil.which("debootstrap", path="/usr/sbin:/usr/bin:/sbin:/bin"):
