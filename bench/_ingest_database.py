@@ -1,37 +1,15 @@
-"""The ingest benchmark's databases: recreate one, find its PostgreSQL processes, digest and
-empty what an ingest wrote."""
+"""The ingest benchmark's databases: their names, their PostgreSQL processes, a digest of what
+an ingest wrote and a way to empty it."""
 
 from __future__ import annotations
 
-import asyncio
-
 import asyncpg
 
-from kenning.settings import EmbedderKind, Settings
+from kenning.settings import EmbedderKind
 from kenning.storage.db.agtype import as_jsonb, prop
-from kenning.storage.db.database_url import asyncpg_dsn, database_name, with_database
-from kenning.storage.db.migrate import run_upgrade
 
 CLIENT = "bench"  # the client every benchmark row belongs to
 DATABASES = {EmbedderKind.HASH: "kenning_bench", EmbedderKind.LOCAL: "kenning_bench_local"}
-
-
-def fresh_database(settings: Settings) -> None:
-    """Drop, create and migrate the run's database (sync: Alembic runs its own loop)."""
-    name = database_name(settings.database_url)
-    if name not in DATABASES.values():
-        raise SystemExit(f"refusing to recreate {name!r}: not a benchmark database")
-
-    async def recreate() -> None:
-        conn = await asyncpg.connect(asyncpg_dsn(with_database(settings.database_url, "postgres")))
-        try:
-            await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            await conn.execute(f'CREATE DATABASE "{name}"')
-        finally:
-            await conn.close()
-
-    asyncio.run(recreate())
-    run_upgrade(settings)
 
 
 async def postgres_pids(pool: asyncpg.Pool) -> list[int]:

@@ -1,23 +1,17 @@
 """The server side of the ingest benchmark and its client.
 
-``serve`` is the child process: ``create_app`` under uvicorn, given a ``CountingEmbedder``
-whose counts it serves at ``/bench/embedder``. ``running_server`` starts that process on a
-free loopback port; ``send_all`` drives ``ingest`` mutations at it at a fixed concurrency.
+``serve`` is the child process (``SERVE`` starts it through ``bench._processes``):
+``create_app`` under uvicorn, given a ``CountingEmbedder`` whose counts it serves at
+``/bench/embedder``. ``send_all`` drives ``ingest`` mutations at it at a fixed concurrency.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
-import socket
-import sys
-import tempfile
 import time
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import asyncpg
 import httpx
@@ -30,7 +24,7 @@ from kenning.domain.embedding import BACKGROUND_PRIORITY, Embedder
 from kenning.settings import Settings
 from kenning.storage.access.api_keys import PgApiKeys
 
-ROOT = Path(__file__).resolve().parents[1]
+SERVE = ("-m", "bench.ingest", "--serve")
 REQUEST_TIMEOUT = 300.0  # the local model may queue a request behind many others
 INGEST = """
 mutation($input: IngestInput!) {
@@ -91,8 +85,9 @@ class CountingEmbedder:
             await inner()
 
 
-def serve(port: int) -> None:
-    """Server-process entry: ``create_app`` from ``KENNING_*`` with its embedder counted."""
+def serve() -> None:
+    """Server-process entry: ``create_app`` from ``KENNING_*`` (port included) with its
+    embedder counted."""
     import uvicorn
     from starlette.responses import JSONResponse
     from starlette.types import Receive, Send
@@ -113,81 +108,9 @@ def serve(port: int) -> None:
             await app(scope, receive, send)
 
     uvicorn.run(
-        counted, host="127.0.0.1", port=port, log_config=None, ws="websockets-sansio",
+        counted, host=settings.host, port=settings.port, log_config=None, ws="websockets-sansio",
         lifespan="on",
     )  # fmt: skip
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@dataclass(frozen=True, slots=True)
-class Server:
-    """A running server process and a client bound to it."""
-
-    pid: int
-    client: httpx.AsyncClient
-
-
-def _tail(log: IO[bytes]) -> str:
-    log.seek(0)
-    return log.read().decode(errors="replace")[-3000:]
-
-
-@asynccontextmanager
-async def running_server(
-    settings: Settings, concurrency: int, api_key: str
-) -> AsyncIterator[Server]:
-    """Start the server process on a free loopback port; stop it on exit."""
-    port = _free_port()
-    env = {
-        **os.environ,
-        "KENNING_DATABASE_URL": settings.database_url,
-        "KENNING_REDIS_URL": settings.redis_url,
-        "KENNING_EMBEDDER": settings.embedder.value,
-        "KENNING_EMBEDDING_MODEL": settings.embedding_model,
-        "KENNING_EMBEDDING_DIM": str(settings.embedding_dim),
-        "KENNING_GRAPH_NAME": settings.graph_name,
-        "KENNING_LOG_LEVEL": "WARNING",
-        "HF_HUB_OFFLINE": "1",
-    }
-    with tempfile.TemporaryFile() as log:
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bench.ingest", "--serve", str(port),
-            cwd=ROOT, env=env, stdout=log, stderr=log,
-        )  # fmt: skip
-        try:
-            async with httpx.AsyncClient(
-                base_url=f"http://127.0.0.1:{port}",
-                headers={"Authorization": f"Bearer {api_key}"},
-                timeout=REQUEST_TIMEOUT,
-                limits=httpx.Limits(max_connections=concurrency),
-            ) as client:
-                for _ in range(600):  # up to a minute
-                    if process.returncode is not None:
-                        raise RuntimeError(f"the server exited:\n{_tail(log)}")
-                    try:
-                        if (await client.get("/readyz")).status_code == 200:
-                            break
-                    except httpx.TransportError:
-                        pass
-                    await asyncio.sleep(0.1)
-                else:
-                    raise RuntimeError(f"the server did not become ready:\n{_tail(log)}")
-                yield Server(process.pid, client)
-        finally:
-            if process.returncode is None:
-                process.terminate()
-            try:
-                await asyncio.wait_for(process.wait(), 20)
-            except TimeoutError:
-                process.kill()
-                await asyncio.wait_for(process.wait(), 5)
-            if process.returncode not in (0, -15):
-                print(f"server exit code {process.returncode}:\n{_tail(log)}", file=sys.stderr)
 
 
 async def agent_key(pool: asyncpg.Pool) -> str:

@@ -12,11 +12,10 @@ from datetime import datetime
 from typing import Any
 
 import asyncpg
-import httpx
 import websockets
 
-from bench._queue_harness import REQUEST, all_done, truncate, until
-from bench._queue_procs import running_server
+from bench._processes import running_server
+from bench._queue_harness import REQUEST, all_done, one_worker_in_server, truncate, until
 from bench._timing import percentile, process_cpu
 from kenning.settings import Settings
 
@@ -69,7 +68,7 @@ async def fan_out(
     settings: Settings, pool: asyncpg.Pool, key: str, subscribers: int, jobs: int
 ) -> dict[str, Any]:
     await truncate(pool, settings.graph_name)
-    async with running_server(settings, key, KENNING_QUEUE_WORKERS="1") as server:
+    async with running_server(one_worker_in_server(settings), key) as server:
         subs = [Subscriber() for _ in range(subscribers)]
         stop = asyncio.Event()
         opened = time.perf_counter()
@@ -81,17 +80,14 @@ async def fan_out(
         await until(lambda: _all_ready(subs), within=120, every=0.05)
         connect_s = time.perf_counter() - opened
         server_cpu, client_cpu = process_cpu(server.pid), time.process_time()
-        async with httpx.AsyncClient(
-            base_url=server.url, headers=server.headers, timeout=60
-        ) as client:
-            for n in range(jobs):
-                variables = {
-                    "input": {"sourceUrn": f"urn:bench:fan:{n}", "kind": "note", "priority": 1,
-                              "content": f"Fan-out note {n} about service:billing."},
-                    "identity": {"sourceKind": "fan", "contentVersion": "v1"},
-                }  # fmt: skip
-                await client.post("/graphql", json={"query": REQUEST, "variables": variables})
-                await asyncio.sleep(0.25)
+        for n in range(jobs):
+            variables = {
+                "input": {"sourceUrn": f"urn:bench:fan:{n}", "kind": "note", "priority": 1,
+                          "content": f"Fan-out note {n} about service:billing."},
+                "identity": {"sourceKind": "fan", "contentVersion": "v1"},
+            }  # fmt: skip
+            await server.client.post("/graphql", json={"query": REQUEST, "variables": variables})
+            await asyncio.sleep(0.25)
         await until(lambda: all_done(pool, jobs), within=120, every=0.05)
         transitions = await pool.fetchval("SELECT sum(version + 1) FROM ingestion_jobs")
 

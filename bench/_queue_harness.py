@@ -1,4 +1,5 @@
-"""Small helpers the queue benchmark's sections share: bounded waits and job counts."""
+"""Small helpers the queue benchmark's sections share: the server's settings, bounded waits
+and job counts."""
 
 from __future__ import annotations
 
@@ -8,9 +9,16 @@ from collections.abc import Awaitable, Callable
 
 import asyncpg
 
+from kenning.settings import Settings
+
 REQUEST = """mutation R($input: IngestInput!, $identity: IngestionIdentityInput!) {
   requestIngestion(input: $input, identity: $identity) {
     __typename ... on IngestionHandle { jobId status } } }"""
+
+
+def one_worker_in_server(settings: Settings) -> Settings:
+    """``settings`` for a ``kenning serve`` that works the queue itself, with one worker."""
+    return settings.model_copy(update={"queue_workers": 1})
 
 
 async def until(check: Callable[[], Awaitable[bool]], within: float, every: float = 0.02) -> None:

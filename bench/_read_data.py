@@ -18,6 +18,7 @@ import time
 
 import asyncpg
 
+from bench._own_database import own_settings, recreate_and_migrate
 from bench._read_corpus import (
     CHUNK_COLUMNS,
     EDGE_TYPES,
@@ -28,12 +29,13 @@ from bench._read_corpus import (
     client_name,
     node_keys,
 )
-from kenning.settings import EmbedderKind, Settings
+from kenning.settings import Settings
 from kenning.storage.db.database_url import asyncpg_dsn, database_name, with_database
 from kenning.storage.db.migrate import head_revision
 from kenning.storage.db.pool import connect
 
 PREFIX = "kenning_bench_read"
+REDIS_DB = "13"
 COPY_BATCH = 5_000
 
 _VERTICES = """
@@ -85,18 +87,8 @@ FROM (
 
 def bench_settings(database: str, dim: int) -> Settings:
     """The stack's settings (env overrides honoured) on the benchmark's own database."""
-    base = Settings()
-    return base.model_copy(
-        update={
-            "database_url": with_database(base.database_url, database),
-            "redis_url": base.redis_url.rsplit("/", 1)[0] + "/13",
-            "embedder": EmbedderKind.HASH,
-            "embedding_model": f"hash-{dim}",
-            "embedding_dim": dim,
-            "queue_workers": 0,  # nothing polls the queue while reads are measured
-            "log_level": "WARNING",
-        }
-    )
+    # No queue workers: nothing polls the queue while reads are measured.
+    return own_settings(database, REDIS_DB, embedding_dim=dim, queue_workers=0)
 
 
 def _check_name(settings: Settings) -> str:
@@ -144,15 +136,9 @@ async def stale_reason(settings: Settings, spec: Spec) -> str | None:
     return None
 
 
-async def recreate(settings: Settings) -> None:
-    """Drop and create the benchmark database (migrate it afterwards, outside a loop)."""
-    name = _check_name(settings)
-    admin = await _admin(settings)
-    try:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await admin.close()
+def recreate(settings: Settings) -> None:
+    """Drop, create and migrate the benchmark database (sync: Alembic runs its own loop)."""
+    recreate_and_migrate(settings, _check_name(settings))
 
 
 async def _secondary_indexes(conn: asyncpg.Connection, graph: str) -> list[tuple[str, str]]:

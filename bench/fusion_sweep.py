@@ -24,9 +24,15 @@ from dataclasses import asdict, dataclass
 
 import httpx
 
+from bench._processes import ROOT
 from bench.ir_metrics import first_per_source, mean, ndcg_at, recall_at
-from bench.relevance import ROOT, bench_key, bench_settings, ensure_database, graphql
-from bench.relevance import running_server as relevance_server
+from bench.relevance import (
+    bench_key,
+    bench_settings,
+    ensure_database,
+    graphql,
+    scifact_server,
+)
 from bench.scifact import Query, load_qrels, load_test_queries
 from kenning.domain.retrieval.rank_fusion import DEFAULT_K, fuse
 
@@ -122,8 +128,8 @@ async def run() -> list[Point]:
     settings = bench_settings()
     qrels = load_qrels()
     queries = load_test_queries(qrels)
-    async with bench_key(settings) as key, relevance_server(settings, key, 1) as client:
-        lists = await rankings(client, queries)
+    async with bench_key(settings) as key, scifact_server(settings, key, 1) as server:
+        lists = await rankings(server.client, queries)
     return sweep(lists, qrels)
 
 

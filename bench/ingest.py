@@ -32,28 +32,23 @@ from bench._ingest_baseline import (
     make_batches,
     precompute,
 )
-from bench._ingest_database import (
-    DATABASES,
-    fresh_database,
-    postgres_pids,
-    stored_digest,
-    truncate,
-)
+from bench._ingest_database import DATABASES, postgres_pids, stored_digest, truncate
 from bench._ingest_report import Rates, rates, report
 from bench._ingest_server import (
-    Server,
+    REQUEST_TIMEOUT,
+    SERVE,
     agent_key,
     embedder_counts,
-    running_server,
     send,
     send_all,
     serve,
     warm_up,
 )
+from bench._own_database import own_settings, recreate_and_migrate
+from bench._processes import Server, running_server
 from bench._timing import percentile, phase_time, sample
 from bench.corpus import Document, documents
 from kenning.settings import EmbedderKind, Settings
-from kenning.storage.db.database_url import with_database
 from kenning.storage.db.pool import create_pool
 
 DEFAULT_DOCS = {EmbedderKind.HASH: 2000, EmbedderKind.LOCAL: 300}
@@ -62,17 +57,7 @@ REDIS_DB = "14"
 
 def bench_settings(kind: EmbedderKind) -> Settings:
     """The stack's settings (env overrides honoured) pointed at this run's own database."""
-    base = Settings()
-    model = f"hash-{base.embedding_dim}" if kind is EmbedderKind.HASH else "all-MiniLM-L6-v2"
-    return base.model_copy(
-        update={
-            "database_url": with_database(base.database_url, DATABASES[kind]),
-            "redis_url": base.redis_url.rsplit("/", 1)[0] + "/" + REDIS_DB,
-            "embedder": kind,
-            "embedding_model": model,
-            "log_level": "WARNING",
-        }
-    )
+    return own_settings(DATABASES[kind], REDIS_DB, embedder=kind)
 
 
 # --- the phases -----------------------------------------------------------------------
@@ -144,7 +129,9 @@ async def measure(
                 result[f"baseline_{name}"]["stored"] = await stored_digest(pool, graph)
                 await truncate(pool, graph)
         api_key = await agent_key(pool)
-        async with running_server(settings, workers, api_key) as server:
+        async with running_server(
+            settings, api_key, command=SERVE, request_timeout=REQUEST_TIMEOUT, connections=workers
+        ) as server:
             result["kenning"], result["embedder_during_ingest"] = await kenning_phase(
                 server, pool, docs, workers
             )
@@ -193,10 +180,10 @@ def main() -> None:
     parser.add_argument("--embedder", choices=("hash", "local", "both"), default="hash")
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--reingests", type=int, default=100)
-    parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.serve is not None:
-        serve(args.serve)
+    if args.serve:
+        serve()
         return
     args.load_before = os.getloadavg()
     both = (EmbedderKind.HASH, EmbedderKind.LOCAL)
@@ -207,7 +194,7 @@ def main() -> None:
         count = args.docs or DEFAULT_DOCS[kind]
         settings = bench_settings(kind)
         print(f"{kind.value}: {count} documents into database {DATABASES[kind]}", flush=True)
-        fresh_database(settings)
+        recreate_and_migrate(settings, DATABASES[kind])
         results[kind.value] = asyncio.run(measure(kind, settings, documents(count), args))
     report(results, args, time.perf_counter() - started)
 

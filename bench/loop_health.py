@@ -25,8 +25,9 @@ from typing import Any
 import httpx
 
 from bench._ingest_database import CLIENT
-from bench._ingest_server import INGEST, agent_key, running_server
+from bench._ingest_server import INGEST, REQUEST_TIMEOUT, SERVE, agent_key
 from bench._own_database import own_settings, recreate_and_migrate
+from bench._processes import running_server
 from bench._timing import percentile
 from bench.corpus import documents
 from kenning.settings import Settings
@@ -115,8 +116,14 @@ async def measure(settings: Settings, args: argparse.Namespace) -> dict[str, Any
     finally:
         await pool.close()
     size = int(args.megabytes * 1_000_000)
-    async with running_server(settings, args.concurrent, api_key) as server:
-        url = str(server.client.base_url)
+    async with running_server(
+        settings,
+        api_key,
+        command=SERVE,
+        request_timeout=REQUEST_TIMEOUT,
+        connections=args.concurrent,
+    ) as server:
+        url = server.url
         idle_done = asyncio.Event()
         idle_done.set()
         idle = await probe_until(url, idle_done, minimum=args.idle_probes)

@@ -34,29 +34,41 @@ import asyncpg
 import httpx
 import redis.asyncio as aioredis
 
+from bench._own_database import own_settings, recreate_and_migrate
+from bench._processes import ROOT, running_server, running_workers
 from bench._queue_fanout import fan_out
-from bench._queue_harness import REQUEST, all_done, count, truncate, until
-from bench._queue_procs import (
-    ROOT,
-    admin_key,
-    bench_settings,
-    fresh_database,
-    running_server,
-    running_workers,
-)
+from bench._queue_harness import REQUEST, all_done, count, one_worker_in_server, truncate, until
 from bench._timing import percentile
 from bench.corpus import documents
+from kenning.domain.access.principal import Role
 from kenning.domain.access.scope import Scope
 from kenning.domain.ingestion.request import IngestRequest
 from kenning.domain.queue.jobs import IngestionIdentity
 from kenning.domain.queue.requests import request_ingestion
 from kenning.runtime import Runtime
 from kenning.settings import Settings
+from kenning.storage.access.api_keys import PgApiKeys
 from kenning.storage.db.pool import create_pool
 from kenning.storage.embedders.constant import ConstantTimeEmbedder
 
 RESULTS = ROOT / "bench" / "results" / "queue.json"
 SECTIONS = ["throughput", "lanes", "fan-out"]
+DATABASE = "kenning_bench_queue"
+REDIS_DB = "13"
+
+
+def bench_settings() -> Settings:
+    """The stack's settings pointed at the benchmark's own database, hash embedder."""
+    return own_settings(DATABASE, REDIS_DB)
+
+
+async def admin_key(settings: Settings) -> str:
+    pool = await create_pool(settings, min_size=1)
+    try:
+        key, _ = await PgApiKeys(pool).create(Scope(), Role.ADMIN, "bench")
+        return key
+    finally:
+        await pool.close()
 
 
 async def enqueue(settings: Settings, pool: asyncpg.Pool, count: int, tag: str) -> None:
@@ -163,10 +175,8 @@ async def lane_isolation(
     settings: Settings, pool: asyncpg.Pool, key: str, bulk: int, samples: int
 ) -> dict[str, Any]:
     await truncate(pool, settings.graph_name)
-    async with (
-        running_server(settings, key, KENNING_QUEUE_WORKERS="1") as server,
-        httpx.AsyncClient(base_url=server.url, headers=server.headers, timeout=60) as client,
-    ):
+    async with running_server(one_worker_in_server(settings), key) as server:
+        client = server.client
         await priority_latencies(client, pool, 3, "warm")
         idle = await priority_latencies(client, pool, samples, "idle")
         await enqueue(settings, pool, bulk, "lane-")
@@ -222,7 +232,7 @@ def main() -> None:
         "--only", nargs="+", default=SECTIONS, choices=SECTIONS, help="sections to run"
     )
     args = parser.parse_args()
-    fresh_database(bench_settings())
+    recreate_and_migrate(bench_settings(), DATABASE)
     started = time.perf_counter()
     results = asyncio.run(run(args))
     results["wall_s"] = round(time.perf_counter() - started, 1)

@@ -37,17 +37,17 @@ from typing import Any
 import asyncpg
 import uvloop
 
+from bench._processes import running_server
 from bench._read_corpus import READER, Spec, node_keys, search_queries, visible_start_keys
 from bench._read_data import PREFIX, bench_settings, load, recreate, stale_reason
 from bench._read_measure import Interleaved, interleaved, loaded, saturate
 from bench._read_paths import DomainReads, GraphqlReads, SqlReads
 from bench._read_profile import profiled
 from bench._read_report import ratios, render
-from bench._read_server import running_server, serve
+from bench._read_server import SERVE, serve
 from kenning.domain.access.principal import Role
 from kenning.settings import Settings
 from kenning.storage.access.api_keys import PgApiKeys
-from kenning.storage.db.migrate import run_upgrade
 from kenning.storage.db.pool import create_pool
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -70,7 +70,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--profile", action="store_true", help="sample the server with py-spy (extra pass)"
     )
-    parser.add_argument("--serve", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
 
@@ -135,7 +135,9 @@ async def measure(settings: Settings, spec: Spec, args: argparse.Namespace) -> d
         queries = [search_queries(spec, n, salt=salt) for salt, n in enumerate(sizes)]
         offsets = (0, WARM_UP, WARM_UP + args.queries)
         keys = [_items(starts, offset, n) for offset, n in zip(offsets, sizes, strict=True)]
-        async with running_server(settings, key, args.concurrency) as server:
+        async with running_server(
+            settings, key, command=SERVE, connections=args.concurrency
+        ) as server:
             paths: dict[str, Any] = {
                 "sql": SqlReads(pool, settings, READER),
                 "domain": DomainReads(pool, settings, READER),
@@ -172,8 +174,7 @@ def _prepare(settings: Settings, spec: Spec, args: argparse.Namespace) -> dict[s
         return {"built_now": False, "build": _previous_build(args.output, spec)}
     print(f"building the data ({reason}) ...", file=sys.stderr)
     started = time.perf_counter()
-    asyncio.run(recreate(settings))
-    run_upgrade(settings)  # sync: Alembic runs its own event loop
+    recreate(settings)
     migrated = time.perf_counter() - started
     phases = asyncio.run(load(settings, spec))
     total = time.perf_counter() - started
@@ -184,8 +185,8 @@ def _prepare(settings: Settings, spec: Spec, args: argparse.Namespace) -> dict[s
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = _arguments(argv)
-    if args.serve is not None:
-        serve(args.serve)
+    if args.serve:
+        serve()
         return
     spec = Spec(chunks=args.chunks, vertices=args.vertices)
     settings = bench_settings(args.database, spec.dim)

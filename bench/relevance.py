@@ -8,8 +8,8 @@ The 5,183 abstracts (title + text, source URN = document id) go through the ``in
 mutation into this benchmark's own database (``kenning_bench_relevance``) with the local
 embedder (all-MiniLM-L6-v2, offline). A database that already holds every document is
 reused; otherwise each document is sent again and the content hash skips those already
-stored without embedding them. The server is ``create_app`` under uvicorn in this process on
-a loopback port, reached over HTTP with httpx. Then every one of the 300 test claims (its
+stored without embedding them. The server is ``kenning serve`` in a process of its own on a
+free loopback port, reached over HTTP with httpx. Then every one of the 300 test claims (its
 text only) is searched in KEYWORD, VECTOR and HYBRID mode; chunks map to documents by
 source URN, each document ranked by its best chunk, and nDCG@10 and recall@100 are computed
 with binary relevance. Results go to stdout and ``bench/results/relevance.json``.
@@ -20,19 +20,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import socket
 import sys
 import time
 from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any
 
 import asyncpg
 import httpx
 
+from bench._own_database import create_and_migrate, own_settings
+from bench._processes import ROOT, Server, running_server
 from bench._timing import percentile
 from bench.ir_metrics import first_per_source, mean, ndcg_at, recall_at
 from bench.scifact import Doc, Query, load_docs, load_qrels, load_test_queries
@@ -41,11 +40,9 @@ from kenning.domain.access.scope import Scope
 from kenning.domain.retrieval.search import SearchMode, config_for
 from kenning.settings import EmbedderKind, Settings
 from kenning.storage.access.api_keys import PgApiKeys
-from kenning.storage.db.database_url import asyncpg_dsn, database_name, with_database
-from kenning.storage.db.migrate import run_upgrade
+from kenning.storage.db.database_url import asyncpg_dsn
 from kenning.storage.db.pool import create_pool
 
-ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results" / "relevance.json"
 DATABASE = "kenning_bench_relevance"
 REDIS_DB = "13"
@@ -81,38 +78,18 @@ query($q: String!, $mode: SearchMode!, $limit: Int!) {
 
 def bench_settings() -> Settings:
     """The stack's settings (env overrides honoured) on this benchmark's database."""
-    base = Settings()
-    return base.model_copy(
-        update={
-            "database_url": with_database(base.database_url, DATABASE),
-            "redis_url": base.redis_url.rsplit("/", 1)[0] + "/" + REDIS_DB,
-            "embedder": EmbedderKind.LOCAL,
-            "embedding_model": "all-MiniLM-L6-v2",
-            "embedding_dim": 384,
-            "search_max_limit": MAX_LIMIT,
-            "log_level": "WARNING",
-            "log_json": False,
-        }
+    return own_settings(
+        DATABASE,
+        REDIS_DB,
+        embedder=EmbedderKind.LOCAL,
+        search_max_limit=MAX_LIMIT,
+        log_json=False,
     )
 
 
 def ensure_database(settings: Settings) -> None:
-    """Create the benchmark database if missing, then migrate it (sync: Alembic's own loop)."""
-    name = database_name(settings.database_url)
-    if name != DATABASE:
-        raise SystemExit(f"refusing to use {name!r}: not the relevance benchmark database")
-
-    async def create() -> None:
-        admin = asyncpg_dsn(with_database(settings.database_url, "postgres"))
-        conn = await asyncpg.connect(admin)
-        try:
-            if not await conn.fetchval("SELECT 1 FROM pg_database WHERE datname = $1", name):
-                await conn.execute(f'CREATE DATABASE "{name}"')
-        finally:
-            await conn.close()
-
-    asyncio.run(create())
-    run_upgrade(settings)
+    """Create the benchmark database if missing, then migrate it."""
+    create_and_migrate(settings, DATABASE)
 
 
 async def stored_counts(settings: Settings) -> tuple[int, int]:
@@ -124,12 +101,6 @@ async def stored_counts(settings: Settings) -> tuple[int, int]:
     finally:
         await conn.close()
     return int(docs), int(chunks)
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @asynccontextmanager
@@ -147,39 +118,11 @@ async def bench_key(settings: Settings) -> AsyncIterator[str]:
         await pool.close()
 
 
-@asynccontextmanager
-async def running_server(
+def scifact_server(
     settings: Settings, key: str, workers: int
-) -> AsyncIterator[httpx.AsyncClient]:
-    """``create_app`` served by uvicorn in this process; a client bound to it."""
-    import uvicorn
-
-    from kenning.app import create_app
-
-    os.environ["HF_HUB_OFFLINE"] = "1"
-    port = _free_port()
-    config = uvicorn.Config(
-        create_app(settings), host="127.0.0.1", port=port, log_config=None, lifespan="on"
-    )
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve())
-    try:
-        for _ in range(1200):  # the model loads in the lifespan: up to two minutes
-            if server.started or task.done():
-                break
-            await asyncio.sleep(0.1)
-        if not server.started:
-            raise RuntimeError("the in-process server did not start")
-        async with httpx.AsyncClient(
-            base_url=f"http://127.0.0.1:{port}",
-            headers={"Authorization": f"Bearer {key}"},
-            timeout=REQUEST_TIMEOUT,
-            limits=httpx.Limits(max_connections=workers),
-        ) as client:
-            yield client
-    finally:
-        server.should_exit = True
-        await asyncio.wait_for(task, 30)
+) -> AbstractAsyncContextManager[Server]:
+    """``kenning serve`` on the benchmark database; its client has ``workers`` connections."""
+    return running_server(settings, key, request_timeout=REQUEST_TIMEOUT, connections=workers)
 
 
 async def graphql(client: httpx.AsyncClient, query: str, **variables: object) -> Any:
@@ -291,7 +234,8 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
     queries = load_test_queries(qrels)
     stored_docs, _ = await stored_counts(settings)
     ingest_report: dict[str, object] = {"reused": stored_docs == len(docs)}
-    async with bench_key(settings) as key, running_server(settings, key, args.workers) as client:
+    async with bench_key(settings) as key, scifact_server(settings, key, args.workers) as server:
+        client = server.client
         if stored_docs != len(docs):
             print(f"ingesting {len(docs)} documents ({stored_docs} already stored)", flush=True)
             started = time.perf_counter()

@@ -9,28 +9,19 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import socket
 import statistics
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 import httpx
 
-ROOT = Path(__file__).resolve().parents[1]
+from bench._processes import free_port, running_process
+
 ORCHESTRATOR = "llama3.2:1b"
 BACKGROUND = "nomic-embed-text"
 P0 = {"X-Ollama-Priority": "0"}
 P3 = {"X-Ollama-Priority": "3"}
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _serve_fake(args: argparse.Namespace) -> None:
@@ -63,60 +54,27 @@ def _serve_router(args: argparse.Namespace) -> None:
     uvicorn.run(create_router_app(settings), host="127.0.0.1", port=args.port, log_level="warning")
 
 
-@contextmanager
-def _process(*argv: str) -> Iterator[None]:
-    command = [sys.executable, "-m", "bench.router", *argv]
-    proc = subprocess.Popen(command, cwd=ROOT)
-    try:
-        yield
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+def _child(*argv: str, ready: str) -> AbstractAsyncContextManager[object]:
+    """``bench.router`` in another role, yielded once GET ``ready`` answers 200."""
+    return running_process(("-m", "bench.router", *argv), ready_url=ready)
 
 
-def _wait_ready(url: str, path: str = "/api/version", within: float = 20.0) -> None:
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(url + path, timeout=1).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.05)
-    raise RuntimeError(f"{url} did not come up")
-
-
-@contextmanager
-def _stack(load_time: float, embed_latency: float) -> Iterator[tuple[str, str]]:
+@asynccontextmanager
+async def _stack(load_time: float, embed_latency: float) -> AsyncIterator[tuple[str, str]]:
     """Fake GPU and CPU backends plus a router; yields (gpu url, router url)."""
-    gpu_port, cpu_port, router_port = _free_port(), _free_port(), _free_port()
+    gpu_port, cpu_port, router_port = free_port(), free_port(), free_port()
     gpu, cpu = f"http://127.0.0.1:{gpu_port}", f"http://127.0.0.1:{cpu_port}"
     router = f"http://127.0.0.1:{router_port}"
     fake = ["--lifetime", "600", "--embed-latency"]
-    with (
-        _process(
-            "_fake",
-            "--name",
-            "gpu0",
-            "--port",
-            str(gpu_port),
-            "--load-time",
-            str(load_time),
-            *fake,
-            str(embed_latency),
-        ),
-        _process(
-            "_fake", "--name", "cpu", "--port", str(cpu_port), "--load-time", "0", *fake, "0.01"
-        ),
+    gpu_argv = ["--name", "gpu0", "--port", str(gpu_port), "--load-time", str(load_time)]
+    cpu_argv = ["--name", "cpu", "--port", str(cpu_port), "--load-time", "0"]
+    router_argv = ["--port", str(router_port), "--gpu", gpu, "--cpu", cpu]
+    async with (
+        _child("_fake", *gpu_argv, *fake, str(embed_latency), ready=gpu + "/api/version"),
+        _child("_fake", *cpu_argv, *fake, "0.01", ready=cpu + "/api/version"),
+        _child("_router", *router_argv, ready=router + "/router/status"),
     ):
-        _wait_ready(gpu)
-        _wait_ready(cpu)
-        with _process("_router", "--port", str(router_port), "--gpu", gpu, "--cpu", cpu):
-            _wait_ready(router, "/router/status")
-            yield gpu, router
+        yield gpu, router
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -133,7 +91,7 @@ async def _timed(http: httpx.AsyncClient, url: str, body: dict[str, object]) -> 
 
 async def overhead(requests: int = 400) -> None:
     print(f"Overhead: {requests} sequential P0 requests per path and endpoint (ms)")
-    with _stack(load_time=0.0, embed_latency=0.0) as (gpu, router):
+    async with _stack(load_time=0.0, embed_latency=0.0) as (gpu, router):
         bodies: dict[str, dict[str, object]] = {
             "/api/embed": {"model": ORCHESTRATOR, "input": "a short paragraph"},
             "/api/generate": {"model": ORCHESTRATOR, "prompt": "hi", "stream": False},
@@ -187,34 +145,36 @@ async def _until_background(http: httpx.AsyncClient, router: str) -> None:
 
 
 async def preemption(load_time: float, rounds: int, saturation: int = 8) -> None:
-    with _stack(load_time=load_time, embed_latency=1.0) as (_, router):
-        async with httpx.AsyncClient(timeout=60) as http:
-            figures: list[float] = []
-            for _ in range(rounds):
-                await _until_background(http, router)
-                texts = [f"doc {i} {time.monotonic()}" for i in range(saturation)]
-                background = [
-                    asyncio.create_task(
-                        http.post(
-                            router + "/api/embed",
-                            json={"model": BACKGROUND, "input": t},
-                            headers=P3,
-                        )
+    async with (
+        _stack(load_time=load_time, embed_latency=1.0) as (_, router),
+        httpx.AsyncClient(timeout=60) as http,
+    ):
+        figures: list[float] = []
+        for _ in range(rounds):
+            await _until_background(http, router)
+            texts = [f"doc {i} {time.monotonic()}" for i in range(saturation)]
+            background = [
+                asyncio.create_task(
+                    http.post(
+                        router + "/api/embed",
+                        json={"model": BACKGROUND, "input": t},
+                        headers=P3,
                     )
-                    for t in texts
-                ]
-                await asyncio.sleep(0.3)  # all of them running on the GPU
-                figures.append(await _first_byte(http, router))
-                answers = await asyncio.gather(*background)
-                assert all(a.status_code == 200 for a in answers)
-                assert all(a.headers["x-kenning-backend"] == "cpu" for a in answers)
-                await http.post(router + "/router/release", json={})
-            print(
-                f"Preemption, load time {load_time:.0f} s, GPU saturated with {saturation} P3 "
-                f"embeddings: P0 time to first byte "
-                + ", ".join(f"{f * 1000:.0f} ms" for f in figures)
-                + f" (median {statistics.median(figures) * 1000:.0f} ms); all P3 re-run on CPU"
-            )
+                )
+                for t in texts
+            ]
+            await asyncio.sleep(0.3)  # all of them running on the GPU
+            figures.append(await _first_byte(http, router))
+            answers = await asyncio.gather(*background)
+            assert all(a.status_code == 200 for a in answers)
+            assert all(a.headers["x-kenning-backend"] == "cpu" for a in answers)
+            await http.post(router + "/router/release", json={})
+        print(
+            f"Preemption, load time {load_time:.0f} s, GPU saturated with {saturation} P3 "
+            f"embeddings: P0 time to first byte "
+            + ", ".join(f"{f * 1000:.0f} ms" for f in figures)
+            + f" (median {statistics.median(figures) * 1000:.0f} ms); all P3 re-run on CPU"
+        )
 
 
 async def main() -> None:
