@@ -19,7 +19,7 @@ from kenning.storage.db.pool import create_pool
 from tests.e2e.conftest import Server, free_port, start_server, stop_server
 from tests.e2e.redis_process import RedisProcess
 from tests.e2e.ws_client import ws_subscribe
-from tests.fakes.tcp_relay import TcpRelay
+from tests.support.tcp_relay import TcpRelay
 
 pytestmark = pytest.mark.e2e
 

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import asyncpg
 import pytest
 import redis.asyncio as aioredis
 
-from kenning.domain.embedding import EmbeddingError, EmbeddingErrorKind
+from kenning.domain.embedding import EmbeddingError
 from kenning.domain.health import PartState, overall
 from kenning.storage.db.health import unavailable_part
 from kenning.storage.embedders import observed as observed_module
 from kenning.storage.embedders.observed import ObservedEmbedder
+from tests.fakes.embedder import FakeEmbedder
 
 
 def parts(*down: str) -> list[PartState]:
@@ -35,25 +34,9 @@ def test_what_a_part_down_means(down: tuple[str, ...], state: str) -> None:
     assert overall(parts(*down)) == state
 
 
-class FlakyEmbedder:
-    model = "flaky"
-    dimension = 2
-
-    def __init__(self) -> None:
-        self.fail = False
-
-    async def embed(self, texts: Sequence[str], *, priority: int = 3) -> list[list[float]]:
-        if self.fail:
-            raise EmbeddingError("backend refused", kind=EmbeddingErrorKind.OPERATIONAL)
-        return [[1.0, 0.0] for _ in texts]
-
-    async def aclose(self) -> None:
-        return None
-
-
 async def test_the_embedder_is_failing_from_a_failed_call_until_one_works() -> None:
     observed: list[tuple[int, int, bool]] = []
-    inner = FlakyEmbedder()
+    inner = FakeEmbedder()
     embedder = ObservedEmbedder(inner, lambda p, n, s, ok: observed.append((p, n, ok)))
     assert embedder.state() == (True, "ok")
     await embedder.embed(["a", "b"], priority=1)
@@ -71,7 +54,7 @@ async def test_the_embedder_is_failing_from_a_failed_call_until_one_works() -> N
 async def test_a_failing_embedder_is_tried_again_when_readiness_asks(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    inner = FlakyEmbedder()
+    inner = FakeEmbedder()
     embedder = ObservedEmbedder(inner)
     inner.fail = True
     with pytest.raises(EmbeddingError):

@@ -15,7 +15,7 @@ from kenning.domain.access.scope import Scope
 from kenning.key_sockets import KeySockets
 from kenning.settings import Settings
 from kenning.storage.access.api_keys import PgApiKeys
-from tests.fakes.tcp_relay import TcpRelay
+from tests.support.tcp_relay import TcpRelay
 
 pytestmark = pytest.mark.integration
 

@@ -12,7 +12,7 @@ import pytest
 from kenning.runtime import Runtime
 from kenning.settings import Settings
 from kenning.storage.embedders.ollama import OllamaEmbedder
-from tests.fakes.fake_embed_backend import FakeEmbedBackend
+from tests.fakes.embed_backend import FakeEmbedBackend
 from tests.integration.ingestion.conftest import Api
 from tests.integration.queue.conftest import (
     close_runtime,

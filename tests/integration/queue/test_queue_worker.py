@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -15,7 +14,7 @@ from kenning.domain.embedding import EmbeddingError, EmbeddingErrorKind
 from kenning.domain.queue.jobs import Lane, LeaseLostError
 from kenning.runtime import Runtime
 from kenning.settings import Settings
-from kenning.storage.embedders.constant import ConstantTimeEmbedder
+from tests.fakes.embedder import FakeEmbedder
 from tests.integration.ingestion.conftest import Api
 from tests.integration.queue.conftest import (
     JOB_FIELDS,
@@ -109,19 +108,12 @@ async def test_an_expired_lease_goes_back_to_the_queue_and_the_old_owner_is_lock
     await until_status(qapi, handle["jobId"], "INDEXED")
 
 
-class LaneEmbedder(ConstantTimeEmbedder):
-    """Slow for bulk priorities, instant for agents: a bulk backlog with real waits."""
-
-    async def embed(self, texts: Sequence[str], *, priority: int = 3) -> list[list[float]]:
-        if priority > 2:
-            await asyncio.sleep(1.5)
-        return await super().embed(texts, priority=priority)
-
-
 async def test_a_full_bulk_lane_does_not_delay_the_priority_lane(
     queue_settings: Settings, queue_pool: asyncpg.Pool, queue_clean: None
 ) -> None:
-    runtime = await open_runtime(queue_settings, queue_pool, LaneEmbedder(384))
+    runtime = await open_runtime(
+        queue_settings, queue_pool, FakeEmbedder(dimension=384, delay=1.5, slow_from_priority=3)
+    )
     api = Api(runtime)
     try:
         for n in range(6):
@@ -140,20 +132,17 @@ async def test_a_full_bulk_lane_does_not_delay_the_priority_lane(
         await close_runtime(runtime)
 
 
-class BrokenEmbedder(ConstantTimeEmbedder):
-    def __init__(self, kind: EmbeddingErrorKind) -> None:
-        super().__init__(384)
-        self.kind = kind
-
-    async def embed(self, texts: Sequence[str], *, priority: int = 3) -> list[list[float]]:
-        raise EmbeddingError(f"backend says no ({self.kind.value})", kind=self.kind)
+def broken_embedder(kind: EmbeddingErrorKind) -> FakeEmbedder:
+    """An embedder whose backend refuses every call with an error of ``kind``."""
+    error = EmbeddingError(f"backend says no ({kind.value})", kind=kind)
+    return FakeEmbedder(dimension=384, error=error)
 
 
 @pytest.mark.parametrize("kind", list(EmbeddingErrorKind))
 async def test_operational_errors_wait_and_permanent_ones_fail(
     queue_settings: Settings, queue_pool: asyncpg.Pool, queue_clean: None, kind: Any
 ) -> None:
-    runtime = await open_runtime(queue_settings, queue_pool, BrokenEmbedder(kind))
+    runtime = await open_runtime(queue_settings, queue_pool, broken_embedder(kind))
     api = Api(runtime)
     try:
         handle = await request(api, "urn:broken")

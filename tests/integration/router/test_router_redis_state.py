@@ -17,13 +17,13 @@ from redis.asyncio import Redis
 
 from kenning.router import EventKind, ModelSet
 from tests.fakes.fake_ollama_fixture import FakeFactory
-from tests.fakes.tcp_relay import TcpRelay
 from tests.integration.router.router_harness import (
     BACKGROUND_MODEL,
     RouterFactory,
     router_settings,
     wait_until,
 )
+from tests.support.tcp_relay import TcpRelay
 
 EMBED = {"model": BACKGROUND_MODEL, "input": "shared"}
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from kenning.domain.access.scope import NO_GROUPS, Scope
 from kenning.domain.graph.model import Direction
 from kenning.domain.graph.traverse import NeighborsQuery, neighbors, shortest_path
-from tests.fakes.fake_graph import FakeGraph
+from tests.fakes.graph_reader import FakeGraph
 
 ACME = Scope("acme")
 

@@ -2,119 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Collection, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.embedding import EmbeddingError
-from kenning.domain.ingestion.ingest import IngestDeps, ingest
+from kenning.domain.ingestion.ingest import ingest
 from kenning.domain.ingestion.request import (
-    ChunkRecord,
-    EdgeRecord,
     IngestRequest,
     IngestStatus,
-    NodeRecord,
-    PurgeCounts,
-    SourceRecord,
 )
 from kenning.domain.ingestion.secrets.findings import SensitiveContentError
+from tests.fakes.embedder import FakeEmbedder
+from tests.fakes.knowledge_store import FakeStore
+from tests.support.ingest_deps import deps
 
-T = TypeVar("T")
 SCOPE = Scope("acme")
-
-
-class FakeUnit:
-    """Records what a write unit was asked to store."""
-
-    def __init__(self, store: FakeStore) -> None:
-        self.store = store
-
-    async def lock_source(self, scope: Scope, source_urn: str) -> None:
-        self.store.calls.append("lock")
-
-    async def source(self, scope: Scope, source_urn: str) -> SourceRecord | None:
-        return self.store.sources.get(source_urn)
-
-    async def remove_source(self, scope: Scope, source_urn: str) -> tuple[PurgeCounts, list[str]]:
-        old = self.store.sources.pop(source_urn, None)
-        return PurgeCounts(chunks=len(old.chunk_ids) if old else 0), list(
-            old.mentions if old else ()
-        )
-
-    async def write_chunks(self, chunks: Sequence[ChunkRecord]) -> None:
-        self.store.chunks.extend(chunks)
-
-    async def upsert_nodes(self, scope: Scope, nodes: Sequence[NodeRecord]) -> None:
-        self.store.nodes.extend(nodes)
-
-    async def upsert_edges(self, scope: Scope, edges: Sequence[EdgeRecord]) -> None:
-        self.store.edges.extend(edges)
-
-    async def record_source(self, record: SourceRecord) -> None:
-        self.store.sources[record.source_urn] = record
-
-    async def delete_orphans(self, scope: Scope, keys: Collection[str]) -> int:
-        return 0
-
-    async def existing_keys(self, scope: Scope, keys: Collection[str]) -> set[str]:
-        return set()
-
-    async def sources_of_connection(self, scope: Scope, connection_id: str) -> list[str]:
-        return []
-
-    async def merge_alias(self, client_id: str, alias_key: str, canonical_key: str) -> int:
-        return 0
-
-
-class FakeStore:
-    def __init__(self) -> None:
-        self.sources: dict[str, SourceRecord] = {}
-        self.chunks: list[ChunkRecord] = []
-        self.nodes: list[NodeRecord] = []
-        self.edges: list[EdgeRecord] = []
-        self.calls: list[str] = []
-        self.writes = 0
-
-    async def source_hash(self, scope: Scope, source_urn: str) -> str | None:
-        record = self.sources.get(source_urn)
-        return record.content_hash if record else None
-
-    async def write(self, work: Callable[[Any], Awaitable[T]]) -> T:
-        self.writes += 1
-        return await work(FakeUnit(self))
-
-
-class FakeAliases:
-    def __init__(self, aliases: dict[str, str] | None = None) -> None:
-        self.aliases = aliases or {}
-
-    async def resolve(self, client_id: str, keys: Collection[str]) -> dict[str, str]:
-        return {k: self.aliases[k] for k in keys if k in self.aliases}
-
-
-class FakeEmbedder:
-    model = "fake"
-    dimension = 3
-
-    def __init__(self, *, short: bool = False) -> None:
-        self.batches: list[list[str]] = []
-        self.short = short
-
-    async def embed(self, texts: Sequence[str], *, priority: int = 3) -> list[list[float]]:
-        self.batches.append(list(texts))
-        vectors = [[1.0, 0.0, 0.0] for _ in texts]
-        return vectors[:-1] if self.short else vectors
-
-    async def aclose(self) -> None:
-        return None
-
-
-def deps(
-    store: FakeStore, embedder: FakeEmbedder, aliases: dict[str, str] | None = None
-) -> IngestDeps:
-    return IngestDeps(store=store, aliases=FakeAliases(aliases), embedder=embedder, chunk_limit=200)
 
 
 def request(content: str, **extra: Any) -> IngestRequest:

@@ -2,93 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Collection, Sequence
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.embedding import EmbeddingError, EmbeddingErrorKind
-from kenning.domain.ingestion.ports import KnowledgeStore
 from kenning.domain.ingestion.request import IngestRequest
-from kenning.domain.queue.jobs import Job, JobStage, JobStatus, Lane, Lease, LeaseLostError
+from kenning.domain.queue.jobs import Job, JobStage, JobStatus, Lane, Lease
 from kenning.domain.queue.payload import to_payload
 from kenning.domain.queue.ports import ClaimedJob
 from kenning.domain.queue.runner import run_job
-from tests.unit.ingestion.test_ingest_use_case import FakeEmbedder, FakeStore, deps
+from tests.fakes.embedder import FakeEmbedder
+from tests.fakes.knowledge_store import FakeStore
+from tests.fakes.work_queue import FakeWorkQueue
+from tests.support.ingest_deps import deps
 
 T = TypeVar("T")
 NOW = datetime(2026, 11, 21, tzinfo=UTC)
 SCOPE = Scope("acme")
-
-
-class FakeWorkQueue:
-    """Records every lease-checked write; ``lost`` makes them all fail."""
-
-    def __init__(self, *, lost: bool = False) -> None:
-        self.log: list[tuple[str, Any]] = []
-        self.lost = lost
-
-    def _check(self) -> None:
-        if self.lost:
-            raise LeaseLostError("gone")
-
-    async def set_stage(self, lease: Lease, stage: JobStage) -> None:
-        self._check()
-        self.log.append(("stage", stage))
-
-    async def finish(self, lease: Lease, status: JobStatus, error: str | None = None) -> None:
-        self._check()
-        self.log.append(("finish", (status, error)))
-
-    async def retry_later(self, lease: Lease, error: str, delay: float) -> None:
-        self._check()
-        self.log.append(("retry", (delay, error)))
-
-    def bound_store(
-        self,
-        store: KnowledgeStore,
-        lease: Lease,
-        outcome: Callable[[object], JobStatus],
-        connection: tuple[str, str] | None,
-    ) -> KnowledgeStore:
-        queue = self
-
-        class Bound:
-            async def source_hash(self, scope: Scope, source_urn: str) -> str | None:
-                return await store.source_hash(scope, source_urn)
-
-            async def write(self, work: Callable[[Any], Awaitable[T]]) -> T:
-                async def within(unit: Any) -> T:
-                    result = await work(unit)
-                    queue._check()
-                    queue.log.append(("finish-in-write", outcome(result)))
-                    return result
-
-                return await store.write(within)
-
-        return Bound()
-
-    async def claim(self, lane: Lane, owner: str, lease_seconds: float) -> None:
-        return None
-
-    async def heartbeat(self, leases: Collection[Lease], lease_seconds: float) -> set[str]:
-        return set()
-
-    async def release(self, lease: Lease) -> None:
-        return None
-
-    async def recover_expired(self) -> int:
-        return 0
-
-
-class FailingEmbedder(FakeEmbedder):
-    def __init__(self, error: EmbeddingError) -> None:
-        super().__init__()
-        self.error = error
-
-    async def embed(self, texts: Sequence[str], *, priority: int = 3) -> list[list[float]]:
-        self.batches.append(list(texts))
-        raise self.error
 
 
 def claimed(content: str, attempts: int = 0, priority: int = 4) -> ClaimedJob:
@@ -114,14 +45,9 @@ async def test_stages_in_order_and_the_end_happens_inside_the_write() -> None:
 
 
 async def test_embedding_calls_carry_the_jobs_priority() -> None:
-    priorities: list[int] = []
-
-    class Recording(FakeEmbedder):
-        async def embed(self, texts: Sequence[str], *, priority: int = 3) -> list[list[float]]:
-            priorities.append(priority)
-            return await super().embed(texts, priority=priority)
-
-    await run_job(claimed("hello", priority=6), FakeWorkQueue(), deps(FakeStore(), Recording()))
+    embedder = FakeEmbedder()
+    await run_job(claimed("hello", priority=6), FakeWorkQueue(), deps(FakeStore(), embedder))
+    priorities = [priority for _, priority in embedder.calls]
     assert priorities == [6]
 
 
@@ -138,7 +64,7 @@ async def test_a_busy_backend_requeues_with_backoff_from_the_attempt_count() -> 
     busy = EmbeddingError("ollama answered 503", kind=EmbeddingErrorKind.OPERATIONAL)
     queue = FakeWorkQueue()
     status = await run_job(
-        claimed("x", attempts=2), queue, deps(FakeStore(), FailingEmbedder(busy))
+        claimed("x", attempts=2), queue, deps(FakeStore(), FakeEmbedder(error=busy))
     )
     assert status is JobStatus.QUEUED
     assert queue.log[-1] == ("retry", (20.0, "EMBEDDING_FAILED: ollama answered 503"))
@@ -147,7 +73,7 @@ async def test_a_busy_backend_requeues_with_backoff_from_the_attempt_count() -> 
 async def test_a_permanent_error_fails_the_job_with_its_message() -> None:
     bad = EmbeddingError("returned vectors of dimension 8", kind=EmbeddingErrorKind.PERMANENT)
     queue = FakeWorkQueue()
-    status = await run_job(claimed("x"), queue, deps(FakeStore(), FailingEmbedder(bad)))
+    status = await run_job(claimed("x"), queue, deps(FakeStore(), FakeEmbedder(error=bad)))
     assert status is JobStatus.FAILED
     assert queue.log[-1] == (
         "finish",

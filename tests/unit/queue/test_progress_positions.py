@@ -4,7 +4,7 @@ every subscriber of a process, none for changes that move no queued job."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncGenerator, AsyncIterator, Collection
+from collections.abc import AsyncGenerator
 from contextlib import AsyncExitStack, aclosing
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -12,63 +12,15 @@ from datetime import UTC, datetime
 import pytest
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.queue.event_hub import EventHub, Inbox, JobPosition
+from kenning.domain.queue.event_hub import EventHub, Inbox
 from kenning.domain.queue.jobs import Job, JobEvent, JobStage, JobStatus, Lane
-from kenning.domain.queue.ports import RESYNC, BusMessage
+from kenning.domain.queue.ports import RESYNC
 from kenning.domain.queue.progress import PositionWatch, watch_progress
+from tests.fakes.event_source import FakeBus
+from tests.fakes.job_reader import FakeLane, job
 
 NOW = datetime(2026, 11, 21, tzinfo=UTC)
 WATCHERS = 100
-
-
-class FakeBus:
-    def __init__(self) -> None:
-        self.queue: asyncio.Queue[BusMessage] = asyncio.Queue()
-        self.ready = True
-
-    async def wait_ready(self, within: float) -> bool:
-        return True
-
-    async def messages(self) -> AsyncIterator[BusMessage]:
-        while True:
-            yield await self.queue.get()
-
-
-class FakeLane:
-    """One lane's queue in claim order; counts what the watch asks of it."""
-
-    def __init__(self, lane: Lane, size: int) -> None:
-        self.queued = [job(f"{lane.value}-{n}", lane) for n in range(size)]
-        self.gets = 0
-        self.position_reads: list[int] = []
-
-    def rank(self, job_id: str) -> int | None:
-        ids = [j.id for j in self.queued]
-        return ids.index(job_id) + 1 if job_id in ids else None
-
-    async def get(self, job_id: str, reader: Scope) -> Job | None:
-        self.gets += 1
-        found = next(j for j in self.queued if j.id == job_id)
-        return replace(found, position=self.rank(job_id))
-
-    async def positions(self, job_ids: Collection[str]) -> list[JobPosition]:
-        self.position_reads.append(len(job_ids))
-        ranks = {i: self.rank(i) for i in job_ids}
-        return [JobPosition(i, 0, r) for i, r in ranks.items() if r is not None]
-
-    def claim(self) -> JobEvent:
-        taken = self.queued.pop(0)
-        return JobEvent(replace(taken, status=JobStatus.RUNNING), JobStatus.QUEUED)
-
-
-def job(job_id: str, lane: Lane) -> Job:
-    return Job(
-        id=job_id, status=JobStatus.QUEUED, stage=None, lane=lane,
-        priority=1 if lane is Lane.PRIORITY else 3, scope=Scope("acme"), source_urn=None,
-        connection_id=None, source_kind=None, source_id=None, content_version=None,
-        attempts=0, next_attempt_at=None, last_error=None, version=0, created_at=NOW,
-        updated_at=NOW,
-    )  # fmt: skip
 
 
 async def next_place(stream: AsyncGenerator[Job, None]) -> int | None:

@@ -12,33 +12,12 @@ from kenning.domain.access.scope import Scope
 from kenning.domain.queue import status_feed as queue_status
 from kenning.domain.queue.event_hub import EventHub, Inbox
 from kenning.domain.queue.jobs import Job, JobEvent, JobStatus, Lane
-from kenning.domain.queue.ports import RESYNC, BusMessage, QueueSnapshot
+from kenning.domain.queue.ports import RESYNC
 from kenning.domain.queue.status_feed import QueueStatus, StatusFeeds
+from tests.fakes.event_source import FakeBus
+from tests.fakes.queue_reader import CountingReader
 
 NOW = datetime(2026, 11, 21, tzinfo=UTC)
-
-
-class FakeBus:
-    def __init__(self, *, ready: bool = True) -> None:
-        self.queue: asyncio.Queue[BusMessage] = asyncio.Queue()
-        self.ready = ready
-
-    async def wait_ready(self, within: float) -> bool:
-        return self.ready
-
-    async def messages(self) -> AsyncIterator[BusMessage]:
-        while True:
-            yield await self.queue.get()
-
-
-class CountingReader:
-    def __init__(self) -> None:
-        self.reads = 0
-        self.workers: tuple[str, ...] = ("w1",)
-
-    async def snapshot(self, reader: Scope, first: int) -> QueueSnapshot:
-        self.reads += 1
-        return QueueSnapshot(NOW, (), (), (), self.workers)
 
 
 def event(job_id: str, client: str) -> JobEvent:

@@ -3,21 +3,17 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 import pytest
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.embedding import BACKGROUND_PRIORITY, EmbeddingError, EmbeddingErrorKind
+from kenning.domain.embedding import EmbeddingError
 from kenning.domain.errors import ConfigurationError, ValidationError
-from kenning.domain.graph.chunk_view import ChunkView
 from kenning.domain.retrieval.search import (
     PRESETS,
     QUERY_PRIORITY,
     CandidateDepth,
     FusionWeights,
-    IndexHit,
     SearchConfig,
     SearchFilters,
     SearchMode,
@@ -25,68 +21,10 @@ from kenning.domain.retrieval.search import (
     config_for,
     search,
 )
+from tests.fakes.chunk_index import FakeIndex
+from tests.fakes.embedder import FakeEmbedder
 
 READER = Scope("acme", "web", "frontend")
-
-
-def view(chunk_id: str) -> ChunkView:
-    return ChunkView(
-        id=chunk_id, source_urn=f"doc:{chunk_id}", ordinal=0, kind="note", scope=READER,
-        content=f"content of {chunk_id}", graph_refs=(), knowledge_type=None, info_type=None,
-        tags=(), source_kind=None, connection_id=None, external_id=None, revision=None,
-    )  # fmt: skip
-
-
-class FakeEmbedder:
-    def __init__(self, fail: bool = False, delay: float = 0.0) -> None:
-        self.calls: list[tuple[list[str], int]] = []
-        self.fail = fail
-        self.delay = delay
-
-    @property
-    def model(self) -> str:
-        return "fake"
-
-    @property
-    def dimension(self) -> int:
-        return 3
-
-    async def embed(
-        self, texts: Sequence[str], *, priority: int = BACKGROUND_PRIORITY
-    ) -> list[list[float]]:
-        self.calls.append((list(texts), priority))
-        await asyncio.sleep(self.delay)
-        if self.fail:
-            raise EmbeddingError("backend down", kind=EmbeddingErrorKind.OPERATIONAL)
-        return [[1.0, 0.0, 0.0] for _ in texts]
-
-    async def aclose(self) -> None:
-        return None
-
-
-@dataclass
-class FakeIndex:
-    """Answers from fixed rankings (id, score), best first, and records what it was asked."""
-
-    vector: list[tuple[str, float]] = field(default_factory=list)
-    keyword: list[tuple[str, float]] = field(default_factory=list)
-    asked: list[tuple[str, Scope, SearchFilters, int]] = field(default_factory=list)
-    keyword_delay: float = 0.0
-    keyword_finished: bool = False
-
-    async def nearest(
-        self, embedding: Sequence[float], reader: Scope, filters: SearchFilters, limit: int
-    ) -> list[IndexHit]:
-        self.asked.append(("nearest", reader, filters, limit))
-        return [IndexHit(view(i), s) for i, s in self.vector[:limit]]
-
-    async def matching(
-        self, text: str, reader: Scope, filters: SearchFilters, limit: int
-    ) -> list[IndexHit]:
-        self.asked.append(("matching", reader, filters, limit))
-        await asyncio.sleep(self.keyword_delay)
-        self.keyword_finished = True
-        return [IndexHit(view(i), s) for i, s in self.keyword[:limit]]
 
 
 async def run(

@@ -1,0 +1,78 @@
+"""The one fake of the host `LocalStack` runs commands on: servers and databases in memory."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from kenning.cli import localstack
+from kenning.cli.stack_process import StackError
+
+
+class FakeHost:
+    """Plays the commands `LocalStack` runs, keeping server state in memory."""
+
+    def __init__(
+        self, root: Path, *, debootstrap_fails: bool = False, refused_starts: int = 0
+    ) -> None:
+        self.root = root
+        self.refused_starts = refused_starts
+        self.calls: list[list[str]] = []
+        self.pg_up = False
+        self.redis_up = False
+        self.databases: set[str] = set()
+        self.debootstrap_fails = debootstrap_fails
+
+    def __call__(self, argv: list[str], check: bool) -> subprocess.CompletedProcess[str]:
+        self.calls.append(argv)
+        code, out = self._play(argv)
+        if check and code != 0:
+            raise StackError(f"{argv[0]} failed")
+        return subprocess.CompletedProcess(argv, code, out, "")
+
+    def _play(self, argv: list[str]) -> tuple[int, str]:
+        cmd = argv[argv.index(str(self.root)) + 1 :] if str(self.root) in argv else argv
+        name = Path(cmd[0]).name
+        if argv[0] == "debootstrap":
+            if self.debootstrap_fails:
+                return 1, "E: Failed getting release file"
+            (self.root / "usr/sbin").mkdir(parents=True)
+            (self.root / "usr/bin").mkdir(parents=True)
+            return 0, ""
+        if name == "env" and "install" in cmd:
+            pg_bin = self.root / localstack._PG_BIN.lstrip("/")
+            pg_bin.mkdir(parents=True, exist_ok=True)
+            (pg_bin / "pg_isready").touch()
+            (self.root / "usr/bin/redis-cli").touch()
+        if name == "initdb":
+            (self.root / "srv/kenning/pg/PG_VERSION").write_text("17")
+        if name == "pg_isready":
+            return (0 if self.pg_up else 2), ""
+        if name == "pg_ctl":
+            if "start" in cmd and self.refused_starts > 0:
+                self.refused_starts -= 1
+                return 1, 'FATAL:  lock file "postmaster.pid" already exists'
+            self.pg_up = "start" in cmd
+        if name == "redis-server":
+            self.redis_up = True
+        if name == "redis-cli":
+            if "ping" in cmd:
+                return (0, "PONG") if self.redis_up else (1, "")
+            if "shutdown" in cmd:
+                self.redis_up = False
+            return 0, "redis_version:8.0.2\n"
+        if name == "psql":
+            return 0, self._psql(cmd[-1])
+        return 0, ""
+
+    def _psql(self, sql: str) -> str:
+        if sql.startswith("CREATE DATABASE"):
+            self.databases.add(sql.split('"')[1])
+            return ""
+        if "pg_database" in sql:
+            name = sql.rsplit("'", 2)[1]
+            return "1" if name in self.databases else ""
+        return "17.11" if "server_version" in sql else "1.5.0"
+
+    def ran(self, program: str) -> int:
+        return sum(1 for argv in self.calls if any(Path(a).name == program for a in argv[:4]))
