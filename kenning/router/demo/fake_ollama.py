@@ -23,15 +23,15 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from .fake_completions import complete
 from .fake_models import (
     ModelSpec,
     Residencies,
     Residency,
     fake_embedding,
-    fake_tokens,
     normalized,
     parse_keep_alive,
 )
@@ -45,7 +45,6 @@ DEFAULT_MODELS = (
     ModelSpec("all-minilm", size_mb=100, embedding=True, dims=8),
 )
 BUSY = "server busy, please try again.  maximum pending requests exceeded"
-NDJSON = "application/x-ndjson"
 Handler = Callable[
     [Request, dict[str, Any], ModelSpec, "RequestRecord"], Coroutine[Any, Any, Response]
 ]
@@ -62,14 +61,6 @@ class RequestRecord:
     started: float = 0.0
     first_token: float | None = None
     finished: float | None = None
-
-
-def _now() -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%S.000000Z", time.gmtime())
-
-
-def _line(obj: dict[str, Any]) -> bytes:
-    return json.dumps(obj).encode() + b"\n"
 
 
 class FakeOllama:
@@ -174,7 +165,7 @@ class FakeOllama:
         self.records.append(record)
         return await handler(request, body, spec, record)
 
-    async def _until_disconnect(
+    async def until_disconnect(
         self, request: Request, record: RequestRecord, work: Coroutine[Any, Any, Response]
     ) -> Response:
         """Run non-streaming work; a client disconnect cancels it, like Ollama's context."""
@@ -196,9 +187,10 @@ class FakeOllama:
         return Response(status_code=499)
 
     @contextlib.asynccontextmanager
-    async def _running(
+    async def running(
         self, spec: ModelSpec, record: RequestRecord, keep_alive: float | None
     ) -> AsyncIterator[Residency]:
+        """Hold the model loaded and one of its parallel slots for the body; record the end."""
         resident = await self.residency.acquire(spec, self.load_time)
         try:
             slots = self._slots.setdefault(spec.name, asyncio.Semaphore(self.num_parallel))
@@ -213,107 +205,17 @@ class FakeOllama:
             record.finished = time.monotonic()
             self.residency.release(resident, keep_alive)
 
-    def _load_or_unload(
-        self, spec: ModelSpec, record: RequestRecord, keep: float | None
-    ) -> Coroutine[Any, Any, dict[str, Any]]:
-        async def run() -> dict[str, Any]:
-            base = {"model": spec.name, "created_at": _now(), "done": True}
-            if keep == 0:
-                self.residency.expire(spec.name)
-                record.outcome = "ok"
-                return {**base, "done_reason": "unload"}
-            async with self._running(spec, record, keep):
-                pass
-            return {**base, "done_reason": "load"}
-
-        return run()
-
     async def _generate(
         self, request: Request, body: dict[str, Any], spec: ModelSpec, record: RequestRecord
     ) -> Response:
-        return await self._complete(request, body, spec, record, str(body.get("prompt") or ""))
+        return await complete(self, request, body, spec, record, str(body.get("prompt") or ""))
 
     async def _chat(
         self, request: Request, body: dict[str, Any], spec: ModelSpec, record: RequestRecord
     ) -> Response:
         messages = body.get("messages") or []
         prompt = str(messages[-1].get("content", "")) if messages else ""
-        return await self._complete(request, body, spec, record, prompt, chat=True)
-
-    async def _complete(
-        self,
-        request: Request,
-        body: dict[str, Any],
-        spec: ModelSpec,
-        record: RequestRecord,
-        prompt: str,
-        *,
-        chat: bool = False,
-    ) -> Response:
-        keep = parse_keep_alive(body.get("keep_alive"))
-        if not prompt:
-            result = await self._load_or_unload(spec, record, keep)
-            if chat:
-                result["message"] = {"role": "assistant", "content": ""}
-            else:
-                result["response"] = ""
-            return JSONResponse(result)
-        if spec.embedding:
-            record.outcome = "error"
-            kind = "chat" if chat else "generate"
-            return JSONResponse({"error": f'"{spec.name}" does not support {kind}'}, 400)
-        count = int((body.get("options") or {}).get("num_predict") or self.tokens)
-        tokens = fake_tokens(prompt, count)
-
-        def piece(token: str) -> dict[str, Any]:
-            if chat:
-                return {"message": {"role": "assistant", "content": token}}
-            return {"response": token}
-
-        def final(started: float, text: str) -> dict[str, Any]:
-            elapsed = int((time.monotonic() - started) * 1e9)
-            return {
-                "model": spec.name,
-                "created_at": _now(),
-                **piece(text),
-                "done": True,
-                "done_reason": "stop",
-                **({} if chat else {"context": [1, 2, 3]}),
-                "total_duration": elapsed,
-                "load_duration": int(self.load_time * 1e9),
-                "prompt_eval_count": len(prompt.split()),
-                "prompt_eval_duration": 1000,
-                "eval_count": len(tokens),
-                "eval_duration": elapsed,
-            }
-
-        if body.get("stream", True) is False:
-
-            async def whole() -> Response:
-                async with self._running(spec, record, keep):
-                    for _ in tokens:
-                        await asyncio.sleep(self.token_latency)
-                    if self.error_after_tokens is not None:
-                        record.outcome = "error"
-                        return JSONResponse({"error": "fake failure"}, status_code=500)
-                    return JSONResponse(final(record.started, "".join(tokens)))
-
-            return await self._until_disconnect(request, record, whole())
-
-        async def stream() -> AsyncIterator[bytes]:
-            async with self._running(spec, record, keep):
-                for index, token in enumerate(tokens):
-                    if self.error_after_tokens is not None and index >= self.error_after_tokens:
-                        record.outcome = "error"
-                        yield _line({"error": "fake failure after the stream started"})
-                        return
-                    await asyncio.sleep(self.token_latency)
-                    if record.first_token is None:
-                        record.first_token = time.monotonic()
-                    yield _line({"model": spec.name, "created_at": _now(), **piece(token)})
-                yield _line(final(record.started, ""))
-
-        return StreamingResponse(stream(), media_type=NDJSON)
+        return await complete(self, request, body, spec, record, prompt, chat=True)
 
     async def _embed(
         self, request: Request, body: dict[str, Any], spec: ModelSpec, record: RequestRecord
@@ -325,7 +227,7 @@ class FakeOllama:
 
         async def work() -> Response:
             started = time.monotonic()
-            async with self._running(spec, record, keep):
+            async with self.running(spec, record, keep):
                 if inputs:
                     await asyncio.sleep(self.embed_latency * len(inputs))
             vectors = [normalized(fake_embedding(text, spec.dims)) for text in inputs]
@@ -339,7 +241,7 @@ class FakeOllama:
                 }
             )
 
-        return await self._until_disconnect(request, record, work())
+        return await self.until_disconnect(request, record, work())
 
     async def _embeddings(
         self, request: Request, body: dict[str, Any], spec: ModelSpec, record: RequestRecord
@@ -348,13 +250,13 @@ class FakeOllama:
         keep = parse_keep_alive(body.get("keep_alive"))
 
         async def work() -> Response:
-            async with self._running(spec, record, keep):
+            async with self.running(spec, record, keep):
                 if prompt:
                     await asyncio.sleep(self.embed_latency)
             vector = fake_embedding(prompt, spec.dims) if prompt else []
             return JSONResponse({"embedding": vector})
 
-        return await self._until_disconnect(request, record, work())
+        return await self.until_disconnect(request, record, work())
 
     async def _tags(self, _: Request) -> Response:
         return JSONResponse({"models": [m.tag() for m in self.models.values()]})
