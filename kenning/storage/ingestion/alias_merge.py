@@ -62,48 +62,67 @@ async def merge_alias(
     for pair in pairs:
         alias_id, canonical_id = pair["alias_id"], pair["canonical_id"]
         if canonical_id is None:
-            await conn.execute(
-                f"""UPDATE {sql.vertices} SET properties = {
-                    to_agtype(
-                        f"{as_jsonb('properties')} || jsonb_build_object('key', $2::text, "
-                        "'type', split_part($2::text, ':', 1))"
-                    )
-                }
-                    WHERE id = $1""",
-                alias_id,
-                canonical_key,
+            await _rename_vertex(conn, sql, alias_id, canonical_key)
+        else:
+            await _merge_vertex(conn, sql, alias_id, canonical_id)
+    await _move_references(conn, client_id, alias_key, canonical_key)
+    return len(pairs)
+
+
+async def _rename_vertex(
+    conn: Connection, sql: GraphSql, alias_id: int, canonical_key: str
+) -> None:
+    # No canonical vertex in this scope: renaming the alias vertex is the whole merge.
+    await conn.execute(
+        f"""UPDATE {sql.vertices} SET properties = {
+            to_agtype(
+                f"{as_jsonb('properties')} || jsonb_build_object('key', $2::text, "
+                "'type', split_part($2::text, ':', 1))"
             )
-            continue
-        for side, other in (("start_id", "end_id"), ("end_id", "start_id")):
-            await conn.execute(_unite_duplicates(sql, side, other), alias_id, canonical_id)
-            await conn.execute(_drop_duplicates(sql, side, other), alias_id, canonical_id)
-        # What is left between alias and canonical would become a self-loop: drop it.
-        await conn.execute(
-            f"""DELETE FROM {sql.edges} WHERE (start_id = $1 AND end_id = $2)
-                OR (start_id = $2 AND end_id = $1)""",
-            alias_id,
-            canonical_id,
-        )
-        await conn.execute(
-            f"UPDATE {sql.edges} SET start_id = $2 WHERE start_id = $1",
-            alias_id,
-            canonical_id,
-        )
-        await conn.execute(
-            f"UPDATE {sql.edges} SET end_id = $2 WHERE end_id = $1",
-            alias_id,
-            canonical_id,
-        )
-        # The canonical vertex keeps its own properties where both have one.
-        await conn.execute(
-            f"""UPDATE {sql.vertices} c SET properties = {
-                to_agtype(f"{as_jsonb('a.properties')} || {as_jsonb('c.properties')}")
-            }
-                FROM {sql.vertices} a WHERE a.id = $1 AND c.id = $2""",
-            alias_id,
-            canonical_id,
-        )
-        await conn.execute(f"DELETE FROM {sql.vertices} WHERE id = $1", alias_id)
+        }
+            WHERE id = $1""",
+        alias_id,
+        canonical_key,
+    )
+
+
+async def _merge_vertex(conn: Connection, sql: GraphSql, alias_id: int, canonical_id: int) -> None:
+    for side, other in (("start_id", "end_id"), ("end_id", "start_id")):
+        await conn.execute(_unite_duplicates(sql, side, other), alias_id, canonical_id)
+        await conn.execute(_drop_duplicates(sql, side, other), alias_id, canonical_id)
+    # What is left between alias and canonical would become a self-loop: drop it.
+    await conn.execute(
+        f"""DELETE FROM {sql.edges} WHERE (start_id = $1 AND end_id = $2)
+            OR (start_id = $2 AND end_id = $1)""",
+        alias_id,
+        canonical_id,
+    )
+    await conn.execute(
+        f"UPDATE {sql.edges} SET start_id = $2 WHERE start_id = $1",
+        alias_id,
+        canonical_id,
+    )
+    await conn.execute(
+        f"UPDATE {sql.edges} SET end_id = $2 WHERE end_id = $1",
+        alias_id,
+        canonical_id,
+    )
+    # The canonical vertex keeps its own properties where both have one.
+    await conn.execute(
+        f"""UPDATE {sql.vertices} c SET properties = {
+            to_agtype(f"{as_jsonb('a.properties')} || {as_jsonb('c.properties')}")
+        }
+            FROM {sql.vertices} a WHERE a.id = $1 AND c.id = $2""",
+        alias_id,
+        canonical_id,
+    )
+    await conn.execute(f"DELETE FROM {sql.vertices} WHERE id = $1", alias_id)
+
+
+async def _move_references(
+    conn: Connection, client_id: str, alias_key: str, canonical_key: str
+) -> None:
+    """Chunk refs and source mentions of the alias key name the canonical key instead."""
     await conn.execute(
         """UPDATE chunks SET graph_refs = ARRAY(
                SELECT DISTINCT r FROM unnest(array_replace(graph_refs, $2, $3)) AS r ORDER BY r)
@@ -124,4 +143,3 @@ async def merge_alias(
     await conn.execute(
         "DELETE FROM source_mentions WHERE client_id = $1 AND node_key = $2", client_id, alias_key
     )
-    return len(pairs)
