@@ -1,13 +1,32 @@
 """The domain's exception tree; each error has a stable code the API exposes.
 
-KenningError
-├── ValidationError        bad input, names the field
-│   └── TooLargeError      input over a size or count limit
-├── SensitiveContentError  content holds credentials (findings: kind + line)
-├── ScopeError             read or write outside the caller's scope
-├── NotFoundError          a referenced item does not exist
-├── ConflictError          state does not allow the operation
-└── ConfigurationError     the server cannot run as configured
+Every class, its code (the class's ``code``), what it means and, when it is not defined
+here, the module of ``kenning/`` it lives in:
+
+KenningError                    INVALID            base of every error raised on purpose
+├── ValidationError             INVALID            bad input, names the field
+│   └── TooLargeError           TOO_LARGE          input over a size or count limit
+├── SensitiveContentError       SENSITIVE_CONTENT  content holds credentials (findings)
+│                                                  in domain/ingestion/secrets/findings.py
+├── ScopeError                  OUT_OF_SCOPE       read or write outside the caller's scope
+├── NotFoundError               NOT_FOUND          a referenced item does not exist
+├── ConflictError               CONFLICT           state does not allow the operation
+│   ├── JobStateError           CONFLICT           the job's status does not allow it (status)
+│   │                                              in domain/queue/jobs.py
+│   ├── LeaseLostError          CONFLICT           this worker no longer holds the job
+│   │                                              in domain/queue/jobs.py
+│   └── ConnectionRevokedError  CONFLICT           the connection may not ingest (connection_id)
+│                                                  in domain/ingestion/source_connections.py
+├── ConfigurationError          MISCONFIGURED      the server cannot run as configured
+│   └── StackError              MISCONFIGURED      the local stack could not be run
+│                                                  in cli/stack_process.py, outside the domain
+├── OperationalError            INVALID            a backend was unreachable; retry later
+│                                                  in domain/queue/jobs.py
+└── EmbeddingError              EMBEDDING_FAILED   the embedding backend failed (kind, transient)
+                                                   in domain/embedding.py
+
+Which of them reach a client as a member of a result union, and which as a top-level
+error, is decided in one place: ``kenning/resolvers/errors.py``.
 """
 
 from __future__ import annotations
