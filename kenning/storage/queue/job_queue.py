@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, Final
 
@@ -30,10 +29,10 @@ from kenning.domain.queue.jobs import (
     lane_bounds,
     lane_of,
 )
-from kenning.domain.queue.order import QueueEntry, plan_move
 from kenning.domain.queue.ports import EventPublisher, NewJob
 from kenning.storage.db.pool import Connection
 from kenning.storage.db.visibility import visible_rows
+from kenning.storage.queue.job_order import move_queued_job
 from kenning.storage.queue.job_queue_sql import (
     CANCEL_MATCHING,
     CLAIM_PAGE,
@@ -45,7 +44,6 @@ from kenning.storage.queue.job_queue_sql import (
 )
 from kenning.storage.queue.job_rows import (
     JOB_COLUMNS,
-    LANE_ORDER,
     decode_claim_cursor,
     decode_cursor,
     encode_claim_cursor,
@@ -55,7 +53,6 @@ from kenning.storage.queue.job_rows import (
 
 WAKE_CHANNEL: Final = "kenning_jobs"
 MAX_PAGE: Final = 500
-MAX_LANE_SCAN: Final = 100_000
 _ATTEMPTS: Final = 5
 
 
@@ -226,52 +223,12 @@ class PgJobQueue:
 
     async def move(self, job_id: str, position: int) -> Job:
         async with self._pool.acquire() as conn:
-            async with conn.transaction():
-                lane = await conn.fetchval("SELECT lane FROM ingestion_jobs WHERE id = $1", job_id)
-                if lane is None:
-                    raise NotFoundError(f"no job {job_id}", field="jobId")
-                # Moves of one lane run one at a time, each seeing the previous one's order;
-                # taken before any row lock, so two moves cannot deadlock.
-                await conn.execute(
-                    "SELECT pg_advisory_xact_lock(hashtextextended('kenning.queue.move.' "
-                    "|| $1::text, 0))",
-                    lane,
-                )
-                current = await conn.fetchval(
-                    "SELECT status FROM ingestion_jobs WHERE id = $1 FOR UPDATE", job_id
-                )
-                if current != JobStatus.QUEUED:
-                    raise JobStateError(f"job {job_id} is {current}", JobStatus(current))
-                row = await self._apply_move(conn, Lane(lane), job_id, position)
+            row = await move_queued_job(conn, job_id, position)
             assert row is not None
             job = to_job(row)
             await self._events.publish(JobEvent(job, JobStatus.QUEUED))
             await wake(conn, job.lane)
             return _with_position(job, await queue_position(conn, job))
-
-    async def _apply_move(self, conn: Connection, lane: Lane, job_id: str, position: int) -> Any:
-        low, high = lane_bounds(lane)
-        rows = await conn.fetch(
-            f"""SELECT id, priority, queue_position, created_at FROM ingestion_jobs
-                WHERE status = 'QUEUED' AND priority BETWEEN $1 AND $2
-                ORDER BY {LANE_ORDER} LIMIT {MAX_LANE_SCAN}""",
-            low,
-            high,
-        )
-        entries = [
-            QueueEntry(r["id"], r["priority"], r["queue_position"], r["created_at"]) for r in rows
-        ]
-        move = plan_move(entries, job_id, position)
-        others = [(jid, pos) for jid, pos in move.positions.items() if jid != job_id]
-        await _renumber(conn, others)
-        return await conn.fetchrow(
-            f"""UPDATE ingestion_jobs SET priority = $2, queue_position = $3,
-                version = version + 1, updated_at = clock_timestamp()
-                WHERE id = $1 RETURNING {JOB_COLUMNS}""",
-            job_id,
-            move.priority,
-            move.positions[job_id],
-        )
 
     async def cancel_connection(self, client_id: str, connection_id: str) -> int:
         rows = await self._pool.fetch(
@@ -285,18 +242,6 @@ class PgJobQueue:
         )
         await self._events.publish_many([JobEvent(to_job(r), JobStatus.QUEUED) for r in rows])
         return len(rows)
-
-
-async def _renumber(conn: Connection, positions: Sequence[tuple[str, int]]) -> None:
-    if not positions:
-        return
-    await conn.execute(
-        """UPDATE ingestion_jobs j SET queue_position = m.position
-           FROM unnest($1::text[], $2::int[]) AS m(id, position)
-           WHERE j.id = m.id AND j.status = 'QUEUED'""",
-        [jid for jid, _ in positions],
-        [pos for _, pos in positions],
-    )
 
 
 def _with_position(job: Job, position: int) -> Job:
