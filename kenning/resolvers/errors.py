@@ -1,29 +1,35 @@
 """The one place domain errors become members of GraphQL result unions.
 
-Every member carries the domain error's ``code``, ``message`` and ``field`` (the ``Error``
-interface); a few add what a client needs to act (findings, the job's status, the
-revoked connection).
+``MEMBERS`` says which union member each domain error a client can act on becomes; every
+member carries the error's ``code``, ``message`` and ``field`` (the ``Error`` interface), and
+a few add what a client needs to act (findings, the job's status, the revoked connection).
+``error_members`` applies it to a resolver: an error whose member the resolver's result union
+lists comes back as that member; any other error propagates and becomes a top-level GraphQL
+error (shaped in ``schema/execution/error_shaping.py``).
+
+Example::
+
+    @error_members
+    async def resolve_purge_source(info: Info, source_urn: str) -> PurgeResult: ...
 """
 
 from __future__ import annotations
 
-from typing import overload
+import functools
+import typing
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, ParamSpec, TypeVar, cast
 
-from kenning.domain.errors import NotFoundError, ScopeError, ValidationError
+from kenning.domain.errors import KenningError, NotFoundError, ScopeError, ValidationError
 from kenning.domain.ingestion.secrets.findings import SensitiveContentError
 from kenning.domain.ingestion.source_connections import ConnectionRevokedError
 from kenning.domain.queue.jobs import JobStateError
 from kenning.schema import errors as gql
 from kenning.schema.queue import types as queue_gql
 
-ExpectedError = (
-    ValidationError
-    | SensitiveContentError
-    | ScopeError
-    | NotFoundError
-    | JobStateError
-    | ConnectionRevokedError
-)
+P = ParamSpec("P")
+R = TypeVar("R")
+
 Member = (
     gql.ValidationError
     | gql.SensitiveContentError
@@ -34,34 +40,83 @@ Member = (
 )
 
 
-@overload
-def error_member(error: SensitiveContentError) -> gql.SensitiveContentError: ...
-@overload
-def error_member(error: ScopeError) -> gql.ScopeError: ...
-@overload
-def error_member(error: NotFoundError) -> gql.NotFoundError: ...
-@overload
-def error_member(error: JobStateError) -> queue_gql.JobStateError: ...
-@overload
-def error_member(error: ConnectionRevokedError) -> queue_gql.ConnectionRevokedError: ...
-@overload
-def error_member(error: ValidationError) -> gql.ValidationError: ...
+def _validation(error: ValidationError) -> gql.ValidationError:
+    return gql.ValidationError(code=error.code, message=error.message, field=error.field)
 
 
-def error_member(error: ExpectedError) -> Member:
-    """The union member that tells the client what went wrong with its request."""
-    code, message, field = error.code, error.message, error.field
-    if isinstance(error, SensitiveContentError):
-        findings = [gql.SecretFinding(kind=f.kind.value, line=f.line) for f in error.shown]
-        return gql.SensitiveContentError(code=code, message=message, field=field, findings=findings)
-    if isinstance(error, ScopeError):
-        return gql.ScopeError(code=code, message=message, field=field)
-    if isinstance(error, NotFoundError):
-        return gql.NotFoundError(code=code, message=message, field=field)
-    if isinstance(error, JobStateError):
-        return queue_gql.JobStateError(code=code, message=message, field=field, status=error.status)
-    if isinstance(error, ConnectionRevokedError):
-        return queue_gql.ConnectionRevokedError(
-            code=code, message=message, field=field, connection_id=error.connection_id
-        )
-    return gql.ValidationError(code=code, message=message, field=field)
+def _sensitive(error: SensitiveContentError) -> gql.SensitiveContentError:
+    findings = [gql.SecretFinding(kind=f.kind.value, line=f.line) for f in error.shown]
+    return gql.SensitiveContentError(
+        code=error.code, message=error.message, field=error.field, findings=findings
+    )
+
+
+def _scope(error: ScopeError) -> gql.ScopeError:
+    return gql.ScopeError(code=error.code, message=error.message, field=error.field)
+
+
+def _not_found(error: NotFoundError) -> gql.NotFoundError:
+    return gql.NotFoundError(code=error.code, message=error.message, field=error.field)
+
+
+def _job_state(error: JobStateError) -> queue_gql.JobStateError:
+    return queue_gql.JobStateError(
+        code=error.code, message=error.message, field=error.field, status=error.status
+    )
+
+
+def _revoked(error: ConnectionRevokedError) -> queue_gql.ConnectionRevokedError:
+    return queue_gql.ConnectionRevokedError(
+        code=error.code, message=error.message, field=error.field, connection_id=error.connection_id
+    )
+
+
+# Keyed by class, not by code alone: JobStateError, ConnectionRevokedError and LeaseLostError
+# share CONFLICT, and OperationalError inherits INVALID, yet only some of them are members.
+# A subclass takes its nearest listed ancestor's member (TooLargeError: ValidationError).
+MEMBERS: dict[type[KenningError], Callable[[Any], Member]] = {
+    ValidationError: _validation,
+    SensitiveContentError: _sensitive,
+    ScopeError: _scope,
+    NotFoundError: _not_found,
+    JobStateError: _job_state,
+    ConnectionRevokedError: _revoked,
+}
+
+
+def error_member(error: KenningError) -> Member | None:
+    """The union member that tells the client what went wrong; None when none stands for it."""
+    for kind in type(error).__mro__:
+        build = MEMBERS.get(kind)
+        if build is not None:
+            return build(error)
+    return None
+
+
+def union_members(resolver: Callable[..., object]) -> frozenset[type]:
+    """The member types of the result union ``resolver`` declares it returns."""
+    returned = typing.get_type_hints(resolver)["return"]
+    members = frozenset(typing.get_args(returned))
+    if not members:
+        raise TypeError(f"{resolver.__qualname__} does not return a union")
+    return members
+
+
+def error_members(
+    resolver: Callable[P, Awaitable[R]],
+) -> Callable[P, Coroutine[Any, Any, R]]:
+    """``resolver``, returning a domain error as the member its result union lists for it."""
+    listed = union_members(resolver)
+
+    @functools.wraps(resolver)
+    async def resolve(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return await resolver(*args, **kwargs)
+        except KenningError as error:
+            member = error_member(error)
+            if member is None or type(member) not in listed:
+                raise
+            # The union check above is what makes the member a valid R.
+            return cast(R, member)
+
+    return resolve

@@ -5,10 +5,10 @@ from __future__ import annotations
 import strawberry
 
 from kenning.domain.access.api_keys import ApiKeyInfo, create_key, list_keys, revoke_key
-from kenning.domain.errors import NotFoundError, ScopeError, ValidationError
+from kenning.domain.access.principal import Principal
 from kenning.resolvers.access.scope import principal, to_scope
 from kenning.resolvers.context import Info
-from kenning.resolvers.errors import error_member
+from kenning.resolvers.errors import error_members
 from kenning.schema.access import keys as gql
 from kenning.schema.access.scope import scope_info
 
@@ -47,22 +47,25 @@ async def resolve_create_api_key(
     info: Info, input: gql.CreateApiKeyInput
 ) -> gql.CreateApiKeyResult:
     """A new key inside the admin key's scope; its text is in the answer, once."""
-    caller = principal(info)
-    try:
-        scope = to_scope(input.scope) or caller.scope
-        text, stored = await create_key(
-            caller, scope, input.role, input.label, info.context.runtime.api_keys,
-            info.context.runtime.project_groups,
-        )  # fmt: skip
-    except (ValidationError, ScopeError) as error:
-        return error_member(error)
+    # principal() outside the mapping: a missing key is a top-level error here, not a
+    # ScopeError member (the view refuses keyless requests before any resolver runs).
+    return await _create_key(info, principal(info), input)
+
+
+@error_members
+async def _create_key(
+    info: Info, caller: Principal, input: gql.CreateApiKeyInput
+) -> gql.CreateApiKeyResult:
+    scope = to_scope(input.scope) or caller.scope
+    text, stored = await create_key(
+        caller, scope, input.role, input.label, info.context.runtime.api_keys,
+        info.context.runtime.project_groups,
+    )  # fmt: skip
     return gql.CreateApiKeySuccess(key=text, api_key=_key(stored))
 
 
+@error_members
 async def resolve_revoke_api_key(info: Info, id: strawberry.ID) -> gql.RevokeApiKeyResult:
     """Revoke a key inside the admin key's scope."""
-    try:
-        revoked = await revoke_key(principal(info), str(id), info.context.runtime.api_keys)
-    except (NotFoundError, ScopeError) as error:
-        return error_member(error)
+    revoked = await revoke_key(principal(info), str(id), info.context.runtime.api_keys)
     return gql.RevokeApiKeySuccess(api_key=_key(revoked))

@@ -7,18 +7,13 @@ from kenning.domain.connections.lifecycle import (
     revoke_connection,
     update_sync_cursor,
 )
-from kenning.domain.errors import NotFoundError, ScopeError, ValidationError
+from kenning.domain.errors import ValidationError
 from kenning.domain.ingestion.request import PurgeCounts
-from kenning.domain.ingestion.secrets.findings import SensitiveContentError
-from kenning.domain.ingestion.source_connections import (
-    ConnectionRevokedError,
-    ConnectionSpec,
-    SourceConnection,
-)
+from kenning.domain.ingestion.source_connections import ConnectionSpec, SourceConnection
 from kenning.resolvers.access.scope import principal, read_scope, stored_write_scope, write_scope
 from kenning.resolvers.context import Info
-from kenning.resolvers.errors import error_member
-from kenning.resolvers.queue.jobs import revoked_member, to_handle
+from kenning.resolvers.errors import error_members
+from kenning.resolvers.queue.jobs import to_handle
 from kenning.schema.access.scope import ScopeInput, scope_info
 from kenning.schema.connections import types as gql
 from kenning.schema.ingestion.knowledge_admin import PurgeSuccess
@@ -59,68 +54,58 @@ def _purged(counts: PurgeCounts) -> PurgeSuccess:
     )
 
 
+@error_members
 async def resolve_register_connection(
     info: Info, input: gql.RegisterConnectionInput
 ) -> gql.RegisterConnectionResult:
     """Store a connection and queue its summary document."""
     queue = info.context.runtime.queue
-    try:
-        spec = ConnectionSpec(
-            connection_id=input.connection_id,
-            authority=input.authority,
-            label=input.label,
-            scope=await stored_write_scope(info, input.scope),
-            allowed_source_kinds=tuple(input.allowed_source_kinds),
-            root=input.root,
-            owner=input.owner,
-        )
-        done = await register_connection(spec, queue.connections, queue.jobs)
-    except (ValidationError, SensitiveContentError, ScopeError) as error:
-        return error_member(error)
-    except ConnectionRevokedError as error:
-        return revoked_member(error)
+    spec = ConnectionSpec(
+        connection_id=input.connection_id,
+        authority=input.authority,
+        label=input.label,
+        scope=await stored_write_scope(info, input.scope),
+        allowed_source_kinds=tuple(input.allowed_source_kinds),
+        root=input.root,
+        owner=input.owner,
+    )
+    done = await register_connection(spec, queue.connections, queue.jobs)
     return gql.RegisterConnectionSuccess(
         connection=to_connection_type(done.connection), summary=to_handle(done.summary)
     )
 
 
+@error_members
 async def resolve_update_sync_cursor(
     info: Info, connection_id: str, cursor_name: str, value: str, scope: ScopeInput | None = None
 ) -> gql.SyncCursorResult:
     """Remember where a connector stopped reading one feed."""
     registry = info.context.runtime.queue.connections
-    try:
-        client = write_scope(info, scope).client_id
-        cursor = await update_sync_cursor(
-            client, connection_id, cursor_name, value, principal(info), registry
-        )
-    except (ValidationError, ScopeError, NotFoundError) as error:
-        return error_member(error)
-    except ConnectionRevokedError as error:
-        return revoked_member(error)
+    client = write_scope(info, scope).client_id
+    cursor = await update_sync_cursor(
+        client, connection_id, cursor_name, value, principal(info), registry
+    )
     return gql.SyncCursorInfo(name=cursor.name, value=cursor.value, updated_at=cursor.updated_at)
 
 
+@error_members
 async def resolve_revoke_connection(
     info: Info, connection_id: str, reason: str, scope: ScopeInput | None = None
 ) -> gql.RevokeConnectionResult:
     """Cancel the connection's queued jobs, purge what it produced, mark it REVOKED."""
     runtime = info.context.runtime
-    try:
-        if not reason.strip() or len(reason) > 2000:
-            raise ValidationError("reason must be 1..2000 characters", field="reason")
-        client = write_scope(info, scope).client_id
-        done = await revoke_connection(
-            client,
-            connection_id,
-            reason,
-            principal(info),
-            registry=runtime.queue.connections,
-            queue=runtime.queue.jobs,
-            store=runtime.store,
-        )
-    except (ValidationError, ScopeError, NotFoundError) as error:
-        return error_member(error)
+    if not reason.strip() or len(reason) > 2000:
+        raise ValidationError("reason must be 1..2000 characters", field="reason")
+    client = write_scope(info, scope).client_id
+    done = await revoke_connection(
+        client,
+        connection_id,
+        reason,
+        principal(info),
+        registry=runtime.queue.connections,
+        queue=runtime.queue.jobs,
+        store=runtime.store,
+    )
     return gql.RevokeConnectionSuccess(
         connection=to_connection_type(done.connection),
         cancelled_jobs=done.cancelled_jobs,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 
 import strawberry
 
@@ -23,7 +24,7 @@ from kenning.domain.ingestion.source_connections import ConnectionRevokedError
 from kenning.domain.off_loop import off_loop
 from kenning.resolvers.access.scope import stored_write_scope
 from kenning.resolvers.context import Info
-from kenning.resolvers.errors import error_member
+from kenning.resolvers.errors import error_members
 from kenning.schema.ingestion.ingest import (
     EdgeTriple,
     IngestedChunk,
@@ -92,13 +93,14 @@ def to_warnings(warnings: Sequence[ExtractionWarning]) -> list[IngestWarning]:
     ]  # fmt: skip
 
 
+@error_members
 async def resolve_ingest(info: Info, input: IngestInput) -> IngestResult:
     """Index one document now; expected failures come back as union members."""
     runtime = info.context.runtime
     deps = runtime.ingest_deps()
     if input.secret_policy is not None:
         deps = dataclasses.replace(deps, secret_policy=SecretPolicy(input.secret_policy.value))
-    try:
+    with _logged_failure(input):
         request = await to_request(info, input, INGEST_PRIORITY)
         # Identifiers first: a credential in connectionId must not reach a query.
         check_identifiers(identifier_fields(request))
@@ -106,21 +108,29 @@ async def resolve_ingest(info: Info, input: IngestInput) -> IngestResult:
             request.scope, request.connection_id, request.source_kind, runtime.queue.connections
         )
         outcome = await ingest(request, deps)
-    except ConnectionRevokedError as error:
-        return error_member(error)
+    # A 2 MB document's result holds thousands of chunks, edges and warnings.
+    items = len(outcome.chunk_ids) + len(outcome.edges) + len(outcome.warnings)
+    return await off_loop(items * 16, lambda: to_success(outcome))
+
+
+@contextmanager
+def _logged_failure(data: IngestInput) -> Iterator[None]:
+    """Log a refused or failed ingest, then let the error go on to ``error_members``."""
+    try:
+        yield
+    except ConnectionRevokedError:
+        # The connection's state refused it, not the input or the server: nothing to log.
+        raise
     except (ValidationError, SensitiveContentError, ScopeError) as error:
         # Field names and sizes only: the refused input may hold the very credential.
         logger.info(
             "ingestion.rejected",
-            extra={"code": error.code.value, "field": error.field, **_sizes(input)},
+            extra={"code": error.code.value, "field": error.field, **_sizes(data)},
         )
-        return error_member(error)
-    except Exception as error:
-        logger.warning("ingestion.failed", extra={"error": type(error).__name__, **_sizes(input)})
         raise
-    # A 2 MB document's result holds thousands of chunks, edges and warnings.
-    items = len(outcome.chunk_ids) + len(outcome.edges) + len(outcome.warnings)
-    return await off_loop(items * 16, lambda: to_success(outcome))
+    except Exception as error:
+        logger.warning("ingestion.failed", extra={"error": type(error).__name__, **_sizes(data)})
+        raise
 
 
 def _sizes(data: IngestInput) -> dict[str, int]:

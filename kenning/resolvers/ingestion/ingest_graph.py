@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 import strawberry
 
-from kenning.domain.errors import ScopeError, ValidationError
+from kenning.domain.errors import ValidationError
 from kenning.domain.ingestion.git_commits import FileChange, GitCommit, commit_requests
 from kenning.domain.ingestion.graph_items import identifier_fields
 from kenning.domain.ingestion.ingest_graph import (
@@ -17,12 +17,10 @@ from kenning.domain.ingestion.ingest_graph import (
 )
 from kenning.domain.ingestion.request import EdgeRecord, NodeRecord
 from kenning.domain.ingestion.rules import check_identifiers, check_write_connection
-from kenning.domain.ingestion.secrets.findings import SensitiveContentError
-from kenning.domain.ingestion.source_connections import ConnectionRevokedError
 from kenning.domain.off_loop import off_loop
 from kenning.resolvers.access.scope import stored_write_scope
 from kenning.resolvers.context import Info
-from kenning.resolvers.errors import error_member
+from kenning.resolvers.errors import error_members
 from kenning.resolvers.ingestion.ingest import to_warnings
 from kenning.schema.ingestion.ingest import EdgeTriple, IngestedChunk
 from kenning.schema.ingestion.ingest_graph import (
@@ -35,9 +33,6 @@ from kenning.schema.ingestion.ingest_graph import (
     IngestGraphSuccess,
     RejectedItem,
 )
-from kenning.schema.queue import types as queue_types
-
-_Expected = (ValidationError, SensitiveContentError, ScopeError)
 
 
 def _properties(value: object, index: int) -> Mapping[str, object]:
@@ -74,21 +69,17 @@ def _rejected(result: GraphOutcome) -> list[RejectedItem]:
     return [RejectedItem(item=r.item, index=r.index, reason=r.reason) for r in result.rejected]
 
 
+@error_members
 async def resolve_ingest_graph(info: Info, input: IngestGraphInput) -> IngestGraphResult:
     """Store pre-structured pieces, nodes and edges; reject bad items one by one."""
-    try:
-        request = await _request(info, input)
-        # Identifiers first: a credential in connectionId must not reach a query.
-        check_identifiers(identifier_fields(request))
-        await check_write_connection(
-            request.scope, request.connection_id, request.source_kind,
-            info.context.runtime.queue.connections,
-        )  # fmt: skip
-        result = await ingest_graph(request, info.context.runtime.ingest_deps())
-    except _Expected as error:
-        return error_member(error)
-    except ConnectionRevokedError as error:
-        return _revoked(error)
+    request = await _request(info, input)
+    # Identifiers first: a credential in connectionId must not reach a query.
+    check_identifiers(identifier_fields(request))
+    await check_write_connection(
+        request.scope, request.connection_id, request.source_kind,
+        info.context.runtime.queue.connections,
+    )  # fmt: skip
+    result = await ingest_graph(request, info.context.runtime.ingest_deps())
     outcome = result.outcome
     return IngestGraphSuccess(
         status=outcome.status,
@@ -103,40 +94,32 @@ async def resolve_ingest_graph(info: Info, input: IngestGraphInput) -> IngestGra
     )  # fmt: skip
 
 
+@error_members
 async def resolve_ingest_git_commits(
     info: Info, input: IngestGitCommitsInput
 ) -> IngestGitCommitsResult:
     """Commits, branches and files as a graph; each commit's diff is its edges' evidence."""
-    try:
-        commits = tuple(
-            GitCommit(c.hash, c.message, c.author, c.date, c.branch, tuple(c.parents),
-                      tuple(FileChange(f.path, f.change_type, f.old_path) for f in c.files),
-                      c.diff)
-            for c in input.commits
+    commits = tuple(
+        GitCommit(c.hash, c.message, c.author, c.date, c.branch, tuple(c.parents),
+                  tuple(FileChange(f.path, f.change_type, f.old_path) for f in c.files),
+                  c.diff)
+        for c in input.commits
+    )  # fmt: skip
+    scope = await stored_write_scope(info, input.scope)
+    deps = info.context.runtime.ingest_deps()
+    size = sum(len(c.diff) + len(c.message) for c in commits)
+    requests = await off_loop(size, lambda: commit_requests(
+        input.repository, commits, scope, connection_id=input.connection_id,
+        policy=deps.secret_policy,
+    ))  # fmt: skip
+    await check_write_connection(
+        scope, input.connection_id, None, info.context.runtime.queue.connections
+    )
+    done = []
+    for commit, request in zip(commits, requests, strict=True):
+        result = await ingest_graph(request, deps)
+        done.append(
+            CommitIngested(hash=commit.hash.lower(), status=result.outcome.status,
+                           edges=len(result.outcome.edges), rejected=_rejected(result))
         )  # fmt: skip
-        scope = await stored_write_scope(info, input.scope)
-        deps = info.context.runtime.ingest_deps()
-        size = sum(len(c.diff) + len(c.message) for c in commits)
-        requests = await off_loop(size, lambda: commit_requests(
-            input.repository, commits, scope, connection_id=input.connection_id,
-            policy=deps.secret_policy,
-        ))  # fmt: skip
-        await check_write_connection(
-            scope, input.connection_id, None, info.context.runtime.queue.connections
-        )
-        done = []
-        for commit, request in zip(commits, requests, strict=True):
-            result = await ingest_graph(request, deps)
-            done.append(
-                CommitIngested(hash=commit.hash.lower(), status=result.outcome.status,
-                               edges=len(result.outcome.edges), rejected=_rejected(result))
-            )  # fmt: skip
-    except _Expected as error:
-        return error_member(error)
-    except ConnectionRevokedError as error:
-        return _revoked(error)
     return IngestGitCommitsSuccess(commits=done)
-
-
-def _revoked(error: ConnectionRevokedError) -> queue_types.ConnectionRevokedError:
-    return error_member(error)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from kenning.domain.errors import NotFoundError, ScopeError, ValidationError
+from kenning.domain.errors import ValidationError
 from kenning.domain.ingestion.aliases import Alias, register_alias
 from kenning.domain.ingestion.purge import purge_connection, purge_source
 from kenning.domain.ingestion.request import PurgeCounts
 from kenning.resolvers.access.scope import manage_client, read_scope, write_scope
 from kenning.resolvers.context import Info
-from kenning.resolvers.errors import error_member
+from kenning.resolvers.errors import error_members
 from kenning.schema.access.scope import ScopeInput
 from kenning.schema.ingestion.knowledge_admin import (
     AliasInfo,
@@ -31,18 +31,16 @@ def _alias(alias: Alias) -> AliasInfo:
     )
 
 
+@error_members
 async def resolve_register_alias(
     info: Info, alias: str, canonical: str, area: str = "", scope: ScopeInput | None = None
 ) -> RegisterAliasResult:
     """Make `alias` resolve to `canonical` for the client (admin keys); merge its nodes."""
     runtime = info.context.runtime
-    try:
-        client = manage_client(info, scope)
-        result = await register_alias(
-            client, alias, canonical, area=area, book=runtime.aliases, store=runtime.store
-        )
-    except (ValidationError, ScopeError) as error:
-        return error_member(error)
+    client = manage_client(info, scope)
+    result = await register_alias(
+        client, alias, canonical, area=area, book=runtime.aliases, store=runtime.store
+    )
     return RegisterAliasSuccess(alias=_alias(result.alias), merged_scopes=result.merged_scopes)
 
 
@@ -66,27 +64,21 @@ def _purged(counts: PurgeCounts) -> PurgeSuccess:
     )
 
 
+@error_members
 async def resolve_purge_source(
     info: Info, source_urn: str, scope: ScopeInput | None = None
 ) -> PurgeResult:
     """Remove one source and everything only it supported."""
-    try:
-        counts = await purge_source(
-            write_scope(info, scope), source_urn, info.context.runtime.store
-        )
-    except (ValidationError, ScopeError, NotFoundError) as error:
-        return error_member(error)
+    counts = await purge_source(write_scope(info, scope), source_urn, info.context.runtime.store)
     return _purged(counts)
 
 
+@error_members
 async def resolve_purge_connection(
     info: Info, connection_id: str, scope: ScopeInput | None = None
 ) -> PurgeResult:
     """Remove every source of one connection and everything only they supported."""
-    try:
-        counts = await purge_connection(
-            write_scope(info, scope), connection_id, info.context.runtime.store
-        )
-    except (ValidationError, ScopeError, NotFoundError) as error:
-        return error_member(error)
+    counts = await purge_connection(
+        write_scope(info, scope), connection_id, info.context.runtime.store
+    )
     return _purged(counts)

@@ -7,17 +7,14 @@ from collections.abc import Awaitable, Callable
 import strawberry
 
 from kenning.domain.access.principal import Principal
-from kenning.domain.errors import NotFoundError, ScopeError, TooLargeError, ValidationError
-from kenning.domain.ingestion.secrets.findings import SensitiveContentError
+from kenning.domain.errors import TooLargeError, ValidationError
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
-from kenning.domain.ingestion.source_connections import ConnectionRevokedError
 from kenning.domain.queue.jobs import (
     EnqueueResult,
     IngestionIdentity,
     Job,
     JobFilter,
     JobOrder,
-    JobStateError,
     JobStatus,
 )
 from kenning.domain.queue.ports import JobQueue
@@ -32,7 +29,7 @@ from kenning.domain.queue.requests import (
 )
 from kenning.resolvers.access.scope import principal, read_scope, to_scope
 from kenning.resolvers.context import Info
-from kenning.resolvers.errors import error_member
+from kenning.resolvers.errors import error_members
 from kenning.resolvers.ingestion.ingest import QUEUED_PRIORITY, to_request
 from kenning.schema.access.scope import ScopeInput, scope_info
 from kenning.schema.ingestion.ingest import IngestInput, IngestionRequestInput
@@ -74,11 +71,6 @@ def to_handle(result: EnqueueResult) -> gql.IngestionHandle:
     )
 
 
-def revoked_member(error: ConnectionRevokedError) -> gql.ConnectionRevokedError:
-    """The union member of a refused revoked connection."""
-    return error_member(error)
-
-
 async def resolve_request_ingestion(
     info: Info, input: IngestInput, identity: gql.IngestionIdentityInput
 ) -> gql.RequestIngestionResult:
@@ -98,26 +90,24 @@ async def resolve_request_ingestions(
     return [await _request_one(info, item.input, item.identity) for item in inputs]
 
 
+@error_members
 async def _request_one(
     info: Info, input: IngestInput, identity: gql.IngestionIdentityInput
 ) -> gql.RequestIngestionResult:
     runtime = info.context.runtime
     override = SecretPolicy(input.secret_policy.value) if input.secret_policy else None
-    try:
-        request = await to_request(info, input, QUEUED_PRIORITY)
-        wanted = IngestionIdentity(
-            identity.source_kind, identity.source_id or input.source_urn, identity.content_version
-        )
-        result = await request_ingestion(
-            request,
-            wanted,
-            policy=override or runtime.settings.secret_policy,
-            override=override,
-            queue=runtime.queue.jobs,
-            connections=runtime.queue.connections,
-        )
-    except (ValidationError, SensitiveContentError, ScopeError, ConnectionRevokedError) as error:
-        return error_member(error)
+    request = await to_request(info, input, QUEUED_PRIORITY)
+    wanted = IngestionIdentity(
+        identity.source_kind, identity.source_id or input.source_urn, identity.content_version
+    )
+    result = await request_ingestion(
+        request,
+        wanted,
+        policy=override or runtime.settings.secret_policy,
+        override=override,
+        queue=runtime.queue.jobs,
+        connections=runtime.queue.connections,
+    )
     return to_handle(result)
 
 
@@ -167,25 +157,19 @@ async def resolve_jobs(
 Control = Callable[[Principal, JobQueue], Awaitable[Job]]
 
 
+@error_members
 async def _control(info: Info, action: Control) -> gql.JobControlResult:
-    try:
-        job = await action(principal(info), info.context.runtime.queue.jobs)
-    except JobStateError as error:
-        return error_member(error)
-    except (ValidationError, ScopeError, NotFoundError) as error:
-        return error_member(error)
+    job = await action(principal(info), info.context.runtime.queue.jobs)
     return to_job_type(job)
 
 
+@error_members
 async def resolve_cancel_jobs(
     info: Info, filter: gql.JobFilterInput, scope: ScopeInput | None = None
 ) -> gql.CancelJobsResult:
     """Cancel every QUEUED or RUNNING job matching ``filter`` that the caller may write."""
-    try:
-        queue = info.context.runtime.queue.jobs
-        jobs = await cancel_jobs(_where(filter), principal(info), queue, to_scope(scope))
-    except (ValidationError, ScopeError) as error:
-        return error_member(error)
+    queue = info.context.runtime.queue.jobs
+    jobs = await cancel_jobs(_where(filter), principal(info), queue, to_scope(scope))
     return gql.CancelJobsSuccess(
         cancelled=len(jobs),
         jobs=[to_job_type(job) for job in jobs[:MAX_PAGE]],

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import strawberry
 
-from kenning.domain.errors import ScopeError, ValidationError
 from kenning.domain.ingestion.node_keys import parse_key
 from kenning.domain.retrieval import agent_context as context_domain
 from kenning.domain.retrieval import evidence as evidence_domain
 from kenning.resolvers.access.scope import read_scope
 from kenning.resolvers.context import Info
-from kenning.resolvers.errors import error_member
+from kenning.resolvers.errors import error_members
 from kenning.resolvers.graph.queries import alias_resolved
 from kenning.schema.access.scope import NarrowScope
 from kenning.schema.graph.types import Edge, Node
@@ -25,19 +24,17 @@ from kenning.schema.retrieval.evidence import (
 )
 
 
+@error_members
 async def resolve_evidence_pack(
     info: Info, query: str, hops: int = 2, limit: int = 10, scope: NarrowScope = None
 ) -> EvidencePackResult:
     """Search hits plus the graph within `hops` of what they mention."""
     runtime = info.context.runtime
-    try:
-        reader = read_scope(info, scope)
-        pack = await evidence_domain.evidence_pack(
-            query, hops=hops, limit=limit, reader=reader, embedder=runtime.embedder,
-            index=runtime.chunk_index, graph=runtime.graph, config=None,
-        )  # fmt: skip
-    except (ValidationError, ScopeError) as error:
-        return error_member(error)
+    reader = read_scope(info, scope)
+    pack = await evidence_domain.evidence_pack(
+        query, hops=hops, limit=limit, reader=reader, embedder=runtime.embedder,
+        index=runtime.chunk_index, graph=runtime.graph, config=None,
+    )  # fmt: skip
     return EvidencePack(
         items=[
             EvidenceItem(
@@ -56,6 +53,7 @@ async def resolve_evidence_pack(
     )
 
 
+@error_members
 async def resolve_agent_context(
     info: Info,
     query: str,
@@ -65,19 +63,16 @@ async def resolve_agent_context(
 ) -> AgentContextResult:
     """What an agent should know for `query` about `entityKey`, by info type."""
     runtime = info.context.runtime
-    try:
-        reader = read_scope(info, scope)
-        entity = None
-        if entity_key is not None:
-            canonical = parse_key(entity_key, field="entityKey").key
-            [key] = await alias_resolved(info, reader, [canonical])
-            entity = (await runtime.graph.nodes(reader, [key])).get(key)
-        result = await context_domain.agent_context(
-            query, entity=entity, limit=limit, reader=reader, embedder=runtime.embedder,
-            index=runtime.chunk_index, graph=runtime.graph,
-        )  # fmt: skip
-    except (ValidationError, ScopeError) as error:
-        return error_member(error)
+    reader = read_scope(info, scope)
+    entity = None
+    if entity_key is not None:
+        canonical = parse_key(entity_key, field="entityKey").key
+        [key] = await alias_resolved(info, reader, [canonical])
+        entity = (await runtime.graph.nodes(reader, [key])).get(key)
+    result = await context_domain.agent_context(
+        query, entity=entity, limit=limit, reader=reader, embedder=runtime.embedder,
+        index=runtime.chunk_index, graph=runtime.graph,
+    )  # fmt: skip
     return AgentContext(
         entity=Node.from_view(result.entity, reader) if result.entity else None,
         sections=[

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import strawberry
 
-from kenning.domain.errors import ScopeError, ValidationError
+from kenning.domain.errors import ValidationError
 from kenning.domain.ingestion.request import KnowledgeType
 from kenning.domain.retrieval.search import (
     FusionWeights,
@@ -20,7 +20,7 @@ from kenning.domain.retrieval.search import (
 )
 from kenning.resolvers.access.scope import read_scope
 from kenning.resolvers.context import Info
-from kenning.resolvers.errors import error_member
+from kenning.resolvers.errors import error_members
 from kenning.schema.access.scope import ScopeInput
 from kenning.schema.retrieval import search as gql
 from kenning.schema.retrieval.chunk import Chunk
@@ -42,6 +42,7 @@ def _hit(hit: SearchHit) -> gql.SearchHit:
     )
 
 
+@error_members
 async def resolve_search(
     info: Info,
     query: str,
@@ -60,35 +61,32 @@ async def resolve_search(
 ) -> gql.SearchResult:
     """Chunks the caller may see that best match ``query``; bad input as a union member."""
     settings = info.context.runtime.settings
-    try:
-        reader = read_scope(info, scope)
-        request = SearchRequest(
-            query=query,
-            mode=mode,
-            limit=limit,
-            min_score=min_score,
-            filters=SearchFilters(
-                kinds=tuple(kinds or ()),
-                knowledge_types=tuple(t.value for t in knowledge_types or ()),
-                tags=tuple(tags or ()),
-                source_urns=tuple(source_urns or ()),
-            ),
-        )
-        fusion = FusionWeights(
-            settings.search_rrf_k, settings.search_vector_weight, settings.search_keyword_weight
-        )
-        started = time.perf_counter()
-        hits = await search(
-            request,
-            reader=reader,
-            embedder=info.context.runtime.embedder,
-            index=info.context.runtime.chunk_index,
-            config=config_for(mode, fusion),
-            max_limit=settings.search_max_limit,
-        )
-        info.context.runtime.metrics.observe_search(mode.value, time.perf_counter() - started)
-    except (ValidationError, ScopeError) as error:
-        return error_member(error)
+    reader = read_scope(info, scope)
+    request = SearchRequest(
+        query=query,
+        mode=mode,
+        limit=limit,
+        min_score=min_score,
+        filters=SearchFilters(
+            kinds=tuple(kinds or ()),
+            knowledge_types=tuple(t.value for t in knowledge_types or ()),
+            tags=tuple(tags or ()),
+            source_urns=tuple(source_urns or ()),
+        ),
+    )
+    fusion = FusionWeights(
+        settings.search_rrf_k, settings.search_vector_weight, settings.search_keyword_weight
+    )
+    started = time.perf_counter()
+    hits = await search(
+        request,
+        reader=reader,
+        embedder=info.context.runtime.embedder,
+        index=info.context.runtime.chunk_index,
+        config=config_for(mode, fusion),
+        max_limit=settings.search_max_limit,
+    )
+    info.context.runtime.metrics.observe_search(mode.value, time.perf_counter() - started)
     return gql.SearchSuccess(hits=[_hit(hit) for hit in hits])
 
 
