@@ -12,7 +12,7 @@ from kenning.domain.errors import ConfigurationError
 from kenning.settings import EmbedderKind, Settings
 from kenning.storage.db.database_url import asyncpg_dsn, with_database
 from kenning.storage.db.migrate import run_upgrade
-from tests.conftest import TEST_DATABASE, recreate_database
+from tests.support.database import TEST_DATABASE, recreate_database
 
 pytestmark = pytest.mark.integration
 

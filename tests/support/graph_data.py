@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kenning.domain.access.scope import Scope
-from tests.integration.ingestion.conftest import Api
+from tests.support.graphql_api import Api
 
 INGEST_GRAPH = """
 mutation($input: IngestGraphInput!) {

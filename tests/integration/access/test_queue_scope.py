@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from kenning.domain.access.scope import Scope
-from tests.integration.access.corpus import principal
-from tests.integration.access.test_scope_table import READERS, ROWS
-from tests.integration.graph.graph_data import scope_input
-from tests.integration.ingestion.conftest import Api
+from tests.support.graph_data import scope_input
+from tests.support.graphql_api import Api
+from tests.support.leaks.corpus import principal
+from tests.support.leaks.scope_table import READERS, ROWS
 
 pytestmark = pytest.mark.integration
 

@@ -8,11 +8,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.integration.access.audit import audit_reader
-from tests.integration.access.conftest import fresh, snapshot
-from tests.integration.access.corpus import KEYS, Document, Reader, corpora, readers, write_corpus
-from tests.integration.access.read_paths import Probe
-from tests.integration.ingestion.conftest import Api
+from tests.support.graphql_api import Api
+from tests.support.leaks.audit import audit_reader
+from tests.support.leaks.corpus import KEYS, Document, Reader, corpora, readers, write_corpus
+from tests.support.leaks.ground_truth import fresh, snapshot
+from tests.support.leaks.read_paths import Probe
 
 pytestmark = pytest.mark.integration
 

@@ -17,9 +17,9 @@ import pytest
 
 from kenning.domain.access.principal import ANONYMOUS, Role
 from kenning.domain.access.scope import Scope
-from tests.integration.access.audit import audit_reader
-from tests.integration.access.conftest import snapshot
-from tests.integration.access.corpus import (
+from tests.support.graphql_api import Api
+from tests.support.leaks.audit import audit_reader
+from tests.support.leaks.corpus import (
     GRAPH_KIND,
     TEXT_KINDS,
     Document,
@@ -28,48 +28,11 @@ from tests.integration.access.corpus import (
     tags_in,
     write_corpus,
 )
-from tests.integration.access.read_paths import Probe
-from tests.integration.ingestion.conftest import Api
+from tests.support.leaks.ground_truth import snapshot
+from tests.support.leaks.read_paths import Probe
+from tests.support.leaks.scope_table import G1_ROWS, G2_ROWS, READERS, ROWS
 
 pytestmark = pytest.mark.integration
-
-# Row kinds (client c1: group g1 holds projects p1 and p3, group g2 holds p2; the writes
-# record that), each with the edge it adds to the graph.
-ROWS: dict[str, tuple[Scope, tuple[str, str, str]]] = {
-    "global": (Scope(), ("user:ann", "knows", "user:bob")),
-    "client": (Scope("c1"), ("user:ann", "owns", "svc:auth")),
-    "group": (Scope("c1", "", "g1"), ("svc:auth", "uses", "svc:billing")),
-    "project": (Scope("c1", "p1", "g1"), ("svc:billing", "uses", "team:core")),
-    "sibling project": (Scope("c1", "p3", "g1"), ("user:bob", "knows", "team:core")),
-    # Written by a key naming no group: p3's recorded group decides who sees it.
-    "sibling project, no group named": (Scope("c1", "p3"), ("user:bob", "owns", "doc:spec")),
-    "other group": (Scope("c1", "", "g2"), ("doc:spec", "owns", "team:core")),
-    "other group's project": (Scope("c1", "p2", "g2"), ("user:ann", "uses", "doc:spec")),
-    "other client": (Scope("c2"), ("user:ann", "knows", "team:core")),
-    "other client, same ids": (Scope("c2", "p1", "g1"), ("team:core", "uses", "doc:spec")),
-}
-_C1 = {name for name, (scope, _) in ROWS.items() if scope.client_id == "c1"}
-_G1 = {"global", "client", "group", "project", "sibling project", "sibling project, no group named"}
-_G2 = {"global", "client", "other group", "other group's project"}
-
-# A reader sees every row at or below its level in its branch, and the rows above it.
-READERS: dict[str, tuple[Scope, set[str]]] = {
-    "global": (Scope(), set(ROWS)),
-    "client": (Scope("c1"), {"global", *_C1}),
-    "group": (Scope("c1", "", "g1"), _G1),
-    "project in group": (Scope("c1", "p1", "g1"), _G1),
-    # A project key naming no group follows its project's recorded group.
-    "project without group": (Scope("c1", "p1"), _G1),
-    "project of the other group": (Scope("c1", "p2", "g2"), _G2),
-    # A key minted for p2 with another group: p2's recorded group decides, not the key.
-    "project key naming a stale group": (Scope("c1", "p2", "g1"), _G2),
-    "project in no group": (Scope("c1", "p9"), {"global", "client"}),
-    "other client": (
-        Scope("c2", "p1", "g1"),
-        {"global", "other client", "other client, same ids"},
-    ),
-    "unknown client": (Scope("c3", "p1", "g1"), {"global"}),
-}
 
 PROBE = Probe(
     neighbors=(("user:ann", 3), ("team:core", 1)),
@@ -160,8 +123,8 @@ async def test_moving_a_project_changes_what_both_groups_see_at_once(stored: Api
     moved = {"sibling project", "sibling project, no group named"}
     after = await snapshot(stored)
     for reader, expected in (
-        (Scope("c1", "", "g1"), _G1 - moved),
-        (Scope("c1", "p2"), _G2 | moved),
+        (Scope("c1", "", "g1"), G1_ROWS - moved),
+        (Scope("c1", "p2"), G2_ROWS | moved),
     ):
         assert {row for row, (scope, _) in ROWS.items() if after.can_see(reader, scope)} == expected
         data = await audit_reader(stored, after, Reader(principal(reader), None), PROBE)
@@ -186,7 +149,7 @@ async def test_taking_a_project_out_of_its_group_isolates_it_from_its_old_keys(
     # A key minted for p3 in g1 sees its project only; g1 no longer sees p3.
     for reader, expected in (
         (Scope("c1", "p3", "g1"), own),
-        (Scope("c1", "", "g1"), _G1 - own | {"global", "client"}),
+        (Scope("c1", "", "g1"), G1_ROWS - own | {"global", "client"}),
     ):
         assert {row for row, (scope, _) in ROWS.items() if after.can_see(reader, scope)} == expected
         data = await audit_reader(stored, after, Reader(principal(reader), None), PROBE)

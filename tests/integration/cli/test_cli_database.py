@@ -16,7 +16,7 @@ from kenning.cli.main import app
 from kenning.settings import Settings
 from kenning.storage.db.database_url import asyncpg_dsn, with_database
 from kenning.storage.db.migrate import alembic_config
-from tests.conftest import TEST_DATABASE, recreate_database
+from tests.support.database import TEST_DATABASE, recreate_database
 
 pytestmark = pytest.mark.integration
 

@@ -11,7 +11,7 @@ from alembic import command
 from kenning.settings import Settings
 from kenning.storage.db.database_url import asyncpg_dsn, with_database
 from kenning.storage.db.migrate import alembic_config, head_revision, run_downgrade, run_upgrade
-from tests.conftest import TEST_DATABASE, recreate_database
+from tests.support.database import TEST_DATABASE, recreate_database
 
 pytestmark = pytest.mark.integration
 

@@ -8,9 +8,9 @@ import pytest
 
 from kenning.domain.access.scope import ProjectGroups, Scope
 from kenning.resolvers.context import Context
-from tests.integration.graph.graph_data import scope_input, write_graph
-from tests.integration.ingestion.conftest import Api
-from tests.integration.ingestion.test_ingest import INGEST, SEED, doc
+from tests.support.graph_data import scope_input, write_graph
+from tests.support.graphql_api import Api
+from tests.support.ingest_documents import INGEST, SEED, doc
 
 pytestmark = pytest.mark.integration
 

@@ -30,8 +30,9 @@ from kenning.domain.access.scope import Scope
 from kenning.runtime import Runtime
 from kenning.settings import Settings
 from kenning.storage.db.pool import create_pool
-from tests.integration.graph.graph_data import write_graph
-from tests.integration.ingestion.conftest import Api, CountingEmbedder
+from tests.support.counting_embedder import CountingEmbedder
+from tests.support.graph_data import write_graph
+from tests.support.graphql_api import Api
 
 pytestmark = pytest.mark.integration
 

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from kenning.domain.access.scope import ProjectGroups, Scope
-from tests.integration.graph.graph_data import scope_input, write_graph
-from tests.integration.ingestion.conftest import Api
+from tests.support.graph_data import scope_input, write_graph
+from tests.support.graphql_api import Api
 
 pytestmark = pytest.mark.integration
 

@@ -16,10 +16,9 @@ from kenning.domain.ingestion.ports import AliasResolver, WriteUnit
 from kenning.domain.ingestion.request import IngestRequest, IngestStatus
 from kenning.runtime import Runtime
 from kenning.settings import Settings
-from tests.integration.ingestion.conftest import Api, graph_edges, graph_vertices
-from tests.integration.ingestion.test_aliases_and_purge import REGISTER
-from tests.integration.ingestion.test_ingest import INGEST
-from tests.integration.ingestion.test_structured_ingest import INGEST_GRAPH
+from tests.support.graph_rows import graph_edges, graph_vertices
+from tests.support.graphql_api import Api
+from tests.support.ingest_documents import INGEST, INGEST_GRAPH, REGISTER
 
 pytestmark = pytest.mark.integration
 

@@ -6,20 +6,11 @@ import asyncpg
 import pytest
 
 from kenning.settings import Settings
-from tests.integration.ingestion.conftest import Api, graph_edges, graph_vertices
-from tests.integration.ingestion.test_ingest import INGEST, SEED, doc
+from tests.support.graph_rows import graph_edges, graph_vertices
+from tests.support.graphql_api import Api
+from tests.support.ingest_documents import INGEST, REGISTER, SEED, doc
 
 pytestmark = pytest.mark.integration
-
-REGISTER = """
-mutation($alias: String!, $canonical: String!) {
-  registerAlias(scope: {clientId: "acme"}, alias: $alias, canonical: $canonical) {
-    __typename
-    ... on RegisterAliasSuccess { mergedScopes alias { aliasKey canonicalKey } }
-    ... on ValidationError { field message }
-  }
-}
-"""
 
 PURGE_CONNECTION = """
 mutation($id: String!) {

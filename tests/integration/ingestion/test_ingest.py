@@ -13,46 +13,12 @@ from kenning.domain.ingestion.purge import purge_source
 from kenning.domain.ingestion.request import EdgeRecord, NodeRecord, SourceRecord
 from kenning.settings import Settings
 from kenning.storage.ingestion.knowledge_store import PgKnowledgeStore
-from tests.integration.ingestion.conftest import Api, CountingEmbedder, graph_edges, graph_vertices
+from tests.support.counting_embedder import CountingEmbedder
+from tests.support.graph_rows import graph_edges, graph_vertices
+from tests.support.graphql_api import Api
+from tests.support.ingest_documents import INGEST, SEED, doc
 
 pytestmark = pytest.mark.integration
-
-SEED = """# TASK-123: Fix login bug
-**Assignee:** John Doe
-The issue affects UserService.kt authentication flow.
-We need to modify the login() method.
-relationships: [
-  "TASK-123|ASSIGNED_TO|user:john",
-  "TASK-123|AFFECTS|file:UserService.kt",
-  "TASK-123|AFFECTS|method:UserService.login"
-]
-"""
-
-INGEST = """
-mutation($input: IngestInput!) {
-  ingest(input: $input) {
-    __typename
-    ... on IngestSuccess { status contentHash chunks { id ordinal } nodes
-                           edges { from edgeType to } warnings { line reason } }
-    ... on ValidationError { code message field }
-    ... on SensitiveContentError { code message findings { kind line } }
-    ... on ScopeError { code message }
-  }
-}
-"""
-
-
-def doc(
-    content: str, urn: str = "jira:TASK-123", client: str = "acme", **extra: object
-) -> dict[str, object]:
-    return {
-        "sourceUrn": urn,
-        "kind": "jira_issue",
-        "content": content,
-        "mainNodeKey": "jira:TASK-123",
-        "scope": {"clientId": client},
-        **extra,
-    }
 
 
 async def test_seed_example_gives_evidence_bearing_edges(

@@ -13,7 +13,7 @@ import asyncpg
 import pytest
 
 from kenning.domain.ingestion import rules as ingest_rules
-from tests.integration.ingestion.conftest import Api
+from tests.support.graphql_api import Api
 
 pytestmark = pytest.mark.integration
 

@@ -9,8 +9,8 @@ import pytest
 
 from kenning.domain.access.principal import Principal, Role
 from kenning.domain.access.scope import Scope
-from tests.integration.graph.graph_data import scope_input
-from tests.integration.ingestion.conftest import Api
+from tests.support.graph_data import scope_input
+from tests.support.graphql_api import Api
 
 pytestmark = pytest.mark.integration
 

@@ -13,7 +13,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from tests.integration.ingestion.conftest import Api
+from tests.support.graphql_api import Api
 
 pytestmark = pytest.mark.integration
 

@@ -8,21 +8,11 @@ import asyncpg
 import pytest
 
 from kenning.settings import Settings
-from tests.integration.ingestion.conftest import Api, graph_edges, graph_vertices
-from tests.integration.ingestion.test_ingest import INGEST, SEED, doc
+from tests.support.graph_rows import graph_edges, graph_vertices
+from tests.support.graphql_api import Api
+from tests.support.ingest_documents import INGEST, INGEST_GRAPH, SEED, doc
 
 pytestmark = pytest.mark.integration
-
-INGEST_GRAPH = """
-mutation($input: IngestGraphInput!) {
-  ingestGraph(input: $input) {
-    __typename
-    ... on IngestGraphSuccess { status chunks { id } nodes edges { from edgeType to }
-                                rejected { item index reason } }
-    ... on ValidationError { field message }
-  }
-}
-"""
 
 INGEST_COMMITS = """
 mutation($input: IngestGitCommitsInput!) {

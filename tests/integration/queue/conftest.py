@@ -23,8 +23,8 @@ from kenning.storage.db.migrate import run_upgrade
 from kenning.storage.db.pool import create_pool
 from kenning.storage.embedders.constant import ConstantTimeEmbedder
 from kenning.storage.queue.worker_registry import registry_key
-from tests.conftest import TEST_DATABASE, recreate_database
-from tests.integration.ingestion.conftest import Api
+from tests.support.database import TEST_DATABASE, recreate_database
+from tests.support.graphql_api import Api
 
 QUEUE_DATABASE = f"{TEST_DATABASE}_queue"
 

@@ -13,7 +13,6 @@ from kenning.runtime import Runtime
 from kenning.settings import Settings
 from kenning.storage.embedders.ollama import OllamaEmbedder
 from tests.fakes.embed_backend import FakeEmbedBackend
-from tests.integration.ingestion.conftest import Api
 from tests.integration.queue.conftest import (
     close_runtime,
     job_status,
@@ -21,6 +20,7 @@ from tests.integration.queue.conftest import (
     request,
     wait_for,
 )
+from tests.support.graphql_api import Api
 
 pytestmark = pytest.mark.integration
 

@@ -11,8 +11,8 @@ import pytest
 from kenning.domain.queue.jobs import JobStatus, Lane
 from kenning.domain.queue.runner import run_job
 from kenning.runtime import Runtime
-from tests.integration.ingestion.conftest import Api
 from tests.integration.queue.conftest import agent, job_status, request
+from tests.support.graphql_api import Api
 
 pytestmark = pytest.mark.integration
 

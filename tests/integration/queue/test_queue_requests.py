@@ -9,7 +9,6 @@ import pytest
 
 from kenning.domain.access.principal import Role
 from kenning.runtime import Runtime
-from tests.integration.ingestion.conftest import Api
 from tests.integration.queue.conftest import (
     JOB_FIELDS,
     REQUEST,
@@ -19,6 +18,7 @@ from tests.integration.queue.conftest import (
     job_status,
     request,
 )
+from tests.support.graphql_api import Api
 
 pytestmark = pytest.mark.integration
 

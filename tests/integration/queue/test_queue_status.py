@@ -14,7 +14,6 @@ from kenning.domain.access.principal import Principal, Role
 from kenning.domain.access.scope import Scope
 from kenning.runtime import Runtime
 from kenning.settings import Settings
-from tests.integration.ingestion.conftest import Api
 from tests.integration.queue.conftest import (
     agent,
     close_runtime,
@@ -22,6 +21,7 @@ from tests.integration.queue.conftest import (
     request,
     subscribe,
 )
+from tests.support.graphql_api import Api
 from tests.support.tcp_relay import TcpRelay
 
 pytestmark = pytest.mark.integration

@@ -15,7 +15,6 @@ from kenning.domain.queue.jobs import Lane, LeaseLostError
 from kenning.runtime import Runtime
 from kenning.settings import Settings
 from tests.fakes.embedder import FakeEmbedder
-from tests.integration.ingestion.conftest import Api
 from tests.integration.queue.conftest import (
     JOB_FIELDS,
     close_runtime,
@@ -25,6 +24,7 @@ from tests.integration.queue.conftest import (
     subscribe,
     wait_for,
 )
+from tests.support.graphql_api import Api
 
 pytestmark = pytest.mark.integration
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.integration.ingestion.conftest import Api
-from tests.integration.ingestion.test_ingest import INGEST, SEED, doc
-from tests.integration.ingestion.test_structured_ingest import INGEST_GRAPH
+from tests.support.graphql_api import Api
+from tests.support.ingest_documents import INGEST, INGEST_GRAPH, SEED, doc
 
 pytestmark = pytest.mark.integration
 

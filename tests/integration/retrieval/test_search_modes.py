@@ -8,8 +8,9 @@ import asyncpg
 import pytest
 
 from kenning.resolvers.context import Context
-from tests.integration.ingestion.conftest import CountingEmbedder
-from tests.integration.retrieval.conftest import Api, ingest_all
+from tests.support.counting_embedder import CountingEmbedder
+from tests.support.graphql_api import Api
+from tests.support.ingest_documents import ingest_all
 
 pytestmark = pytest.mark.integration
 

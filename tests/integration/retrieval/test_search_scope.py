@@ -6,7 +6,8 @@ import pytest
 
 from kenning.domain.access.principal import Principal, Role
 from kenning.domain.access.scope import ProjectGroups, Scope
-from tests.integration.retrieval.conftest import Api, ingest_all
+from tests.support.graphql_api import Api
+from tests.support.ingest_documents import ingest_all
 
 pytestmark = pytest.mark.integration
 

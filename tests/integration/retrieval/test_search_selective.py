@@ -19,7 +19,8 @@ from kenning.storage.db.database_url import asyncpg_dsn
 from kenning.storage.db.visibility import reader_params
 from kenning.storage.retrieval import search_sql
 from kenning.storage.retrieval.chunk_search import PgChunkIndex, VectorScan
-from tests.integration.ingestion.conftest import Api, CountingEmbedder
+from tests.support.counting_embedder import CountingEmbedder
+from tests.support.graphql_api import Api
 
 pytestmark = pytest.mark.integration
 

@@ -30,9 +30,9 @@ from kenning.storage.access.api_keys import PgApiKeys
 from kenning.storage.db.database_url import with_database
 from kenning.storage.db.migrate import run_upgrade
 from kenning.storage.db.pool import create_pool
-from tests.conftest import TEST_DATABASE, recreate_database
 from tests.fakes.fake_ollama_fixture import FakeFactory
 from tests.integration.router.router_harness import ORCHESTRATOR_MODEL, router_settings
+from tests.support.database import TEST_DATABASE, recreate_database
 
 EMBED_MODEL = "kenning-embed"
 PROTOCOL_HOST = "http://kenning"

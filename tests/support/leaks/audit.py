@@ -15,9 +15,11 @@ from typing import Any, NoReturn
 from strawberry.types import ExecutionResult
 
 from kenning.domain.access.scope import Scope
-from tests.integration.access.corpus import KEYS, KINDS, Reader, tags_in
-from tests.integration.access.ground_truth import EdgeId, Stored
-from tests.integration.access.read_paths import (
+from tests.support.graph_data import scope_input
+from tests.support.graphql_api import Api
+from tests.support.leaks.corpus import KEYS, KINDS, Reader, tags_in
+from tests.support.leaks.ground_truth import EdgeId, Stored
+from tests.support.leaks.read_paths import (
     FILTER_KINDS,
     FILTER_URNS,
     MISSING_CHUNK,
@@ -29,8 +31,6 @@ from tests.integration.access.read_paths import (
     document,
     execute,
 )
-from tests.integration.graph.graph_data import scope_input
-from tests.integration.ingestion.conftest import Api
 
 Json = Any
 MAX_PATH = 6

@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 
 from kenning.domain.access.principal import Principal, Role
 from kenning.domain.access.scope import Scope
-from tests.integration.graph.graph_data import scope_input
-from tests.integration.ingestion.conftest import Api
+from tests.support.graph_data import scope_input
+from tests.support.graphql_api import Api
 
 CLIENTS = ("c1", "c2", "c3")
 PROJECTS = ("p1", "p2", "p3")

@@ -18,7 +18,8 @@ from typing import Any
 import asyncpg
 
 from kenning.domain.access.scope import ProjectGroups, Scope
-from tests.integration.access.corpus import tag, tags_in
+from tests.support.graphql_api import Api
+from tests.support.leaks.corpus import tag, tags_in
 
 _META = frozenset({"key", "type", "client", "project", "group"})
 
@@ -212,3 +213,18 @@ class Visible:
         inner = {k for k, d in distance.items() if d < depth}
         edges = {e for e in self.edges if e.from_key in inner or e.to_key in inner}
         return nodes, self.edge_ids(edges)
+
+
+async def fresh(api: Api) -> None:
+    """Empty the knowledge base, as the ``clean`` fixture does, but once per example."""
+    graph = api.runtime.settings.graph_name
+    async with api.runtime.pool.acquire() as conn:
+        await conn.execute(
+            "TRUNCATE chunks, sources, source_mentions, aliases, project_groups, "
+            f'{graph}."Entity", {graph}."REL"'
+        )
+
+
+async def snapshot(api: Api) -> Stored:
+    """Every stored row, read without any visibility predicate."""
+    return await load(api.runtime.pool, api.runtime.settings.graph_name)

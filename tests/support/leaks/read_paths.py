@@ -18,8 +18,8 @@ from strawberry.types import ExecutionResult
 
 from kenning.domain.access.principal import Principal
 from kenning.resolvers.context import Context
-from tests.integration.access.corpus import GRAPH_KIND, KEYS, KINDS, TEXT_KINDS, WORD
-from tests.integration.ingestion.conftest import Api
+from tests.support.graphql_api import Api
+from tests.support.leaks.corpus import GRAPH_KIND, KEYS, KINDS, TEXT_KINDS, WORD
 
 MISSING_KEY = "user:nobody"
 MISSING_CHUNK = "no-such-chunk"
