@@ -1,5 +1,7 @@
-"""Strawberry types and the schema factory; no logic lives here."""
+"""Strawberry types and the schema factory (``build.py``: ``build_schema()``, read first).
 
-from kenning.schema.build import build_schema
-
-__all__ = ["build_schema"]
+One sub-package per feature (as in domain/), with ``errors.py`` (the union members every
+feature shares), the root types (``query.py``, ``mutation.py``, ``subscription.py``) and
+``execution/`` (how a document is checked and run). The package imports nothing on import, so
+a resolver module can import its types without pulling in the whole schema.
+"""

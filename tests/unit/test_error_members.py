@@ -14,9 +14,6 @@ from typing import Annotated
 import pytest
 import strawberry
 
-# The schema package first: it imports every resolver module, and a resolver module imported
-# before it runs into the schema <-> resolvers import cycle (kenning/schema/__init__.py).
-import kenning.schema  # noqa: F401
 from kenning.domain.embedding import EmbeddingError, EmbeddingErrorKind
 from kenning.domain.errors import (
     ConfigurationError,
