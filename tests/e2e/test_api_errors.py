@@ -12,7 +12,7 @@ import httpx
 import pytest
 import websockets
 
-from tests.e2e.conftest import Server
+from tests.support.server_process import Server
 
 pytestmark = pytest.mark.e2e
 

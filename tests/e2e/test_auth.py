@@ -15,7 +15,7 @@ from kenning.domain.access.scope import Scope
 from kenning.settings import Settings
 from kenning.storage.access.api_keys import PgApiKeys
 from kenning.storage.db.pool import create_pool
-from tests.e2e.conftest import Server, create_key, start_server, stop_server
+from tests.support.server_process import Server, create_key, start_server, stop_server
 
 pytestmark = pytest.mark.e2e
 

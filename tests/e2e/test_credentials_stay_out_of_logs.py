@@ -8,7 +8,7 @@ import time
 import httpx
 import pytest
 
-from tests.e2e.conftest import Server
+from tests.support.server_process import Server
 
 pytestmark = pytest.mark.e2e
 

@@ -16,10 +16,10 @@ from kenning.settings import Settings
 from kenning.storage.access.api_keys import PgApiKeys
 from kenning.storage.db.database_url import asyncpg_dsn
 from kenning.storage.db.pool import create_pool
-from tests.e2e.conftest import Server, free_port, start_server, stop_server
-from tests.e2e.redis_process import RedisProcess
-from tests.e2e.ws_client import ws_subscribe
+from tests.support.redis_process import RedisProcess
+from tests.support.server_process import Server, free_port, start_server, stop_server
 from tests.support.tcp_relay import TcpRelay
+from tests.support.ws_client import ws_subscribe
 
 pytestmark = pytest.mark.e2e
 

@@ -21,8 +21,8 @@ from kenning.domain.access.scope import Scope
 from kenning.graphiql._bundle import load_bundle
 from kenning.settings import Settings
 from kenning.storage.db.pool import connect
-from tests.e2e.browser_traffic import Traffic
-from tests.e2e.conftest import Server, create_key, start_server, stop_server
+from tests.support.browser_traffic import Traffic
+from tests.support.server_process import Server, create_key, start_server, stop_server
 
 pytestmark = pytest.mark.e2e
 

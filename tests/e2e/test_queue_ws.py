@@ -9,8 +9,8 @@ import httpx
 import pytest
 import websockets
 
-from tests.e2e.conftest import Server
-from tests.e2e.ws_client import LEGACY_WS, TRANSPORT_WS, ws_subscribe
+from tests.support.server_process import Server
+from tests.support.ws_client import LEGACY_WS, TRANSPORT_WS, ws_subscribe
 
 pytestmark = pytest.mark.e2e
 

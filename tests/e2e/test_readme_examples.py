@@ -26,9 +26,9 @@ from kenning.router.demo import DemoBackends, DemoConfig
 from kenning.settings import Settings
 from kenning.storage.db.database_url import with_database
 from kenning.storage.db.migrate import run_upgrade
-from tests.e2e.conftest import Server, create_key, free_port, start_server, stop_server
 from tests.support.database import TEST_DATABASE, recreate_database
 from tests.support.readme import Example, error_members, examples, fill, remember
+from tests.support.server_process import Server, create_key, free_port, start_server, stop_server
 
 pytestmark = pytest.mark.e2e
 

@@ -29,8 +29,8 @@ from kenning.router.demo import fake_embedding, fake_tokens, normalized
 from kenning.settings import EmbedderKind, Settings
 from kenning.storage.db.database_url import asyncpg_dsn, with_database
 from kenning.storage.db.migrate import run_upgrade
-from tests.e2e.conftest import create_key, free_port, start_server, stop_server
 from tests.support.database import TEST_DATABASE, recreate_database
+from tests.support.server_process import create_key, free_port, start_server, stop_server
 
 pytestmark = pytest.mark.e2e
 

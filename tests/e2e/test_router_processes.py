@@ -22,16 +22,17 @@ from kenning.domain.access.principal import Role
 from kenning.domain.access.scope import Scope
 from kenning.router.demo import FakeOllama, fake_embedding, fake_tokens, normalized
 from kenning.settings import Settings
-from tests.e2e.conftest import create_key, free_port, server_env, start_server, stop_server
-from tests.e2e.ws_client import ws_subscribe
-from tests.fakes.fake_ollama_fixture import FakeFactory, fake_ollama_factory  # noqa: F401
-from tests.integration.router.kenning_stack import (  # noqa: F401
-    EMBED_MODEL,
-    fake_backend,
-    routed_pool,
-    routed_settings,
+from tests.fakes.ollama import FakeFactory
+from tests.support.kenning_stack import EMBED_MODEL, fake_backend
+from tests.support.router_harness import ORCHESTRATOR_MODEL
+from tests.support.server_process import (
+    create_key,
+    free_port,
+    server_env,
+    start_server,
+    stop_server,
 )
-from tests.integration.router.router_harness import ORCHESTRATOR_MODEL
+from tests.support.ws_client import ws_subscribe
 
 pytestmark = pytest.mark.e2e
 
@@ -71,8 +72,8 @@ def start_router(
 
 @pytest.fixture
 def standalone(
-    fake_ollama_factory: FakeFactory,  # noqa: F811
-    routed_settings: Settings,  # noqa: F811
+    fake_ollama_factory: FakeFactory,
+    routed_settings: Settings,
     tmp_path: Path,
 ) -> Iterator[str]:
     """`kenning router --allow-anonymous` in front of two fakes; yields its URL."""
@@ -96,8 +97,8 @@ def standalone(
 
 
 def test_kenning_router_refuses_to_start_without_allow_anonymous(
-    fake_ollama_factory: FakeFactory,  # noqa: F811
-    routed_settings: Settings,  # noqa: F811
+    fake_ollama_factory: FakeFactory,
+    routed_settings: Settings,
     tmp_path: Path,
 ) -> None:
     log = tmp_path / "router.log"
@@ -133,8 +134,8 @@ EVENTS = "subscription { routerEvents(kinds: [ANNOUNCE]) { kind backend session 
 
 
 async def test_serve_mounts_the_router_and_embeds_through_it(
-    fake_ollama_factory: FakeFactory,  # noqa: F811
-    routed_settings: Settings,  # noqa: F811
+    fake_ollama_factory: FakeFactory,
+    routed_settings: Settings,
     tmp_path: Path,
 ) -> None:
     dims = routed_settings.embedding_dim
@@ -206,9 +207,9 @@ STATUS = "query($id: ID!) { ingestionStatus(jobId: $id) { status lastError } }"
 
 
 async def test_a_worker_process_embeds_through_a_router_of_its_own(
-    fake_ollama_factory: FakeFactory,  # noqa: F811
-    routed_settings: Settings,  # noqa: F811
-    routed_pool: asyncpg.Pool,  # noqa: F811
+    fake_ollama_factory: FakeFactory,
+    routed_settings: Settings,
+    routed_pool: asyncpg.Pool,
     tmp_path: Path,
 ) -> None:
     dims = routed_settings.embedding_dim

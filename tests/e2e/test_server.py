@@ -13,7 +13,7 @@ import websockets
 
 from kenning.settings import Settings
 from kenning.storage.db.migrate import head_revision
-from tests.e2e.conftest import Server, free_port, server_env
+from tests.support.server_process import Server, free_port, server_env
 
 pytestmark = pytest.mark.e2e
 

@@ -11,7 +11,7 @@ import pytest
 from kenning.domain.access.principal import Role
 from kenning.domain.access.scope import Scope
 from kenning.settings import Settings
-from tests.e2e.conftest import Server, create_key
+from tests.support.server_process import Server, create_key
 
 pytestmark = pytest.mark.e2e
 

@@ -1,32 +1,29 @@
 """The queue's own database (workers and subscribers of other test sessions never see its
-jobs), a runtime with the constant-time embedder, and GraphQL helpers incl. subscriptions."""
+jobs) and a runtime over it with the constant-time embedder."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncGenerator, AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterator
 
 import asyncpg
 import pytest
 import redis.asyncio as aioredis
-from strawberry.types import ExecutionResult
 
-from kenning.domain.access.principal import Principal, Role
-from kenning.domain.access.scope import Scope
-from kenning.domain.embedding import Embedder
-from kenning.resolvers.context import Context
 from kenning.runtime import Runtime
 from kenning.settings import Settings
 from kenning.storage.db.database_url import with_database
 from kenning.storage.db.migrate import run_upgrade
 from kenning.storage.db.pool import create_pool
-from kenning.storage.embedders.constant import ConstantTimeEmbedder
 from kenning.storage.queue.worker_registry import registry_key
-from tests.support.database import TEST_DATABASE, recreate_database
+from tests.support.database import recreate_database
 from tests.support.graphql_api import Api
-
-QUEUE_DATABASE = f"{TEST_DATABASE}_queue"
+from tests.support.queue_api import (
+    QUEUE_DATABASE,
+    close_runtime,
+    open_runtime,
+    truncate,
+)
 
 
 @pytest.fixture(scope="session")
@@ -53,39 +50,12 @@ async def queue_pool(queue_settings: Settings) -> AsyncIterator[asyncpg.Pool]:
     await pool.close()
 
 
-async def truncate(pool: asyncpg.Pool, settings: Settings) -> None:
-    """Empty the queue database: jobs, connections and the knowledge base."""
-    graph = settings.graph_name
-    await pool.execute(
-        "TRUNCATE ingestion_jobs, connections, chunks, sources, source_mentions, aliases, "
-        "project_groups, "
-        f'{graph}."Entity", {graph}."REL"'
-    )
-
-
 @pytest.fixture
 async def queue_clean(queue_pool: asyncpg.Pool, queue_settings: Settings) -> None:
     await truncate(queue_pool, queue_settings)
     redis = aioredis.from_url(queue_settings.redis_url)
     await redis.delete(registry_key(QUEUE_DATABASE))
     await redis.aclose()
-
-
-async def open_runtime(
-    settings: Settings, pool: asyncpg.Pool, embedder: Embedder | None = None
-) -> Runtime:
-    """A runtime over ``pool``; close with ``close_runtime``."""
-    return Runtime(
-        settings=settings,
-        pool=pool,
-        redis=aioredis.from_url(settings.redis_url),
-        embedder=embedder or ConstantTimeEmbedder(settings.embedding_dim),
-    )
-
-
-async def close_runtime(runtime: Runtime) -> None:
-    await runtime.queue.aclose()
-    await runtime.redis.aclose()
 
 
 @pytest.fixture
@@ -100,74 +70,3 @@ async def qruntime(
 @pytest.fixture
 def qapi(qruntime: Runtime) -> Api:
     return Api(qruntime)
-
-
-def agent(client: str, role: Role = Role.AGENT) -> Principal:
-    """A principal scoped to one client."""
-    return Principal(key_id=f"{client}-{role.value}", scope=Scope(client), role=role)
-
-
-async def subscribe(api: Api, query: str, **variables: Any) -> AsyncGenerator[dict[str, Any], None]:
-    """A subscription run in process, yielding each result's data."""
-    context = Context(runtime=api.runtime, principal=api.principal)
-    stream = await api.schema.subscribe(query, variable_values=variables, context_value=context)
-    if isinstance(stream, ExecutionResult):
-        raise AssertionError(stream.errors)
-    async for result in stream:
-        assert result.errors is None, result.errors
-        assert result.data is not None
-        yield result.data
-
-
-async def wait_for(predicate: Any, within: float = 20.0, every: float = 0.05) -> None:
-    """Poll an async predicate until true; fail after ``within`` seconds."""
-    deadline = asyncio.get_running_loop().time() + within
-    while asyncio.get_running_loop().time() < deadline:
-        if await predicate():
-            return
-        await asyncio.sleep(every)
-    raise AssertionError(f"not true within {within} s: {predicate}")
-
-
-REQUEST = """
-mutation Request($input: IngestInput!, $identity: IngestionIdentityInput!) {
-  requestIngestion(input: $input, identity: $identity) {
-    __typename
-    ... on IngestionHandle { jobId status position }
-    ... on ValidationError { code message field }
-    ... on SensitiveContentError { code message }
-    ... on ScopeError { code message }
-    ... on ConnectionRevokedError { code message connectionId }
-  }
-}"""
-JOB_FIELDS = """id status stage lane priority position attempts nextAttemptAt lastError
-    sourceUrn connectionId version finishedAt"""
-STATUS = f"query Status($id: ID!) {{ ingestionStatus(jobId: $id) {{ {JOB_FIELDS} }} }}"
-
-
-def doc(urn: str, content: str = "", priority: int = 3, **extra: Any) -> dict[str, Any]:
-    """An IngestInput."""
-    return {
-        "sourceUrn": urn,
-        "kind": "note",
-        "content": content or f"Notes about {urn}: service:billing depends on service:auth.",
-        "priority": priority,
-        **extra,
-    }
-
-
-def identity(source_id: str, version: str = "v1", kind: str = "test") -> dict[str, str]:
-    return {"sourceKind": kind, "sourceId": source_id, "contentVersion": version}
-
-
-async def request(api: Api, urn: str, version: str = "v1", **extra: Any) -> dict[str, Any]:
-    """``requestIngestion`` for a small document; the handle or error member."""
-    data = await api(REQUEST, input=doc(urn, **extra), identity=identity(urn, version))
-    result: dict[str, Any] = data["requestIngestion"]
-    return result
-
-
-async def job_status(api: Api, job_id: str) -> dict[str, Any] | None:
-    data = await api(STATUS, id=job_id)
-    found: dict[str, Any] | None = data["ingestionStatus"]
-    return found

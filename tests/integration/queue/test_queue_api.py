@@ -12,8 +12,8 @@ import pytest
 from kenning.domain.access.principal import Principal, Role
 from kenning.domain.access.scope import Scope
 from kenning.runtime import Runtime
-from tests.integration.queue.conftest import JOB_FIELDS, agent, doc, identity, request, subscribe
 from tests.support.graphql_api import Api
+from tests.support.queue_api import JOB_FIELDS, agent, doc, identity, request, subscribe
 
 pytestmark = pytest.mark.integration
 

@@ -13,14 +13,8 @@ from kenning.runtime import Runtime
 from kenning.settings import Settings
 from kenning.storage.embedders.ollama import OllamaEmbedder
 from tests.fakes.embed_backend import FakeEmbedBackend
-from tests.integration.queue.conftest import (
-    close_runtime,
-    job_status,
-    open_runtime,
-    request,
-    wait_for,
-)
 from tests.support.graphql_api import Api
+from tests.support.queue_api import close_runtime, job_status, open_runtime, request, wait_for
 
 pytestmark = pytest.mark.integration
 

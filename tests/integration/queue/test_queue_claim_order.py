@@ -12,8 +12,8 @@ import pytest
 from kenning.domain.queue.jobs import Lane, lane_of
 from kenning.domain.queue.order import QueueEntry, next_claim
 from kenning.runtime import Runtime
-from tests.integration.queue.conftest import request
 from tests.support.graphql_api import Api
+from tests.support.queue_api import request
 
 pytestmark = pytest.mark.integration
 

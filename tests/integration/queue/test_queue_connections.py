@@ -11,8 +11,8 @@ import pytest
 from kenning.domain.queue.jobs import JobStatus, Lane
 from kenning.domain.queue.runner import run_job
 from kenning.runtime import Runtime
-from tests.integration.queue.conftest import agent, job_status, request
 from tests.support.graphql_api import Api
+from tests.support.queue_api import agent, job_status, request
 
 pytestmark = pytest.mark.integration
 

@@ -22,8 +22,8 @@ from kenning.domain.queue.jobs import IngestionIdentity
 from kenning.domain.queue.requests import request_ingestion
 from kenning.runtime import Runtime
 from kenning.settings import Settings
-from tests.e2e.conftest import server_env
-from tests.integration.queue.conftest import close_runtime, open_runtime
+from tests.support.queue_api import close_runtime, open_runtime
+from tests.support.server_process import server_env
 
 pytestmark = pytest.mark.integration
 

@@ -24,10 +24,10 @@ from kenning.storage.db.database_url import database_name, with_database
 from kenning.storage.db.migrate import run_upgrade
 from kenning.storage.db.pool import create_pool
 from kenning.storage.queue.worker_registry import registry_key
-from tests.integration.queue.conftest import close_runtime, open_runtime, request, subscribe
-from tests.integration.queue.conftest import truncate as empty_queue
 from tests.support.database import TEST_DATABASE, recreate_database
 from tests.support.graphql_api import Api
+from tests.support.queue_api import close_runtime, open_runtime, request, subscribe
+from tests.support.queue_api import truncate as empty_queue
 
 pytestmark = pytest.mark.integration
 

@@ -9,16 +9,8 @@ import pytest
 
 from kenning.domain.access.principal import Role
 from kenning.runtime import Runtime
-from tests.integration.queue.conftest import (
-    JOB_FIELDS,
-    REQUEST,
-    agent,
-    doc,
-    identity,
-    job_status,
-    request,
-)
 from tests.support.graphql_api import Api
+from tests.support.queue_api import JOB_FIELDS, REQUEST, agent, doc, identity, job_status, request
 
 pytestmark = pytest.mark.integration
 

@@ -14,14 +14,8 @@ from kenning.domain.access.principal import Principal, Role
 from kenning.domain.access.scope import Scope
 from kenning.runtime import Runtime
 from kenning.settings import Settings
-from tests.integration.queue.conftest import (
-    agent,
-    close_runtime,
-    open_runtime,
-    request,
-    subscribe,
-)
 from tests.support.graphql_api import Api
+from tests.support.queue_api import agent, close_runtime, open_runtime, request, subscribe
 from tests.support.tcp_relay import TcpRelay
 
 pytestmark = pytest.mark.integration

@@ -16,8 +16,8 @@ import pytest
 from kenning.domain.access.principal import Role
 from kenning.domain.access.scope import Scope
 from kenning.settings import Settings
-from tests.e2e.conftest import create_key, server_env, start_server, stop_server
-from tests.e2e.ws_client import ws_subscribe
+from tests.support.server_process import create_key, server_env, start_server, stop_server
+from tests.support.ws_client import ws_subscribe
 
 pytestmark = pytest.mark.integration
 

@@ -15,7 +15,8 @@ from kenning.domain.queue.jobs import Lane, LeaseLostError
 from kenning.runtime import Runtime
 from kenning.settings import Settings
 from tests.fakes.embedder import FakeEmbedder
-from tests.integration.queue.conftest import (
+from tests.support.graphql_api import Api
+from tests.support.queue_api import (
     JOB_FIELDS,
     close_runtime,
     job_status,
@@ -24,7 +25,6 @@ from tests.integration.queue.conftest import (
     subscribe,
     wait_for,
 )
-from tests.support.graphql_api import Api
 
 pytestmark = pytest.mark.integration
 

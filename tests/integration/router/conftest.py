@@ -6,9 +6,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.fakes.fake_ollama_fixture import fake_ollama_factory  # noqa: F401
-from tests.integration.router.kenning_stack import routed_pool, routed_settings  # noqa: F401
-from tests.integration.router.router_harness import RouterFactory, serving_routers
+from tests.support.router_harness import RouterFactory, serving_routers
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ import httpx
 
 from kenning.router import ModelSet, Priority
 from kenning.router.demo import fake_embedding, normalized
-from tests.fakes.fake_ollama_fixture import FakeFactory
-from tests.integration.router.router_harness import (
+from tests.fakes.ollama import FakeFactory
+from tests.support.router_harness import (
     BACKGROUND_MODEL,
     ORCHESTRATOR_MODEL,
     RouterFactory,

@@ -20,8 +20,8 @@ from kenning.runtime import Runtime
 from kenning.schema.build import build_schema
 from kenning.settings import Settings
 from kenning.storage.embedders.constant import ConstantTimeEmbedder
-from tests.fakes.fake_ollama_fixture import FakeFactory
-from tests.integration.router.kenning_stack import (
+from tests.fakes.ollama import FakeFactory
+from tests.support.kenning_stack import (
     EMBED_MODEL,
     fake_backend,
     gpu_and_cpu,
@@ -30,7 +30,7 @@ from tests.integration.router.kenning_stack import (
     running_kenning,
     state_prefix,
 )
-from tests.integration.router.router_harness import wait_until
+from tests.support.router_harness import wait_until
 
 pytestmark = pytest.mark.integration
 

@@ -19,8 +19,8 @@ from kenning.router import RouterSettings
 from kenning.router.demo import FakeOllama, fake_embedding, normalized
 from kenning.settings import Settings
 from kenning.storage.access.api_keys import PgApiKeys
-from tests.fakes.fake_ollama_fixture import FakeFactory
-from tests.integration.router.kenning_stack import (
+from tests.fakes.ollama import FakeFactory
+from tests.support.kenning_stack import (
     EMBED_MODEL,
     fake_backend,
     gpu_and_cpu,
@@ -29,7 +29,7 @@ from tests.integration.router.kenning_stack import (
     running_kenning,
     state_prefix,
 )
-from tests.integration.router.router_harness import ORCHESTRATOR_MODEL, wait_until
+from tests.support.router_harness import ORCHESTRATOR_MODEL, wait_until
 
 pytestmark = pytest.mark.integration
 

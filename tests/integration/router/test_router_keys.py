@@ -15,8 +15,8 @@ import pytest
 from kenning.domain.access.principal import Role
 from kenning.router import Priority, PriorityRuleSpec
 from kenning.settings import Settings
-from tests.fakes.fake_ollama_fixture import FakeFactory
-from tests.integration.router.kenning_stack import (
+from tests.fakes.ollama import FakeFactory
+from tests.support.kenning_stack import (
     EMBED_MODEL,
     Kenning,
     fake_backend,
@@ -25,7 +25,7 @@ from tests.integration.router.kenning_stack import (
     running_kenning,
     state_prefix,
 )
-from tests.integration.router.router_harness import ORCHESTRATOR_MODEL
+from tests.support.router_harness import ORCHESTRATOR_MODEL
 
 pytestmark = pytest.mark.integration
 

@@ -11,8 +11,8 @@ from starlette.routing import Mount
 
 from kenning.router import control_routes, create_router_app, router_lifespan, router_of
 from kenning.router.demo import fake_embedding, normalized
-from tests.fakes.fake_ollama_fixture import FakeFactory
-from tests.integration.router.router_harness import BACKGROUND_MODEL, router_settings
+from tests.fakes.ollama import FakeFactory
+from tests.support.router_harness import BACKGROUND_MODEL, router_settings
 
 
 async def test_mounted_under_prefixes(fake_ollama_factory: FakeFactory) -> None:

@@ -10,8 +10,8 @@ import ollama
 
 from kenning.router import EventKind, ModelSet, RouterEvent
 from kenning.router.demo import fake_embedding, fake_tokens, normalized
-from tests.fakes.fake_ollama_fixture import FakeFactory
-from tests.integration.router.router_harness import (
+from tests.fakes.ollama import FakeFactory
+from tests.support.router_harness import (
     BACKGROUND_MODEL,
     ORCHESTRATOR_MODEL,
     RouterFactory,

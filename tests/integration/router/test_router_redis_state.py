@@ -16,8 +16,8 @@ import pytest
 from redis.asyncio import Redis
 
 from kenning.router import EventKind, ModelSet
-from tests.fakes.fake_ollama_fixture import FakeFactory
-from tests.integration.router.router_harness import (
+from tests.fakes.ollama import FakeFactory
+from tests.support.router_harness import (
     BACKGROUND_MODEL,
     RouterFactory,
     router_settings,

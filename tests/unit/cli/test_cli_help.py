@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
-import typer
-from typer.testing import CliRunner
 
 from kenning import __version__
-from kenning.cli.main import app
+from tests.support.cli_runner import run
 
 COMMANDS = [
     [],
@@ -31,12 +27,6 @@ COMMANDS = [
     ["stack", "down"],
     ["stack", "status"],
 ]
-
-
-def run(*args: str, **env: str) -> typer.testing.Result:
-    """``kenning args`` with only the given ``KENNING_*`` variables set."""
-    clean: dict[str, str | None] = {k: None for k in os.environ if k.startswith("KENNING_")}
-    return CliRunner().invoke(app, list(args), env={**clean, **env})
 
 
 def flat(text: str) -> str:

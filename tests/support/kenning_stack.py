@@ -16,7 +16,6 @@ from typing import Any
 
 import asyncpg
 import httpx
-import pytest
 from redis.asyncio import Redis
 from starlette.applications import Starlette
 
@@ -27,39 +26,13 @@ from kenning.router import RouterSettings
 from kenning.router.demo import DEFAULT_MODELS, FakeOllama, ModelSpec
 from kenning.settings import EmbedderKind, Settings
 from kenning.storage.access.api_keys import PgApiKeys
-from kenning.storage.db.database_url import with_database
-from kenning.storage.db.migrate import run_upgrade
-from kenning.storage.db.pool import create_pool
-from tests.fakes.fake_ollama_fixture import FakeFactory
-from tests.integration.router.router_harness import ORCHESTRATOR_MODEL, router_settings
-from tests.support.database import TEST_DATABASE, recreate_database
+from tests.fakes.ollama import FakeFactory
+from tests.support.database import TEST_DATABASE
+from tests.support.router_harness import ORCHESTRATOR_MODEL, router_settings
 
 EMBED_MODEL = "kenning-embed"
 PROTOCOL_HOST = "http://kenning"
 ROUTED_DATABASE = f"{TEST_DATABASE}_routed"
-
-
-@pytest.fixture(scope="session")
-def routed_settings(test_settings: Settings) -> Settings:
-    """A migrated database of its own; Kenning's settings without the router yet."""
-    url = with_database(test_settings.database_url, ROUTED_DATABASE)
-    asyncio.run(recreate_database(url, ROUTED_DATABASE))
-    settings = test_settings.model_copy(
-        update={
-            "database_url": url,
-            "embedder": EmbedderKind.OLLAMA,
-            "embedding_model": EMBED_MODEL,
-        }
-    )
-    run_upgrade(settings, "head")
-    return settings
-
-
-@pytest.fixture(scope="session")
-async def routed_pool(routed_settings: Settings) -> AsyncIterator[asyncpg.Pool]:
-    pool = await create_pool(routed_settings, min_size=1)
-    yield pool
-    await pool.close()
 
 
 def fake_backend(factory: FakeFactory, name: str, dims: int, **config: Any) -> FakeOllama:

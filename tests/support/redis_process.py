@@ -8,7 +8,7 @@ import subprocess
 import time
 
 from kenning.settings import Settings
-from tests.e2e.conftest import free_port
+from tests.support.server_process import free_port
 
 
 class RedisProcess:
