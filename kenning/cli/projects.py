@@ -73,3 +73,9 @@ def move(
     typer.echo(
         f"project {project} of client {client}: group {before or '(none)'} -> {group or '(none)'}"
     )
+    if not _resync_live_feeds():
+        typer.echo(
+            "warning: Redis did not take the re-read signal; open queue feeds show the move "
+            "at their next refresh",
+            err=True,
+        )
