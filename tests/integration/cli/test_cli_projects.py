@@ -9,9 +9,10 @@ import time
 import pytest
 import redis
 
+from kenning.domain.queue.events import RESYNC_MESSAGE
 from kenning.settings import Settings
 from kenning.storage.db.database_url import with_database
-from kenning.storage.queue.event_bus import RESYNC_MESSAGE, channel_for
+from kenning.storage.queue.event_bus import channel_for
 from tests.support.cli_runner import run
 from tests.support.database import TEST_DATABASE, recreate_database
 
@@ -43,7 +44,7 @@ def test_a_move_tells_open_queue_feeds_to_re_read(
     migrated_url: str, test_settings: Settings
 ) -> None:
     client = redis.Redis.from_url(test_settings.redis_url)
-    pubsub = client.pubsub()
+    pubsub = client.pubsub()  # type: ignore[no-untyped-call]  # redis-py's sync pubsub is untyped
     pubsub.subscribe(channel_for(DATABASE))
     try:
         moved = run(
