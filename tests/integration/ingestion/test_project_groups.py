@@ -80,7 +80,7 @@ async def test_a_key_minted_before_its_project_moved_writes_at_the_new_group(
 async def test_a_global_keys_write_into_a_client_is_logged(
     api: Api, clean: None, caplog: pytest.LogCaptureFixture
 ) -> None:
-    with caplog.at_level(logging.INFO, logger="kenning.resolvers.access.scope"):
+    with caplog.at_level(logging.INFO, logger="kenning.resolvers.scope"):
         assert (await ingest(api, "a", Scope("c1", "p1")))["__typename"] == "IngestSuccess"
     [record] = [r for r in caplog.records if r.getMessage() == "scope.global_key_write"]
     assert (record.__dict__["key_id"], record.__dict__["scope"]) == (
