@@ -9,10 +9,15 @@ import asyncpg
 import redis.asyncio as aioredis
 from prometheus_client import CollectorRegistry
 
+from kenning.domain.access.project_groups import ProjectGroupStore
 from kenning.domain.embedding import Embedder
 from kenning.domain.graph.chunk_view import ChunkReader
+from kenning.domain.graph.model import GraphReader
 from kenning.domain.health import PartState
+from kenning.domain.ingestion.aliases import AliasRegistry
 from kenning.domain.ingestion.ingest import IngestDeps
+from kenning.domain.ingestion.ports import KnowledgeStore
+from kenning.domain.retrieval.search import ChunkIndex
 from kenning.metrics import ServiceMetrics
 from kenning.queue_services import QueueServices
 from kenning.router import Router
@@ -40,14 +45,15 @@ class Runtime:
     router: Router | None = None
     # Where what the process does is counted; a private registry when not given.
     metrics: ServiceMetrics = field(default_factory=lambda: ServiceMetrics(CollectorRegistry()))
-    store: PgKnowledgeStore = field(init=False)
-    aliases: PgAliasRegistry = field(init=False)
+    store: KnowledgeStore = field(init=False)
+    aliases: AliasRegistry = field(init=False)
+    # Concrete: the composition root also authenticates, tracks and closes with it.
     api_keys: PgApiKeys = field(init=False)
-    graph: PgGraphReader = field(init=False)
+    graph: GraphReader = field(init=False)
     chunks: ChunkReader = field(init=False)
-    chunk_index: PgChunkIndex = field(init=False)
+    chunk_index: ChunkIndex = field(init=False)
     queue: QueueServices = field(init=False)
-    project_groups: PgProjectGroups = field(init=False)
+    project_groups: ProjectGroupStore = field(init=False)
     started_at: float = field(default_factory=time.time)
 
     def __post_init__(self) -> None:

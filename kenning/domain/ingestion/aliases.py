@@ -9,7 +9,7 @@ from typing import Protocol
 
 from kenning.domain.errors import ValidationError
 from kenning.domain.ingestion.node_keys import canonicalize_key, normalize_key, parse_key
-from kenning.domain.ingestion.ports import KnowledgeStore, WriteUnit
+from kenning.domain.ingestion.ports import AliasResolver, KnowledgeStore, WriteUnit
 
 logger = logging.getLogger("kenning.aliases")
 
@@ -50,6 +50,14 @@ class AliasBook(Protocol):
 
     def forget(self, client_id: str, keys: set[str]) -> None:
         """Drop cached resolutions of ``keys``."""
+        ...
+
+
+class AliasRegistry(AliasBook, AliasResolver, Protocol):
+    """A client's aliases as the API offers them: resolved, registered and listed."""
+
+    async def list(self, client_id: str, limit: int = 1000) -> list[Alias]:
+        """The client's aliases, at most ``limit``."""
         ...
 
 
