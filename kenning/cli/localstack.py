@@ -35,8 +35,6 @@ from kenning.cli.stack_root import (
 
 __all__ = ["LocalStack", "StackConfig", "StackStatus"]
 
-# Where tests/unit/cli/test_localstack.py's fake root puts pg_isready.
-_PG_BIN = PG_BIN
 _START_ATTEMPTS = 4
 
 Say = Callable[[str], None]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from kenning.cli import localstack
 from kenning.cli.stack_process import StackError
+from kenning.cli.stack_root import PG_BIN
 
 
 class FakeHost:
@@ -40,7 +40,7 @@ class FakeHost:
             (self.root / "usr/bin").mkdir(parents=True)
             return 0, ""
         if name == "env" and "install" in cmd:
-            pg_bin = self.root / localstack._PG_BIN.lstrip("/")
+            pg_bin = self.root / PG_BIN.lstrip("/")
             pg_bin.mkdir(parents=True, exist_ok=True)
             (pg_bin / "pg_isready").touch()
             (self.root / "usr/bin/redis-cli").touch()
