@@ -8,7 +8,6 @@ from kenning.domain.connections.lifecycle import (
     update_sync_cursor,
 )
 from kenning.domain.errors import ValidationError
-from kenning.domain.ingestion.request import PurgeCounts
 from kenning.domain.ingestion.source_connections import ConnectionSpec, SourceConnection
 from kenning.resolvers.access.scope import principal, read_scope, stored_write_scope, write_scope
 from kenning.resolvers.context import Info
@@ -41,16 +40,6 @@ def to_connection_type(found: SourceConnection) -> gql.SourceConnectionInfo:
         updated_at=found.updated_at,
         revoked_at=found.revoked_at,
         revoke_reason=found.revoke_reason,
-    )
-
-
-def _purged(counts: PurgeCounts) -> PurgeSuccess:
-    return PurgeSuccess(
-        sources=counts.sources,
-        chunks=counts.chunks,
-        evidence_removed=counts.evidence_removed,
-        edges_deleted=counts.edges_deleted,
-        vertices_deleted=counts.vertices_deleted,
     )
 
 
@@ -109,7 +98,7 @@ async def resolve_revoke_connection(
     return gql.RevokeConnectionSuccess(
         connection=to_connection_type(done.connection),
         cancelled_jobs=done.cancelled_jobs,
-        purged=_purged(done.purged),
+        purged=PurgeSuccess.from_counts(done.purged),
     )
 
 

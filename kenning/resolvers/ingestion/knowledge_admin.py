@@ -5,7 +5,6 @@ from __future__ import annotations
 from kenning.domain.errors import ValidationError
 from kenning.domain.ingestion.aliases import Alias, register_alias
 from kenning.domain.ingestion.purge import purge_connection, purge_source
-from kenning.domain.ingestion.request import PurgeCounts
 from kenning.resolvers.access.scope import manage_client, read_scope, write_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
@@ -54,23 +53,13 @@ async def resolve_aliases(
     return [_alias(a) for a in await info.context.runtime.aliases.list(client, limit)]
 
 
-def _purged(counts: PurgeCounts) -> PurgeSuccess:
-    return PurgeSuccess(
-        sources=counts.sources,
-        chunks=counts.chunks,
-        evidence_removed=counts.evidence_removed,
-        edges_deleted=counts.edges_deleted,
-        vertices_deleted=counts.vertices_deleted,
-    )
-
-
 @error_members
 async def resolve_purge_source(
     info: Info, source_urn: str, scope: ScopeInput | None = None
 ) -> PurgeResult:
     """Remove one source and everything only it supported."""
     counts = await purge_source(write_scope(info, scope), source_urn, info.context.runtime.store)
-    return _purged(counts)
+    return PurgeSuccess.from_counts(counts)
 
 
 @error_members
@@ -81,4 +70,4 @@ async def resolve_purge_connection(
     counts = await purge_connection(
         write_scope(info, scope), connection_id, info.context.runtime.store
     )
-    return _purged(counts)
+    return PurgeSuccess.from_counts(counts)

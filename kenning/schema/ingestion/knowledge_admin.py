@@ -7,6 +7,7 @@ from typing import Annotated
 
 import strawberry
 
+from kenning.domain.ingestion.request import PurgeCounts
 from kenning.schema.errors import NotFoundError, ScopeError, ValidationError
 
 
@@ -38,6 +39,17 @@ class PurgeSuccess:
     evidence_removed: int
     edges_deleted: int
     vertices_deleted: int
+
+    @classmethod
+    def from_counts(cls, counts: PurgeCounts) -> PurgeSuccess:
+        """The GraphQL form of what a purge (of a source or a connection) removed."""
+        return cls(
+            sources=counts.sources,
+            chunks=counts.chunks,
+            evidence_removed=counts.evidence_removed,
+            edges_deleted=counts.edges_deleted,
+            vertices_deleted=counts.vertices_deleted,
+        )
 
 
 PurgeResult = Annotated[
