@@ -62,7 +62,9 @@ class FakeUnit:
 
 
 class FakeStore:
-    def __init__(self) -> None:
+    def __init__(self, retries: int = 0) -> None:
+        # Attempts rolled back before the one that commits, as a deadlock retry would.
+        self.retries = retries
         self.sources: dict[str, SourceRecord] = {}
         self.chunks: list[ChunkRecord] = []
         self.nodes: list[NodeRecord] = []
@@ -76,6 +78,8 @@ class FakeStore:
 
     async def write(self, work: Callable[[Any], Awaitable[T]]) -> T:
         self.writes += 1
+        for _ in range(self.retries):
+            await work(FakeUnit(FakeStore()))  # rolled back: what it wrote vanishes
         return await work(FakeUnit(self))
 
 

@@ -73,11 +73,10 @@ async def ingest_graph(request: GraphRequest, deps: IngestDeps) -> GraphOutcome:
     texts = await off_loop(size, lambda: _texts(request, items, deps.chunk_limit))
     vectors = await embed_texts([t[3] for t in texts], request.priority, deps.embedder)
     result = await deps.store.write(lambda unit: _store(unit, request, items, texts, vectors))
-    rejected = items.rejected
     if result is None:
         skipped = _outcome(IngestStatus.SKIPPED_DUPLICATE, digest, warnings)
-        return GraphOutcome(skipped, tuple(rejected))
-    replaced, kept = result
+        return GraphOutcome(skipped, tuple(items.rejected))
+    replaced, kept, rejected = result
     logger.info(
         "ingestion.indexed",
         extra={"source_urn": request.source_urn, "scope": request.scope.describe(),
@@ -103,10 +102,12 @@ async def _store(
     items: Items,
     texts: list[Text],
     vectors: Sequence[Sequence[float]],
-) -> tuple[PurgeCounts, list[EdgeRecord]] | None:
+) -> tuple[PurgeCounts, list[EdgeRecord], list[Rejection]] | None:
     """Replace the source; ``None`` when an identical ingest won. Edges whose endpoints
-    are neither in the request nor in the graph are rejected here, inside the transaction."""
-    nodes, edges, rejected, digest = items.nodes, items.edges, items.rejected, items.digest
+    are neither in the request nor in the graph are rejected here, inside the transaction,
+    into a fresh list: a retried transaction must not report them twice."""
+    nodes, edges, digest = items.nodes, items.edges, items.digest
+    rejected = list(items.rejected)
     await unit.lock_source(request.scope, request.source_urn)
     current = await unit.source(request.scope, request.source_urn)
     if current is not None and current.content_hash == digest:
@@ -114,7 +115,7 @@ async def _store(
     removed, previous = await unit.remove_source(request.scope, request.source_urn)
     endpoints = {k for e in edges.values() for k in (e.from_key, e.to_key)}
     known = set(nodes) | await unit.existing_keys(request.scope, endpoints - set(nodes))
-    kept = _kept_edges(items, known, texts)
+    kept = _kept_edges(items.edges, known, texts, rejected)
     # A piece's chunks refer to the nodes of the edges that cite it.
     refs: dict[str, set[str]] = {}
     dropped = rejected_edges(rejected)
@@ -136,20 +137,22 @@ async def _store(
                      request.connection_id, tuple(r.id for r in records), tuple(mentions))
     )  # fmt: skip
     orphaned = await unit.delete_orphans(request.scope, set(previous) - mentions)
-    return removed + PurgeCounts(vertices_deleted=orphaned), kept
+    return removed + PurgeCounts(vertices_deleted=orphaned), kept, rejected
 
 
-def _kept_edges(items: Items, known: set[str], texts: list[Text]) -> list[EdgeRecord]:
+def _kept_edges(
+    edges: dict[int, EdgeRecord], known: set[str], texts: list[Text], rejected: list[Rejection]
+) -> list[EdgeRecord]:
     """The edges whose endpoints are ``known``, their evidence swapped from piece refs to the
-    pieces' chunk ids; the others are added to ``items.rejected``."""
+    pieces' chunk ids; the others are added to ``rejected``."""
     chunk_ids: dict[str, list[str]] = {}
     for piece, chunk_id, _, _ in texts:
         chunk_ids.setdefault(piece.ref, []).append(chunk_id)
     kept: list[EdgeRecord] = []
-    for index, edge in items.edges.items():
+    for index, edge in edges.items():
         missing = [k for k in (edge.from_key, edge.to_key) if k not in known]
         if missing:
-            items.rejected.append(Rejection("EDGE", index, f"unknown endpoint {missing[0]}"))
+            rejected.append(Rejection("EDGE", index, f"unknown endpoint {missing[0]}"))
             continue
         evidence = tuple(cid for ref in edge.evidence_chunk_ids for cid in chunk_ids[ref])
         kept.append(replace(edge, evidence_chunk_ids=evidence))
