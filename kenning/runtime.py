@@ -54,6 +54,9 @@ class Runtime:
     chunk_index: ChunkIndex = field(init=False)
     queue: QueueServices = field(init=False)
     project_groups: ProjectGroupStore = field(init=False)
+    # memory field: session (issue 12)
+    # memory field: procedures (issue 12)
+    # memory field: rules (issue 12)
     started_at: float = field(default_factory=time.time)
 
     def __post_init__(self) -> None:
@@ -69,6 +72,9 @@ class Runtime:
         )
         self.queue = QueueServices(self.settings, self.pool, self.redis)
         self.project_groups = PgProjectGroups(self.pool)
+        # memory store: session (issue 12)
+        # memory store: procedures (issue 12)
+        # memory store: rules (issue 12)
 
     async def parts(self) -> list[PartState]:
         """Every part's state: PostgreSQL, AGE, pgvector, Redis, the embedder, the workers."""

@@ -105,3 +105,8 @@ class Mutation:
         resolver=resolve_revoke_connection,
         description="Cancel a connection's queued jobs, purge what it produced, revoke it.",
     )
+    # memory: task outcomes (issue 12)
+    # memory: user knowledge (issue 12)
+    # memory: session (issue 12)
+    # memory: procedures (issue 12)
+    # memory: rules (issue 12)

@@ -100,3 +100,8 @@ class Query:
         description="The model router: backends, model sets, queues, leases (any API key); "
         "null when the server runs none.",
     )
+    # memory: task outcomes (issue 12)
+    # memory: user knowledge (issue 12)
+    # memory: session (issue 12)
+    # memory: procedures (issue 12)
+    # memory: rules (issue 12)

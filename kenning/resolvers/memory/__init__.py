@@ -1,0 +1,5 @@
+"""Resolvers of agent memory: task outcomes, user knowledge and context, session memory,
+procedures and hard rules.
+
+Read first: the module named like the memory you need (``session.py``, ``rules.py``, ...).
+"""

@@ -1,0 +1,5 @@
+"""GraphQL types of agent memory: task outcomes, user knowledge, session entries,
+procedures and hard rules.
+
+Read first: the module named like the memory you need (``session.py``, ``rules.py``, ...).
+"""
