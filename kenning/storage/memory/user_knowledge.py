@@ -1,0 +1,75 @@
+"""``PgUserKnowledge``: the user context read as one statement over the chunks of the six
+``user_knowledge_*`` kinds the reader may see (no vector, no full-text search).
+
+A document's chunks are joined in order (by a blank line: chunking splits at blank lines);
+where the reader sees one subject at several scopes the narrowest row wins; then each
+category keeps its most recently updated items.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import asyncpg
+
+from kenning.domain.access.scope import Scope, stored_scope
+from kenning.domain.memory.user_knowledge import (
+    USER_KNOWLEDGE_KINDS,
+    KnowledgeItem,
+    category_of,
+)
+from kenning.storage.db.visibility import reader_params, visible_rows
+
+
+def user_context_sql() -> str:
+    """The statement: reader scope in ``$1..$3``, kinds in ``$4``, items per kind in ``$5``."""
+    return f"""
+        WITH visible AS (
+            SELECT c.kind, c.source_urn, c.client_id, c.project_id, c.group_id,
+                   string_agg(c.content, E'\\n\\n' ORDER BY c.ordinal) AS content,
+                   coalesce(min(c.metadata->>'subject'), c.source_urn) AS subject,
+                   max(c.updated_at) AS updated_at
+            FROM chunks c
+            WHERE c.kind = ANY($4::text[]) AND {visible_rows(1, "c")}
+            GROUP BY c.kind, c.source_urn, c.client_id, c.project_id, c.group_id
+        ), narrowest AS (
+            SELECT DISTINCT ON (kind, source_urn) *
+            FROM visible
+            ORDER BY kind, source_urn, project_id <> '' DESC, group_id <> '' DESC,
+                     client_id <> '' DESC
+        ), ranked AS (
+            SELECT *, row_number() OVER (
+                PARTITION BY kind ORDER BY updated_at DESC, source_urn
+            ) AS position
+            FROM narrowest
+        )
+        SELECT kind, client_id, project_id, group_id, subject, content, updated_at
+        FROM ranked WHERE position <= $5"""
+
+
+_USER_CONTEXT: Final = user_context_sql()
+
+
+def knowledge_item(row: asyncpg.Record) -> KnowledgeItem:
+    """A ``KnowledgeItem`` from a row of ``user_context_sql``."""
+    return KnowledgeItem(
+        category=category_of(row["kind"]),
+        subject=row["subject"],
+        content=row["content"],
+        updated_at=row["updated_at"],
+        scope=stored_scope(row["client_id"], row["project_id"], row["group_id"]),
+    )
+
+
+class PgUserKnowledge:
+    """Implements the domain's ``UserKnowledgeReader`` over one pool."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+
+    async def visible_items(self, reader: Scope, per_category: int) -> list[KnowledgeItem]:
+        """Per category, the newest ``per_category`` items ``reader`` sees, narrowest first."""
+        rows = await self._pool.fetch(
+            _USER_CONTEXT, *reader_params(reader), list(USER_KNOWLEDGE_KINDS), per_category
+        )
+        return [knowledge_item(row) for row in rows]
