@@ -2,7 +2,8 @@
 ``user_knowledge_*`` kinds the reader may see (no vector, no full-text search).
 
 A document's chunks are joined in order (by a blank line: chunking splits at blank lines);
-where the reader sees one subject at several scopes the narrowest row wins; then each
+where the reader sees one subject at several scopes the row nearest the reader wins (its own
+project, its group, its client, global, then other projects it may see, by id); then each
 category keeps its most recently updated items.
 """
 
@@ -21,6 +22,12 @@ from kenning.domain.memory.user_knowledge import (
 from kenning.storage.db.visibility import reader_params, visible_rows
 
 
+# The reader's own project, its group, its client, global, then other projects it sees.
+_NEAREST_FIRST: Final = """CASE WHEN project_id <> '' AND project_id = $2 THEN 0
+    WHEN project_id = '' AND group_id <> '' THEN 1 WHEN project_id = '' AND client_id <> '' THEN 2
+    WHEN client_id = '' THEN 3 ELSE 4 END"""
+
+
 def user_context_sql() -> str:
     """The statement: reader scope in ``$1..$3``, kinds in ``$4``, items per kind in ``$5``."""
     return f"""
@@ -35,8 +42,7 @@ def user_context_sql() -> str:
         ), narrowest AS (
             SELECT DISTINCT ON (kind, source_urn) *
             FROM visible
-            ORDER BY kind, source_urn, project_id <> '' DESC, group_id <> '' DESC,
-                     client_id <> '' DESC
+            ORDER BY kind, source_urn, {_NEAREST_FIRST}, project_id, group_id
         ), ranked AS (
             SELECT *, row_number() OVER (
                 PARTITION BY kind ORDER BY updated_at DESC, source_urn
