@@ -94,6 +94,8 @@ class Settings(BaseSettings):
     queue_recover_seconds: float = Field(default=10.0, ge=0.1, le=3600.0)
     queue_idle_seconds: float = Field(default=2.0, ge=0.05, le=60.0)
     queue_status_refresh_seconds: float = Field(default=5.0, ge=0.1, le=300.0)
+    # Session memory: days an entry is kept (kenning.domain.memory.session).
+    session_ttl_days: int = Field(default=7, ge=1, le=365)
     # The model router (kenning.router), from KENNING_ROUTER_* variables: mounted at /ollama
     # and /router, and used by the ollama embedder, once it has a backend.
     router: RouterSettings = Field(default_factory=RouterSettings)

@@ -1,0 +1,102 @@
+"""``PgSessionStore``: session entries in PostgreSQL (``session_entries``), capped per client
+and project under an advisory lock, so racing appends never leave more than the cap."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from datetime import timedelta
+from typing import Any, Final
+
+import asyncpg
+
+from kenning.domain.memory.session import NewSessionEntry, SessionEntry, SessionSource
+
+_COLUMNS: Final = (
+    "id, client_id, project_id, source, summary, details::text AS details, task_id, promoted, "
+    "created_by, created_at, expires_at"
+)
+# The first key of the two-key advisory lock: this table's sessions (the second is the session).
+_LOCK_CLASS: Final = 0x5E55
+# Expired rows deleted per prune, so one append never deletes without bound.
+PRUNE_BATCH: Final = 500
+
+
+def _entry(row: Any) -> SessionEntry:
+    return SessionEntry(
+        id=row["id"],
+        client_id=row["client_id"],
+        project_id=row["project_id"],
+        source=SessionSource(row["source"]),
+        summary=row["summary"],
+        details=json.loads(row["details"]),
+        task_id=row["task_id"],
+        promoted=row["promoted"],
+        created_by=row["created_by"],
+        created_at=row["created_at"],
+        expires_at=row["expires_at"],
+    )
+
+
+class PgSessionStore:
+    """Implements the domain's ``SessionStore``."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+
+    async def append(self, entry: NewSessionEntry, ttl: timedelta, keep: int) -> SessionEntry:
+        async with self._pool.acquire() as conn, conn.transaction():
+            # One append per session at a time: the trim below then counts every committed
+            # entry, and clock_timestamp() taken under the lock orders them as appended.
+            await conn.execute(
+                "SELECT pg_advisory_xact_lock($1, hashtext($2 || chr(31) || $3))",
+                _LOCK_CLASS,
+                entry.client_id,
+                entry.project_id,
+            )
+            row = await conn.fetchrow(
+                f"""INSERT INTO session_entries (id, client_id, project_id, source, summary,
+                        details, task_id, promoted, created_by, created_at, expires_at)
+                    VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, clock_timestamp(),
+                        clock_timestamp() + $10::interval)
+                    RETURNING {_COLUMNS}""",
+                str(uuid.uuid4()), entry.client_id, entry.project_id, entry.source.value,
+                entry.summary, json.dumps(entry.details, sort_keys=True), entry.task_id,
+                entry.promoted, entry.created_by, ttl,
+            )  # fmt: skip
+            await conn.execute(
+                """DELETE FROM session_entries WHERE client_id = $1 AND project_id = $2
+                   AND expires_at <= clock_timestamp()""",
+                entry.client_id,
+                entry.project_id,
+            )
+            await conn.execute(
+                """DELETE FROM session_entries WHERE id IN (
+                       SELECT id FROM session_entries WHERE client_id = $1 AND project_id = $2
+                       ORDER BY created_at DESC, id DESC OFFSET $3)""",
+                entry.client_id,
+                entry.project_id,
+                keep,
+            )
+        assert row is not None
+        return _entry(row)
+
+    async def recent(self, client_id: str, project_id: str, limit: int) -> list[SessionEntry]:
+        rows = await self._pool.fetch(
+            f"""SELECT {_COLUMNS} FROM session_entries
+                WHERE client_id = $1 AND project_id = $2 AND expires_at > clock_timestamp()
+                ORDER BY created_at DESC, id DESC LIMIT $3""",
+            client_id,
+            project_id,
+            limit,
+        )
+        return [_entry(r) for r in rows]
+
+    async def prune_expired(self) -> int:
+        deleted = await self._pool.fetch(
+            """DELETE FROM session_entries WHERE id IN (
+                   SELECT id FROM session_entries WHERE expires_at <= clock_timestamp()
+                   LIMIT $1) RETURNING id""",
+            PRUNE_BATCH,
+        )
+        return len(deleted)
