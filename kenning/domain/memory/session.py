@@ -89,8 +89,7 @@ class SessionStore(Protocol):
     """Where session entries live (PostgreSQL, so a Redis or server restart loses none)."""
 
     async def append(self, entry: NewSessionEntry, ttl: timedelta, keep: int) -> SessionEntry:
-        """Store ``entry`` expiring after ``ttl``; then keep only the ``keep`` newest
-        unexpired entries of its session, atomically even when appends race."""
+        """Store ``entry`` for ``ttl``, keeping its session's ``keep`` newest (races too)."""
         ...
 
     async def recent(self, client_id: str, project_id: str, limit: int) -> list[SessionEntry]:
@@ -230,8 +229,7 @@ def promotion_request(entry: SessionEntry, writer: Scope) -> IngestRequest:
 async def append_session_entry(
     draft: SessionDraft, writer: Scope, key_id: str, deps: SessionDeps
 ) -> Appended:
-    """Check and store an entry in ``writer``'s session (visible at once), drop what expired
-    or is over the cap, and queue its ingestion when promoted."""
+    """Store a checked entry in ``writer``'s session now; queue its ingestion if promoted."""
     checked = new_entry(draft, writer, key_id, deps.policy)
     entry = await deps.store.append(checked, deps.ttl, MAX_ENTRIES)
     await deps.store.prune_expired()
