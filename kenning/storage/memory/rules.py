@@ -50,7 +50,9 @@ def _rule(row: Any) -> HardRule:
 
 
 def _lock_name(client_id: str, project_id: str, rule_key: str) -> str:
-    return "\x00".join(("hard_rules", client_id, project_id, rule_key))
+    # No part may hold a control character (scopes and rule keys are checked), so the unit
+    # separator keeps ("a", "b c") and ("a b", "c") apart; text cannot hold NUL.
+    return "\x1f".join(("hard_rules", client_id, project_id, rule_key))
 
 
 class PgRuleStore:
