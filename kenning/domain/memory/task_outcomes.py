@@ -74,16 +74,14 @@ REASON_MESSAGES: Final = {
     NotSignificantReason.ERROR_PRESENT: "the task ended with an error",
     NotSignificantReason.EMPTY_FINAL_RESULT: "the task has no final result",
     NotSignificantReason.ADVICE: "advice tasks are not kept",
-    NotSignificantReason.RESPOND_WITHOUT_STEP_RESULTS: (
-        "a single task that only responded is kept only with step results"
-    ),
+    NotSignificantReason.RESPOND_WITHOUT_STEP_RESULTS: "it only responded, with no step results",
 }
 
 
 @dataclass(frozen=True, slots=True)
 class TaskOutcome:
-    """What ``recordTaskOutcome`` is given, stripped and checked on construction
-    (``ValidationError`` names the input field, as in ``artifacts[2]``)."""
+    """What ``recordTaskOutcome`` is given, stripped; ``check_outcome`` says whether it can
+    be accepted."""
 
     task_id: str
     category: TaskCategory
@@ -99,28 +97,11 @@ class TaskOutcome:
     topics: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        # Frozen: the stripped forms are set here, once, before anything is checked.
+        # Frozen: the stripped forms are set here, once (stripping again changes nothing).
         for name in ("task_id", "summary"):
             object.__setattr__(self, name, getattr(self, name).strip())
         for name in ("key_decisions", "patterns_used", "lessons_learned", "topics", "artifacts"):
             object.__setattr__(self, name, tuple(item.strip() for item in getattr(self, name)))
-        if len(self.task_id) > MAX_TASK_ID or not _PRINTABLE.match(self.task_id):
-            raise ValidationError(
-                f"taskId must be 1..{MAX_TASK_ID} printable characters", field="taskId"
-            )
-        parse_key(f"task:{self.task_id}", field="taskId")
-        if not self.summary:
-            raise ValidationError("summary is empty", field="summary")
-        if len(self.summary) > MAX_SUMMARY:
-            raise TooLargeError(f"summary exceeds {MAX_SUMMARY} characters", field="summary")
-        for field, items in (("keyDecisions", self.key_decisions),
-                             ("patternsUsed", self.patterns_used),
-                             ("lessonsLearned", self.lessons_learned)):  # fmt: skip
-            _check_items(field, items, MAX_ITEMS, MAX_ITEM_CHARS)
-        _check_items("topics", self.topics, MAX_TAGS, 100, single_line=True)
-        _check_items("artifacts", self.artifacts, MAX_ARTIFACTS, MAX_ARTIFACT_CHARS, True)
-        for index, artifact in enumerate(self.artifacts):
-            parse_key(f"file:{artifact}", field=f"artifacts[{index}]")
 
     @property
     def source_urn(self) -> str:
@@ -131,6 +112,27 @@ class TaskOutcome:
     def task_key(self) -> str:
         """The task's node key: ``task:<taskId>``, normalized."""
         return parse_key(f"task:{self.task_id}").key
+
+
+def check_outcome(outcome: TaskOutcome) -> None:
+    """Raise ``ValidationError`` naming the first input field that cannot be accepted."""
+    task_id, summary = outcome.task_id, outcome.summary
+    if len(task_id) > MAX_TASK_ID or not _PRINTABLE.match(task_id):
+        raise ValidationError(f"taskId must be 1..{MAX_TASK_ID} printable characters",
+                              field="taskId")  # fmt: skip
+    parse_key(f"task:{task_id}", field="taskId")
+    if not summary:
+        raise ValidationError("summary is empty", field="summary")
+    if len(summary) > MAX_SUMMARY:
+        raise TooLargeError(f"summary exceeds {MAX_SUMMARY} characters", field="summary")
+    for field, items in (("keyDecisions", outcome.key_decisions),
+                         ("patternsUsed", outcome.patterns_used),
+                         ("lessonsLearned", outcome.lessons_learned)):  # fmt: skip
+        _check_items(field, items, MAX_ITEMS, MAX_ITEM_CHARS)
+    _check_items("topics", outcome.topics, MAX_TAGS, 100, single_line=True)
+    _check_items("artifacts", outcome.artifacts, MAX_ARTIFACTS, MAX_ARTIFACT_CHARS, True)
+    for index, artifact in enumerate(outcome.artifacts):
+        parse_key(f"file:{artifact}", field=f"artifacts[{index}]")
 
 
 def _check_items(
@@ -164,11 +166,6 @@ def not_significant(outcome: TaskOutcome) -> NotSignificantReason | None:
     return None
 
 
-def artifact_keys(outcome: TaskOutcome) -> list[str]:
-    """The ``file:`` keys of the artifacts, de-duplicated and sorted."""
-    return sorted({parse_key(f"file:{artifact}").key for artifact in outcome.artifacts})
-
-
 def outcome_document(outcome: TaskOutcome) -> str:
     """The Markdown kept for an outcome; the same outcome always gives the same text."""
     artifacts = sorted(set(outcome.artifacts))
@@ -197,7 +194,7 @@ def _bullets(items: Sequence[str]) -> str:
 def outcome_request(
     outcome: TaskOutcome, scope: Scope, policy: SecretPolicy
 ) -> tuple[IngestRequest, IngestionIdentity]:
-    """The ingestion request and queue identity of a significant outcome.
+    """The ingestion request and queue identity of a checked, significant outcome.
 
     Names (taskId, topics, artifacts) holding a credential are refused whatever the policy;
     text fields are checked one by one under ``policy``, so an error names the field.
@@ -215,9 +212,8 @@ def outcome_request(
         lessons_learned=_cleaned("lessonsLearned", outcome.lessons_learned, policy),
     )
     tags = tuple(dict.fromkeys(outcome.topics))
-    relationships = tuple(
-        f"{outcome.task_key}|{ARTIFACT_EDGE}|{key}" for key in artifact_keys(outcome)
-    )
+    files = sorted({parse_key(f"file:{artifact}").key for artifact in outcome.artifacts})
+    relationships = tuple(f"{outcome.task_key}|{ARTIFACT_EDGE}|{key}" for key in files)
     metadata = {
         "taskId": outcome.task_id,
         "category": outcome.category.value,
@@ -277,19 +273,20 @@ async def record_task_outcome(
     queue: JobQueue,
     connections: ConnectionRegistry,
 ) -> OutcomeQueued | OutcomeNotSignificant:
-    """Queue a significant outcome's document in the background lane, or say why not.
+    """Check the outcome, then queue its document in the background lane if it is
+    significant, or say why not.
 
     ``store_scope`` settles the scope written to; it runs only for a significant outcome,
     because settling records a project's group and an insignificant one stores nothing.
     """
+    check_outcome(outcome)
     reason = not_significant(outcome)
     if reason is not None:
         logger.info("memory.task_outcome.not_significant", extra={"reason": reason.value})
         return OutcomeNotSignificant(outcome.task_id, reason)
     scope = await store_scope()
-    texts = (outcome.summary, *outcome.key_decisions, *outcome.patterns_used,
-             *outcome.lessons_learned)  # fmt: skip
-    size = sum(map(len, texts))
+    texts = (outcome.summary, *outcome.key_decisions, *outcome.patterns_used)
+    size = sum(map(len, (*texts, *outcome.lessons_learned)))
     request, identity = await off_loop(size, lambda: outcome_request(outcome, scope, policy))
     handle = await request_ingestion(
         request, identity, policy=policy, override=None, queue=queue, connections=connections

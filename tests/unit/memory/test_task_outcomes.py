@@ -18,6 +18,7 @@ from kenning.domain.memory.task_outcomes import (
     TaskAction,
     TaskCategory,
     TaskOutcome,
+    check_outcome,
     not_significant,
     outcome_document,
     outcome_request,
@@ -196,7 +197,7 @@ def test_an_invalid_field_is_named(
     changes: dict[str, Any], field: str, error: type[ValidationError]
 ) -> None:
     with pytest.raises(error) as raised:
-        outcome(**changes)
+        check_outcome(outcome(**changes))
     assert raised.value.field == field
     assert type(raised.value) is error
 
@@ -224,6 +225,14 @@ def test_redact_keeps_the_text_without_the_credential() -> None:
     request, _ = outcome_request(leaky, Scope("acme"), SecretPolicy.REDACT)
     assert AWS_KEY not in request.content
     assert request.content.count("[REDACTED:") == 2
+
+
+def test_an_item_at_its_limit_is_accepted_and_may_grow_when_redacted() -> None:
+    longest = "x" * (2_000 - len(AWS_KEY) - 1) + " " + AWS_KEY
+    full = outcome(summary="s" * 20_000, lessons_learned=(longest,), artifacts=("f" * 500,))
+    check_outcome(full)
+    request, _ = outcome_request(full, Scope("acme"), SecretPolicy.REDACT)
+    assert "[REDACTED:" in request.content and AWS_KEY not in request.content
 
 
 @pytest.mark.parametrize(
