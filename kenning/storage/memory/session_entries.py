@@ -47,7 +47,8 @@ class PgSessionStore:
     async def append(self, entry: NewSessionEntry, ttl: timedelta, keep: int) -> SessionEntry:
         async with self._pool.acquire() as conn, conn.transaction():
             # One append per session at a time: the trim below then counts every committed
-            # entry, and clock_timestamp() taken under the lock orders them as appended.
+            # entry, and clock_timestamp() taken under the lock orders them as appended (read
+            # once, so an entry lives exactly the TTL).
             await conn.execute(
                 "SELECT pg_advisory_xact_lock($1, hashtext($2 || chr(31) || $3))",
                 _LOCK_CLASS,
@@ -57,8 +58,8 @@ class PgSessionStore:
             row = await conn.fetchrow(
                 f"""INSERT INTO session_entries (id, client_id, project_id, source, summary,
                         details, task_id, promoted, created_by, created_at, expires_at)
-                    VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, clock_timestamp(),
-                        clock_timestamp() + $10::interval)
+                    SELECT $1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, at, at + $10::interval
+                    FROM (SELECT clock_timestamp() AS at) AS now_
                     RETURNING {_COLUMNS}""",
                 str(uuid.uuid4()), entry.client_id, entry.project_id, entry.source.value,
                 entry.summary, json.dumps(entry.details, sort_keys=True), entry.task_id,
