@@ -21,7 +21,6 @@ from kenning.domain.memory.user_knowledge import (
 )
 from kenning.storage.db.visibility import reader_params, visible_rows
 
-
 # The reader's own project, its group, its client, global, then other projects it sees.
 _NEAREST_FIRST: Final = """CASE WHEN project_id <> '' AND project_id = $2 THEN 0
     WHEN project_id = '' AND group_id <> '' THEN 1 WHEN project_id = '' AND client_id <> '' THEN 2

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
@@ -84,11 +86,11 @@ def test_the_urn_depends_on_category_and_normalized_subject_only() -> None:
     ],
 )
 async def test_invalid_entries_name_their_field_and_store_nothing(
-    changed: dict[str, object], field: str
+    changed: dict[str, Any], field: str
 ) -> None:
     store, embedder = FakeStore(), FakeEmbedder()
     with pytest.raises(ValidationError) as caught:
-        await store_knowledge(entry(**changed), deps(store, embedder), 1)
+        await store_knowledge(replace(entry(), **changed), deps(store, embedder), 1)
     assert caught.value.field == field
     assert store.writes == 0 and embedder.batches == []
 
