@@ -17,6 +17,10 @@ from kenning.domain.health import PartState
 from kenning.domain.ingestion.aliases import AliasRegistry
 from kenning.domain.ingestion.ingest import IngestDeps
 from kenning.domain.ingestion.ports import KnowledgeStore
+from kenning.domain.memory.procedures import ProcedureStore
+from kenning.domain.memory.rules import RuleStore
+from kenning.domain.memory.session import SessionStore
+from kenning.domain.memory.user_knowledge import UserKnowledgeReader
 from kenning.domain.retrieval.search import ChunkIndex
 from kenning.metrics import ServiceMetrics
 from kenning.queue_services import QueueServices
@@ -30,6 +34,10 @@ from kenning.storage.graph.chunk_reads import PgChunkReader
 from kenning.storage.graph.reader import PgGraphReader
 from kenning.storage.ingestion.alias_registry import PgAliasRegistry
 from kenning.storage.ingestion.knowledge_store import PgKnowledgeStore
+from kenning.storage.memory.procedures import PgProcedureStore
+from kenning.storage.memory.rules import PgRuleStore
+from kenning.storage.memory.session_entries import PgSessionStore
+from kenning.storage.memory.user_knowledge import PgUserKnowledge
 from kenning.storage.retrieval.chunk_search import PgChunkIndex, VectorScan
 
 
@@ -54,10 +62,10 @@ class Runtime:
     chunk_index: ChunkIndex = field(init=False)
     queue: QueueServices = field(init=False)
     project_groups: ProjectGroupStore = field(init=False)
-    # memory field: user knowledge (issue 12)
-    # memory field: session (issue 12)
-    # memory field: procedures (issue 12)
-    # memory field: rules (issue 12)
+    user_knowledge: UserKnowledgeReader = field(init=False)
+    session_entries: SessionStore = field(init=False)
+    procedures: ProcedureStore = field(init=False)
+    rules: RuleStore = field(init=False)
     started_at: float = field(default_factory=time.time)
 
     def __post_init__(self) -> None:
@@ -73,10 +81,10 @@ class Runtime:
         )
         self.queue = QueueServices(self.settings, self.pool, self.redis)
         self.project_groups = PgProjectGroups(self.pool)
-        # memory store: user knowledge (issue 12)
-        # memory store: session (issue 12)
-        # memory store: procedures (issue 12)
-        # memory store: rules (issue 12)
+        self.user_knowledge = PgUserKnowledge(self.pool)
+        self.session_entries = PgSessionStore(self.pool)
+        self.procedures = PgProcedureStore(self.pool)
+        self.rules = PgRuleStore(self.pool)
 
     async def parts(self) -> list[PartState]:
         """Every part's state: PostgreSQL, AGE, pgvector, Redis, the embedder, the workers."""

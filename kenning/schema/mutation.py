@@ -20,6 +20,14 @@ from kenning.resolvers.ingestion.knowledge_admin import (
     resolve_purge_source,
     resolve_register_alias,
 )
+from kenning.resolvers.memory.procedures import (
+    resolve_record_procedure_run,
+    resolve_save_procedure,
+)
+from kenning.resolvers.memory.rules import resolve_delete_rule, resolve_store_rule
+from kenning.resolvers.memory.session import resolve_append_session_entry
+from kenning.resolvers.memory.task_outcomes import resolve_record_task_outcome
+from kenning.resolvers.memory.user_knowledge import resolve_store_knowledge
 from kenning.resolvers.queue.jobs import (
     resolve_cancel_job,
     resolve_cancel_jobs,
@@ -105,8 +113,34 @@ class Mutation:
         resolver=resolve_revoke_connection,
         description="Cancel a connection's queued jobs, purge what it produced, revoke it.",
     )
-    # memory: task outcomes (issue 12)
-    # memory: user knowledge (issue 12)
-    # memory: session (issue 12)
-    # memory: procedures (issue 12)
-    # memory: rules (issue 12)
+    record_task_outcome = strawberry.mutation(
+        resolver=resolve_record_task_outcome,
+        description="Remember a significant task outcome as a document, queued in the "
+        "background lane; says why when it is not significant (then nothing is stored).",
+    )
+    store_knowledge = strawberry.mutation(
+        resolver=resolve_store_knowledge,
+        description="Store what is known about the user now; the same category and subject "
+        "again replaces it.",
+    )
+    append_session_entry = strawberry.mutation(
+        resolver=resolve_append_session_entry,
+        description="Append an entry to the caller's client and project session (kept "
+        "KENNING_SESSION_TTL_DAYS days, the newest 50); promote also ingests it.",
+    )
+    save_procedure = strawberry.mutation(
+        resolver=resolve_save_procedure,
+        description="Store how the client's agents do a recurring task, step by step.",
+    )
+    record_procedure_run = strawberry.mutation(
+        resolver=resolve_record_procedure_run,
+        description="Count one run of a procedure and whether it succeeded.",
+    )
+    store_rule = strawberry.mutation(
+        resolver=resolve_store_rule,
+        description="Store the next version of a hard rule (client-wide or for one project).",
+    )
+    delete_rule = strawberry.mutation(
+        resolver=resolve_delete_rule,
+        description="Soft-delete a hard rule's current version; its history stays.",
+    )

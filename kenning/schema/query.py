@@ -14,6 +14,10 @@ from kenning.resolvers.graph.queries import (
 )
 from kenning.resolvers.health import resolve_health
 from kenning.resolvers.ingestion.knowledge_admin import resolve_aliases
+from kenning.resolvers.memory.procedures import resolve_procedures
+from kenning.resolvers.memory.rules import resolve_rule_history, resolve_rules
+from kenning.resolvers.memory.session import resolve_session_memory
+from kenning.resolvers.memory.user_knowledge import resolve_user_context
 from kenning.resolvers.queue.jobs import resolve_ingestion_status, resolve_jobs
 from kenning.resolvers.retrieval.chunks import resolve_chunk, resolve_chunks
 from kenning.resolvers.retrieval.evidence import resolve_agent_context, resolve_evidence_pack
@@ -100,8 +104,26 @@ class Query:
         description="The model router: backends, model sets, queues, leases (any API key); "
         "null when the server runs none.",
     )
-    # memory: task outcomes (issue 12)
-    # memory: user knowledge (issue 12)
-    # memory: session (issue 12)
-    # memory: procedures (issue 12)
-    # memory: rules (issue 12)
+    user_context = strawberry.field(
+        resolver=resolve_user_context,
+        description="Everything known about the user, by category, with its Markdown; "
+        "no embedding involved.",
+    )
+    session_memory = strawberry.field(
+        resolver=resolve_session_memory,
+        description="The newest unexpired entries of the caller's client and project session.",
+    )
+    procedures = strawberry.field(
+        resolver=resolve_procedures,
+        description="The client's procedures for a trigger or query: exact and similar ones, "
+        "USER_DEFINED first, then LEARNED by success rate decayed by disuse.",
+    )
+    rules = strawberry.field(
+        resolver=resolve_rules,
+        description="The hard rules in force for the caller's client: client-wide ones, each "
+        "overridden by the project's rule of the same key.",
+    )
+    rule_history = strawberry.field(
+        resolver=resolve_rule_history,
+        description="Every version of one hard rule, newest first, with who stored it.",
+    )

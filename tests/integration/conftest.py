@@ -24,7 +24,8 @@ async def clean(pool: asyncpg.Pool, migrated_settings: Settings) -> None:
     async with pool.acquire() as conn:
         await conn.execute(
             "TRUNCATE chunks, sources, source_mentions, aliases, project_groups, "
-            f'ingestion_jobs, connections, {graph}."Entity", {graph}."REL"'
+            "ingestion_jobs, connections, session_entries, procedures, hard_rules, "
+            f'{graph}."Entity", {graph}."REL"'
         )
 
 
