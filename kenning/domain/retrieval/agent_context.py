@@ -1,39 +1,26 @@
-"""Agent context: what an agent should know for a query, in sections keyed by info type.
+"""Agent context's building blocks: lines, sections, their text and the character budget.
 
-- ``user_profile``: the entity's properties, then the entity's outgoing edges;
-- every piece found for the query goes to the section of its own info type (pieces with
-  none go to ``context``);
-- the entity's other (incoming) edges go to ``context``.
+``kenning.domain.memory.agent_context`` assembles the sections (rules, the user's profile,
+pieces by info type, the graph, the session, procedures); this module owns how a section
+reads, so the same lines always give the same text:
 
-Sections come in a fixed order (``user_profile``, ``instructions``, ``context``,
-``skills``, then any other info type alphabetically); inside a section pieces are ordered
-by score (highest first) then chunk id, edges by type then other end, properties by name,
-so the same data always yields the same text.
+- a section is ``## <name>`` then one ``- <line>`` per line, in rank order (highest first);
+- under a budget, the lowest-ranked lines are cut first until the section's text fits, and a
+  last line says how many were cut (``- [3 lower-ranked items cut to fit 500 characters]``);
+- pieces are ranked by score (highest first) then chunk id, properties by name.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from kenning.domain.access.scope import Scope
-from kenning.domain.embedding import Embedder
-from kenning.domain.errors import ValidationError
-from kenning.domain.graph.model import Direction, EdgeView, GraphReader, NodeView
-from kenning.domain.retrieval.search import (
-    ChunkIndex,
-    SearchConfig,
-    SearchHit,
-    SearchMode,
-    SearchRequest,
-    search,
-)
+from kenning.domain.graph.model import NodeView
+from kenning.domain.retrieval.search import SearchHit
 
 SECTION_ORDER = ("user_profile", "instructions", "context", "skills")
-MAX_LIMIT = 50
-ENTITY_EDGES = 50
-_HIDDEN_PROPERTIES = frozenset({"key", "type", "client", "project", "group"})
+HIDDEN_PROPERTIES = frozenset({"key", "type", "client", "project", "group"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,20 +34,22 @@ class ContextLine:
 
 @dataclass(frozen=True, slots=True)
 class ContextSection:
-    """The lines of one info type, and their text."""
+    """The lines of one section, how many lower-ranked lines the budget cut, and its text."""
 
     info_type: str
     lines: tuple[ContextLine, ...]
+    omitted: int = 0
+    budget: int | None = None
 
     @property
     def text(self) -> str:
         """The section as prompt text."""
-        return f"## {self.info_type}\n" + "\n".join(f"- {line.text}" for line in self.lines)
+        return section_text(self.info_type, self.lines, self.omitted, self.budget)
 
 
 @dataclass(frozen=True, slots=True)
 class AgentContext:
-    """The entity (if visible) and the sections."""
+    """The user entity (if visible) and the sections."""
 
     entity: NodeView | None
     sections: tuple[ContextSection, ...]
@@ -71,79 +60,61 @@ class AgentContext:
         return "\n\n".join(section.text for section in self.sections)
 
 
-async def agent_context(
-    query: str,
-    *,
-    entity: NodeView | None,
-    limit: int,
-    reader: Scope,
-    embedder: Embedder,
-    index: ChunkIndex,
-    graph: GraphReader,
-    config: SearchConfig | None = None,
-) -> AgentContext:
-    """Gather the pieces for ``query`` and the entity's profile and edges, then format."""
-    if not query.strip():
-        raise ValidationError("query is empty", field="query")
-    if not 1 <= limit <= MAX_LIMIT:
-        raise ValidationError(f"limit must be 1..{MAX_LIMIT}", field="limit")
-    hits = await search(
-        SearchRequest(query=query, mode=SearchMode.HYBRID, limit=limit),
-        reader=reader,
-        embedder=embedder,
-        index=index,
-        config=config,
+def section_text(
+    name: str, lines: Sequence[ContextLine], omitted: int = 0, budget: int | None = None
+) -> str:
+    """``## name`` and one bullet per line, then the cut notice when lines were cut."""
+    bullets = [f"- {line.text}" for line in lines]
+    if omitted:
+        plural = "s" if omitted != 1 else ""
+        bullets.append(f"- [{omitted} lower-ranked item{plural} cut to fit {budget} characters]")
+    return f"## {name}\n" + "\n".join(bullets)
+
+
+def fit(name: str, lines: Sequence[ContextLine], budget: int | None) -> ContextSection:
+    """The section of ``lines`` (rank order), its lowest-ranked lines cut until it fits."""
+    kept = list(lines)
+    if budget is None:
+        return ContextSection(name, tuple(kept))
+    while kept and len(section_text(name, kept, len(lines) - len(kept), budget)) > budget:
+        kept.pop()
+    return ContextSection(name, tuple(kept), len(lines) - len(kept), budget)
+
+
+def section_order(names: Iterable[str]) -> list[str]:
+    """The info-type sections in their fixed order, any other info type alphabetically."""
+    present = set(names)
+    return [s for s in SECTION_ORDER if s in present] + sorted(present - set(SECTION_ORDER))
+
+
+def ranked_hits(hits: Iterable[SearchHit]) -> list[SearchHit]:
+    """Hits by score (highest first) then chunk id."""
+    return sorted(hits, key=lambda hit: (-hit.score, hit.chunk.id))
+
+
+def piece_line(hit: SearchHit) -> ContextLine:
+    """A hit as one line: its content on one line, its chunk and its rounded score."""
+    return ContextLine(" ".join(hit.chunk.content.split()), (hit.chunk.id,), round(hit.score, 6))
+
+
+def property_lines(properties: Mapping[str, object]) -> list[ContextLine]:
+    """One ``name: value`` line per visible property, by name."""
+    return [ContextLine(f"{name}: {value_text(value)}") for name, value in visible(properties)]
+
+
+def entity_line(node: NodeView) -> ContextLine:
+    """An entity's key and its visible properties by name on one line."""
+    pairs = "; ".join(f"{name}={value_text(value)}" for name, value in visible(node.properties))
+    return ContextLine(
+        f"{node.key} ({node.type}): {pairs}" if pairs else f"{node.key} ({node.type})"
     )
-    edges: list[EdgeView] = []
-    if entity is not None:
-        found = await graph.edges_of(reader, [entity.key], Direction.BOTH, None, ENTITY_EDGES)
-        edges = found.get(entity.key, [])
-    return AgentContext(entity, build_sections(entity, hits, edges))
 
 
-def build_sections(
-    entity: NodeView | None, hits: list[SearchHit], edges: list[EdgeView]
-) -> tuple[ContextSection, ...]:
-    """The deterministic sections for an entity, the search hits and the entity's edges."""
-    lines: dict[str, list[ContextLine]] = {}
-    if entity is not None:
-        lines["user_profile"] = [
-            ContextLine(f"{name}: {_value(value)}") for name, value in _profile(entity.properties)
-        ]
-    pieces = sorted(hits, key=lambda hit: (-hit.score, hit.chunk.id))
-    for hit in pieces:
-        section = hit.chunk.info_type or "context"
-        text = " ".join(hit.chunk.content.split())
-        lines.setdefault(section, []).append(
-            ContextLine(text, (hit.chunk.id,), round(hit.score, 6))
-        )
-    if entity is not None:
-        outgoing = sorted(
-            (e for e in edges if e.from_key == entity.key), key=lambda e: (e.edge_type, e.to_key)
-        )
-        incoming = sorted(
-            (e for e in edges if e.from_key != entity.key),
-            key=lambda e: (e.edge_type, e.from_key),
-        )
-        for edge in outgoing:
-            lines.setdefault("user_profile", []).append(
-                ContextLine(f"{edge.edge_type} {edge.to_key}", edge.evidence_chunk_ids)
-            )
-        for edge in incoming:
-            lines.setdefault("context", []).append(
-                ContextLine(
-                    f"{edge.from_key} {edge.edge_type} {edge.to_key}", edge.evidence_chunk_ids
-                )
-            )
-    order = [s for s in SECTION_ORDER if lines.get(s)] + sorted(
-        s for s in lines if s not in SECTION_ORDER and lines[s]
-    )
-    return tuple(ContextSection(s, tuple(lines[s])) for s in order)
+def visible(properties: Mapping[str, object]) -> list[tuple[str, object]]:
+    """The properties a reader is shown (not the vertex's own bookkeeping), by name."""
+    return sorted((k, v) for k, v in properties.items() if k not in HIDDEN_PROPERTIES)
 
 
-def _profile(properties: Mapping[str, object]) -> list[tuple[str, object]]:
-    return sorted((k, v) for k, v in properties.items() if k not in _HIDDEN_PROPERTIES)
-
-
-def _value(value: object) -> str:
+def value_text(value: object) -> str:
+    """A property value as text: strings as they are, anything else as sorted JSON."""
     return value if isinstance(value, str) else json.dumps(value, sort_keys=True)

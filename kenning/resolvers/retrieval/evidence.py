@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+from typing import Annotated
+
 import strawberry
 
 from kenning.domain.ingestion.node_keys import parse_key
+from kenning.domain.memory import agent_context as memory_context
 from kenning.domain.retrieval import agent_context as context_domain
 from kenning.domain.retrieval import evidence as evidence_domain
 from kenning.resolvers.access.scope import read_scope
@@ -57,35 +61,64 @@ async def resolve_evidence_pack(
 async def resolve_agent_context(
     info: Info,
     query: str,
-    entity_key: str | None = None,
+    entity_key: Annotated[
+        str | None, strawberry.argument(description="The user entity (same as userKey).")
+    ] = None,
     limit: int = 10,
     scope: NarrowScope = None,
+    user_key: Annotated[
+        str | None, strawberry.argument(description="The user entity: its profile.")
+    ] = None,
+    entity_keys: Annotated[
+        list[str] | None, strawberry.argument(description="Other entities (at most 20).")
+    ] = None,
+    budget: Annotated[
+        int | None, strawberry.argument(description="Characters per section (rules exempt).")
+    ] = None,
 ) -> AgentContextResult:
-    """What an agent should know for `query` about `entityKey`, by info type."""
+    """What an agent should know for `query`: rules, the user, pieces, graph, session."""
     runtime = info.context.runtime
     reader = read_scope(info, scope)
-    entity = None
-    if entity_key is not None:
-        canonical = parse_key(entity_key, field="entityKey").key
-        [key] = await alias_resolved(info, reader, [canonical])
-        entity = (await runtime.graph.nodes(reader, [key])).get(key)
-    result = await context_domain.agent_context(
-        query, entity=entity, limit=limit, reader=reader, embedder=runtime.embedder,
-        index=runtime.chunk_index, graph=runtime.graph,
+    others = entity_keys or []
+    memory_context.check_request(query, len(others), limit, budget)
+    user_raw = user_key if user_key is not None else entity_key
+    field = "userKey" if user_key is not None else "entityKey"
+    parsed = [parse_key(user_raw, field=field).key] if user_raw is not None else []
+    parsed += [parse_key(k, field="entityKeys").key for k in others]
+    keys = await alias_resolved(info, reader, parsed) if parsed else []
+    nodes = await runtime.graph.nodes(reader, keys) if keys else {}
+    user = nodes.get(keys[0]) if user_raw is not None else None
+    entity_at = 1 if user_raw is not None else 0
+    entities = [nodes[k] for k in dict.fromkeys(keys[entity_at:]) if k in nodes]
+    result = await memory_context.agent_context(
+        query, user=user, entities=entities, limit=limit, budget=budget, reader=reader,
+        now=datetime.now(UTC), ports=_ports(info),
     )  # fmt: skip
     return AgentContext(
         entity=Node.from_view(result.entity, reader) if result.entity else None,
-        sections=[
-            ContextSection(
-                info_type=section.info_type,
-                lines=[
-                    ContextLine(text=line.text, score=line.score,
-                                chunk_ids=[strawberry.ID(c) for c in line.chunk_ids])
-                    for line in section.lines
-                ],
-                text=section.text,
-            )
-            for section in result.sections
-        ],
+        sections=[_section(section) for section in result.sections],
         text=result.text,
+    )
+
+
+def _ports(info: Info) -> memory_context.MemoryPorts:
+    runtime = info.context.runtime
+    return memory_context.MemoryPorts(
+        embedder=runtime.embedder, index=runtime.chunk_index, graph=runtime.graph,
+        chunks=runtime.chunks, knowledge=runtime.user_knowledge,
+        session=runtime.session_entries, procedures=runtime.procedures, rules=runtime.rules,
+        groups=runtime.project_groups,
+    )  # fmt: skip
+
+
+def _section(section: context_domain.ContextSection) -> ContextSection:
+    return ContextSection(
+        info_type=section.info_type,
+        lines=[
+            ContextLine(text=line.text, score=line.score,
+                        chunk_ids=[strawberry.ID(c) for c in line.chunk_ids])
+            for line in section.lines
+        ],
+        omitted=section.omitted,
+        text=section.text,
     )  # fmt: skip

@@ -43,14 +43,22 @@ class ContextLine:
     score: float | None
 
 
-@strawberry.type(description="The lines of one info type and their prompt text.")
+@strawberry.type(
+    description="One section (rules, user_profile, an info type, session, procedures): its "
+    "lines and its prompt text."
+)
 class ContextSection:
     info_type: str
     lines: list[ContextLine]
+    omitted: int = strawberry.field(
+        description="How many lower-ranked lines the budget cut (the text says so too)."
+    )
     text: str
 
 
-@strawberry.type(description="Sections keyed by info type; `text` is deterministic.")
+@strawberry.type(
+    description="Sections in a fixed order; `text` is deterministic; `entity` is the user entity."
+)
 class AgentContext:
     entity: Node | None
     sections: list[ContextSection]

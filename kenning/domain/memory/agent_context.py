@@ -1,0 +1,302 @@
+"""``agent_context``: every memory layer an agent needs for one query, in one deterministic text.
+
+Sections, in this order, each only when it has something to say:
+
+1. ``rules``: every hard rule in force for the reader (client-wide, overridden by the
+   project's), by key. Mandatory, so never cut by the budget and never mixed with soft memory.
+2. ``user_profile``: the user entity's metadata (properties by name), what is known about the
+   user (user knowledge, by category then subject), pieces of info type ``user_profile``, then
+   the user entity's outgoing edges by (relation, target).
+3. ``instructions``, ``context``, ``skills``, then any other info type alphabetically: the
+   search hits routed by their own info type (none: ``context``), ranked by (-score, id). Edges
+   of the other entities (and edges into the user) go to the info type of the first of their
+   evidence chunks that has one, else to ``context``, by (relation, target, source);
+   ``context`` opens with the other entities' metadata.
+4. ``session``: the session's recent entries, newest first.
+5. ``procedures``: the client's procedures matching the query, best first.
+
+A per-section character budget cuts each section's lowest-ranked lines first and says so
+(see ``kenning.domain.retrieval.agent_context``). The query is embedded once for the search and
+the procedures together.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Final
+
+from kenning.domain.access.project_groups import ProjectGroupStore
+from kenning.domain.access.scope import Scope
+from kenning.domain.embedding import BACKGROUND_PRIORITY, Embedder
+from kenning.domain.errors import TooLargeError, ValidationError
+from kenning.domain.graph.chunk_view import ChunkReader
+from kenning.domain.graph.model import Direction, EdgeView, GraphReader, NodeView
+from kenning.domain.memory import procedures, rules, session, user_knowledge
+from kenning.domain.retrieval.agent_context import (
+    AgentContext,
+    ContextLine,
+    ContextSection,
+    entity_line,
+    fit,
+    piece_line,
+    property_lines,
+    ranked_hits,
+    section_order,
+)
+from kenning.domain.retrieval.search import (
+    MAX_QUERY_LENGTH,
+    ChunkIndex,
+    SearchConfig,
+    SearchHit,
+    SearchMode,
+    SearchRequest,
+    search,
+)
+
+MAX_LIMIT: Final = 50
+MAX_ENTITIES: Final = 20
+ENTITY_EDGES: Final = 50
+MIN_BUDGET: Final = 100
+MAX_BUDGET: Final = 1_000_000
+# Hits of these kinds are already in the profile, as user knowledge.
+_KNOWLEDGE_KIND: Final = "user_knowledge_"
+# Soft pieces never enter the sections that hold one store's items (rules above all).
+_MEMORY_SECTIONS: Final = frozenset({"rules", "session", "procedures"})
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryPorts:
+    """Every store the assembly reads, all confined to the reader's scope or client."""
+
+    embedder: Embedder
+    index: ChunkIndex
+    graph: GraphReader
+    chunks: ChunkReader
+    knowledge: user_knowledge.UserKnowledgeReader
+    session: session.SessionStore
+    procedures: procedures.ProcedureStore
+    rules: rules.RuleStore
+    groups: ProjectGroupStore
+    config: SearchConfig | None = None
+
+
+@dataclass(slots=True)
+class Found:
+    """What the stores returned for one request, before it is formatted."""
+
+    user: NodeView | None = None
+    entities: list[NodeView] = field(default_factory=list)
+    rules: list[rules.HardRule] = field(default_factory=list)
+    knowledge: list[user_knowledge.KnowledgeItem] = field(default_factory=list)
+    hits: list[SearchHit] = field(default_factory=list)
+    edges: list[EdgeView] = field(default_factory=list)
+    evidence_types: dict[str, str] = field(default_factory=dict)
+    session: list[session.SessionEntry] = field(default_factory=list)
+    procedures: list[procedures.ProcedureMatch] = field(default_factory=list)
+
+
+def check_request(query: str, entity_count: int, limit: int, budget: int | None) -> None:
+    """Raise a typed error naming the argument that is out of bounds."""
+    if not query.strip():
+        raise ValidationError("query is empty", field="query")
+    if len(query) > MAX_QUERY_LENGTH:
+        raise TooLargeError(f"query is longer than {MAX_QUERY_LENGTH} characters", field="query")
+    if entity_count > MAX_ENTITIES:
+        raise TooLargeError(f"at most {MAX_ENTITIES} entityKeys", field="entityKeys")
+    if not 1 <= limit <= MAX_LIMIT:
+        raise ValidationError(f"limit must be 1..{MAX_LIMIT}", field="limit")
+    if budget is not None and not MIN_BUDGET <= budget <= MAX_BUDGET:
+        raise ValidationError(f"budget must be {MIN_BUDGET}..{MAX_BUDGET}", field="budget")
+
+
+async def agent_context(
+    query: str,
+    *,
+    user: NodeView | None,
+    entities: Sequence[NodeView] = (),
+    limit: int = 10,
+    budget: int | None = None,
+    reader: Scope,
+    now: datetime,
+    ports: MemoryPorts,
+) -> AgentContext:
+    """Read every layer for ``query``, the user entity and the other entities, then format."""
+    check_request(query, len(entities), limit, budget)
+    found = await gather(query, user, entities, limit, reader, now, ports)
+    return AgentContext(user, build_sections(found, budget))
+
+
+async def gather(
+    query: str,
+    user: NodeView | None,
+    entities: Sequence[NodeView],
+    limit: int,
+    reader: Scope,
+    now: datetime,
+    ports: MemoryPorts,
+) -> Found:
+    """Every layer's items, read concurrently; the query is embedded once."""
+    embedder = _OnceEmbedder(ports.embedder)
+    client = reader.client_id
+    keys = list(dict.fromkeys([*([user.key] if user else []), *(e.key for e in entities)]))
+    request = SearchRequest(query=query, mode=SearchMode.HYBRID, limit=limit)
+    hits, edges, knowledge, hard, recent, matched = await asyncio.gather(
+        search(request, reader=reader, embedder=embedder, index=ports.index, config=ports.config),
+        _edges(ports.graph, reader, keys),
+        user_knowledge.user_context(reader, ports.knowledge),
+        _rules(reader, ports) if client else _nothing_rules(),
+        session.session_memory(reader, min(limit, session.MAX_ENTRIES), ports.session)
+        if client
+        else _nothing_entries(),
+        procedures.find_procedures(
+            client, None, query, min(limit, procedures.MAX_LIMIT), now,
+            store=ports.procedures, embedder=embedder,
+        ),
+    )  # fmt: skip
+    found = Found(user, [e for e in entities if not user or e.key != user.key], hard)
+    found.knowledge = [item for group in knowledge.categories for item in group.items]
+    found.hits = [h for h in hits if not h.chunk.kind.startswith(_KNOWLEDGE_KIND)]
+    found.edges, found.session, found.procedures = edges, recent, matched
+    found.evidence_types = await _evidence_types(found, reader, ports.chunks)
+    return found
+
+
+def build_sections(found: Found, budget: int | None) -> tuple[ContextSection, ...]:
+    """The deterministic sections of what was found, each fitted to ``budget``."""
+    heads: dict[str, list[ContextLine]] = {}
+    pieces: dict[str, list[ContextLine]] = {}
+    graph: dict[str, list[tuple[tuple[str, str, str], ContextLine]]] = {}
+    if found.user is not None:
+        heads["user_profile"] = property_lines(found.user.properties)
+    heads.setdefault("user_profile", []).extend(_knowledge_line(i) for i in found.knowledge)
+    heads["context"] = [entity_line(e) for e in sorted(found.entities, key=lambda e: e.key)]
+    for hit in ranked_hits(found.hits):
+        pieces.setdefault(_routed(hit.chunk.info_type), []).append(piece_line(hit))
+    user_key = found.user.key if found.user else None
+    for edge in found.edges:
+        section, rank, line = _edge_line(edge, user_key, found.evidence_types)
+        graph.setdefault(section, []).append((rank, line))
+    named = {*heads, *pieces, *graph}
+    ordered = [
+        (name, [*heads.get(name, []), *pieces.get(name, []),
+                *(line for _, line in sorted(graph.get(name, []), key=lambda g: g[0]))])
+        for name in section_order(named)
+    ]  # fmt: skip
+    sections = [ContextSection("rules", tuple(_rule_line(r) for r in found.rules))]
+    sections += [fit(name, lines, budget) for name, lines in ordered]
+    sections.append(fit("session", [_session_line(e) for e in found.session], budget))
+    sections.append(fit("procedures", [_procedure_line(m) for m in found.procedures], budget))
+    return tuple(s for s in sections if s.lines or s.omitted)
+
+
+def _routed(info_type: str | None) -> str:
+    if not info_type or info_type in _MEMORY_SECTIONS:
+        return "context"
+    return info_type
+
+
+def _edge_line(
+    edge: EdgeView, user_key: str | None, evidence_types: dict[str, str]
+) -> tuple[str, tuple[str, str, str], ContextLine]:
+    rank = (edge.edge_type, edge.to_key, edge.from_key)
+    if edge.from_key == user_key:
+        return (
+            "user_profile",
+            rank,
+            ContextLine(f"{edge.edge_type} {edge.to_key}", edge.evidence_chunk_ids),
+        )
+    linked = [evidence_types[c] for c in sorted(edge.evidence_chunk_ids) if c in evidence_types]
+    section = _routed(linked[0] if linked else None)
+    text = f"{edge.from_key} {edge.edge_type} {edge.to_key}"
+    return section, rank, ContextLine(text, edge.evidence_chunk_ids)
+
+
+def _knowledge_line(item: user_knowledge.KnowledgeItem) -> ContextLine:
+    content = " ".join(item.content.split())
+    return ContextLine(f"{item.category.value.lower()} / {item.subject}: {content}")
+
+
+def _rule_line(rule: rules.HardRule) -> ContextLine:
+    return ContextLine(
+        f"{rule.rule_key} ({rule.rule_type.value}): {' '.join(rule.content.split())}"
+    )
+
+
+def _session_line(entry: session.SessionEntry) -> ContextLine:
+    at = entry.created_at.isoformat(timespec="seconds")
+    return ContextLine(f"{at} {entry.source.value}: {' '.join(entry.summary.split())}")
+
+
+def _procedure_line(match: procedures.ProcedureMatch) -> ContextLine:
+    found = match.procedure
+    steps = ", ".join(f"{s.agent}.{s.action}" for s in found.steps)
+    text = f"{found.trigger_pattern} ({found.source.value}): {found.description} | steps: {steps}"
+    return ContextLine(" ".join(text.split()), (), round(match.score, 6))
+
+
+async def _edges(graph: GraphReader, reader: Scope, keys: list[str]) -> list[EdgeView]:
+    if not keys:
+        return []
+    found = await graph.edges_of(reader, keys, Direction.BOTH, None, ENTITY_EDGES)
+    unique = {edge.id: edge for key in keys for edge in found.get(key, [])}
+    return [unique[i] for i in sorted(unique)]
+
+
+async def _rules(reader: Scope, ports: MemoryPorts) -> list[rules.HardRule]:
+    target = rules.rule_scope(reader, None)
+    return await rules.active_rules(reader, target, ports.rules, ports.groups)
+
+
+async def _nothing_rules() -> list[rules.HardRule]:
+    return []
+
+
+async def _nothing_entries() -> list[session.SessionEntry]:
+    return []
+
+
+async def _evidence_types(found: Found, reader: Scope, chunks: ChunkReader) -> dict[str, str]:
+    """The info type of every evidence chunk of the edges that are routed by it."""
+    known = {h.chunk.id: h.chunk.info_type for h in found.hits}
+    user_key = found.user.key if found.user else None
+    wanted = sorted(
+        {c for e in found.edges if e.from_key != user_key for c in e.evidence_chunk_ids}
+        - set(known)
+    )
+    if wanted:
+        known |= {i: c.info_type for i, c in (await chunks.by_ids(wanted, reader)).items()}
+    return {chunk_id: info for chunk_id, info in known.items() if info}
+
+
+class _OnceEmbedder:
+    """The request's embedder, embedding each distinct text list once (search and
+    procedures both embed the query; only the first call reaches the model)."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self._inner = inner
+        self._lock = asyncio.Lock()
+        self._done: dict[tuple[str, ...], list[list[float]]] = {}
+
+    @property
+    def model(self) -> str:
+        return self._inner.model
+
+    @property
+    def dimension(self) -> int:
+        return self._inner.dimension
+
+    async def embed(
+        self, texts: Sequence[str], *, priority: int = BACKGROUND_PRIORITY
+    ) -> list[list[float]]:
+        """The vectors of ``texts``, from the first call that asked for them."""
+        key = tuple(texts)
+        async with self._lock:
+            if key not in self._done:
+                self._done[key] = await self._inner.embed(texts, priority=priority)
+        return [list(v) for v in self._done[key]]
+
+    async def aclose(self) -> None:
+        """Nothing to release: the inner embedder belongs to the runtime."""
