@@ -1,14 +1,20 @@
 """What ``ingest_graph`` takes, and the checks its items pass before anything is stored.
 
 Credentials refuse the whole request (nothing is stored), as for ``ingest``: in an
-identifier (URN, ref, key, type, tag) whatever the policy, in a piece's content or a node's
-properties as the policy says. Other bad items are rejected one by one with a reason.
+identifier (URN, ref, key, type, tag) whatever the policy, in a piece's content or embedding
+text or a node's properties as the policy says. Other bad items are rejected one by one with a
+reason.
+
+The ``metadata`` section maps an entity id to ``{"type": ..., "properties": {...}}``: each
+entry becomes a node (``type:id`` when the id has no namespace), its properties laid over
+those of a node of the same key given in ``nodes``.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import KenningError, TooLargeError, ValidationError
@@ -40,6 +46,8 @@ class GraphPiece:
     knowledge_type: KnowledgeType | None = None
     info_type: str | None = None
     tags: tuple[str, ...] = ()
+    # Embedded instead of the content when given (the content is still what is stored).
+    embedding_text: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +60,8 @@ class GraphRequest:
     pieces: tuple[GraphPiece, ...] = ()
     nodes: tuple[NodeRecord, ...] = ()
     edges: tuple[EdgeRecord, ...] = ()  # evidence: the refs of the pieces that support them
+    # Entity id -> {"type": str, "properties": object}, as given: checked per entry.
+    metadata: Mapping[str, object] = field(default_factory=dict)
     connection_id: str | None = None
     source_kind: str | None = None
     priority: int = 3
@@ -61,7 +71,7 @@ class GraphRequest:
 class Rejection:
     """An item that was not stored, and why."""
 
-    item: str  # PIECE | NODE | EDGE
+    item: str  # PIECE | NODE | EDGE | METADATA
     index: int
     reason: str
 
@@ -80,8 +90,8 @@ class Items:
 
 def request_size(request: GraphRequest) -> int:
     """About how many characters the checks of ``request`` read."""
-    return sum(len(p.content) for p in request.pieces) + 200 * (
-        len(request.nodes) + len(request.edges)
+    return sum(len(p.content) + len(p.embedding_text or "") for p in request.pieces) + 200 * (
+        len(request.nodes) + len(request.edges) + len(request.metadata)
     )
 
 
@@ -92,6 +102,7 @@ def check_items(request: GraphRequest, policy: SecretPolicy) -> Items:
     items = Items({}, {}, {}, [], [])
     _valid_pieces(request, policy, items)
     _valid_nodes(request, policy, items)
+    _valid_metadata(request, policy, items)
     _parsed_edges(request, items)
     items.digest = _digest(request, items)
     return items
@@ -112,6 +123,10 @@ def identifier_fields(request: GraphRequest) -> list[tuple[str, str]]:
         fields += [(f"pieces[{i}].tags[{j}]", tag) for j, tag in enumerate(piece.tags)]
     for i, node in enumerate(request.nodes):
         fields += [(f"nodes[{i}].key", node.key), (f"nodes[{i}].type", node.type or "")]
+    for i, (entity_id, entry) in enumerate(request.metadata.items()):
+        entity_type = entry.get("type") if isinstance(entry, Mapping) else None
+        named = entity_type if isinstance(entity_type, str) else ""
+        fields += [(f"metadata[{i}]", entity_id), (f"metadata[{i}].type", named)]
     for i, edge in enumerate(request.edges):
         fields += [(f"edges[{i}].from", edge.from_key), (f"edges[{i}].edgeType", edge.edge_type),
                    (f"edges[{i}].to", edge.to_key)]  # fmt: skip
@@ -129,9 +144,11 @@ def rejected_edges(rejected: list[Rejection]) -> set[int]:
 def _check(request: GraphRequest) -> None:
     if not request.source_urn.strip():
         raise ValidationError("sourceUrn is required", field="sourceUrn")
-    total = len(request.pieces) + len(request.nodes) + len(request.edges)
+    total = len(request.pieces) + len(request.nodes) + len(request.edges) + len(request.metadata)
     if total == 0:
-        raise ValidationError("nothing to ingest: give pieces, nodes or edges", field="input")
+        raise ValidationError(
+            "nothing to ingest: give pieces, nodes, edges or metadata", field="input"
+        )
     if total > MAX_ITEMS:
         raise TooLargeError(f"at most {MAX_ITEMS} items per request", field="input")
 
@@ -153,9 +170,15 @@ def _valid_pieces(request: GraphRequest, policy: SecretPolicy, items: Items) -> 
             items.rejected.append(Rejection("PIECE", index, "content is empty"))
         else:
             content = clean_content(piece.content, policy, f"pieces[{index}].content")
-            items.pieces[piece.ref] = GraphPiece(
-                piece.ref, content, piece.knowledge_type, piece.info_type, piece.tags
+            embedding_text = (
+                clean_content(piece.embedding_text, policy, f"pieces[{index}].embeddingText")
+                if piece.embedding_text and piece.embedding_text.strip()
+                else None
             )
+            items.pieces[piece.ref] = GraphPiece(
+                piece.ref, content, piece.knowledge_type, piece.info_type, piece.tags,
+                embedding_text,
+            )  # fmt: skip
 
 
 def _valid_nodes(request: GraphRequest, policy: SecretPolicy, items: Items) -> None:
@@ -174,6 +197,41 @@ def _valid_nodes(request: GraphRequest, policy: SecretPolicy, items: Items) -> N
             continue
         node_type = normalize_key(f"{node.type}:x").split(":")[0] if node.type else None
         items.nodes[key] = NodeRecord(key, node_type or key.split(":", 1)[0], properties)
+
+
+def _valid_metadata(request: GraphRequest, policy: SecretPolicy, items: Items) -> None:
+    for index, (entity_id, entry) in enumerate(request.metadata.items()):
+        where = f"metadata[{index}]"
+        try:
+            entity_type, properties = _metadata_entry(entry, where, policy)
+            raw = entity_id if ":" in entity_id or not entity_type else f"{entity_type}:{entity_id}"
+            key = _canonical(raw, where, items, "nodes", index + 1)
+        except ValidationError as error:
+            items.rejected.append(Rejection("METADATA", index, f"{entity_id}: {error.message}"))
+            continue
+        node_type = normalize_key(f"{entity_type}:x").split(":")[0] if entity_type else None
+        given = items.nodes.get(key)
+        merged = {**(given.properties if given else {}), **properties}
+        chosen = node_type or (given.type if given else key.split(":", 1)[0])
+        items.nodes[key] = NodeRecord(key, chosen, merged)
+
+
+def _metadata_entry(
+    entry: object, where: str, policy: SecretPolicy
+) -> tuple[str | None, dict[str, object]]:
+    """An entry's type and cleaned properties; ``ValidationError`` when it is malformed."""
+    if not isinstance(entry, Mapping) or set(entry) - {"type", "properties"}:
+        raise ValidationError("must be an object with type and properties", field=where)
+    entity_type, properties = entry.get("type"), entry.get("properties", {})
+    if entity_type is not None and (not isinstance(entity_type, str) or not entity_type.strip()):
+        raise ValidationError("type must be a non-empty string", field=where)
+    if not isinstance(properties, Mapping):
+        raise ValidationError("properties must be an object", field=where)
+    cleaned = clean_metadata(properties, policy, f"{where}.properties")
+    reserved = {"key", "type", "client", "project", "group"} & set(cleaned)
+    if reserved:
+        raise ValidationError(f"reserved property {sorted(reserved)[0]}", field=where)
+    return entity_type, cleaned
 
 
 def _parsed_edges(request: GraphRequest, items: Items) -> None:
@@ -205,6 +263,7 @@ def _parsed_edges(request: GraphRequest, items: Items) -> None:
 def _digest(request: GraphRequest, items: Items) -> str:
     document = {
         "pieces": [[p.ref, p.content, p.knowledge_type or "", p.info_type or "", sorted(p.tags)]
+                   + ([p.embedding_text] if p.embedding_text else [])
                    for p in items.pieces.values()],
         "nodes": sorted([k, n.type, n.properties] for k, n in items.nodes.items()),
         "edges": sorted([e.from_key, e.edge_type, e.to_key, sorted(e.evidence_chunk_ids)]

@@ -1,7 +1,8 @@
 """``ingest_graph``: pre-structured knowledge (pieces, nodes, edges citing pieces) stored as is.
 
 Items that cannot be stored are rejected one by one with a reason (see ``graph_items``); the
-rest is stored in one transaction. An edge needs both endpoints (given in the request or
+rest is stored in one transaction. The ``metadata`` section (entity id -> type and properties)
+is stored as nodes. An edge needs both endpoints (given in the request or
 already in the graph at the scope) and at least one of the request's pieces as evidence.
 """
 
@@ -71,7 +72,8 @@ async def ingest_graph(request: GraphRequest, deps: IngestDeps) -> GraphOutcome:
         skipped = _outcome(IngestStatus.SKIPPED_DUPLICATE, digest, warnings)
         return GraphOutcome(skipped, tuple(items.rejected))
     texts = await off_loop(size, lambda: _texts(request, items, deps.chunk_limit))
-    vectors = await embed_texts([t[3] for t in texts], request.priority, deps.embedder)
+    embedded = [piece.embedding_text or text for piece, _, _, text in texts]
+    vectors = await embed_texts(embedded, request.priority, deps.embedder)
     result = await deps.store.write(lambda unit: _store(unit, request, items, texts, vectors))
     if result is None:
         skipped = _outcome(IngestStatus.SKIPPED_DUPLICATE, digest, warnings)

@@ -1,10 +1,12 @@
-"""Resolvers of `ingestGraph` and `ingestGitCommits`."""
+"""Resolvers of `ingestGraph`, `loadKnowledge` and `ingestGitCommits`."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Annotated
 
 import strawberry
+from strawberry.scalars import JSON
 
 from kenning.domain.errors import ValidationError
 from kenning.domain.ingestion.git_commits import FileChange, GitCommit, commit_requests
@@ -15,6 +17,7 @@ from kenning.domain.ingestion.ingest_graph import (
     GraphRequest,
     ingest_graph,
 )
+from kenning.domain.ingestion.knowledge_file import load_knowledge
 from kenning.domain.ingestion.request import EdgeRecord, NodeRecord
 from kenning.domain.ingestion.rules import check_identifiers, check_write_connection
 from kenning.domain.off_loop import off_loop
@@ -22,6 +25,7 @@ from kenning.resolvers.access.scope import stored_write_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.resolvers.ingestion.ingest import to_warnings
+from kenning.schema.access.scope import ScopeInput
 from kenning.schema.ingestion.ingest import EdgeTriple, IngestedChunk
 from kenning.schema.ingestion.ingest_graph import (
     CommitIngested,
@@ -43,13 +47,23 @@ def _properties(value: object, index: int) -> Mapping[str, object]:
     return value
 
 
+def _metadata(value: object) -> Mapping[str, object]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ValidationError("metadata must be a JSON object", field="metadata")
+    return value
+
+
 async def _request(info: Info, data: IngestGraphInput) -> GraphRequest:
     return GraphRequest(
         source_urn=data.source_urn,
         scope=await stored_write_scope(info, data.scope),
         kind=data.kind,
         pieces=tuple(
-            GraphPiece(p.ref, p.content, p.knowledge_type, p.info_type, tuple(p.tags))
+            GraphPiece(
+                p.ref, p.content, p.knowledge_type, p.info_type, tuple(p.tags), p.embedding_text
+            )
             for p in data.pieces
         ),
         nodes=tuple(
@@ -59,6 +73,7 @@ async def _request(info: Info, data: IngestGraphInput) -> GraphRequest:
         edges=tuple(
             EdgeRecord(e.from_key, e.edge_type, e.to_key, tuple(e.evidence)) for e in data.edges
         ),
+        metadata=_metadata(data.metadata),
         connection_id=data.connection_id,
         source_kind=data.source_kind,
         priority=data.priority,
@@ -80,6 +95,31 @@ async def resolve_ingest_graph(info: Info, input: IngestGraphInput) -> IngestGra
         info.context.runtime.queue.connections,
     )  # fmt: skip
     result = await ingest_graph(request, info.context.runtime.ingest_deps())
+    return _success(result)
+
+
+@error_members
+async def resolve_load_knowledge(
+    info: Info,
+    json: Annotated[
+        JSON,
+        strawberry.argument(
+            description="The whole knowledge file: metadata, pieces and graph (see the README)."
+        ),
+    ],
+    source_urn: Annotated[
+        str, strawberry.argument(description="Loading the same URN again replaces it.")
+    ],
+    scope: ScopeInput | None = None,
+    priority: int = 3,
+) -> IngestGraphResult:
+    """Load a knowledge file through ingestGraph; bad items are rejected one by one."""
+    writer = await stored_write_scope(info, scope)
+    deps = info.context.runtime.ingest_deps()
+    return _success(await load_knowledge(json, source_urn, writer, deps, priority))
+
+
+def _success(result: GraphOutcome) -> IngestGraphSuccess:
     outcome = result.outcome
     return IngestGraphSuccess(
         status=outcome.status,

@@ -22,6 +22,9 @@ class GraphPieceInput:
     knowledge_type: KnowledgeType | None = None
     info_type: str | None = None
     tags: list[str] = strawberry.field(default_factory=list)
+    embedding_text: str | None = strawberry.field(
+        default=None, description="Embedded instead of the content when given."
+    )
 
 
 @strawberry.input(description="A vertex with its type and properties.")
@@ -49,6 +52,11 @@ class IngestGraphInput:
     pieces: list[GraphPieceInput] = strawberry.field(default_factory=list)
     nodes: list[GraphNodeInput] = strawberry.field(default_factory=list)
     edges: list[GraphEdgeInput] = strawberry.field(default_factory=list)
+    metadata: JSON | None = strawberry.field(
+        default=None,
+        description='Entity id -> {"type": ..., "properties": {...}}: each entry is stored as '
+        "a node (type:id when the id has no namespace); bad entries are rejected one by one.",
+    )
     connection_id: str | None = None
     source_kind: str | None = None
     priority: int = 3
