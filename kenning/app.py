@@ -1,4 +1,4 @@
-"""``create_app(settings)``: the Starlette application with GraphQL, probes and metrics."""
+"""``create_app(settings)``: the Starlette application with GraphQL, MCP, probes and metrics."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from kenning.graphiql import graphiql_page, graphiql_routes
 from kenning.graphql_view import KenningGraphQL
 from kenning.http_metrics import HttpMetrics
 from kenning.lifespan import server_lifespan
+from kenning.mcp import mcp_endpoint
 from kenning.metrics import ServiceMetrics
 from kenning.probes import probe_routes
 from kenning.router import AccessDenied
@@ -91,9 +92,11 @@ def create_app(settings: Settings, *, embedder: Embedder | None = None) -> Starl
     holder: dict[str, Runtime] = {}
     router_app = router_app_for(settings)
     routed_paths = router_metric_paths() if router_app is not None else ()
-    metrics = HttpMetrics(("/graphql", "/healthz", "/readyz", "/metrics", *routed_paths))
+    metrics = HttpMetrics(("/graphql", "/mcp", "/healthz", "/readyz", "/metrics", *routed_paths))
     service = ServiceMetrics(metrics.registry)
     graphql = _graphql_view(settings, holder, service)
+    # The same use cases as MCP tools for agents, admitted with the same API keys.
+    mcp = mcp_endpoint(holder, unavailable_part, settings.max_request_bytes)
 
     async def graphql_http(request: Request) -> Response:
         if request.method == "GET" and settings.graphiql_enabled and _wants_page(request):
@@ -104,6 +107,8 @@ def create_app(settings: Settings, *, embedder: Embedder | None = None) -> Starl
         routes=[
             Route("/graphql", graphql_http, methods=["GET", "POST"]),
             WebSocketRoute("/graphql", graphql),
+            # No method list: the MCP transport answers GET, POST and DELETE itself.
+            Route("/mcp", mcp.app, methods=None),
             *probe_routes(holder, metrics, service, router_app),
             *(
                 router_mounts(router_app, identify=key_holder(holder))
@@ -112,7 +117,7 @@ def create_app(settings: Settings, *, embedder: Embedder | None = None) -> Starl
             ),
             *(graphiql_routes() if settings.graphiql_enabled else ()),
         ],
-        lifespan=server_lifespan(settings, holder, router_app, service, embedder),
+        lifespan=mcp.inside(server_lifespan(settings, holder, router_app, service, embedder)),
     )
     if settings.cors_origins:
         app.add_middleware(

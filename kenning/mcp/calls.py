@@ -1,0 +1,147 @@
+"""What every tool shares: the caller of the request, its scopes, keys resolved through the
+client's aliases, domain results as JSON, and domain errors as tool errors with their code.
+
+The scope helpers mirror ``kenning/resolvers/access/scope.py`` over a principal instead of
+a GraphQL ``Info``: the same ``Principal.reading``/``writing`` and the same settling of a
+project's group, so a key reaches exactly what it reaches over GraphQL.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import logging
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from datetime import datetime
+from enum import Enum
+from typing import Annotated, Any, ParamSpec, TypeAlias, TypeVar
+
+from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import BaseModel, Field
+from starlette.requests import Request
+
+from kenning.domain.access.scope import Scope
+from kenning.domain.errors import KenningError
+from kenning.domain.ingestion.node_keys import parse_key
+from kenning.mcp.auth import CALLER, Caller
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+# The context a tool asks the SDK for; the SDK fills it and leaves it out of the schema.
+ToolContext: TypeAlias = Context[Any, Request]
+
+# Named as the resolvers' audit logger: one filter finds global-key writes from either API.
+audit = logging.getLogger("kenning.resolvers.scope")
+
+
+class ScopeArg(BaseModel):
+    """A narrower scope than the key's (a global key names the client to act for)."""
+
+    client_id: Annotated[str, Field(description="The client (tenant).")] = ""
+    project_id: Annotated[str, Field(description="A project of the client.")] = ""
+    group_id: Annotated[str, Field(description="The project's group.")] = ""
+
+
+NarrowScope = Annotated[
+    ScopeArg | None,
+    Field(description="Optional: narrows the API key's scope; omit to use the key's own."),
+]
+
+
+def caller(ctx: ToolContext) -> Caller:
+    """The runtime and principal ``auth.KeyGate`` admitted this request with."""
+    request = ctx.request_context.request
+    found = None if request is None else request.scope.get(CALLER)
+    if not isinstance(found, Caller):
+        raise ToolError("OUT_OF_SCOPE: no API key was presented")
+    return found
+
+
+def _scope(value: ScopeArg | None) -> Scope | None:
+    return None if value is None else Scope(value.client_id, value.project_id, value.group_id)
+
+
+def read_scope(who: Caller, narrow: ScopeArg | None) -> Scope:
+    """The scope a read uses: the key's, or a narrowing of it (``ScopeError`` otherwise)."""
+    return who.principal.reading(_scope(narrow))
+
+
+def write_scope(who: Caller, target: ScopeArg | None) -> Scope:
+    """The scope a write acts at; ``ScopeError`` for a read-only key or a foreign scope."""
+    return who.principal.writing(_scope(target))
+
+
+async def stored_write_scope(who: Caller, target: ScopeArg | None) -> Scope:
+    """``write_scope`` with the project's group settled (and recorded) as GraphQL does."""
+    principal = who.principal
+    wanted = principal.writing(_scope(target))
+    settled = await who.runtime.project_groups.settle(wanted, principal.scope)
+    if not principal.scope.client_id and settled.client_id:
+        audit.info(
+            "scope.global_key_write",
+            extra={"key_id": principal.key_id, "scope": settled.describe()},
+        )
+    return settled
+
+
+async def canonical_keys(who: Caller, reader: Scope, keys: list[tuple[str, str]]) -> list[str]:
+    """Each ``(key, field)`` parsed (normalized, canonicalized; a bad key names its field) and
+    resolved through the reader's client's aliases, in order."""
+    parsed = [parse_key(key, field=field).key for key, field in keys]
+    if not parsed:
+        return []
+    aliases = await who.runtime.aliases.resolve(reader.client_id, set(parsed))
+    return [aliases.get(key, key) for key in parsed]
+
+
+async def canonical_key(who: Caller, reader: Scope, key: str, field: str) -> str:
+    """One key, as ``canonical_keys`` resolves it."""
+    [canonical] = await canonical_keys(who, reader, [(key, field)])
+    return canonical
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.title() for part in rest)
+
+
+def plain(value: object) -> Any:
+    """``value`` as JSON: dataclasses as objects with camelCase keys, enums by value,
+    datetimes in ISO 8601 (the names and forms the GraphQL API uses)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {_camel(f.name): plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [plain(item) for item in value]
+    return value
+
+
+def error_text(error: KenningError) -> str:
+    """The tool error an agent reads: the stable code, the message and the field."""
+    where = f" (field: {error.field})" if error.field else ""
+    return f"{error.code.value}: {error.message}{where}"
+
+
+def domain_errors(
+    tool: Callable[P, Awaitable[R]],
+) -> Callable[P, Coroutine[Any, Any, R]]:
+    """``tool``, with a domain error returned to the agent as a tool error naming its code.
+
+    Anything else stays a crash: the SDK logs it and tells the agent only which tool failed.
+    """
+
+    @functools.wraps(tool)
+    async def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return await tool(*args, **kwargs)
+        except KenningError as error:
+            raise ToolError(error_text(error)) from None
+
+    return call

@@ -1,0 +1,104 @@
+"""The MCP server: Kenning's tools, served over Streamable HTTP behind the API-key gate.
+
+``mcp_endpoint`` builds it once per app; ``create_app`` mounts ``McpEndpoint.app`` at
+``/mcp`` and runs ``McpEndpoint.inside(lifespan)`` as the app's lifespan.
+
+The transport is stateless and answers in plain JSON: every request carries its key and
+stands alone, so any server process can answer any call (no session to pin to one
+process) and a revoked key is refused at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.streamable_http_manager import (
+    StreamableHTTPASGIApp,
+    StreamableHTTPSessionManager,
+)
+from mcp.server.transport_security import TransportSecuritySettings
+from mcp.types import ToolAnnotations
+from starlette.applications import Starlette
+from starlette.types import ASGIApp
+
+from kenning import __version__
+from kenning.mcp import knowledge_tools, memory_tools, recall_tools
+from kenning.mcp.auth import KeyGate
+from kenning.mcp.tool_spec import ToolSpec
+from kenning.runtime import Runtime
+
+Lifespan = Callable[[Starlette], AbstractAsyncContextManager[None]]
+
+TOOLS: tuple[ToolSpec, ...] = (
+    *recall_tools.TOOLS,
+    *memory_tools.TOOLS,
+    *knowledge_tools.TOOLS,
+)
+
+INSTRUCTIONS = (
+    "Kenning is your long-term memory and knowledge base. Before a task: get_rules (mandatory "
+    "rules), get_context (what you should know), find_procedures (how it was done before). "
+    "During it: search_knowledge, get_node, get_neighbors; append_session for notes. After "
+    "it: record_task_outcome; store_knowledge for facts about the user; ingest_document for "
+    "documents worth keeping. Errors start with a code (INVALID, OUT_OF_SCOPE, ...)."
+)
+
+
+def build_server() -> MCPServer:
+    """An ``MCPServer`` with every Kenning tool registered."""
+    server: MCPServer = MCPServer("kenning", instructions=INSTRUCTIONS, version=__version__)
+    for spec in TOOLS:
+        server.add_tool(
+            spec.function,
+            name=spec.name,
+            description=spec.description,
+            annotations=ToolAnnotations(
+                read_only_hint=spec.read_only,
+                # Writes replace by key (sourceUrn, taskId, category and subject) or append.
+                destructive_hint=False,
+                open_world_hint=False,
+            ),
+        )
+    return server
+
+
+@dataclass(frozen=True, slots=True)
+class McpEndpoint:
+    """The gated ASGI app to mount at ``/mcp`` and the session manager it needs running."""
+
+    app: ASGIApp
+    manager: StreamableHTTPSessionManager
+
+    def inside(self, lifespan: Lifespan) -> Lifespan:
+        """``lifespan`` with the MCP transport running inside it: started once the runtime
+        is ready, stopped (cancelling calls in flight) before the runtime closes."""
+
+        @asynccontextmanager
+        async def run(app: Starlette) -> AsyncIterator[None]:
+            async with lifespan(app), self.manager.run():
+                yield
+
+        return run
+
+
+def mcp_endpoint(
+    holder: dict[str, Runtime],
+    unavailable: Callable[[BaseException], str | None],
+    max_request_bytes: int,
+) -> McpEndpoint:
+    """The ``/mcp`` endpoint over the runtime in ``holder`` (absent while starting)."""
+    server = build_server()
+    server.streamable_http_app(
+        stateless_http=True,
+        json_response=True,
+        max_request_body_size=max_request_bytes,
+        # The SDK's rebinding guard admits only localhost Host headers; a deployed server
+        # has its own names. Every call needs an API key in a header, which a rebound page
+        # cannot send, and browsers' origins are checked by the app's CORS policy.
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+    )
+    manager = server.session_manager
+    return McpEndpoint(KeyGate(StreamableHTTPASGIApp(manager), holder, unavailable), manager)
