@@ -30,7 +30,7 @@ from typing import Final
 
 from kenning.domain.access.project_groups import ProjectGroupStore
 from kenning.domain.access.scope import Scope
-from kenning.domain.embedding import BACKGROUND_PRIORITY, Embedder
+from kenning.domain.embedding import Embedder
 from kenning.domain.errors import TooLargeError, ValidationError
 from kenning.domain.graph.chunk_view import ChunkReader
 from kenning.domain.graph.model import Direction, EdgeView, GraphReader, NodeView
@@ -39,6 +39,7 @@ from kenning.domain.retrieval.agent_context import (
     AgentContext,
     ContextLine,
     ContextSection,
+    OnceEmbedder,
     entity_line,
     fit,
     piece_line,
@@ -139,20 +140,17 @@ async def gather(
     ports: MemoryPorts,
 ) -> Found:
     """Every layer's items, read concurrently; the query is embedded once."""
-    embedder = _OnceEmbedder(ports.embedder)
-    client = reader.client_id
+    embedder = OnceEmbedder(ports.embedder)
     keys = list(dict.fromkeys([*([user.key] if user else []), *(e.key for e in entities)]))
     request = SearchRequest(query=query, mode=SearchMode.HYBRID, limit=limit)
     hits, edges, knowledge, hard, recent, matched = await asyncio.gather(
         search(request, reader=reader, embedder=embedder, index=ports.index, config=ports.config),
         _edges(ports.graph, reader, keys),
         user_knowledge.user_context(reader, ports.knowledge),
-        _rules(reader, ports) if client else _nothing_rules(),
-        session.session_memory(reader, min(limit, session.MAX_ENTRIES), ports.session)
-        if client
-        else _nothing_entries(),
+        _rules(reader, ports),
+        _recent(reader, min(limit, session.MAX_ENTRIES), ports.session),
         procedures.find_procedures(
-            client, None, query, min(limit, procedures.MAX_LIMIT), now,
+            reader.client_id, None, query, min(limit, procedures.MAX_LIMIT), now,
             store=ports.procedures, embedder=embedder,
         ),
     )  # fmt: skip
@@ -246,16 +244,18 @@ async def _edges(graph: GraphReader, reader: Scope, keys: list[str]) -> list[Edg
 
 
 async def _rules(reader: Scope, ports: MemoryPorts) -> list[rules.HardRule]:
+    if not reader.client_id:  # rules belong to a client
+        return []
     target = rules.rule_scope(reader, None)
     return await rules.active_rules(reader, target, ports.rules, ports.groups)
 
 
-async def _nothing_rules() -> list[rules.HardRule]:
-    return []
-
-
-async def _nothing_entries() -> list[session.SessionEntry]:
-    return []
+async def _recent(
+    reader: Scope, limit: int, store: session.SessionStore
+) -> list[session.SessionEntry]:
+    if not reader.client_id:  # so does a session
+        return []
+    return await session.session_memory(reader, limit, store)
 
 
 async def _evidence_types(found: Found, reader: Scope, chunks: ChunkReader) -> dict[str, str]:
@@ -269,34 +269,3 @@ async def _evidence_types(found: Found, reader: Scope, chunks: ChunkReader) -> d
     if wanted:
         known |= {i: c.info_type for i, c in (await chunks.by_ids(wanted, reader)).items()}
     return {chunk_id: info for chunk_id, info in known.items() if info}
-
-
-class _OnceEmbedder:
-    """The request's embedder, embedding each distinct text list once (search and
-    procedures both embed the query; only the first call reaches the model)."""
-
-    def __init__(self, inner: Embedder) -> None:
-        self._inner = inner
-        self._lock = asyncio.Lock()
-        self._done: dict[tuple[str, ...], list[list[float]]] = {}
-
-    @property
-    def model(self) -> str:
-        return self._inner.model
-
-    @property
-    def dimension(self) -> int:
-        return self._inner.dimension
-
-    async def embed(
-        self, texts: Sequence[str], *, priority: int = BACKGROUND_PRIORITY
-    ) -> list[list[float]]:
-        """The vectors of ``texts``, from the first call that asked for them."""
-        key = tuple(texts)
-        async with self._lock:
-            if key not in self._done:
-                self._done[key] = await self._inner.embed(texts, priority=priority)
-        return [list(v) for v in self._done[key]]
-
-    async def aclose(self) -> None:
-        """Nothing to release: the inner embedder belongs to the runtime."""

@@ -12,10 +12,12 @@ reads, so the same lines always give the same text:
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from kenning.domain.embedding import BACKGROUND_PRIORITY, Embedder
 from kenning.domain.graph.model import NodeView
 from kenning.domain.retrieval.search import SearchHit
 
@@ -118,3 +120,34 @@ def visible(properties: Mapping[str, object]) -> list[tuple[str, object]]:
 def value_text(value: object) -> str:
     """A property value as text: strings as they are, anything else as sorted JSON."""
     return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
+
+
+class OnceEmbedder:
+    """One request's embedder: each distinct list of texts is embedded once (the search and
+    the procedures both embed the query; only the first call reaches the model)."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self._inner = inner
+        self._lock = asyncio.Lock()
+        self._done: dict[tuple[str, ...], list[list[float]]] = {}
+
+    @property
+    def model(self) -> str:
+        return self._inner.model
+
+    @property
+    def dimension(self) -> int:
+        return self._inner.dimension
+
+    async def embed(
+        self, texts: Sequence[str], *, priority: int = BACKGROUND_PRIORITY
+    ) -> list[list[float]]:
+        """The vectors of ``texts``, from the first call that asked for them."""
+        key = tuple(texts)
+        async with self._lock:
+            if key not in self._done:
+                self._done[key] = await self._inner.embed(texts, priority=priority)
+        return [list(v) for v in self._done[key]]
+
+    async def aclose(self) -> None:
+        """Nothing to release: the inner embedder belongs to the runtime."""
