@@ -13,7 +13,8 @@ Sections, in this order, each only when it has something to say:
    evidence chunks that has one, else to ``context``, by (relation, target, source);
    ``context`` opens with the other entities' metadata.
 4. ``session``: the session's recent entries, newest first.
-5. ``procedures``: the client's procedures matching the query, best first.
+5. ``procedures``: the client's procedures whose trigger is the query or that are similar to
+   it, best first.
 
 A per-section character budget cuts each section's lowest-ranked lines first and says so
 (see ``kenning.domain.retrieval.agent_context``). The query is embedded once for the search and
@@ -150,7 +151,7 @@ async def gather(
         _rules(reader, ports),
         _recent(reader, min(limit, session.MAX_ENTRIES), ports.session),
         procedures.find_procedures(
-            reader.client_id, None, query, min(limit, procedures.MAX_LIMIT), now,
+            reader.client_id, _as_trigger(query), query, min(limit, procedures.MAX_LIMIT), now,
             store=ports.procedures, embedder=embedder,
         ),
     )  # fmt: skip
@@ -160,6 +161,11 @@ async def gather(
     found.edges, found.session, found.procedures = edges, recent, matched
     found.evidence_types = await _evidence_types(found, reader, ports.chunks)
     return found
+
+
+def _as_trigger(query: str) -> str | None:
+    """The query, when it could be a trigger: a procedure whose trigger it is matches."""
+    return query if len(procedures.normalize_trigger(query)) <= procedures.MAX_TRIGGER else None
 
 
 def build_sections(found: Found, budget: int | None) -> tuple[ContextSection, ...]:
