@@ -41,6 +41,7 @@ from bench._read_data import PREFIX, bench_settings, load, recreate, stale_reaso
 from bench._read_server import SERVE
 from bench._timing import percentile
 from kenning.domain.access.principal import Role
+from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.domain.memory import agent_context as memory_context
 from kenning.domain.memory.procedures import (
     ProcedureDraft,
@@ -49,7 +50,7 @@ from kenning.domain.memory.procedures import (
     embedding_text,
 )
 from kenning.domain.memory.rules import RuleDraft, RuleType
-from kenning.domain.memory.session import NewSessionEntry, SessionSource
+from kenning.domain.memory.session import SessionDraft, SessionSource, new_entry
 from kenning.domain.memory.user_knowledge import USER_KNOWLEDGE_KINDS
 from kenning.settings import Settings
 from kenning.storage.access.api_keys import PgApiKeys
@@ -128,8 +129,8 @@ async def remember(pool: asyncpg.Pool, settings: Settings, triggers: Sequence[st
     )  # fmt: skip
     sessions = PgSessionStore(pool)
     for n in range(20):
-        entry = NewSessionEntry(client, project, SessionSource.CHAT, f"Looked at item {n}.",
-                                {"n": n}, None, False, "bench")  # fmt: skip
+        said = SessionDraft(SessionSource.CHAT, f"Looked at item {n}.", {"n": n})
+        entry = new_entry(said, READER, "bench", SecretPolicy.REJECT)
         await sessions.append(entry, timedelta(days=7), 50)
     procedures, embedder = PgProcedureStore(pool), ConstantTimeEmbedder(settings.embedding_dim)
     for n, trigger in enumerate([*triggers, *(f"recurring task {n}" for n in range(15))]):

@@ -10,15 +10,17 @@ import pytest
 from kenning.domain.access.scope import GLOBAL, Scope
 from kenning.domain.errors import KenningError
 from kenning.domain.graph.model import NodeView
+from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.domain.memory.agent_context import Found, agent_context, build_sections
 from kenning.domain.memory.rules import RuleDraft, RuleType
-from kenning.domain.memory.session import NewSessionEntry, SessionSource
+from kenning.domain.memory.session import SessionDraft, SessionSource, new_entry
 from kenning.domain.memory.user_knowledge import KnowledgeCategory
 from kenning.domain.retrieval.search import SearchHit
 from tests.support.memory_agent_context import ACME, NOW, Doubles, knowledge, piece
 from tests.support.memory_procedures import draft
 
 BETA = Scope("beta", "web")
+REJECT = SecretPolicy.REJECT
 
 
 async def _filled() -> Doubles:
@@ -44,11 +46,9 @@ async def _filled() -> Doubles:
                                  ("acme", "alerts", "Page the on-call."),
                                  ("beta", "secret-rule", "Beta only.")):  # fmt: skip
         await d.rules.store(RuleDraft(client, "", key, RuleType.PROCESSING, content, "", "k"))
-    for client, summary in (("acme", "Fixed the login bug"), ("beta", "Beta's private chat")):
-        await d.session.append(
-            NewSessionEntry(client, "web", SessionSource.CHAT, summary, {}, None, False, "k"),
-            timedelta(days=7), 50,
-        )  # fmt: skip
+    for scope, summary in ((ACME, "Fixed the login bug"), (BETA, "Beta's private chat")):
+        entry = new_entry(SessionDraft(SessionSource.CHAT, summary), scope, "k", REJECT)
+        await d.session.append(entry, timedelta(days=7), 50)
     await d.procedures.save("acme", draft(), [1.0, 0.0, 0.0], "k")
     await d.procedures.save("beta", draft("beta trigger"), [1.0, 0.0, 0.0], "k")
     return d
