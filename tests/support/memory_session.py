@@ -10,7 +10,7 @@ from typing import Any, cast
 
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.domain.ingestion.source_connections import ConnectionRegistry
-from kenning.domain.memory.session import NewSessionEntry, SessionDeps, SessionEntry
+from kenning.domain.memory.session import NewSessionEntry, SessionDeps, SessionEntry, SessionKey
 from kenning.domain.queue.jobs import EnqueueResult, HandleStatus
 from kenning.domain.queue.ports import JobQueue, NewJob
 
@@ -32,6 +32,7 @@ class FakeSessionStore:
             id=f"e{next(self._ids)}",
             client_id=entry.client_id,
             project_id=entry.project_id,
+            group_id=entry.group_id,
             source=entry.source,
             summary=entry.summary,
             details=dict(entry.details),
@@ -45,18 +46,20 @@ class FakeSessionStore:
         mine = [
             r
             for r in self.rows
-            if (r.client_id, r.project_id) == (entry.client_id, entry.project_id)
+            if (r.client_id, r.project_id, r.group_id)
+            == (entry.client_id, entry.project_id, entry.group_id)
         ]
         live = sorted((r for r in mine if r.expires_at > self.now), key=lambda r: r.created_at)
         dropped = {r.id for r in mine} - {r.id for r in live[-keep:]}
         self.rows = [r for r in self.rows if r.id not in dropped]
         return replace(stored)
 
-    async def recent(self, client_id: str, project_id: str, limit: int) -> list[SessionEntry]:
+    async def recent(self, session: SessionKey, limit: int) -> list[SessionEntry]:
+        key = (session.client_id, session.project_id, session.group_id)
         mine = [
             r
             for r in self.rows
-            if (r.client_id, r.project_id) == (client_id, project_id) and r.expires_at > self.now
+            if (r.client_id, r.project_id, r.group_id) == key and r.expires_at > self.now
         ]
         return sorted(mine, key=lambda r: r.created_at, reverse=True)[:limit]
 

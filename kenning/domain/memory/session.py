@@ -66,6 +66,7 @@ class NewSessionEntry:
     task_id: str | None
     promoted: bool
     created_by: str
+    group_id: str = ""  # a group scope's own session (see SessionKey)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +84,7 @@ class SessionEntry:
     created_by: str
     created_at: datetime
     expires_at: datetime
+    group_id: str = ""
 
 
 class SessionStore(Protocol):
@@ -92,7 +94,7 @@ class SessionStore(Protocol):
         """Store ``entry`` for ``ttl``, keeping its session's ``keep`` newest (races too)."""
         ...
 
-    async def recent(self, client_id: str, project_id: str, limit: int) -> list[SessionEntry]:
+    async def recent(self, session: SessionKey, limit: int) -> list[SessionEntry]:
         """The newest unexpired entries of one session, newest first."""
         ...
 
@@ -120,11 +122,23 @@ class Appended:
     promotion: EnqueueResult | None
 
 
-def session_key(scope: Scope) -> tuple[str, str]:
-    """The (client, project) session a scope reads or writes; a session needs a client."""
+@dataclass(frozen=True, slots=True)
+class SessionKey:
+    """Which session: a project's, a group's (a group scope with no project) or the
+    client's. A group's session is its own, as its chunks are: another group of the client
+    never reads it."""
+
+    client_id: str
+    project_id: str
+    group_id: str
+
+
+def session_key(scope: Scope) -> SessionKey:
+    """The session a scope reads or writes; a session needs a client."""
     if not scope.client_id:
         raise ScopeError("session memory belongs to a client: name one in scope", field="scope")
-    return scope.client_id, scope.project_id
+    group = "" if scope.project_id else scope.group_id
+    return SessionKey(scope.client_id, scope.project_id, group)
 
 
 def checked_source(source: SessionSource | str) -> SessionSource:
@@ -182,10 +196,11 @@ def new_entry(
     draft: SessionDraft, writer: Scope, key_id: str, policy: SecretPolicy
 ) -> NewSessionEntry:
     """The draft checked field by field (the first bad one named) for ``writer``'s session."""
-    client_id, project_id = session_key(writer)
+    session = session_key(writer)
     return NewSessionEntry(
-        client_id=client_id,
-        project_id=project_id,
+        client_id=session.client_id,
+        project_id=session.project_id,
+        group_id=session.group_id,
         source=checked_source(draft.source),
         summary=checked_summary(draft.summary, policy),
         details=checked_details(draft.details, policy),
@@ -250,5 +265,4 @@ async def session_memory(reader: Scope, limit: int, store: SessionStore) -> list
     """The newest ``limit`` (1..50) unexpired entries of ``reader``'s session, newest first."""
     if not 1 <= limit <= MAX_ENTRIES:
         raise ValidationError(f"limit must be 1..{MAX_ENTRIES}", field="limit")
-    client_id, project_id = session_key(reader)
-    return await store.recent(client_id, project_id, limit)
+    return await store.recent(session_key(reader), limit)

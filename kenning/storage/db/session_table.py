@@ -19,13 +19,15 @@ class SessionEntryRow(SQLModel, table=True):
 
     __tablename__ = "session_entries"
     __table_args__ = (
-        sa.Index("ix_session_entries_recent", "client_id", "project_id", "created_at"),
+        sa.Index("ix_session_entries_recent", "client_id", "project_id", "group_id", "created_at"),
         sa.Index("ix_session_entries_expiry", "expires_at"),
     )
 
     id: str = Field(primary_key=True, max_length=36)
     client_id: str = Field(max_length=200)
     project_id: str = Field(default="", sa_column_kwargs={"server_default": ""}, max_length=200)
+    # A group scope's own session (empty for a project's or the client's).
+    group_id: str = Field(default="", sa_column_kwargs={"server_default": ""}, max_length=200)
     source: str = Field(max_length=40)
     summary: str = Field(max_length=200)
     details: dict[str, Any] = Field(

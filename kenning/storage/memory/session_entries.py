@@ -10,11 +10,16 @@ from typing import Any, Final
 
 import asyncpg
 
-from kenning.domain.memory.session import NewSessionEntry, SessionEntry, SessionSource
+from kenning.domain.memory.session import (
+    NewSessionEntry,
+    SessionEntry,
+    SessionKey,
+    SessionSource,
+)
 
 _COLUMNS: Final = (
-    "id, client_id, project_id, source, summary, details::text AS details, task_id, promoted, "
-    "created_by, created_at, expires_at"
+    "id, client_id, project_id, group_id, source, summary, details::text AS details, task_id, "
+    "promoted, created_by, created_at, expires_at"
 )
 # The first key of the two-key advisory lock: this table's sessions (the second is the session).
 _LOCK_CLASS: Final = 0x5E55
@@ -27,6 +32,7 @@ def _entry(row: Any) -> SessionEntry:
         id=row["id"],
         client_id=row["client_id"],
         project_id=row["project_id"],
+        group_id=row["group_id"],
         source=SessionSource(row["source"]),
         summary=row["summary"],
         details=json.loads(row["details"]),
@@ -50,45 +56,50 @@ class PgSessionStore:
             # entry, and clock_timestamp() taken under the lock orders them as appended (read
             # once, so an entry lives exactly the TTL).
             await conn.execute(
-                "SELECT pg_advisory_xact_lock($1, hashtext($2 || chr(31) || $3))",
+                "SELECT pg_advisory_xact_lock($1, hashtext($2 || chr(31) || $3 || chr(31) || $4))",
                 _LOCK_CLASS,
                 entry.client_id,
                 entry.project_id,
+                entry.group_id,
             )
             row = await conn.fetchrow(
-                f"""INSERT INTO session_entries (id, client_id, project_id, source, summary,
-                        details, task_id, promoted, created_by, created_at, expires_at)
-                    SELECT $1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, at, at + $10::interval
+                f"""INSERT INTO session_entries (id, client_id, project_id, group_id, source,
+                        summary, details, task_id, promoted, created_by, created_at, expires_at)
+                    SELECT $1, $2, $3, $11, $4, $5, $6::jsonb, $7, $8, $9, at, at + $10::interval
                     FROM (SELECT clock_timestamp() AS at) AS now_
                     RETURNING {_COLUMNS}""",
                 str(uuid.uuid4()), entry.client_id, entry.project_id, entry.source.value,
                 entry.summary, json.dumps(entry.details, sort_keys=True), entry.task_id,
-                entry.promoted, entry.created_by, ttl,
+                entry.promoted, entry.created_by, ttl, entry.group_id,
             )  # fmt: skip
             await conn.execute(
                 """DELETE FROM session_entries WHERE client_id = $1 AND project_id = $2
-                   AND expires_at <= clock_timestamp()""",
+                   AND group_id = $3 AND expires_at <= clock_timestamp()""",
                 entry.client_id,
                 entry.project_id,
+                entry.group_id,
             )
             await conn.execute(
                 """DELETE FROM session_entries WHERE id IN (
                        SELECT id FROM session_entries WHERE client_id = $1 AND project_id = $2
-                       ORDER BY created_at DESC, id DESC OFFSET $3)""",
+                       AND group_id = $3 ORDER BY created_at DESC, id DESC OFFSET $4)""",
                 entry.client_id,
                 entry.project_id,
+                entry.group_id,
                 keep,
             )
         assert row is not None
         return _entry(row)
 
-    async def recent(self, client_id: str, project_id: str, limit: int) -> list[SessionEntry]:
+    async def recent(self, session: SessionKey, limit: int) -> list[SessionEntry]:
         rows = await self._pool.fetch(
             f"""SELECT {_COLUMNS} FROM session_entries
-                WHERE client_id = $1 AND project_id = $2 AND expires_at > clock_timestamp()
-                ORDER BY created_at DESC, id DESC LIMIT $3""",
-            client_id,
-            project_id,
+                WHERE client_id = $1 AND project_id = $2 AND group_id = $3
+                  AND expires_at > clock_timestamp()
+                ORDER BY created_at DESC, id DESC LIMIT $4""",
+            session.client_id,
+            session.project_id,
+            session.group_id,
             limit,
         )
         return [_entry(r) for r in rows]

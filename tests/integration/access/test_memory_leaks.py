@@ -38,6 +38,7 @@ from tests.support.leaks.memory import (
     memory_writes,
     reader_input,
     serials,
+    session_of,
     write_memory,
 )
 from tests.support.leaks.read_paths import Probe, execute
@@ -184,8 +185,9 @@ class MemoryTruth:
             assert len(got) == len({item[0] for item in kept}), (self.who, alias, got, kept)
 
     def _sessionMemory(self, value: Any, arg: str, alias: str) -> None:
+        session = session_of(self.reader)
         mine = [r for r in self.rows.sessions
-                if (r["client_id"], r["project_id"]) == (self.reader.client_id, self.reader.project_id)]  # fmt: skip # noqa: E501
+                if (r["client_id"], r["project_id"], r["group_id"]) == session]  # fmt: skip
         self.allowed(value, {s for r in mine for s in serials(r["summary"])}, alias)
         assert sorted(e["summary"] for e in value) == sorted(r["summary"] for r in mine), self.who
         stamps = [e["createdAt"] for e in value]

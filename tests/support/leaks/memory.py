@@ -63,9 +63,7 @@ class MemoryWrite:
             return Scope(
                 w.client_id, w.project_id if self.rule_project is None else self.rule_project
             )
-        if self.kind == "session":
-            return w if w.project_id else Scope(w.client_id)
-        return w
+        return w  # session entries too: a project's, a group's or the client's own session
 
     @property
     def marker(self) -> str:
@@ -74,15 +72,13 @@ class MemoryWrite:
 
 def _writers(kind: str) -> st.SearchStrategy[Scope]:
     """A client-wide, group or project scope (naming its ``HOME`` group or none). Memory
-    belongs to a client; a group key owns no rule scope; and a group key's session entries
-    land in its client's session, which other groups read: the finding
-    test_a_group_keys_session_entries_stay_in_its_group covers that apart."""
+    belongs to a client, and a group key owns no rule scope."""
     client = st.sampled_from(CLIENTS)
     project = st.builds(
         lambda c, p, home: Scope(c, p, HOME[p] if home else ""),
         client, st.sampled_from(PROJECTS), st.booleans(),
     )  # fmt: skip
-    if kind in ("rule", "session"):
+    if kind == "rule":
         return st.one_of(st.builds(Scope, client), project)
     group = st.builds(lambda c, g: Scope(c, "", g), client, st.sampled_from(GROUPS))
     return st.one_of(st.builds(Scope, client), group, project)
@@ -225,7 +221,9 @@ async def memory_rows(api: Api) -> MemoryRows:
             "AS subject, string_agg(content, E'\\n\\n' ORDER BY ordinal) AS content FROM chunks "
             "WHERE kind LIKE 'user_knowledge_%' GROUP BY 1, 2, 3, 4, 5, 6"
         ),
-        await pool.fetch("SELECT id, client_id, project_id, summary FROM session_entries"),
+        await pool.fetch(
+            "SELECT id, client_id, project_id, group_id, summary FROM session_entries"
+        ),
         await pool.fetch("SELECT id, client_id, trigger_pattern, description FROM procedures"),
         await pool.fetch(
             "SELECT client_id, project_id, rule_key, version, content, superseded_at IS NULL "
@@ -242,12 +240,17 @@ async def memory_rows(api: Api) -> MemoryRows:
     return rows
 
 
+def session_of(scope: Scope) -> tuple[str, str, str]:
+    """The session a scope writes and reads: its project's, its group's, or its client's."""
+    return scope.client_id, scope.project_id, "" if scope.project_id else scope.group_id
+
+
 def _check_homes(rows: MemoryRows) -> None:
     for r in rows.knowledge:
         assert tag(Scope(r["client_id"], r["project_id"], r["group_id"])) in r["content"], r
     for r in rows.sessions:
-        homes = {(s.client_id, s.project_id) for s in tags_in(r["summary"])}
-        assert homes == {(r["client_id"], r["project_id"])}, r
+        homes = {session_of(s) for s in tags_in(r["summary"])}
+        assert homes == {(r["client_id"], r["project_id"], r["group_id"])}, r
     for r in rows.procedures:
         assert tag(Scope(r["client_id"])) in r["description"], r
     for r in rows.rules:
