@@ -14,6 +14,7 @@ from kenning.resolvers.ingestion.ingest import resolve_ingest
 from kenning.resolvers.ingestion.ingest_graph import (
     resolve_ingest_git_commits,
     resolve_ingest_graph,
+    resolve_load_knowledge,
 )
 from kenning.resolvers.ingestion.knowledge_admin import (
     resolve_purge_connection,
@@ -143,4 +144,9 @@ class Mutation:
     delete_rule = strawberry.mutation(
         resolver=resolve_delete_rule,
         description="Soft-delete a hard rule's current version; its history stays.",
+    )
+    load_knowledge = strawberry.mutation(
+        resolver=resolve_load_knowledge,
+        description="Load a knowledge file (metadata, pieces, graph) as one source through "
+        "ingestGraph; bad items are rejected one by one, the rest is loaded.",
     )

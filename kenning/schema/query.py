@@ -97,7 +97,9 @@ class Query:
     )
     agent_context = strawberry.field(
         resolver=resolve_agent_context,
-        description="What an agent should know for a query about an entity, by info type.",
+        description="What an agent should know for a query: hard rules first, the user's "
+        "profile, pieces and graph by info type, the session and matching procedures; "
+        "deterministic, within a budget.",
     )
     router_status = strawberry.field(
         resolver=resolve_router_status,
