@@ -10,6 +10,7 @@ process) and a revoked key is refused at once.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
@@ -78,10 +79,28 @@ class McpEndpoint:
 
         @asynccontextmanager
         async def run(app: Starlette) -> AsyncIterator[None]:
-            async with lifespan(app), self.manager.run():
-                yield
+            async with lifespan(app):
+                # The manager's task group must start and stop in one task; a host may run
+                # the lifespan's start and end in different tasks (test harnesses do).
+                started, stop = asyncio.Event(), asyncio.Event()
+                task = asyncio.create_task(self._serve(started, stop))
+                waiter = asyncio.create_task(started.wait())
+                await asyncio.wait([task, waiter], return_when=asyncio.FIRST_COMPLETED)
+                waiter.cancel()
+                if task.done():
+                    task.result()  # the manager failed to start: raise it here
+                try:
+                    yield
+                finally:
+                    stop.set()
+                    await task
 
         return run
+
+    async def _serve(self, started: asyncio.Event, stop: asyncio.Event) -> None:
+        async with self.manager.run():
+            started.set()
+            await stop.wait()
 
 
 def mcp_endpoint(
