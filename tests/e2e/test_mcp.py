@@ -41,6 +41,7 @@ class Keys:
     agent_a: str  # project web of client A
     agent_b: str  # project web of client B
     reader_b: str  # client-wide, read-only key of client B
+    owner_a: str  # client-wide agent key of client A (procedures serve the whole client)
 
 
 @pytest.fixture(scope="module")
@@ -55,6 +56,7 @@ def keys(migrated_settings: Settings) -> Keys:
         key(Scope(a, "web"), Role.AGENT),
         key(Scope(b, "web"), Role.AGENT),
         key(Scope(b), Role.UI),
+        key(Scope(a), Role.AGENT),
     )
 
 
@@ -191,7 +193,7 @@ async def test_each_tool_calls_its_use_case(server: Server, keys: Keys) -> None:
     procedure = {"triggerPattern": "deploy quokkaline", "description": "Blue-green deploy",
                  "steps": [{"agent": "ops", "action": "deploy", "parameters": {"mode": "bg"}}],
                  "source": "USER_DEFINED"}  # fmt: skip
-    saved = graphql(server, keys.agent_a, SAVE_PROCEDURE, input=procedure)
+    saved = graphql(server, keys.owner_a, SAVE_PROCEDURE, input=procedure)
     assert saved["saveProcedure"]["__typename"] == "Procedure"
     stored = graphql(
         server, keys.agent_a, STORE_RULE, ruleKey="no-friday", content="No Friday deploys"
@@ -228,12 +230,19 @@ async def test_another_client_sees_nothing_of_client_a(
 ) -> None:
     await _write_as_client_a(server, keys)
     graphql(server, keys.agent_a, STORE_RULE, ruleKey="a-only", content="Client A's rule")
+    procedure = {"triggerPattern": "deploy quokkaline", "description": "Client A's deploy",
+                 "steps": [{"agent": "ops", "action": "deploy", "parameters": {}}]}  # fmt: skip
+    saved = graphql(server, keys.owner_a, SAVE_PROCEDURE, input=procedure)
+    assert saved["saveProcedure"]["__typename"] == "Procedure"
+    async with mcp_session(server.url, keys.owner_a) as session:
+        own = await call(session, "find_procedures", trigger_pattern="deploy quokkaline")
+    assert own["procedures"], "client A finds its own procedure: the check below can fail"
     async with mcp_session(server.url, getattr(keys, which)) as session:
         hits = (await call(session, "search_knowledge", query="quokkaline zebrafinch"))["hits"]
         node = (await call(session, "get_node", key="service:quokkaline"))["node"]
         around = await call(session, "get_neighbors", key="service:quokkaline")
         entries = (await call(session, "get_session"))["entries"]
-        found = await call(session, "find_procedures", query="deploy quokkaline")
+        found = await call(session, "find_procedures", trigger_pattern="deploy quokkaline")
         rules = (await call(session, "get_rules"))["rules"]
         context = await call(session, "get_context", query="quokkaline zebrafinch deploy",
                              entity_keys=["service:quokkaline"])  # fmt: skip

@@ -13,6 +13,8 @@ from typing import cast
 import strawberry
 from strawberry.scalars import JSON
 
+from kenning.domain.access.scope import Scope
+from kenning.domain.errors import ScopeError
 from kenning.domain.memory.procedures import (
     Procedure,
     ProcedureDraft,
@@ -59,13 +61,26 @@ def to_match_type(match: ProcedureMatch) -> gql.ProcedureMatch:
     )
 
 
+def _client_writer(info: Info, scope: ScopeInput | None) -> str:
+    """The client whose procedures the key may change. Procedures serve the whole client, so
+    only a key that owns the whole client changes them: a project or group key would
+    otherwise reach projects its own scope cannot see."""
+    target = write_scope(info, scope)
+    if not target.owns(Scope(target.client_id)):
+        raise ScopeError(
+            "procedures belong to the whole client: change them with a client-wide key",
+            field="scope",
+        )
+    return target.client_id
+
+
 @error_members
 async def resolve_save_procedure(
     info: Info, input: gql.SaveProcedureInput
 ) -> gql.SaveProcedureResult:
     """Store a procedure for the key's client, embedded for similarity search."""
     runtime = info.context.runtime
-    client = write_scope(info, input.scope).client_id
+    client = _client_writer(info, input.scope)
     draft = ProcedureDraft(
         trigger_pattern=input.trigger_pattern,
         description=input.description,
@@ -113,7 +128,7 @@ async def resolve_record_procedure_run(
     info: Info, id: strawberry.ID, success: bool, scope: ScopeInput | None = None
 ) -> gql.RecordProcedureRunResult:
     """Count one run of a procedure: usageCount, lastUsed and successRate change at once."""
-    client = write_scope(info, scope).client_id
+    client = _client_writer(info, scope)
     recorded = await record_procedure_run(
         client, id, success, store=info.context.runtime.procedures
     )

@@ -218,3 +218,23 @@ async def test_a_query_without_trigger_or_query_is_refused(api: Api) -> None:
     result = await api.as_(key("acme")).execute(FIND)
     assert result.errors is not None
     assert "give a triggerPattern or a query" in result.errors[0].message
+
+
+async def test_project_and_group_keys_read_procedures_but_do_not_change_them(api: Api) -> None:
+    procedure_id = await save(api.as_(key("acme")), "deploy", "Roll out.")
+    group = Principal("acme-g1-agent", Scope("acme", "", "g1"), Role.AGENT)
+    for writer in (api.as_(key("acme", project="web")), api.as_(group)):
+        mine = {"triggerPattern": "deploy", "description": "Mine.", "source": "USER_DEFINED",
+                "steps": [step()]}  # fmt: skip
+        refused = await writer(SAVE, input=mine)
+        assert (refused["saveProcedure"]["__typename"], refused["saveProcedure"]["field"]) == (
+            "ScopeError",
+            "scope",
+        )
+        counted = await run(writer, procedure_id, False)
+        assert counted["__typename"] == "ScopeError"
+        assert [m["procedure"]["id"] for m in await found(writer, trigger="deploy")] == [
+            procedure_id
+        ]
+    [match] = await found(api.as_(key("acme")), trigger="deploy")
+    assert match["procedure"]["usageCount"] == 0

@@ -78,6 +78,8 @@ def _writers(kind: str) -> st.SearchStrategy[Scope]:
         lambda c, p, home: Scope(c, p, HOME[p] if home else ""),
         client, st.sampled_from(PROJECTS), st.booleans(),
     )  # fmt: skip
+    if kind == "procedure":  # procedures serve the whole client: client-wide keys write them
+        return st.builds(Scope, client)
     if kind == "rule":
         return st.one_of(st.builds(Scope, client), project)
     group = st.builds(lambda c, g: Scope(c, "", g), client, st.sampled_from(GROUPS))
