@@ -151,6 +151,8 @@ def _check(request: GraphRequest) -> None:
         )
     if total > MAX_ITEMS:
         raise TooLargeError(f"at most {MAX_ITEMS} items per request", field="input")
+    if not 0 <= request.priority <= 9:
+        raise ValidationError("priority must be 0..9", field="priority")
 
 
 def _canonical(raw: str, field: str, items: Items, source: WarningSource, line: int) -> str:

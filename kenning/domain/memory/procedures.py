@@ -152,20 +152,20 @@ def _text(value: str, field: str, limit: int) -> str:
 
 def _name(value: str, where: str) -> str:
     if not value.strip() or len(value) > MAX_NAME or any(ord(c) < 32 for c in value):
-        raise ValidationError(f"{where} must be 1..{MAX_NAME} printable characters", field="steps")
+        raise ValidationError(f"{where} must be 1..{MAX_NAME} printable characters", field=where)
     return value.strip()
 
 
 def parameters_json(parameters: Mapping[str, object], where: str = "parameters") -> str:
     """A step's parameters as canonical JSON; ``ValidationError`` unless a JSON object."""
     if not isinstance(parameters, Mapping):
-        raise ValidationError(f"{where} must be a JSON object", field="steps")
+        raise ValidationError(f"{where} must be a JSON object", field=where)
     try:
         text = json.dumps(parameters, sort_keys=True, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as error:
-        raise ValidationError(f"{where} is not plain JSON: {error}", field="steps") from None
+        raise ValidationError(f"{where} is not plain JSON: {error}", field=where) from None
     if len(text.encode()) > MAX_PARAMETERS_BYTES:
-        raise TooLargeError(f"{where} must be at most {MAX_PARAMETERS_BYTES} bytes", field="steps")
+        raise TooLargeError(f"{where} must be at most {MAX_PARAMETERS_BYTES} bytes", field=where)
     return text
 
 

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import strawberry
 
+from kenning.domain.errors import ValidationError
 from kenning.domain.ingestion.node_keys import parse_key
 from kenning.domain.memory import agent_context as memory_context
 from kenning.domain.retrieval import agent_context as context_domain
@@ -81,6 +82,10 @@ async def resolve_agent_context(
     reader = read_scope(info, scope)
     others = entity_keys or []
     memory_context.check_request(query, len(others), limit, budget)
+    if user_key is not None and entity_key is not None:
+        raise ValidationError(
+            "give userKey or entityKey (the same role), not both", field="entityKey"
+        )
     user_raw = user_key if user_key is not None else entity_key
     field = "userKey" if user_key is not None else "entityKey"
     parsed = [parse_key(user_raw, field=field).key] if user_raw is not None else []

@@ -166,9 +166,10 @@ async def test_bad_input_is_a_validation_error_naming_the_field_and_stores_nothi
     cases: list[tuple[dict[str, Any], str]] = [
         ({"triggerPattern": " ", "description": "d", "steps": [step()]}, "triggerPattern"),
         ({"triggerPattern": "t", "description": "d", "steps": []}, "steps"),
-        ({"triggerPattern": "t", "description": "d", "steps": [step(agent="")]}, "steps"),
+        ({"triggerPattern": "t", "description": "d", "steps": [step(agent="")]},
+         "steps[0].agent"),
         ({"triggerPattern": "t", "description": "d",
-          "steps": [{"agent": "a", "action": "b", "parameters": [1, 2]}]}, "steps"),
+          "steps": [{"agent": "a", "action": "b", "parameters": [1, 2]}]}, "steps[0].parameters"),
     ]  # fmt: skip
     for given, field in cases:
         result = (await acme(SAVE, input=given))["saveProcedure"]

@@ -135,3 +135,36 @@ async def test_the_store_leaves_its_pooled_connection_as_it_found_it(
             assert not await conn.fetchval("SELECT current_setting($1, true)", CLIENT_SETTING)
     finally:
         await pool.close()
+
+
+async def test_the_store_reads_under_the_rules_role_so_unfiltered_sql_sees_one_client(
+    acme: Api, runtime: Runtime, pool: asyncpg.Pool
+) -> None:
+    """The store's own transactions run as the rules role with the client named: a statement
+    that forgot its client filter there still reads only that client's rows."""
+    await Api(runtime, BETA)(STORE, key="route", content="beta client route")
+    store = PgRuleStore(pool)
+    async with store._as_client("beta") as conn:
+        assert await conn.fetchval("SELECT current_user") == RULES_ROLE
+        clients = {r["client_id"] for r in await conn.fetch("SELECT client_id FROM hard_rules")}
+    assert clients == {"beta"}
+    assert await pool.fetchval("SELECT count(DISTINCT client_id) FROM hard_rules") == 2
+
+
+async def test_a_failed_statement_leaves_the_pooled_connection_as_it_found_it(
+    migrated_settings: Settings,
+) -> None:
+    one = migrated_settings.model_copy(update={"db_pool_min": 1, "db_pool_max": 1})
+    pool = await create_pool(one)
+    try:
+        store = PgRuleStore(pool)
+        with pytest.raises(asyncpg.PostgresError):
+            async with store._as_client("acme") as conn:
+                await conn.execute("SELECT 1 / 0")
+        async with pool.acquire() as conn:
+            assert await conn.fetchval("SELECT current_user") == await conn.fetchval(
+                "SELECT session_user"
+            )
+            assert not await conn.fetchval("SELECT current_setting($1, true)", CLIENT_SETTING)
+    finally:
+        await pool.close()

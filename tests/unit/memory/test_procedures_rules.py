@@ -103,11 +103,23 @@ def test_check_draft_normalizes_the_trigger_and_trims_names() -> None:
         (draft(description="x" * 4001), "description", TooLargeError),
         (draft(steps=[]), "steps", ValidationError),
         (draft(steps=[ProcedureStep("a", "b", {})] * (MAX_STEPS + 1)), "steps", TooLargeError),
-        (draft(steps=[ProcedureStep("", "b", {})]), "steps", ValidationError),
-        (draft(steps=[ProcedureStep("a", "line\nbreak", {})]), "steps", ValidationError),
-        (draft(steps=[ProcedureStep("a", "b", ["not", "an", "object"])]), "steps", ValidationError),  # type: ignore[arg-type]
-        (draft(steps=[ProcedureStep("a", "b", {"x": float("nan")})]), "steps", ValidationError),
-        (draft(steps=[ProcedureStep("a", "b", {"x": "y" * 16_001})]), "steps", TooLargeError),
+        (draft(steps=[ProcedureStep("", "b", {})]), "steps[0].agent", ValidationError),
+        (draft(steps=[ProcedureStep("a", "line\nbreak", {})]), "steps[0].action", ValidationError),
+        (
+            draft(steps=[ProcedureStep("a", "b", ["not", "an", "object"])]),  # type: ignore[arg-type]
+            "steps[0].parameters",
+            ValidationError,
+        ),
+        (
+            draft(steps=[ProcedureStep("a", "b", {"x": float("nan")})]),
+            "steps[0].parameters",
+            ValidationError,
+        ),
+        (
+            draft(steps=[ProcedureStep("a", "b", {"x": "y" * 16_001})]),
+            "steps[0].parameters",
+            TooLargeError,
+        ),
     ],
 )
 def test_check_draft_names_the_field_that_is_wrong(
