@@ -94,15 +94,20 @@ async def test_the_tools_are_listed_with_descriptions_and_schemas(
     assert by_name["ingest_document"].annotations.read_only_hint is False
 
 
-@pytest.mark.parametrize("key", [None, "kn_not-a-real-key"])
-def test_a_missing_or_wrong_key_is_refused(server: Server, key: str | None) -> None:
+def initialize(server: Server, key: str | None) -> httpx.Response:
+    """An MCP ``initialize`` request over raw HTTP with ``key`` (none when None)."""
     headers = {"Accept": "application/json, text/event-stream"}
     if key is not None:
         headers["Authorization"] = f"Bearer {key}"
-    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    message = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {},
         "clientInfo": {"name": "test", "version": "0"}}}  # fmt: skip
-    response = httpx.post(f"{server.url}/mcp", json=initialize, headers=headers, timeout=10)
+    return httpx.post(f"{server.url}/mcp", json=message, headers=headers, timeout=10)
+
+
+@pytest.mark.parametrize("key", [None, "kn_not-a-real-key"])
+def test_a_missing_or_wrong_key_is_refused(server: Server, key: str | None) -> None:
+    response = initialize(server, key)
     assert response.status_code == 401
     assert response.headers["www-authenticate"].startswith("Bearer")
     assert response.json()["errors"][0]["extensions"]["code"] == "UNAUTHENTICATED"
@@ -124,11 +129,16 @@ async def test_a_revoked_key_is_refused_at_its_next_call(
         key, created = await PgApiKeys(pool).create(Scope("mcp-revoked"), Role.AGENT, "e2e")
     finally:
         await pool.close()
+    assert initialize(server, key).status_code == 200
     async with mcp_session(server.url, key) as session:
         await call(session, "get_session")
         graphql(server, server.key, REVOKE, id=created.id)
         with pytest.raises(Exception):  # noqa: B017 - the transport's HTTP error
             await session.call_tool("get_session", {})
+    # What the session's call met: the endpoint refuses the revoked key with a 401.
+    refused = initialize(server, key)
+    assert refused.status_code == 401
+    assert refused.json()["errors"][0]["extensions"]["code"] == "UNAUTHENTICATED"
 
 
 async def test_domain_errors_come_back_as_tool_errors_with_their_code(
