@@ -20,7 +20,6 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from kenning.domain.access.principal import Principal, Role
 from kenning.domain.access.scope import Scope
 from tests.support.graphql_api import Api
 from tests.support.leaks.audit import Audit, as_scope, audit_reader
@@ -288,21 +287,3 @@ async def test_no_memory_read_path_shows_a_reader_what_its_rule_hides(
     for reader in scenario.readers:
         await audit_memory(api, rows, stored, reader)
         await audit_reader(api, stored, reader, PROBE)
-
-
-SESSION = "query { sessionMemory(limit: 50) { summary } }"
-APPEND = """mutation($s: String!) { appendSessionEntry(source: CHAT, summary: $s) {
-  __typename } }"""
-
-
-async def test_a_group_keys_session_entries_stay_in_its_group(api: Api) -> None:
-    """A group key's entry is its group's, as its chunks are: another group of the same
-    client must not read it (its chunks at that scope are hidden from that group)."""
-    g1 = api.as_(Principal("g1-agent", Scope("c1", "", "g1"), Role.AGENT))
-    g2 = api.as_(Principal("g2-ui", Scope("c1", "", "g2"), Role.UI))
-    appended = await g1(APPEND, s="group g1 only: the billing migration plan")
-    assert appended["appendSessionEntry"]["__typename"] == "AppendSessionEntrySuccess"
-    assert [e["summary"] for e in (await g1(SESSION))["sessionMemory"]] == [
-        "group g1 only: the billing migration plan"
-    ]
-    assert (await g2(SESSION))["sessionMemory"] == []

@@ -78,3 +78,14 @@ async def test_a_global_key_must_name_the_client_whose_session_it_means(api: Api
     assert refused.errors is not None and "client" in refused.errors[0].message
     named = await summaries(root, scope={"clientId": "acme", "projectId": "web"})
     assert named == ["acme web secret plan"]
+
+
+async def test_a_group_keys_session_entries_stay_in_its_group(api: Api) -> None:
+    """A group key's entry is its group's, as its chunks are: another group of the same
+    client must not read it (its chunks at that scope are hidden from that group)."""
+    g1 = api.as_(Principal("g1-agent", Scope("acme", "", "g1"), Role.AGENT))
+    g2 = api.as_(Principal("g2-ui", Scope("acme", "", "g2"), Role.UI))
+    appended = await g1(APPEND, **entry_vars("group g1 only: the billing migration plan"))
+    assert appended["appendSessionEntry"]["__typename"] == "AppendSessionEntrySuccess"
+    assert await summaries(g1) == ["group g1 only: the billing migration plan"]
+    assert await summaries(g2) == []
