@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import logging
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from datetime import datetime
 from enum import Enum
@@ -21,8 +20,10 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, Field
 from starlette.requests import Request
 
+from kenning.domain.access.project_groups import stored_write_scope as groups_stored_write_scope
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import KenningError
+from kenning.domain.ingestion.aliases import alias_resolved
 from kenning.domain.ingestion.node_keys import parse_key
 from kenning.mcp.auth import CALLER, Caller
 
@@ -31,9 +32,6 @@ R = TypeVar("R")
 
 # The context a tool asks the SDK for; the SDK fills it and leaves it out of the schema.
 ToolContext: TypeAlias = Context[Any, Request]
-
-# Named as the resolvers' audit logger: one filter finds global-key writes from either API.
-audit = logging.getLogger("kenning.resolvers.scope")
 
 
 class ScopeArg(BaseModel):
@@ -75,25 +73,16 @@ def write_scope(who: Caller, target: ScopeArg | None) -> Scope:
 
 async def stored_write_scope(who: Caller, target: ScopeArg | None) -> Scope:
     """``write_scope`` with the project's group settled (and recorded) as GraphQL does."""
-    principal = who.principal
-    wanted = principal.writing(_scope(target))
-    settled = await who.runtime.project_groups.settle(wanted, principal.scope)
-    if not principal.scope.client_id and settled.client_id:
-        audit.info(
-            "scope.global_key_write",
-            extra={"key_id": principal.key_id, "scope": settled.describe()},
-        )
-    return settled
+    return await groups_stored_write_scope(
+        who.principal, _scope(target), who.runtime.project_groups
+    )
 
 
 async def canonical_keys(who: Caller, reader: Scope, keys: list[tuple[str, str]]) -> list[str]:
     """Each ``(key, field)`` parsed (normalized, canonicalized; a bad key names its field) and
     resolved through the reader's client's aliases, in order."""
     parsed = [parse_key(key, field=field).key for key, field in keys]
-    if not parsed:
-        return []
-    aliases = await who.runtime.aliases.resolve(reader.client_id, set(parsed))
-    return [aliases.get(key, key) for key in parsed]
+    return await alias_resolved(reader.client_id, parsed, who.runtime.aliases)
 
 
 async def canonical_key(who: Caller, reader: Scope, key: str, field: str) -> str:

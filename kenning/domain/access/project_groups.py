@@ -10,10 +10,15 @@ and visibility follows at once.
 
 from __future__ import annotations
 
+import logging
 from typing import Protocol
 
+from kenning.domain.access.principal import Principal
 from kenning.domain.access.scope import ProjectGroups, Scope, ScopeLevel
 from kenning.domain.errors import ScopeError
+
+# The name log filters select the audit line by (it was the GraphQL scope module's).
+audit = logging.getLogger("kenning.resolvers.scope")
 
 
 def settled(target: Scope, writer: Scope, current: str | None) -> tuple[Scope, bool]:
@@ -63,3 +68,23 @@ class ProjectGroupStore(Protocol):
     async def move(self, client_id: str, project_id: str, group_id: str) -> str:
         """Put a project in a group (``""``: none); returns the group it was in."""
         ...
+
+
+async def stored_write_scope(
+    caller: Principal, target: Scope | None, groups: ProjectGroupStore
+) -> Scope:
+    """The scope a write that stores rows acts at, for GraphQL and MCP alike: the caller's,
+    or one it owns (``ScopeError`` otherwise), with a project's group settled against the
+    recorded one (and recorded, the first time a key that may names it).
+
+    A global key may write into any client's scope: such writes are logged, so an operator
+    can see which client's knowledge a global key changed.
+    """
+    wanted = caller.writing(target)
+    stored = await groups.settle(wanted, caller.scope)
+    if not caller.scope.client_id and stored.client_id:
+        audit.info(
+            "scope.global_key_write",
+            extra={"key_id": caller.key_id, "scope": stored.describe()},
+        )
+    return stored

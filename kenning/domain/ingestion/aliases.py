@@ -61,6 +61,14 @@ class AliasRegistry(AliasBook, AliasResolver, Protocol):
         ...
 
 
+async def alias_resolved(client_id: str, keys: list[str], aliases: AliasResolver) -> list[str]:
+    """Canonical ``keys``, in order, with the client's aliases resolved."""
+    if not keys:
+        return []
+    resolved = await aliases.resolve(client_id, set(keys))
+    return [resolved.get(key, key) for key in keys]
+
+
 def canonical_form(raw: str, field: str) -> str:
     """A key as every ingest would store it; ``ValidationError`` when malformed."""
     parse_key(raw, field=field)

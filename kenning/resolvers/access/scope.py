@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import logging
-
 from kenning.domain.access.principal import Principal
+from kenning.domain.access.project_groups import stored_write_scope as groups_stored_write_scope
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ScopeError
 from kenning.resolvers.context import Info
 from kenning.schema.access.scope import ScopeInput
-
-# Named as before the move into access/: log filters select the audit line by it.
-logger = logging.getLogger("kenning.resolvers.scope")
 
 
 def principal(info: Info) -> Principal:
@@ -39,21 +35,10 @@ def write_scope(info: Info, scope: ScopeInput | None) -> Scope:
 
 
 async def stored_write_scope(info: Info, scope: ScopeInput | None) -> Scope:
-    """``write_scope``, with a project's group settled against the recorded one (and
-    recorded, the first time a key that may names it).
-
-    A global key may write into any client's scope: such writes are logged, so an operator
-    can see which client's knowledge a global key changed.
-    """
-    caller = principal(info)
-    target = caller.writing(to_scope(scope))
-    settled = await info.context.runtime.project_groups.settle(target, caller.scope)
-    if not caller.scope.client_id and settled.client_id:
-        logger.info(
-            "scope.global_key_write",
-            extra={"key_id": caller.key_id, "scope": settled.describe()},
-        )
-    return settled
+    """``write_scope``, with a project's group settled and recorded (the domain's
+    ``stored_write_scope``, which MCP tools call too)."""
+    groups = info.context.runtime.project_groups
+    return await groups_stored_write_scope(principal(info), to_scope(scope), groups)
 
 
 def read_scope(info: Info, narrow: ScopeInput | None = None) -> Scope:

@@ -25,6 +25,7 @@ from kenning.domain.graph.model import (
     edge_type_filter,
 )
 from kenning.domain.graph.traverse import NeighborsQuery, neighbors, shortest_path
+from kenning.domain.ingestion.aliases import alias_resolved as resolved
 from kenning.domain.ingestion.node_keys import parse_key
 from kenning.resolvers.access.scope import read_scope
 from kenning.resolvers.context import Info
@@ -34,8 +35,7 @@ from kenning.schema.graph.types import Node, Path, Subgraph
 
 async def alias_resolved(info: Info, reader: Scope, keys: Sequence[str]) -> list[str]:
     """Canonical ``keys`` with the reader's client's aliases resolved."""
-    aliases = await info.context.runtime.aliases.resolve(reader.client_id, set(keys))
-    return [aliases.get(key, key) for key in keys]
+    return await resolved(reader.client_id, list(keys), info.context.runtime.aliases)
 
 
 def _prime(info: Info, reader: Scope, nodes: Sequence[NodeView]) -> None:
