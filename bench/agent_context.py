@@ -43,6 +43,7 @@ from bench._timing import percentile
 from kenning.domain.access.principal import Role
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.domain.memory import agent_context as memory_context
+from kenning.domain.memory.context_request import context_for_keys
 from kenning.domain.memory.procedures import (
     ProcedureDraft,
     ProcedureSource,
@@ -157,12 +158,9 @@ def direct(pool: asyncpg.Pool, settings: Settings) -> Call:
     )  # fmt: skip
 
     async def call(query: str, user: str, entities: list[str]) -> str:
-        found = await aliases.resolve(READER.client_id, {user, *entities})
-        keys = [found.get(k, k) for k in (user, *entities)]
-        nodes = await graph.nodes(READER, keys)
-        result = await memory_context.agent_context(
-            query, user=nodes.get(keys[0]), entities=[nodes[k] for k in keys[1:] if k in nodes],
-            limit=LIMIT, reader=READER, now=datetime.now(UTC), ports=ports,
+        result = await context_for_keys(
+            query, user=(user, "userKey"), entity_keys=entities, limit=LIMIT, reader=READER,
+            now=datetime.now(UTC), ports=ports, aliases=aliases,
         )  # fmt: skip
         return result.text
 

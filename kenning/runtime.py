@@ -17,6 +17,7 @@ from kenning.domain.health import PartState
 from kenning.domain.ingestion.aliases import AliasRegistry
 from kenning.domain.ingestion.ingest import IngestDeps
 from kenning.domain.ingestion.ports import KnowledgeStore
+from kenning.domain.memory.agent_context import MemoryPorts
 from kenning.domain.memory.procedures import ProcedureStore
 from kenning.domain.memory.rules import RuleStore
 from kenning.domain.memory.session import SessionStore
@@ -85,6 +86,14 @@ class Runtime:
         self.session_entries = PgSessionStore(self.pool)
         self.procedures = PgProcedureStore(self.pool)
         self.rules = PgRuleStore(self.pool)
+
+    def memory_ports(self) -> MemoryPorts:
+        """Every store ``agentContext`` reads, as GraphQL and MCP both assemble it."""
+        return MemoryPorts(
+            embedder=self.embedder, index=self.chunk_index, graph=self.graph,
+            chunks=self.chunks, knowledge=self.user_knowledge, session=self.session_entries,
+            procedures=self.procedures, rules=self.rules, groups=self.project_groups,
+        )  # fmt: skip
 
     async def parts(self) -> list[PartState]:
         """Every part's state: PostgreSQL, AGE, pgvector, Redis, the embedder, the workers."""

@@ -13,15 +13,14 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from kenning.domain.memory import agent_context as memory_context
 from kenning.domain.memory import rules
+from kenning.domain.memory.context_request import context_for_keys
 from kenning.domain.memory.procedures import ProcedureMatch, find_procedures
 from kenning.domain.retrieval.agent_context import ContextSection
 from kenning.mcp.calls import (
     NarrowScope,
     ToolContext,
     caller,
-    canonical_keys,
     domain_errors,
     plain,
     read_scope,
@@ -48,23 +47,11 @@ async def get_context_tool(
     """Rules, the user, pieces by info type, graph, session and procedures for ``query``."""
     who = caller(ctx)
     runtime = who.runtime
-    reader = read_scope(who, scope)
-    others = entity_keys or []
-    memory_context.check_request(query, len(others), limit, budget)
-    asked = [(user_key, "userKey")] if user_key is not None else []
-    keys = await canonical_keys(who, reader, [*asked, *((k, "entityKeys") for k in others)])
-    nodes = await runtime.graph.nodes(reader, keys) if keys else {}
-    user = nodes.get(keys[0]) if asked else None
-    entities = [nodes[k] for k in dict.fromkeys(keys[len(asked) :]) if k in nodes]
-    ports = memory_context.MemoryPorts(
-        embedder=runtime.embedder, index=runtime.chunk_index, graph=runtime.graph,
-        chunks=runtime.chunks, knowledge=runtime.user_knowledge,
-        session=runtime.session_entries, procedures=runtime.procedures, rules=runtime.rules,
-        groups=runtime.project_groups,
-    )  # fmt: skip
-    found = await memory_context.agent_context(
-        query, user=user, entities=entities, limit=limit, budget=budget, reader=reader,
-        now=datetime.now(UTC), ports=ports,
+    found = await context_for_keys(
+        query, user=(user_key, "userKey") if user_key is not None else None,
+        entity_keys=entity_keys or [], limit=limit, budget=budget,
+        reader=read_scope(who, scope), now=datetime.now(UTC), ports=runtime.memory_ports(),
+        aliases=runtime.aliases,
     )  # fmt: skip
     return {
         "user": plain(found.entity),

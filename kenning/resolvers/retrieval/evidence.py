@@ -8,14 +8,12 @@ from typing import Annotated
 import strawberry
 
 from kenning.domain.errors import ValidationError
-from kenning.domain.ingestion.node_keys import parse_key
-from kenning.domain.memory import agent_context as memory_context
+from kenning.domain.memory.context_request import context_for_keys
 from kenning.domain.retrieval import agent_context as context_domain
 from kenning.domain.retrieval import evidence as evidence_domain
 from kenning.resolvers.access.scope import read_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
-from kenning.resolvers.graph.queries import alias_resolved
 from kenning.schema.access.scope import NarrowScope
 from kenning.schema.graph.types import Edge, Node
 from kenning.schema.retrieval.evidence import (
@@ -80,40 +78,22 @@ async def resolve_agent_context(
     """What an agent should know for `query`: rules, the user, pieces, graph, session."""
     runtime = info.context.runtime
     reader = read_scope(info, scope)
-    others = entity_keys or []
-    memory_context.check_request(query, len(others), limit, budget)
     if user_key is not None and entity_key is not None:
         raise ValidationError(
             "give userKey or entityKey (the same role), not both", field="entityKey"
         )
-    user_raw = user_key if user_key is not None else entity_key
-    field = "userKey" if user_key is not None else "entityKey"
-    parsed = [parse_key(user_raw, field=field).key] if user_raw is not None else []
-    parsed += [parse_key(k, field="entityKeys").key for k in others]
-    keys = await alias_resolved(info, reader, parsed) if parsed else []
-    nodes = await runtime.graph.nodes(reader, keys) if keys else {}
-    user = nodes.get(keys[0]) if user_raw is not None else None
-    entity_at = 1 if user_raw is not None else 0
-    entities = [nodes[k] for k in dict.fromkeys(keys[entity_at:]) if k in nodes]
-    result = await memory_context.agent_context(
-        query, user=user, entities=entities, limit=limit, budget=budget, reader=reader,
-        now=datetime.now(UTC), ports=_ports(info),
+    user = (user_key, "userKey") if user_key is not None else None
+    user = (entity_key, "entityKey") if entity_key is not None else user
+    result = await context_for_keys(
+        query, user=user, entity_keys=entity_keys or [], limit=limit, budget=budget,
+        reader=reader, now=datetime.now(UTC), ports=runtime.memory_ports(),
+        aliases=runtime.aliases,
     )  # fmt: skip
     return AgentContext(
         entity=Node.from_view(result.entity, reader) if result.entity else None,
         sections=[_section(section) for section in result.sections],
         text=result.text,
     )
-
-
-def _ports(info: Info) -> memory_context.MemoryPorts:
-    runtime = info.context.runtime
-    return memory_context.MemoryPorts(
-        embedder=runtime.embedder, index=runtime.chunk_index, graph=runtime.graph,
-        chunks=runtime.chunks, knowledge=runtime.user_knowledge,
-        session=runtime.session_entries, procedures=runtime.procedures, rules=runtime.rules,
-        groups=runtime.project_groups,
-    )  # fmt: skip
 
 
 def _section(section: context_domain.ContextSection) -> ContextSection:
