@@ -11,6 +11,7 @@ from typing import Annotated
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from kenning.domain.extraction.mode import ExtractionMode
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.router.config import RouterSettings
 
@@ -94,6 +95,17 @@ class Settings(BaseSettings):
     queue_recover_seconds: float = Field(default=10.0, ge=0.1, le=3600.0)
     queue_idle_seconds: float = Field(default=2.0, ge=0.05, le=60.0)
     queue_status_refresh_seconds: float = Field(default=5.0, ge=0.1, le=300.0)
+    # Kenning's own model calls (kenning.domain.models) go through the in-process router
+    # when this process runs one, else to `ollama_url`; one model per purpose.
+    model_structure: str = Field(default="qwen2.5:7b", min_length=1, max_length=200)
+    model_extract: str = Field(default="qwen2.5:7b", min_length=1, max_length=200)
+    # Retries of an answer that fails validation, the validation error fed back each time.
+    model_max_retries: int = Field(default=3, ge=0, le=10)
+    # Graph extraction on ingest per document kind, e.g. {"document": "LLM"}; a kind not
+    # listed gets NONE. A request's own `extraction` wins.
+    extraction_by_kind: dict[str, ExtractionMode] = Field(default_factory=dict)
+    # Check-in records of structureKnowledge keep the input text; false keeps its hash only.
+    check_in_keep_text: bool = True
     # Session memory: days an entry is kept (kenning.domain.memory.session).
     session_ttl_days: int = Field(default=7, ge=1, le=365)
     # The model router (kenning.router), from KENNING_ROUTER_* variables: mounted at /ollama

@@ -14,7 +14,12 @@ from sqlalchemy.ext.asyncio import async_engine_from_config
 from sqlalchemy.types import TypeEngine
 
 from kenning.settings import Settings
-from kenning.storage.db import procedure_table, rule_table, session_table  # noqa: F401  (their tables)
+from kenning.storage.db import (  # noqa: F401  (their tables)
+    model_tables,
+    procedure_table,
+    rule_table,
+    session_table,
+)
 from kenning.storage.db.database_url import sqlalchemy_url
 from kenning.storage.db.tables import metadata
 

@@ -22,8 +22,12 @@ KenningError                    INVALID            base of every error raised on
 │                                                  in cli/stack_process.py, outside the domain
 ├── OperationalError            INVALID            a backend was unreachable; retry later
 │                                                  in domain/queue/jobs.py
-└── EmbeddingError              EMBEDDING_FAILED   the embedding backend failed (kind, transient)
-                                                   in domain/embedding.py
+├── EmbeddingError              EMBEDDING_FAILED   the embedding backend failed (kind, transient)
+│                                                  in domain/embedding.py
+├── ModelCallError              MODEL_UNAVAILABLE  a model call failed (transient, retry_after)
+│                                                  in domain/models/ports.py
+└── ModelOutputError            MODEL_OUTPUT_INVALID  the model's answer stayed invalid after
+                                                   every retry (attempts) in domain/models/ports.py
 
 Which of them reach a client as a member of a result union, and which as a top-level
 error, is decided in one place: ``kenning/resolvers/errors.py``.
@@ -46,6 +50,8 @@ class ErrorCode(StrEnum):
     CONFLICT = "CONFLICT"
     MISCONFIGURED = "MISCONFIGURED"
     EMBEDDING_FAILED = "EMBEDDING_FAILED"
+    MODEL_UNAVAILABLE = "MODEL_UNAVAILABLE"
+    MODEL_OUTPUT_INVALID = "MODEL_OUTPUT_INVALID"
 
 
 class KenningError(Exception):

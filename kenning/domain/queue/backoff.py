@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 from kenning.domain.embedding import EmbeddingError
+from kenning.domain.models.ports import ModelCallError
 from kenning.domain.queue.jobs import OperationalError
 
 FIRST_DELAY: Final = 5.0
@@ -33,13 +34,13 @@ def backoff_delay(failures: int, retry_after: float | None = None) -> float:
 
 def is_operational(error: BaseException) -> bool:
     """True for failures that say nothing about the job: busy or unreachable backends."""
-    if isinstance(error, EmbeddingError):
+    if isinstance(error, EmbeddingError | ModelCallError):
         return error.transient
     return isinstance(error, OperationalError | TimeoutError | ConnectionError)
 
 
 def retry_after_of(error: BaseException) -> float | None:
     """The wait a backend asked for, if it said."""
-    if isinstance(error, EmbeddingError) and error.retry_after is not None:
+    if isinstance(error, EmbeddingError | ModelCallError) and error.retry_after is not None:
         return float(error.retry_after)
     return None
