@@ -17,6 +17,7 @@ import redis.asyncio as aioredis
 from starlette.applications import Starlette
 
 from kenning.domain.embedding import Embedder
+from kenning.domain.models.ports import ModelClient
 from kenning.logs import configure_logging, log_event
 from kenning.metrics import ServiceMetrics
 from kenning.router import Router
@@ -28,6 +29,7 @@ from kenning.storage.db.migrate import head_revision
 from kenning.storage.db.pool import create_pool
 from kenning.storage.embedders.factory import create_embedder
 from kenning.storage.embedders.observed import ObservedEmbedder
+from kenning.storage.models.factory import create_model_client
 
 # The server's startup and shutdown events have always been logged under this name.
 logger = logging.getLogger("kenning.app")
@@ -41,8 +43,11 @@ def server_lifespan(
     router_app: Starlette | None,
     service: ServiceMetrics,
     embedder: Embedder | None,
+    models: ModelClient | None = None,
 ) -> Lifespan:
-    """The app's lifespan: open pools, router and embedder, start the workers, then close all."""
+    """The app's lifespan: open pools, router, embedder and model client, start the workers,
+    then close all. ``models`` replaces the model client the settings name (tests pass a fake).
+    """
 
     @asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
@@ -54,8 +59,9 @@ def server_lifespan(
         model = ObservedEmbedder(
             embedder or create_embedder(settings, router=router), service.observe_embedding
         )
+        chat = models if models is not None else create_model_client(settings, router=router)
         try:
-            await _start(settings, holder, pool, redis, model, router, service)
+            await _start(settings, holder, pool, redis, model, chat, router, service)
             yield
         finally:
             stopping = holder.pop("runtime", None)
@@ -63,6 +69,7 @@ def server_lifespan(
                 await stopping.queue.aclose()
                 await stopping.api_keys.aclose()
             await model.aclose()
+            await chat.aclose()
             await routing.aclose()
             await redis.aclose()
             await pool.close()
@@ -77,6 +84,7 @@ async def _start(
     pool: asyncpg.Pool,
     redis: aioredis.Redis,
     model: ObservedEmbedder,
+    chat: ModelClient,
     router: Router | None,
     service: ServiceMetrics,
 ) -> None:
@@ -87,8 +95,9 @@ async def _start(
     await model.warm_up()
     # In the holder before the workers start, so shutdown closes a queue that failed halfway.
     runtime = holder["runtime"] = Runtime(
-        settings=settings, pool=pool, redis=redis, embedder=model, router=router, metrics=service
-    )
+        settings=settings, pool=pool, redis=redis, embedder=model, router=router, models=chat,
+        metrics=service,
+    )  # fmt: skip
     if settings.allow_anonymous:
         logger.warning(
             "auth.anonymous.enabled",

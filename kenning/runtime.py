@@ -22,6 +22,7 @@ from kenning.domain.memory.procedures import ProcedureStore
 from kenning.domain.memory.rules import RuleStore
 from kenning.domain.memory.session import SessionStore
 from kenning.domain.memory.user_knowledge import UserKnowledgeReader
+from kenning.domain.models.ports import ModelClient
 from kenning.domain.retrieval.search import ChunkIndex
 from kenning.metrics import ServiceMetrics
 from kenning.queue_services import QueueServices
@@ -39,6 +40,7 @@ from kenning.storage.memory.procedures import PgProcedureStore
 from kenning.storage.memory.rules import PgRuleStore
 from kenning.storage.memory.session_entries import PgSessionStore
 from kenning.storage.memory.user_knowledge import PgUserKnowledge
+from kenning.storage.models.factory import create_model_client
 from kenning.storage.retrieval.chunk_search import PgChunkIndex, VectorScan
 
 
@@ -52,6 +54,9 @@ class Runtime:
     embedder: Embedder
     # The model router this process runs (mounted at /ollama, /router), if configured.
     router: Router | None = None
+    # Kenning's own model calls (structuring, extraction). Left out, the adapter the
+    # settings name, through ``router`` when there is one; the lifespan passes and closes it.
+    models: ModelClient = None  # type: ignore[assignment]
     # Where what the process does is counted; a private registry when not given.
     metrics: ServiceMetrics = field(default_factory=lambda: ServiceMetrics(CollectorRegistry()))
     store: KnowledgeStore = field(init=False)
@@ -70,6 +75,8 @@ class Runtime:
     started_at: float = field(default_factory=time.time)
 
     def __post_init__(self) -> None:
+        if self.models is None:
+            self.models = create_model_client(self.settings, router=self.router)
         self.store = PgKnowledgeStore(self.pool, self.settings.graph_name)
         self.aliases = PgAliasRegistry(self.pool)
         # With Redis, revocations reach every process at once (see storage.key_revocations).

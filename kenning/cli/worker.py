@@ -13,7 +13,7 @@ import typer
 
 from kenning.cli.options import at_least_one
 from kenning.logs import configure_logging, log_event
-from kenning.settings import EmbedderKind, Settings
+from kenning.settings import Settings
 
 logger = logging.getLogger("kenning.worker")
 
@@ -26,6 +26,7 @@ async def run_worker(settings: Settings, count: int, stop: asyncio.Event | None 
     from kenning.storage.db.migrate import head_revision
     from kenning.storage.db.pool import create_pool
     from kenning.storage.embedders.factory import create_embedder
+    from kenning.storage.models.factory import create_model_client
 
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -34,14 +35,15 @@ async def run_worker(settings: Settings, count: int, stop: asyncio.Event | None 
             loop.add_signal_handler(sig, stop.set)
     pool = await create_pool(settings)
     redis = aioredis.from_url(settings.redis_url)
-    # With router backends configured, the ollama embedder goes through a router of this
-    # process (state shared with the server's through Redis), never straight to Ollama.
-    routed = settings.embedder is EmbedderKind.OLLAMA and settings.router.has_backends
+    # With router backends configured, the ollama embedder and the model calls (extraction)
+    # go through a router of this process (state shared with the server's through Redis),
+    # never straight to Ollama.
     routing = contextlib.AsyncExitStack()
     router = await routing.enter_async_context(
-        running_router(router_app_for(settings) if routed else None)
+        running_router(router_app_for(settings) if settings.router.has_backends else None)
     )
     embedder = create_embedder(settings, router=router)
+    models = create_model_client(settings, router=router)
     runtime: Runtime | None = None
     try:
         async with pool.acquire() as conn:
@@ -50,7 +52,10 @@ async def run_worker(settings: Settings, count: int, stop: asyncio.Event | None 
         warm_up = getattr(embedder, "warm_up", None)
         if warm_up is not None:
             await warm_up()
-        runtime = Runtime(settings=settings, pool=pool, redis=redis, embedder=embedder)
+        runtime = Runtime(
+            settings=settings, pool=pool, redis=redis, embedder=embedder, router=router,
+            models=models,
+        )  # fmt: skip
         workers = await runtime.queue.start_workers(runtime.ingest_deps(), count)
         log_event(logger, "worker.process.started", workers=[w.id for w in workers])
         await stop.wait()
@@ -58,6 +63,7 @@ async def run_worker(settings: Settings, count: int, stop: asyncio.Event | None 
         if runtime is not None:
             await runtime.queue.aclose()
         await embedder.aclose()
+        await models.aclose()
         await routing.aclose()
         await redis.aclose()
         await pool.close()
