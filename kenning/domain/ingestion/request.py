@@ -76,23 +76,28 @@ class ChunkRecord:
 class NodeRecord:
     """A vertex to upsert; ``properties`` merge into what is stored. In a structured request
     an empty ``type`` means the key's own type (``service:billing`` -> ``service``); the
-    checks fill it in before anything is stored."""
+    checks fill it in before anything is stored. ``defaults`` fill only properties the
+    vertex does not have yet (a model's description never overwrites a writer's)."""
 
     key: str
     type: str = ""
     properties: Mapping[str, object] = field(default_factory=dict)
+    defaults: Mapping[str, object] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
 class EdgeRecord:
     """An edge with the chunks that support it (never empty once stored). In a structured
     request (``ingestGraph``) the evidence names the request's pieces by ref; the use case
-    swaps in those pieces' chunk ids before the edge is stored."""
+    swaps in those pieces' chunk ids before the edge is stored. ``properties`` (provenance
+    such as ``extractedBy`` and ``confidence``) are set on a new edge and fill only what an
+    existing edge lacks: the first writer's provenance stays."""
 
     from_key: str
     edge_type: str
     to_key: str
     evidence_chunk_ids: tuple[str, ...]
+    properties: Mapping[str, object] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

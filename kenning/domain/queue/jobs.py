@@ -5,6 +5,8 @@
        └── retry later ──┘ (operational error, expired lease)  ├─▶ FAILED
                                                                └─▶ CANCELLED
 
+A job that extracts the graph with a model runs EXTRACTING after STORING and ends there.
+
 Errors a queue operation raises on purpose:
 
     KenningError
@@ -57,6 +59,8 @@ class JobStage(StrEnum):
     CHUNKING = "CHUNKING"
     EMBEDDING = "EMBEDDING"
     STORING = "STORING"
+    # After STORING when a model extracts the graph (and alone for an "extract" job).
+    EXTRACTING = "EXTRACTING"
 
 
 class Lane(StrEnum):

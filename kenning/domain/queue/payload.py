@@ -1,4 +1,7 @@
-"""The stored form of a queued request: plain JSON, read back by whichever worker claims it."""
+"""The stored form of a queued request: plain JSON, read back by whichever worker claims it.
+
+The payload's ``"task"`` says what the job does (``tasks.py``); absent, it is an ingest.
+``"extraction": "LLM"`` asks for the graph extraction stage (absent: NONE)."""
 
 from __future__ import annotations
 
@@ -7,16 +10,22 @@ from typing import Any, Final
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ValidationError
+from kenning.domain.extraction.mode import ExtractionMode
 from kenning.domain.ingestion.request import IngestRequest, KnowledgeType
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
 
 PAYLOAD_VERSION: Final = 1
 
 
-def to_payload(request: IngestRequest, policy: SecretPolicy | None) -> dict[str, Any]:
+def to_payload(
+    request: IngestRequest,
+    policy: SecretPolicy | None,
+    extraction: ExtractionMode = ExtractionMode.NONE,
+) -> dict[str, Any]:
     """JSON for ``ingestion_jobs.payload`` (scope and priority live in their own columns)."""
     return {
         "v": PAYLOAD_VERSION,
+        **({"extraction": extraction.value} if extraction is ExtractionMode.LLM else {}),
         "secretPolicy": policy.value if policy is not None else None,
         "request": {
             "sourceUrn": request.source_urn,
@@ -64,3 +73,40 @@ def from_payload(
         priority=priority,
     )
     return request, SecretPolicy(policy) if policy else None
+
+
+def task_payload(task: str, body: Mapping[str, Any]) -> dict[str, Any]:
+    """The payload of a job of another task; ``body`` is what its ``Preparer`` reads.
+
+    Example: ``task_payload("task_outcome", {"outcome": {...}})``."""
+    return {"v": PAYLOAD_VERSION, **body, "task": task}
+
+
+def task_of(payload: Mapping[str, Any]) -> str:
+    """The payload's task; ``"ingest"`` when it names none."""
+    task = payload.get("task", "ingest")
+    if not isinstance(task, str) or not task:
+        raise ValidationError(f"unreadable job payload (task {task!r})")
+    return task
+
+
+def extraction_of(payload: Mapping[str, Any]) -> ExtractionMode:
+    """Whether the job extracts the graph with a model after storing."""
+    value = payload.get("extraction") or ExtractionMode.NONE.value
+    try:
+        return ExtractionMode(value)
+    except ValueError:
+        raise ValidationError(f"unreadable job payload (extraction {value!r})") from None
+
+
+def extract_payload(source_urn: str, model: str) -> dict[str, Any]:
+    """The payload of an extraction-only job of one stored source."""
+    return task_payload("extract", {"sourceUrn": source_urn, "model": model})
+
+
+def extract_target(payload: Mapping[str, Any]) -> tuple[str, str]:
+    """The source URN and model of an extraction-only job."""
+    urn, model = payload.get("sourceUrn"), payload.get("model")
+    if not isinstance(urn, str) or not urn or not isinstance(model, str) or not model:
+        raise ValidationError("unreadable extraction job payload")
+    return urn, model

@@ -1,10 +1,14 @@
-"""Running one claimed job: exactly the ``ingest`` use case, with stages, retries and an
-atomic end.
+"""Running one claimed job: its task (``tasks.py``) with stages, retries and an atomic end.
 
-The job ends INDEXED in the same transaction that writes its chunks (``bound_store``), so a
-worker killed at any moment leaves either nothing or the finished job, never chunks of a
-job that will run again. Stages are reported by wrapping the ports ``ingest`` already
-calls: the first embedding call means EMBEDDING, the write means STORING.
+The job ends in the same transaction as its last write (``bound_store``), so a worker
+killed at any moment leaves either nothing or the finished job, never chunks of a job that
+will run again. Stages are reported by wrapping the ports ``ingest`` already calls: the
+first embedding call means EMBEDDING, the write means STORING.
+
+With LLM extraction the chunks' write does not end the job: it commits under the lease
+(``JobDeps.held_store``), the job moves to EXTRACTING, and the extraction's write ends it
+(INDEXED). A job retried after a crash or a model outage finds its chunks stored (the
+ingest skips), and runs the extraction again, the cache making finished chunks free.
 """
 
 from __future__ import annotations
@@ -17,15 +21,19 @@ from typing import TypeVar
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.embedding import BACKGROUND_PRIORITY, Embedder
-from kenning.domain.errors import KenningError
+from kenning.domain.errors import KenningError, ValidationError
+from kenning.domain.extraction.extract_source import ExtractionDeps, extract_source
+from kenning.domain.extraction.mode import ExtractionMode
 from kenning.domain.ingestion.ingest import IngestDeps, ingest
-from kenning.domain.ingestion.ports import WriteUnit
-from kenning.domain.ingestion.request import IngestStatus
+from kenning.domain.ingestion.ports import KnowledgeStore, WriteUnit
+from kenning.domain.ingestion.request import IngestRequest, IngestStatus
+from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.domain.ingestion.source_connections import ConnectionRevokedError
 from kenning.domain.queue.backoff import backoff_delay, is_operational, retry_after_of
 from kenning.domain.queue.jobs import JobStage, JobStatus, Lease, LeaseLostError
-from kenning.domain.queue.payload import from_payload
+from kenning.domain.queue.payload import extract_target, extraction_of, from_payload, task_of
 from kenning.domain.queue.ports import ClaimedJob, WorkQueue
+from kenning.domain.queue.tasks import EXTRACT_TASK, INGEST_TASK, JobDeps, job_deps
 
 T = TypeVar("T")
 
@@ -76,7 +84,7 @@ def describe(error: BaseException) -> str:
 async def run_job(
     claimed: ClaimedJob,
     queue: WorkQueue,
-    deps: IngestDeps,
+    deps: JobDeps | IngestDeps,
     operational: Callable[[BaseException], bool] = is_operational,
 ) -> JobStatus | None:
     """Run a claimed job to its next status; ``None`` when the lease was lost (another
@@ -84,21 +92,7 @@ async def run_job(
     job, lease = claimed.job, claimed.lease
     started = time.perf_counter()
     try:
-        request, override = from_payload(claimed.payload, job.scope, job.priority)
-        connection = (job.scope.client_id, request.connection_id) if request.connection_id else None
-        storing = _StoringStage(queue, lease, connection, deps)
-        run_deps = dataclasses.replace(
-            deps,
-            embedder=_StageEmbedder(deps.embedder, queue, lease),
-            store=storing,
-            secret_policy=override or deps.secret_policy,
-        )
-        outcome = await ingest(request, run_deps)
-        status = JobStatus(outcome.status.value)
-        if not storing.wrote:
-            await queue.finish(lease, JobStatus.SKIPPED_DUPLICATE)
-        elif outcome.status is IngestStatus.SKIPPED_DUPLICATE:
-            status = JobStatus.SKIPPED_DUPLICATE
+        status = await _run_task(claimed, queue, job_deps(deps))
     except LeaseLostError:
         logger.warning("queue.job.lease_lost", extra={"job_id": job.id})
         return None
@@ -127,6 +121,94 @@ async def run_job(
     return status
 
 
+async def _run_task(claimed: ClaimedJob, queue: WorkQueue, deps: JobDeps) -> JobStatus:
+    job, payload = claimed.job, claimed.payload
+    task = task_of(payload)
+    if task == EXTRACT_TASK:
+        urn, model = extract_target(payload)
+        return await _extract(claimed, queue, deps, _extraction(deps, model), urn, None)
+    mode = extraction_of(payload)
+    extraction = _extraction(deps) if mode is ExtractionMode.LLM else None
+    if task == INGEST_TASK:
+        request, override = from_payload(payload, job.scope, job.priority)
+    else:
+        preparer = deps.preparers.get(task)
+        if preparer is None:
+            raise ValidationError(f"no worker here runs jobs of task {task!r}")
+        prepared = await preparer(payload, job.scope, job.priority)
+        if prepared is None:
+            await queue.finish(claimed.lease, JobStatus.SKIPPED_DUPLICATE)
+            return JobStatus.SKIPPED_DUPLICATE
+        request, override = prepared, None
+    return await _ingest(claimed, queue, deps, request, override, extraction)
+
+
+def _extraction(deps: JobDeps, model: str | None = None) -> ExtractionDeps:
+    if deps.extraction is None:
+        raise ValidationError("LLM extraction needs a model client; this worker has none")
+    return deps.extraction if model is None else dataclasses.replace(deps.extraction, model=model)
+
+
+async def _ingest(
+    claimed: ClaimedJob,
+    queue: WorkQueue,
+    deps: JobDeps,
+    request: IngestRequest,
+    override: SecretPolicy | None,
+    extraction: ExtractionDeps | None,
+) -> JobStatus:
+    job, lease = claimed.job, claimed.lease
+    connection = (job.scope.client_id, request.connection_id) if request.connection_id else None
+    store = deps.ingest.store
+    if extraction is None:
+        written = queue.bound_store(store, lease, _write_outcome, connection)
+    else:
+        # Extraction follows: the chunks commit under the lease but the job goes on.
+        written = deps.held_store(store, lease, connection) if deps.held_store else store
+    storing = _StoringStage(queue, lease, written)
+    run_deps = dataclasses.replace(
+        deps.ingest,
+        embedder=_StageEmbedder(deps.ingest.embedder, queue, lease),
+        store=storing,
+        secret_policy=override or deps.ingest.secret_policy,
+    )
+    outcome = await ingest(request, run_deps)
+    if extraction is not None:
+        urn = request.source_urn
+        return await _extract(claimed, queue, deps, extraction, urn, connection)
+    if not storing.wrote:
+        await queue.finish(lease, JobStatus.SKIPPED_DUPLICATE)
+        return JobStatus.SKIPPED_DUPLICATE
+    if outcome.status is IngestStatus.SKIPPED_DUPLICATE:
+        return JobStatus.SKIPPED_DUPLICATE
+    return JobStatus(outcome.status.value)
+
+
+async def _extract(
+    claimed: ClaimedJob,
+    queue: WorkQueue,
+    deps: JobDeps,
+    extraction: ExtractionDeps,
+    source_urn: str,
+    connection: tuple[str, str] | None,
+) -> JobStatus:
+    """The EXTRACTING stage; its write ends the job (SKIPPED_DUPLICATE: source gone)."""
+    lease = claimed.lease
+    await queue.set_stage(lease, JobStage.EXTRACTING)
+    bound = queue.bound_store(deps.ingest.store, lease, _extract_outcome, connection)
+    report = await extract_source(claimed.job.scope, source_urn, extraction, store=bound)
+    if report.skipped:
+        logger.warning(
+            "queue.job.chunks_skipped",
+            extra={"job_id": claimed.job.id, "skipped": report.skipped, "chunks": report.chunks},
+        )
+    return _extract_outcome(report.graph)
+
+
+def _extract_outcome(result: object) -> JobStatus:
+    return JobStatus.SKIPPED_DUPLICATE if result is None else JobStatus.INDEXED
+
+
 async def _end(queue: WorkQueue, lease: Lease, status: JobStatus, error: str) -> JobStatus | None:
     logger.info("queue.job.ended", extra={"job_id": lease.job_id, "status": status.value})
     done = await _guard(queue.finish(lease, status, error))
@@ -143,21 +225,18 @@ async def _guard(step: Awaitable[None]) -> bool:
 
 
 class _StoringStage:
-    """The knowledge store seen by a job: STORING on write, the job ended in the write's
-    own transaction (see the module docstring)."""
+    """The knowledge store seen by a job: STORING on write (the write itself may end the
+    job, see the module docstring)."""
 
-    def __init__(
-        self, queue: WorkQueue, lease: Lease, connection: tuple[str, str] | None, deps: IngestDeps
-    ) -> None:
-        self._queue, self._lease = queue, lease
-        self._bound = queue.bound_store(deps.store, lease, _write_outcome, connection)
+    def __init__(self, queue: WorkQueue, lease: Lease, inner: KnowledgeStore) -> None:
+        self._queue, self._lease, self._inner = queue, lease, inner
         self.wrote = False
 
     async def source_hash(self, scope: Scope, source_urn: str) -> str | None:
-        return await self._bound.source_hash(scope, source_urn)
+        return await self._inner.source_hash(scope, source_urn)
 
     async def write(self, work: Callable[[WriteUnit], Awaitable[T]]) -> T:
         await self._queue.set_stage(self._lease, JobStage.STORING)
-        result = await self._bound.write(work)
+        result = await self._inner.write(work)
         self.wrote = True
         return result

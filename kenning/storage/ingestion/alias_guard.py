@@ -102,20 +102,32 @@ def rekey_nodes(nodes: Sequence[NodeRecord], keys: Mapping[str, str]) -> list[No
     # Aliases first, so a record of the canonical key itself is applied last.
     for node in sorted(nodes, key=lambda n: keys.get(n.key, n.key) == n.key):
         key = keys.get(node.key, node.key)
-        kept = merged[key].properties if key in merged else {}
+        kept = merged[key] if key in merged else NodeRecord(key)
         node_type = node.type if key == node.key else key.split(":", 1)[0]
-        merged[key] = NodeRecord(key, node_type, {**kept, **node.properties})
+        merged[key] = NodeRecord(
+            key,
+            node_type,
+            {**kept.properties, **node.properties},
+            {**node.defaults, **kept.defaults},
+        )
     return [merged[key] for key in sorted(merged)]
 
 
 def rekey_edges(edges: Sequence[EdgeRecord], keys: Mapping[str, str]) -> list[EdgeRecord]:
-    """Edges between canonical keys, evidence united; self-loops dropped, as in the merge."""
+    """Edges between canonical keys, evidence united; self-loops dropped, as in the merge.
+    Of united edges' properties, the first edge's win (as the upsert fills them)."""
     evidence: dict[tuple[str, str, str], set[str]] = {}
+    properties: dict[tuple[str, str, str], dict[str, object]] = {}
     for edge in edges:
         start, end = keys.get(edge.from_key, edge.from_key), keys.get(edge.to_key, edge.to_key)
         if start != end:
-            evidence.setdefault((start, edge.edge_type, end), set()).update(edge.evidence_chunk_ids)
-    return [EdgeRecord(s, t, e, tuple(sorted(ids))) for (s, t, e), ids in evidence.items()]
+            triple = (start, edge.edge_type, end)
+            evidence.setdefault(triple, set()).update(edge.evidence_chunk_ids)
+            properties[triple] = {**edge.properties, **properties.get(triple, {})}
+    return [
+        EdgeRecord(s, t, e, tuple(sorted(ids)), properties[(s, t, e)])
+        for (s, t, e), ids in evidence.items()
+    ]
 
 
 def rekey_source(record: SourceRecord, keys: Mapping[str, str]) -> SourceRecord:

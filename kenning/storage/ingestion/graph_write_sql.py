@@ -48,19 +48,18 @@ class GraphSql:
             FROM unnest($4::text[]) AS u(k)
         """
 
-    def insert_vertices(self, *, merge_properties: bool) -> str:
+    def insert_vertices(self, *, merge_properties: bool, fill: bool = False) -> str:
         """$1..$3 scope; $4 keys; $5 types; $6 property maps (jsonb[]). With
         ``merge_properties`` an existing vertex takes the given properties (scope, key and
-        type always win); without, an existing vertex is left alone and not even locked, so
-        concurrent writers mentioning the same popular node do not queue."""
-        on_conflict = (
-            "DO UPDATE SET properties = "
-            + to_agtype(
-                as_jsonb(f"{self.vertices}.properties") + " || " + as_jsonb("EXCLUDED.properties")
-            )
-            if merge_properties
-            else "DO NOTHING"
-        )
+        type always win); with ``fill`` it takes only those it lacks (defaults); with
+        neither, an existing vertex is left alone and not even locked, so concurrent
+        writers mentioning the same popular node do not queue."""
+        existing, given = as_jsonb(f"{self.vertices}.properties"), as_jsonb("EXCLUDED.properties")
+        if merge_properties or fill:
+            merged = f"{given} || {existing}" if fill else f"{existing} || {given}"
+            on_conflict = "DO UPDATE SET properties = " + to_agtype(merged)
+        else:
+            on_conflict = "DO NOTHING"
         return f"""
             INSERT INTO {self.vertices} (properties)
             SELECT {
@@ -78,7 +77,8 @@ class GraphSql:
         """
 
     def upsert_edges(self) -> str:
-        """$1..$3 scope; $4 from keys; $5 edge types; $6 to keys; $7 evidence (jsonb[])."""
+        """$1..$3 scope; $4 from keys; $5 edge types; $6 to keys; $7 evidence (jsonb[]);
+        $8 other properties (jsonb[]: provenance), which fill what an existing edge lacks."""
         # Parenthesized: `->` and `||` share one precedence level in PostgreSQL.
         evidence = f"({as_jsonb(f'{self.edges}.properties')} -> 'evidenceChunkIds')"
         added = f"({as_jsonb('EXCLUDED.properties')} -> 'evidenceChunkIds')"
@@ -86,18 +86,20 @@ class GraphSql:
             INSERT INTO {self.edges} (start_id, end_id, properties)
             SELECT s.id, e.id, {
             to_agtype(
-                "jsonb_build_object('edgeType', u.et, 'client', $1::text, 'project', $2::text, "
-                "'group', $3::text, 'evidenceChunkIds', u.ev)"
+                "u.pr || jsonb_build_object('edgeType', u.et, 'client', $1::text, "
+                "'project', $2::text, 'group', $3::text, 'evidenceChunkIds', u.ev)"
             )
         }
-            FROM unnest($4::text[], $5::text[], $6::text[], $7::jsonb[]) AS u(fk, et, tk, ev)
+            FROM unnest($4::text[], $5::text[], $6::text[], $7::jsonb[], $8::jsonb[])
+                 AS u(fk, et, tk, ev, pr)
             JOIN {self.vertices} s ON {self.scope_match("s", 1)} AND {prop("s", "key")} = u.fk
             JOIN {self.vertices} e ON {self.scope_match("e", 1)} AND {prop("e", "key")} = u.tk
             ORDER BY u.fk, u.et, u.tk
             ON CONFLICT (start_id, {prop("", "edgeType")}, end_id)
             DO UPDATE SET properties = {
             to_agtype(
-                f"jsonb_set({as_jsonb(f'{self.edges}.properties')}, '{{evidenceChunkIds}}', "
+                f"jsonb_set({as_jsonb('EXCLUDED.properties')} || "
+                f"{as_jsonb(f'{self.edges}.properties')}, '{{evidenceChunkIds}}', "
                 f"(SELECT jsonb_agg(DISTINCT x ORDER BY x) FROM jsonb_array_elements_text("
                 f"{evidence} || {added}) AS x))"
             )

@@ -12,13 +12,15 @@ from kenning.domain.ingestion.request import ChunkRecord, EdgeRecord
 
 
 def edge_columns(edges: Sequence[EdgeRecord]) -> tuple[list[str], ...]:
-    """The statement's arrays: from keys, types, to keys, evidence (JSON), in key order."""
+    """The statement's arrays: from keys, types, to keys, evidence (JSON) and properties
+    (JSON), in key order."""
     ordered = sorted(edges, key=lambda e: (e.from_key, e.edge_type, e.to_key))
     return (
         [e.from_key for e in ordered],
         [e.edge_type for e in ordered],
         [e.to_key for e in ordered],
         [json.dumps(sorted(set(e.evidence_chunk_ids))) for e in ordered],
+        [json.dumps(dict(e.properties)) for e in ordered],
     )
 
 

@@ -1,0 +1,155 @@
+"""Graph extraction of one stored source: every chunk to the model (or the cache), the
+merged nodes and edges written in one unit with the chunks as evidence.
+
+The chunks were secret-checked when they were ingested: a stored chunk is the checked (or
+redacted) text, so what reaches the model here has passed ``clean_content`` already.
+
+Each answer is cached as soon as it arrives (client, chunk content hash, model, prompt
+version): a job retried after a 503 or a crash pays only for chunks not yet answered, and
+re-ingesting unchanged text costs no model call. A chunk whose answer stays invalid
+(``ModelOutputError``) is skipped with a warning and counted; the rest is still written.
+A ``ModelCallError`` propagates: the queue backs the job off and runs it again later.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import time
+from dataclasses import dataclass
+
+from kenning.domain.access.scope import Scope
+from kenning.domain.extraction.graph_extraction import (
+    EXTRACT_PROMPT_VERSION,
+    ChunkExtraction,
+    extract_graph,
+)
+from kenning.domain.extraction.graph_merge import (
+    ChunkFinding,
+    ExtractedGraph,
+    extracted_keys,
+    merge_extractions,
+)
+from kenning.domain.extraction.ports import CacheKey, ExtractionCache, SourceChunks, StoredChunk
+from kenning.domain.ingestion.ports import AliasResolver, KnowledgeStore, WriteUnit
+from kenning.domain.models.ports import ModelClient, ModelOutputError, ModelPriority
+
+logger = logging.getLogger("kenning.extraction")
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractionDeps:
+    """The ports and settings one extraction runs with."""
+
+    client: ModelClient
+    chunks: SourceChunks
+    cache: ExtractionCache
+    store: KnowledgeStore
+    aliases: AliasResolver
+    model: str
+    max_retries: int = 3
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractionReport:
+    """What an extraction did: chunks read, answers from the model and from the cache,
+    chunks skipped (invalid answers), and the graph written (``None``: nothing written,
+    the source is gone)."""
+
+    chunks: int
+    model_calls: int
+    cached: int
+    skipped: int
+    graph: ExtractedGraph | None
+
+
+async def extract_source(
+    scope: Scope, source_urn: str, deps: ExtractionDeps, *, store: KnowledgeStore | None = None
+) -> ExtractionReport:
+    """Extract and store the graph of one source; ``store`` overrides ``deps.store`` for the
+    write (a queued job passes the store whose write also ends the job)."""
+    started = time.perf_counter()
+    chunks = await deps.chunks.chunks_of(scope, source_urn)
+    key = CacheKey(scope.client_id, deps.model, EXTRACT_PROMPT_VERSION)
+    cached = await deps.cache.get_many(key, {c.content_hash for c in chunks})
+    found: list[ChunkFinding] = []
+    calls = hits = skipped = 0
+    for chunk in chunks:
+        answer = _from_cache(cached.get(chunk.content_hash))
+        if answer is not None:
+            hits += 1
+        else:
+            calls += 1
+            answer = await _ask(chunk, deps)
+            if answer is None:
+                skipped += 1
+                continue
+            await deps.cache.put(key, chunk.content_hash, answer.model_dump(mode="json"))
+            cached[chunk.content_hash] = answer.model_dump(mode="json")
+        found.append((chunk.id, answer))
+    aliases = await deps.aliases.resolve(scope.client_id, extracted_keys(found))
+    graph = merge_extractions(found, aliases, model=deps.model)
+    for warning in graph.warnings:
+        logger.warning("extraction.dropped", extra={"source_urn": source_urn, "reason": warning})
+    written = await (store or deps.store).write(lambda unit: _store(unit, scope, source_urn, graph))
+    logger.info(
+        "extraction.done",
+        extra={
+            "source_urn": source_urn, "scope": scope.describe(), "chunks": len(chunks),
+            "model_calls": calls, "cached": hits, "skipped": skipped,
+            "nodes": len(graph.nodes), "edges": len(graph.edges),
+            "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+        },
+    )  # fmt: skip
+    return ExtractionReport(len(chunks), calls, hits, skipped, written)
+
+
+async def _ask(chunk: StoredChunk, deps: ExtractionDeps) -> ChunkExtraction | None:
+    try:
+        result = await extract_graph(
+            deps.client,
+            chunk.content,
+            model=deps.model,
+            priority=ModelPriority.BACKGROUND,
+            max_retries=deps.max_retries,
+        )
+    except ModelOutputError as error:
+        # One unreadable chunk must not cost the source its graph: skip it, say so.
+        logger.warning(
+            "extraction.chunk.skipped",
+            extra={"chunk_id": chunk.id, "attempts": len(error.attempts), "error": error.message},
+        )
+        return None
+    return result.value
+
+
+def _from_cache(stored: object) -> ChunkExtraction | None:
+    if stored is None:
+        return None
+    try:
+        return ChunkExtraction.model_validate(stored)
+    except ValueError:
+        return None  # an answer this version can no longer read: ask again
+
+
+async def _store(
+    unit: WriteUnit, scope: Scope, source_urn: str, graph: ExtractedGraph
+) -> ExtractedGraph | None:
+    """Upsert the graph under the source's lock; evidence only on chunks still stored."""
+    await unit.lock_source(scope, source_urn)
+    current = await unit.source(scope, source_urn)
+    if current is None:
+        return None  # purged meanwhile: nothing may point at its chunks
+    alive = set(current.chunk_ids)
+    edges = [
+        dataclasses.replace(e, evidence_chunk_ids=kept)
+        for e in graph.edges
+        if (kept := tuple(c for c in e.evidence_chunk_ids if c in alive))
+    ]
+    await unit.upsert_nodes(scope, graph.nodes)
+    await unit.upsert_edges(scope, edges)
+    # The keys join the source's mentions: replacing or purging the source then strips
+    # this evidence and deletes the nodes left orphaned, as for written references.
+    mentions = {*current.mentions, *(n.key for n in graph.nodes)}
+    await unit.record_source(dataclasses.replace(current, mentions=tuple(sorted(mentions))))
+    return dataclasses.replace(graph, edges=tuple(edges))

@@ -1,0 +1,57 @@
+"""What a queued job may be: its task (payload key ``"task"``) and what the runner needs for
+each.
+
+    "ingest"   (or no "task": every payload written before tasks existed) one document;
+               with ``"extraction": "LLM"`` the graph is extracted after it is stored
+    "extract"  graph extraction of a stored source only (what a synchronous ``ingest``
+               with LLM extraction enqueues)
+    any other  a registered ``Preparer`` turns the payload into the ``IngestRequest`` the
+               job then runs like "ingest" (``None``: nothing to keep, SKIPPED_DUPLICATE)
+
+Example: ``JobDeps(ingest=deps, preparers={"task_outcome": prepare_outcome})``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final, Protocol
+
+from kenning.domain.access.scope import Scope
+from kenning.domain.extraction.extract_source import ExtractionDeps
+from kenning.domain.ingestion.ingest import IngestDeps
+from kenning.domain.ingestion.ports import KnowledgeStore
+from kenning.domain.ingestion.request import IngestRequest
+from kenning.domain.queue.jobs import Lease
+
+INGEST_TASK: Final = "ingest"
+EXTRACT_TASK: Final = "extract"
+
+# (payload, the job's scope, the job's current priority) -> the request to ingest, or None.
+Preparer = Callable[[Mapping[str, Any], Scope, int], Awaitable[IngestRequest | None]]
+
+
+class HeldStore(Protocol):
+    """Wraps a store so that its writes commit only while the job's lease is held and its
+    connection is not revoked, without ending the job (a write that extraction follows)."""
+
+    def __call__(
+        self, store: KnowledgeStore, lease: Lease, connection: tuple[str, str] | None
+    ) -> KnowledgeStore: ...
+
+
+@dataclass(frozen=True, slots=True)
+class JobDeps:
+    """Everything a worker runs jobs with. ``extraction`` is ``None`` when no model is
+    configured (a job asking for LLM extraction then fails with a clear error);
+    ``held_store`` is ``None`` in unit tests (writes then go to the plain store)."""
+
+    ingest: IngestDeps
+    extraction: ExtractionDeps | None = None
+    preparers: Mapping[str, Preparer] = field(default_factory=dict)
+    held_store: HeldStore | None = None
+
+
+def job_deps(deps: JobDeps | IngestDeps) -> JobDeps:
+    """``deps`` as ``JobDeps`` (callers that only ingest may still pass ``IngestDeps``)."""
+    return deps if isinstance(deps, JobDeps) else JobDeps(ingest=deps)
