@@ -114,13 +114,18 @@ class TaskOutcome:
         return parse_key(f"task:{self.task_id}").key
 
 
-def check_outcome(outcome: TaskOutcome) -> None:
-    """Raise ``ValidationError`` naming the first input field that cannot be accepted."""
-    task_id, summary = outcome.task_id, outcome.summary
+def check_task_id(task_id: str) -> None:
+    """Raise ``ValidationError`` (field ``taskId``) unless the id can name a task node."""
     if len(task_id) > MAX_TASK_ID or not _PRINTABLE.match(task_id):
         raise ValidationError(f"taskId must be 1..{MAX_TASK_ID} printable characters",
                               field="taskId")  # fmt: skip
     parse_key(f"task:{task_id}", field="taskId")
+
+
+def check_outcome(outcome: TaskOutcome) -> None:
+    """Raise ``ValidationError`` naming the first input field that cannot be accepted."""
+    check_task_id(outcome.task_id)
+    summary = outcome.summary
     if not summary:
         raise ValidationError("summary is empty", field="summary")
     if len(summary) > MAX_SUMMARY:
