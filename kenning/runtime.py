@@ -11,6 +11,7 @@ from prometheus_client import CollectorRegistry
 
 from kenning.domain.access.project_groups import ProjectGroupStore
 from kenning.domain.embedding import Embedder
+from kenning.domain.extraction.extract_source import ExtractionDeps
 from kenning.domain.graph.chunk_view import ChunkReader
 from kenning.domain.graph.model import GraphReader
 from kenning.domain.health import PartState
@@ -23,6 +24,7 @@ from kenning.domain.memory.rules import RuleStore
 from kenning.domain.memory.session import SessionStore
 from kenning.domain.memory.user_knowledge import UserKnowledgeReader
 from kenning.domain.models.ports import ModelClient
+from kenning.domain.queue.tasks import JobDeps
 from kenning.domain.retrieval.search import ChunkIndex
 from kenning.metrics import ServiceMetrics
 from kenning.queue_services import QueueServices
@@ -32,6 +34,8 @@ from kenning.storage.access.api_keys import PgApiKeys
 from kenning.storage.access.project_groups import PgProjectGroups
 from kenning.storage.db.health import database_versions, probe_parts
 from kenning.storage.embedders.observed import ObservedEmbedder
+from kenning.storage.extraction.cache import PgExtractionCache, PgSourceChunks
+from kenning.storage.extraction.held_store import held_store
 from kenning.storage.graph.chunk_reads import PgChunkReader
 from kenning.storage.graph.reader import PgGraphReader
 from kenning.storage.ingestion.alias_registry import PgAliasRegistry
@@ -127,6 +131,25 @@ class Runtime:
             PartState("embedder", embedder_ok, self.embedder.model, embedder_detail),
             PartState("workers", workers_ok, None, workers_detail),
         ]
+
+    def job_deps(self) -> JobDeps:
+        """What queue workers run jobs with: ingest, graph extraction with the extraction
+        model, and the registered task preparers (``domain.queue.tasks``)."""
+        extraction = ExtractionDeps(
+            client=self.models,
+            chunks=PgSourceChunks(self.pool),
+            cache=PgExtractionCache(self.pool),
+            store=self.store,
+            aliases=self.aliases,
+            model=self.settings.model_extract,
+            max_retries=self.settings.model_max_retries,
+        )
+        return JobDeps(
+            ingest=self.ingest_deps(),
+            extraction=extraction,
+            preparers={},
+            held_store=held_store,
+        )
 
     def ingest_deps(self) -> IngestDeps:
         """The ports an ingest runs with, under the server's default policies."""

@@ -56,7 +56,7 @@ async def run_worker(settings: Settings, count: int, stop: asyncio.Event | None 
             settings=settings, pool=pool, redis=redis, embedder=embedder, router=router,
             models=models,
         )  # fmt: skip
-        workers = await runtime.queue.start_workers(runtime.ingest_deps(), count)
+        workers = await runtime.queue.start_workers(runtime.job_deps(), count)
         log_event(logger, "worker.process.started", workers=[w.id for w in workers])
         await stop.wait()
     finally:
