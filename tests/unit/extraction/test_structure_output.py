@@ -1,0 +1,114 @@
+"""The answer structureKnowledge asks of the model: its schema, the validators whose errors
+are fed back, the prompt's own example, and how a valid answer becomes the load request."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pydantic
+import pytest
+
+from kenning.domain.access.scope import Scope
+from kenning.domain.extraction.structure_output import StructuredKnowledge
+from kenning.domain.extraction.structure_prompt import (
+    EXAMPLE_ANSWER,
+    EXAMPLE_TEXT,
+    STRUCTURE_PROMPT_VERSION,
+    SYSTEM,
+    structure_prompt,
+)
+from kenning.domain.ingestion.knowledge_file import KIND, read_file
+from kenning.domain.ingestion.request import EdgeRecord, KnowledgeType
+from kenning.domain.models.structured import output_schema
+
+ACME = Scope("acme", "web")
+
+
+def _answer(**changes: Any) -> dict[str, Any]:
+    answer: dict[str, Any] = json.loads(json.dumps(EXAMPLE_ANSWER))
+    answer.update(changes)
+    return answer
+
+
+def _errors(answer: object) -> str:
+    with pytest.raises(pydantic.ValidationError) as raised:
+        StructuredKnowledge.model_validate_json(json.dumps(answer))
+    return str(raised.value)
+
+
+def test_the_prompt_is_versioned_and_its_example_is_a_valid_answer() -> None:
+    assert STRUCTURE_PROMPT_VERSION == "structure-v1"
+    assert EXAMPLE_TEXT in SYSTEM and json.dumps(EXAMPLE_ANSWER) in SYSTEM
+    example = StructuredKnowledge.model_validate(EXAMPLE_ANSWER)
+    assert len(example.pieces) == 3 and len(example.graph.edges) == 3
+
+
+def test_the_user_message_carries_hints_then_the_text() -> None:
+    assert structure_prompt("Bob runs CI.", " about the platform team ") == (
+        "Hints from the caller: about the platform team\n\nText to structure:\nBob runs CI."
+    )
+    assert structure_prompt("Bob runs CI.", None) == "Text to structure:\nBob runs CI."
+
+
+def test_the_schema_sent_as_format_names_the_knowledge_types_and_requires_evidence() -> None:
+    schema = output_schema(StructuredKnowledge)
+    defs = schema["$defs"]
+    assert defs["KnowledgeType"]["enum"] == [t.value for t in KnowledgeType]
+    assert defs["Edge"]["properties"]["evidence"]["minItems"] == 1
+    assert set(defs["Piece"]["properties"]) == {
+        "id", "content", "knowledgeType", "infoType", "tags", "embeddingText",
+    }  # fmt: skip
+    assert schema["required"] == ["pieces"]
+
+
+def test_an_edge_citing_an_unknown_piece_is_refused_with_the_ids_it_may_cite() -> None:
+    answer = _answer()
+    answer["graph"]["edges"][1]["evidence"] = ["p9"]
+    message = _errors(answer)
+    assert "graph.edges[1].evidence cites 'p9'" in message and "ids: p1, p2, p3" in message
+
+
+def test_an_edge_without_evidence_is_refused() -> None:
+    answer = _answer()
+    answer["graph"]["edges"][0]["evidence"] = []
+    assert "graph.edges.0.evidence" in _errors(answer).replace("\n", ".").replace(" ", "")
+
+
+@pytest.mark.parametrize(
+    ("change", "where"),
+    [
+        (lambda a: a["pieces"][0].update(knowledgeType="RUMOUR"), "pieces.0.knowledgeType"),
+        (lambda a: a["pieces"][1].update(id="p1"), "repeated: p1"),
+        (lambda a: a["pieces"][2].update(content="   "), "pieces.2.content"),
+        (lambda a: a["graph"]["edges"][0].update(source="alice"), "needs a namespace"),
+        (lambda a: a["graph"]["edges"][0].update(relation="owns ✓"), "graph.edges.0.relation"),
+        (lambda a: a["graph"]["nodes"][0].update(colour="red"), "graph.nodes.0.colour"),
+        (lambda a: a.update(pieces=[]), "pieces"),
+    ],
+    ids=["knowledge-type", "duplicate-id", "empty-content", "bad-key", "bad-relation",
+         "extra-field", "no-pieces"],
+)  # fmt: skip
+def test_answers_the_loader_would_reject_are_refused(change: Any, where: str) -> None:
+    answer = _answer()
+    change(answer)
+    assert where in _errors(answer).replace("\n  ", ".")
+
+
+def test_a_valid_answer_becomes_the_load_request_with_nothing_rejected() -> None:
+    knowledge = StructuredKnowledge.model_validate(EXAMPLE_ANSWER).to_file()
+    loaded = read_file(knowledge, "structured:abc", ACME, priority=1)
+    request = loaded.request
+    assert loaded.rejected == []
+    assert (request.source_urn, request.scope, request.kind, request.priority) == (
+        "structured:abc", ACME, KIND, 1,
+    )  # fmt: skip
+    assert [(p.ref, p.knowledge_type, p.info_type) for p in request.pieces] == [
+        ("p1", KnowledgeType.FACT, "context"),
+        ("p2", KnowledgeType.FACT, "context"),
+        ("p3", KnowledgeType.INSTRUCTION, "instructions"),
+    ]
+    assert request.pieces[0].embedding_text == "who leads the payments team"
+    assert request.edges[0] == EdgeRecord("person:alice-chen", "LEADS", "team:payments", ("p1",))
+    assert [n.key for n in request.nodes] == ["service:billing", "api:ledger"]
+    assert set(request.metadata) == {"person:alice-chen", "team:payments"}
