@@ -1,6 +1,7 @@
 """/api/generate and /api/chat of `FakeOllama`: fake tokens at the fake's pace per token,
 streamed as NDJSON with a final ``done`` object or answered whole (``stream: false``); an
-empty prompt loads the model, or unloads it with ``keep_alive: 0``. Read `complete` first."""
+empty prompt loads the model, or unloads it with ``keep_alive: 0``. A reply the test scripted
+(`fake_replies.py`) replaces the fake tokens. Read `complete` first."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from .fake_models import ModelSpec, fake_tokens, parse_keep_alive
+from .fake_replies import pieces
 
 if TYPE_CHECKING:
     from .fake_ollama import FakeOllama, RequestRecord
@@ -53,8 +55,13 @@ async def complete(
         record.outcome = "error"
         kind = "chat" if chat else "generate"
         return JSONResponse({"error": f'"{spec.name}" does not support {kind}'}, 400)
-    count = int((body.get("options") or {}).get("num_predict") or fake.tokens)
-    completion = _Completion(fake, spec, record, keep, prompt, fake_tokens(prompt, count), chat)
+    reply = fake.next_reply(body)
+    if reply is None:
+        count = int((body.get("options") or {}).get("num_predict") or fake.tokens)
+        tokens, delay = fake_tokens(prompt, count), 0.0
+    else:
+        tokens, delay = pieces(reply.content), reply.delay
+    completion = _Completion(fake, spec, record, keep, prompt, tokens, chat, delay)
     if body.get("stream", True) is False:
         return await fake.until_disconnect(request, record, completion.whole())
     return StreamingResponse(completion.stream(), media_type=NDJSON)
@@ -84,6 +91,7 @@ class _Completion:
     prompt: str
     tokens: list[str]
     chat: bool
+    delay: float = 0.0  # before the first token, as a model reading a long prompt
 
     def piece(self, token: str) -> dict[str, Any]:
         if self.chat:
@@ -110,6 +118,7 @@ class _Completion:
     async def whole(self) -> Response:
         fake, record = self.fake, self.record
         async with fake.running(self.spec, record, self.keep):
+            await asyncio.sleep(self.delay)
             for _ in self.tokens:
                 await asyncio.sleep(fake.token_latency)
             if fake.error_after_tokens is not None:
@@ -120,6 +129,7 @@ class _Completion:
     async def stream(self) -> AsyncIterator[bytes]:
         fake, record = self.fake, self.record
         async with fake.running(self.spec, record, self.keep):
+            await asyncio.sleep(self.delay)
             for index, token in enumerate(self.tokens):
                 if fake.error_after_tokens is not None and index >= fake.error_after_tokens:
                     record.outcome = "error"

@@ -7,7 +7,8 @@ normalized), /api/tags, /api/ps, /api/show and /api/version. Models load on firs
 on the model), an empty prompt preloads. ``busy`` answers 503, ``error_after_tokens`` ends
 streams with an ``{"error": ...}`` line under status 200, a client that disconnects cancels
 its request (recorded), and ``die()`` kills the process-equivalent: open connections are
-reset and the port refuses connections until ``revive()``.
+reset and the port refuses connections until ``revive()``. Tests script what generations
+answer, and 503 storms, with ``script``, ``replier`` and ``busy_for`` (`fake_replies.py`).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from .fake_models import (
     normalized,
     parse_keep_alive,
 )
+from .fake_replies import ScriptedReplies
 from .threaded_server import ThreadedServer
 
 DEFAULT_MODELS = (
@@ -52,7 +54,8 @@ Handler = Callable[
 
 @dataclass
 class RequestRecord:
-    """One model request as the fake saw it; ``outcome`` ends as ok, cancelled or error."""
+    """One model request as the fake saw it; ``outcome`` ends as ok, cancelled or error;
+    ``priority`` is the ``X-Ollama-Priority`` header it came with (None without one)."""
 
     id: int
     endpoint: str
@@ -61,9 +64,10 @@ class RequestRecord:
     started: float = 0.0
     first_token: float | None = None
     finished: float | None = None
+    priority: str | None = None
 
 
-class FakeOllama:
+class FakeOllama(ScriptedReplies):
     """A fake Ollama instance; configure attributes any time, read ``records`` to assert."""
 
     def __init__(
@@ -88,6 +92,7 @@ class FakeOllama:
         self.num_parallel = num_parallel
         self.busy = False
         self.error_after_tokens: int | None = None
+        self._reset_replies()
         self.residency = Residencies(vram_mb)
         self.records: list[RequestRecord] = []
         self._ids = itertools.count(1)
@@ -159,9 +164,12 @@ class FakeOllama:
         if spec is None:
             msg = f"model '{body.get('model', '')}' not found"
             return JSONResponse({"error": msg}, status_code=404)
-        if self.busy:
+        if self.busy or self.take_busy():
             return JSONResponse({"error": BUSY}, status_code=503)
-        record = RequestRecord(next(self._ids), path, spec.name, started=time.monotonic())
+        record = RequestRecord(
+            next(self._ids), path, spec.name, started=time.monotonic(),
+            priority=request.headers.get("x-ollama-priority"),
+        )  # fmt: skip
         self.records.append(record)
         return await handler(request, body, spec, record)
 
