@@ -13,6 +13,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from kenning.domain.extraction.mode import ExtractionMode
 from kenning.domain.graph.model import (
     MAX_SUBGRAPH_LIMIT,
     Direction,
@@ -25,6 +26,7 @@ from kenning.domain.ingestion.ingest import ingest
 from kenning.domain.ingestion.request import IngestOutcome, IngestRequest, KnowledgeType
 from kenning.domain.ingestion.rules import check_identifiers, identifier_fields
 from kenning.domain.off_loop import off_loop
+from kenning.domain.queue.requests import chosen_extraction, request_extraction
 from kenning.domain.retrieval.search import (
     FusionWeights,
     SearchFilters,
@@ -107,6 +109,14 @@ async def ingest_document_tool(
         list[str] | None, Field(description="Edges as 'from|relation|to'.")
     ] = None,
     scope: NarrowScope = None,
+    extraction: Annotated[
+        ExtractionMode | None,
+        Field(
+            description="LLM: the extraction model also reads the chunks for entities and "
+            "relations in the background (the answer's extractionJobId); default: the "
+            "server's setting for the kind, else NONE."
+        ),
+    ] = None,
 ) -> dict[str, Any]:
     """Index one document now, at the agents' interactive priority, as ``ingest`` does."""
     who = caller(ctx)
@@ -125,10 +135,19 @@ async def ingest_document_tool(
     )
     # Identifiers first: a credential in one must not reach a query.
     check_identifiers(identifier_fields(request))
+    settings = who.runtime.settings
+    mode = chosen_extraction(extraction, kind, settings.extraction_by_kind)
     outcome = await ingest(request, who.runtime.ingest_deps())
     items = len(outcome.chunk_ids) + len(outcome.edges) + len(outcome.warnings)
     # A large document's answer holds thousands of items: built off the event loop.
-    return await off_loop(items * 16, lambda: _ingested(outcome))
+    answer = await off_loop(items * 16, lambda: _ingested(outcome))
+    if mode is ExtractionMode.LLM:
+        queued = await request_extraction(
+            request.scope, source_urn, outcome.content_hash,
+            model=settings.model_extract, queue=who.runtime.queue.jobs,
+        )  # fmt: skip
+        answer["extractionJobId"] = queued.job_id
+    return answer
 
 
 def _ingested(outcome: IngestOutcome) -> dict[str, Any]:

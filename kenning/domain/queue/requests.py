@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
+from collections.abc import Mapping
+from typing import Final
 
 from kenning.domain.access.principal import Principal
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import NotFoundError, ValidationError
+from kenning.domain.extraction.graph_extraction import EXTRACT_PROMPT_VERSION
+from kenning.domain.extraction.mode import ExtractionMode
 from kenning.domain.ingestion.request import IngestRequest
 from kenning.domain.ingestion.rules import check_identifiers, check_request, check_write_connection
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.domain.ingestion.source_connections import ConnectionRegistry
 from kenning.domain.off_loop import off_loop
 from kenning.domain.queue.jobs import EnqueueResult, IngestionIdentity, Job, JobFilter
-from kenning.domain.queue.payload import to_payload
+from kenning.domain.queue.payload import extract_payload, to_payload
 from kenning.domain.queue.ports import JobQueue, NewJob
+from kenning.domain.queue.tasks import EXTRACT_TASK
+
+# Extraction-only jobs wait in the bulk lane, behind nothing an agent waits for.
+EXTRACTION_PRIORITY: Final = 3
 
 logger = logging.getLogger("kenning.queue")
 
@@ -27,6 +36,7 @@ async def request_ingestion(
     override: SecretPolicy | None,
     queue: JobQueue,
     connections: ConnectionRegistry,
+    extraction: ExtractionMode = ExtractionMode.NONE,
 ) -> EnqueueResult:
     """Check the request as ``ingest`` would, then queue it (or say it is in flight or done).
 
@@ -46,7 +56,7 @@ async def request_ingestion(
             priority=request.priority,
             source_urn=request.source_urn,
             connection_id=request.connection_id,
-            payload=to_payload(cleaned, override),
+            payload=to_payload(cleaned, override, extraction),
         )
     )
     logger.info(
@@ -59,6 +69,42 @@ async def request_ingestion(
             "priority": request.priority,
         },
     )
+    return result
+
+
+def chosen_extraction(
+    requested: ExtractionMode | None, kind: str, by_kind: Mapping[str, ExtractionMode]
+) -> ExtractionMode:
+    """The request's extraction, else the kind's setting, else NONE."""
+    return requested or by_kind.get(kind, ExtractionMode.NONE)
+
+
+async def request_extraction(
+    scope: Scope, source_urn: str, content_hash: str, *, model: str, queue: JobQueue
+) -> EnqueueResult:
+    """Queue the graph extraction of a stored source (bulk lane, P3 model calls).
+
+    Idempotent: the same source, content, model and prompt version is one job, so an
+    unchanged re-ingest answers the job already queued or done."""
+    version = "\x1f".join((content_hash, model, EXTRACT_PROMPT_VERSION))
+    identity = IngestionIdentity(
+        EXTRACT_TASK, source_urn, hashlib.sha256(version.encode()).hexdigest()
+    )
+    result = await queue.enqueue(
+        NewJob(
+            identity=identity,
+            scope=scope,
+            priority=EXTRACTION_PRIORITY,
+            source_urn=source_urn,
+            connection_id=None,
+            payload=extract_payload(source_urn, model),
+        )
+    )
+    logger.info(
+        "extraction.requested",
+        extra={"job_id": result.job_id, "handle": result.status.value, "source_urn": source_urn,
+               "scope": scope.describe(), "model": model},
+    )  # fmt: skip
     return result
 
 

@@ -10,6 +10,7 @@ from contextlib import contextmanager
 import strawberry
 
 from kenning.domain.errors import ScopeError, ValidationError
+from kenning.domain.extraction.mode import ExtractionMode
 from kenning.domain.ingestion.extraction_warnings import ExtractionWarning
 from kenning.domain.ingestion.ingest import ingest
 from kenning.domain.ingestion.request import IngestOutcome, IngestRequest
@@ -22,6 +23,7 @@ from kenning.domain.ingestion.secrets.findings import SensitiveContentError
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.domain.ingestion.source_connections import ConnectionRevokedError
 from kenning.domain.off_loop import off_loop
+from kenning.domain.queue.requests import chosen_extraction, request_extraction
 from kenning.resolvers.access.scope import stored_write_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
@@ -107,10 +109,22 @@ async def resolve_ingest(info: Info, input: IngestInput) -> IngestResult:
         await check_write_connection(
             request.scope, request.connection_id, request.source_kind, runtime.queue.connections
         )
+        mode = chosen_extraction(
+            input.extraction, request.kind, runtime.settings.extraction_by_kind
+        )
         outcome = await ingest(request, deps)
     # A 2 MB document's result holds thousands of chunks, edges and warnings.
     items = len(outcome.chunk_ids) + len(outcome.edges) + len(outcome.warnings)
-    return await off_loop(items * 16, lambda: to_success(outcome))
+    success = await off_loop(items * 16, lambda: to_success(outcome))
+    if mode is ExtractionMode.LLM:
+        # The chunks and written references are stored; the model's graph follows in the
+        # background lane (the same job again when the content is unchanged).
+        queued = await request_extraction(
+            request.scope, request.source_urn, outcome.content_hash,
+            model=runtime.settings.model_extract, queue=runtime.queue.jobs,
+        )  # fmt: skip
+        success.extraction_job_id = strawberry.ID(queued.job_id)
+    return success
 
 
 @contextmanager

@@ -22,6 +22,7 @@ from kenning.domain.queue.requests import (
     MAX_BULK_CANCEL,
     cancel_job,
     cancel_jobs,
+    chosen_extraction,
     prioritize_job,
     reorder_job,
     request_ingestion,
@@ -107,6 +108,9 @@ async def _request_one(
         override=override,
         queue=runtime.queue.jobs,
         connections=runtime.queue.connections,
+        extraction=chosen_extraction(
+            input.extraction, request.kind, runtime.settings.extraction_by_kind
+        ),
     )
     return to_handle(result)
 

@@ -8,6 +8,7 @@ from typing import Annotated
 import strawberry
 from strawberry.scalars import JSON
 
+from kenning.domain.extraction.mode import ExtractionMode
 from kenning.domain.ingestion.request import IngestStatus, KnowledgeType
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.schema.access.scope import ScopeInput
@@ -16,6 +17,13 @@ from kenning.schema.queue.types import ConnectionRevokedError, IngestionIdentity
 
 strawberry.enum(KnowledgeType, description="What kind of knowledge a piece is.")
 strawberry.enum(IngestStatus, description="How an ingest ended.")
+strawberry.enum(
+    ExtractionMode,
+    name="Extraction",
+    description="NONE stores the graph the writer gave; LLM also has the extraction model "
+    "read every chunk for entities and relations (background lane, priority 3), each "
+    "extracted edge citing its chunk as evidence.",
+)
 
 
 @strawberry.enum(description="What to do with credentials found in content.")
@@ -54,6 +62,13 @@ class IngestInput:
     )
     secret_policy: SecretPolicyInput | None = strawberry.field(
         default=None, description="Overrides the server's policy for this request."
+    )
+    extraction: ExtractionMode | None = strawberry.field(
+        default=None,
+        description="Graph extraction by the model; defaults to the server's setting for "
+        "the kind (KENNING_EXTRACTION_BY_KIND), else NONE. A queued job with LLM runs an "
+        "EXTRACTING stage after STORING; `ingest` returns once the chunks are stored and "
+        "reports the extraction's job as `extractionJobId`.",
     )
 
 
@@ -101,6 +116,11 @@ class IngestSuccess:
     nodes: list[str]
     edges: list[EdgeTriple]
     warnings: list[IngestWarning]
+    extraction_job_id: strawberry.ID | None = strawberry.field(
+        default=None,
+        description="The queued job extracting this document's graph (LLM extraction); "
+        "follow it with `ingestionStatus` or `ingestionProgress`.",
+    )
 
 
 IngestResult = Annotated[
