@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 
 import pytest
 
+from bench._extraction_quality import measure_quality
+from bench._extraction_replies import labelled_replier
 from bench._extraction_scoring import (
     Counts,
     Prediction,
@@ -24,6 +27,8 @@ from bench._extraction_set import (
     check_set,
     load_set,
 )
+from kenning.domain.models.ports import ChatRequest, ModelPriority
+from tests.fakes.model_client import FakeModelClient
 
 LABELLED = load_set()
 SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
@@ -166,3 +171,45 @@ def test_the_set_score_is_micro_and_names_the_worst_documents() -> None:
     assert total.triples.recall == pytest.approx(4 / 7)
     assert [d.document for d in total.worst(1)] == ["inc-2041"]
     assert [d.document for d in total.worst(5)] == ["inc-2041", "svc-checkout"]
+
+
+def _fake_from_labels() -> FakeModelClient:
+    """Answers each request as the fake Ollama does in the benchmark (its body rebuilt)."""
+    reply = labelled_replier(LABELLED)
+
+    def answer(request: ChatRequest) -> str:
+        messages = [{"role": m.role.value, "content": m.content} for m in request.messages]
+        return reply({"model": request.model, "messages": messages})
+
+    return FakeModelClient(replier=answer)
+
+
+async def test_kennings_extraction_of_the_labels_scores_one_the_harness_check() -> None:
+    client = _fake_from_labels()
+    run = await measure_quality(client, LABELLED, model="m", max_retries=0)
+    assert client.calls == len(LABELLED.documents)
+    assert {r.priority for r in client.requests} == {ModelPriority.BACKGROUND}
+    assert run.score.triples == Counts(tp=sum(len(d.triples) for d in LABELLED.documents))
+    assert run.score.entities.f1 == 1.0 and run.invalid == [] and run.dropped == 0
+
+
+async def test_a_document_without_a_valid_answer_scores_zero_and_is_named() -> None:
+    client = FakeModelClient(replies=['{"entities": [{"type": "x"}]}'])
+    one = dataclasses.replace(LABELLED, documents=(CHECKOUT,))
+    run = await measure_quality(client, one, model="m", max_retries=1)
+    assert client.calls == 2  # the first answer and one retry
+    assert run.invalid == ["svc-checkout"] and run.attempts == [2]
+    assert run.score.entities == Counts(tp=0, fp=0, fn=5)
+
+
+def test_the_fake_answers_a_chunk_of_several_documents_with_the_labels_it_holds() -> None:
+    reply = labelled_replier(LABELLED)
+    two = f"{CHECKOUT.text}\n\n{_doc('inc-2041').text}"
+    answer = json.loads(reply({"messages": [{"role": "user", "content": f"Passage:\n{two}"}]}))
+    assert len(answer["relations"]) == len(CHECKOUT.triples) + 3
+    half = CHECKOUT.text.split(". ")[0]  # names checkout-api and Payments only
+    answer = json.loads(reply({"messages": [{"role": "user", "content": f"Passage:\n{half}"}]}))
+    assert {e["name"] for e in answer["entities"]} == {"checkout-api", "Payments"}
+    assert answer["relations"] == [
+        {"source": "Payments", "type": "owns", "target": "checkout-api", "confidence": 0.9}
+    ]
