@@ -11,6 +11,7 @@ from prometheus_client import CollectorRegistry
 
 from kenning.domain.access.project_groups import ProjectGroupStore
 from kenning.domain.embedding import Embedder
+from kenning.domain.extraction.check_ins import CheckInStore
 from kenning.domain.extraction.extract_source import ExtractionDeps
 from kenning.domain.graph.chunk_view import ChunkReader
 from kenning.domain.graph.model import GraphReader
@@ -35,6 +36,7 @@ from kenning.storage.access.project_groups import PgProjectGroups
 from kenning.storage.db.health import database_versions, probe_parts
 from kenning.storage.embedders.observed import ObservedEmbedder
 from kenning.storage.extraction.cache import PgExtractionCache, PgSourceChunks
+from kenning.storage.extraction.check_ins import PgCheckIns
 from kenning.storage.extraction.held_store import held_store
 from kenning.storage.graph.chunk_reads import PgChunkReader
 from kenning.storage.graph.reader import PgGraphReader
@@ -76,6 +78,7 @@ class Runtime:
     session_entries: SessionStore = field(init=False)
     procedures: ProcedureStore = field(init=False)
     rules: RuleStore = field(init=False)
+    check_ins: CheckInStore = field(init=False)
     started_at: float = field(default_factory=time.time)
 
     def __post_init__(self) -> None:
@@ -97,6 +100,7 @@ class Runtime:
         self.session_entries = PgSessionStore(self.pool)
         self.procedures = PgProcedureStore(self.pool)
         self.rules = PgRuleStore(self.pool)
+        self.check_ins = PgCheckIns(self.pool)
 
     def memory_ports(self) -> MemoryPorts:
         """Every store ``agentContext`` reads, as GraphQL and MCP both assemble it."""

@@ -26,7 +26,7 @@ from starlette.applications import Starlette
 from starlette.types import ASGIApp
 
 from kenning import __version__
-from kenning.mcp import knowledge_tools, memory_tools, recall_tools
+from kenning.mcp import knowledge_tools, memory_tools, recall_tools, structure_tools
 from kenning.mcp.auth import KeyGate
 from kenning.mcp.tool_spec import ToolSpec
 from kenning.runtime import Runtime
@@ -37,6 +37,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     *recall_tools.TOOLS,
     *memory_tools.TOOLS,
     *knowledge_tools.TOOLS,
+    *structure_tools.TOOLS,
 )
 
 INSTRUCTIONS = (
@@ -44,7 +45,8 @@ INSTRUCTIONS = (
     "rules), get_context (what you should know), find_procedures (how it was done before). "
     "During it: search_knowledge, get_node, get_neighbors; append_session for notes. After "
     "it: record_task_outcome; store_knowledge for facts about the user; ingest_document for "
-    "documents worth keeping. Errors start with a code (INVALID, OUT_OF_SCOPE, ...)."
+    "documents worth keeping, structure_knowledge for an expert's free text. Errors start "
+    "with a code (INVALID, OUT_OF_SCOPE, ...)."
 )
 
 

@@ -10,6 +10,7 @@ from kenning.resolvers.connections.lifecycle import (
     resolve_revoke_connection,
     resolve_update_sync_cursor,
 )
+from kenning.resolvers.extraction.structure import resolve_structure_knowledge
 from kenning.resolvers.ingestion.ingest import resolve_ingest
 from kenning.resolvers.ingestion.ingest_graph import (
     resolve_ingest_git_commits,
@@ -149,4 +150,9 @@ class Mutation:
         resolver=resolve_load_knowledge,
         description="Load a knowledge file (metadata, pieces, graph) as one source through "
         "ingestGraph; bad items are rejected one by one, the rest is loaded.",
+    )
+    structure_knowledge = strawberry.mutation(
+        resolver=resolve_structure_knowledge,
+        description="Let the model structure free text into pieces and an evidence-bearing "
+        "graph, then load it as loadKnowledge does (unless dryRun); recorded as a check-in.",
     )

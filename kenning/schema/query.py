@@ -6,6 +6,7 @@ import strawberry
 
 from kenning.resolvers.access.keys import resolve_api_keys, resolve_viewer
 from kenning.resolvers.connections.lifecycle import resolve_connection, resolve_connections
+from kenning.resolvers.extraction.check_ins import resolve_check_ins
 from kenning.resolvers.graph.queries import (
     resolve_neighbors,
     resolve_node,
@@ -128,4 +129,8 @@ class Query:
     rule_history = strawberry.field(
         resolver=resolve_rule_history,
         description="Every version of one hard rule, newest first, with who stored it.",
+    )
+    check_ins = strawberry.field(
+        resolver=resolve_check_ins,
+        description="The check-ins of structureKnowledge calls the caller may read, newest first.",
     )

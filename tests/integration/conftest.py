@@ -24,7 +24,7 @@ async def clean(pool: asyncpg.Pool, migrated_settings: Settings) -> None:
     async with pool.acquire() as conn:
         await conn.execute(
             "TRUNCATE chunks, sources, source_mentions, aliases, project_groups, "
-            "ingestion_jobs, connections, session_entries, procedures, hard_rules, "
+            "ingestion_jobs, connections, session_entries, procedures, hard_rules, check_ins, "
             f'{graph}."Entity", {graph}."REL"'
         )
 

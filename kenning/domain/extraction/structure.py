@@ -58,7 +58,8 @@ class StructureOutputInvalid(ModelOutputError):
     """The model's answer stayed invalid; ``check_in_id`` names the INVALID check-in."""
 
     def __init__(self, error: ModelOutputError, check_in_id: str) -> None:
-        super().__init__(error.message, attempts=error.attempts, model=error.model)
+        message = f"{error.message} (check-in {check_in_id})"
+        super().__init__(message, attempts=error.attempts, model=error.model)
         self.check_in_id = check_in_id
 
 

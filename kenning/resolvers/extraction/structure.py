@@ -1,0 +1,81 @@
+"""Resolver of `structureKnowledge`, and the ports its use case runs with (MCP's
+``structure_knowledge`` tool builds them here too)."""
+
+from __future__ import annotations
+
+import strawberry
+from strawberry.scalars import JSON
+
+from kenning.domain.extraction.structure import (
+    StructureOutcome,
+    StructurePorts,
+    StructureRequest,
+    structure_knowledge,
+)
+from kenning.domain.ingestion.ingest_graph import GraphOutcome
+from kenning.resolvers.access.scope import principal, stored_write_scope
+from kenning.resolvers.context import Info
+from kenning.resolvers.errors import error_members
+from kenning.resolvers.extraction.check_ins import to_check_in
+from kenning.resolvers.extraction.model_errors import model_error_members
+from kenning.resolvers.ingestion.ingest import to_warnings
+from kenning.runtime import Runtime
+from kenning.schema.extraction.structure import (
+    StructureKnowledgeInput,
+    StructureKnowledgeResult,
+    StructureKnowledgeSuccess,
+)
+from kenning.schema.ingestion.ingest import EdgeTriple, IngestedChunk
+from kenning.schema.ingestion.ingest_graph import IngestGraphSuccess, RejectedItem
+
+
+def structure_ports(runtime: Runtime) -> StructurePorts:
+    """The model, check-in store, load ports and model settings of this process."""
+    settings = runtime.settings
+    return StructurePorts(
+        models=runtime.models, check_ins=runtime.check_ins, ingest=runtime.ingest_deps(),
+        model=settings.model_structure, max_retries=settings.model_max_retries,
+        keep_text=settings.check_in_keep_text,
+    )  # fmt: skip
+
+
+def _loaded(result: GraphOutcome) -> IngestGraphSuccess:
+    """As ``loadKnowledge`` answers the same load."""
+    outcome = result.outcome
+    return IngestGraphSuccess(
+        status=outcome.status, content_hash=outcome.content_hash,
+        chunks=[IngestedChunk(id=strawberry.ID(c), ordinal=i)
+                for i, c in enumerate(outcome.chunk_ids)],
+        nodes=list(outcome.nodes),
+        edges=[EdgeTriple(from_key=e.from_key, edge_type=e.edge_type, to_key=e.to_key)
+               for e in outcome.edges],
+        rejected=[RejectedItem(item=r.item, index=r.index, reason=r.reason)
+                  for r in result.rejected],
+        warnings=to_warnings(outcome.warnings),
+    )  # fmt: skip
+
+
+def to_success(outcome: StructureOutcome) -> StructureKnowledgeSuccess:
+    """The GraphQL form of a structuring call's outcome."""
+    return StructureKnowledgeSuccess(
+        check_in=to_check_in(outcome.check_in), source_urn=outcome.source_urn,
+        knowledge=JSON(dict(outcome.knowledge)),
+        loaded=_loaded(outcome.loaded) if outcome.loaded is not None else None,
+    )  # fmt: skip
+
+
+@model_error_members
+@error_members
+async def resolve_structure_knowledge(
+    info: Info, input: StructureKnowledgeInput
+) -> StructureKnowledgeResult:
+    """Structure free text with the model, then load it (unless a dry run); a check-in
+    records every call the model answered."""
+    caller = principal(info)
+    request = StructureRequest(
+        text=input.text, scope=await stored_write_scope(info, input.scope),
+        caller=caller.key_id, hints=input.hints, dry_run=input.dry_run,
+        source_urn=input.source_urn,
+    )  # fmt: skip
+    runtime = info.context.runtime
+    return to_success(await structure_knowledge(request, structure_ports(runtime)))
