@@ -20,6 +20,7 @@ from kenning.domain.ingestion.aliases import AliasRegistry
 from kenning.domain.ingestion.ingest import IngestDeps
 from kenning.domain.ingestion.ports import KnowledgeStore
 from kenning.domain.memory.agent_context import MemoryPorts
+from kenning.domain.memory.outcome_extraction import TASK_OUTCOME_TASK, task_outcome_preparer
 from kenning.domain.memory.procedures import ProcedureStore
 from kenning.domain.memory.rules import RuleStore
 from kenning.domain.memory.session import SessionStore
@@ -151,7 +152,14 @@ class Runtime:
         return JobDeps(
             ingest=self.ingest_deps(),
             extraction=extraction,
-            preparers={},
+            preparers={
+                TASK_OUTCOME_TASK: task_outcome_preparer(
+                    self.models,
+                    model=self.settings.model_extract,
+                    max_retries=self.settings.model_max_retries,
+                    policy=self.settings.secret_policy,
+                )
+            },
             held_store=held_store,
         )
 

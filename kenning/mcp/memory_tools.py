@@ -13,6 +13,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from kenning.domain.access.scope import Scope
+from kenning.domain.memory.outcome_extraction import outcome_form, record_outcome
 from kenning.domain.memory.session import (
     SessionDeps,
     SessionDraft,
@@ -20,13 +21,7 @@ from kenning.domain.memory.session import (
     append_session_entry,
     session_memory,
 )
-from kenning.domain.memory.task_outcomes import (
-    OutcomeNotSignificant,
-    TaskAction,
-    TaskCategory,
-    TaskOutcome,
-    record_task_outcome,
-)
+from kenning.domain.memory.task_outcomes import OutcomeNotSignificant, TaskAction, TaskCategory
 from kenning.domain.memory.user_knowledge import (
     KnowledgeCategory,
     KnowledgeEntry,
@@ -46,6 +41,13 @@ from kenning.mcp.tool_spec import ToolSpec
 from kenning.resolvers.ingestion.ingest import INGEST_PRIORITY
 
 Items = Annotated[list[str], Field(description="Short items, one per entry.")]
+RawContext = Annotated[
+    str | None,
+    Field(
+        description="Your notes or transcript of the task (at most 32,000 characters), "
+        "instead of summary and the lists: the server extracts them in the background."
+    ),
+]
 
 
 @domain_errors
@@ -81,7 +83,10 @@ async def record_task_outcome_tool(
     task_id: Annotated[str, Field(description="The task's id; recording again replaces it.")],
     category: TaskCategory,
     action: TaskAction,
-    summary: Annotated[str, Field(description="What was done and how it ended.")],
+    summary: Annotated[
+        str | None, Field(description="What was done and how it ended (or give raw_context).")
+    ] = None,
+    raw_context: RawContext = None,
     has_step_results: Annotated[bool, Field(description="The task produced step results.")] = False,
     error: Annotated[str | None, Field(description="The error the task ended with.")] = None,
     final_result: Annotated[str | None, Field(description="The task's final answer.")] = None,
@@ -98,26 +103,27 @@ async def record_task_outcome_tool(
     who = caller(ctx)
     # A key that may not write here is refused even when the outcome would not be kept.
     write_scope(who, scope)
-    outcome = TaskOutcome(
+    outcome = outcome_form(
         task_id=task_id,
         category=category,
         action=action,
-        summary=summary,
         has_step_results=has_step_results,
         error=error,
         final_result=final_result,
-        key_decisions=tuple(key_decisions or ()),
-        patterns_used=tuple(patterns_used or ()),
-        artifacts=tuple(artifacts or ()),
-        lessons_learned=tuple(lessons_learned or ()),
-        topics=tuple(topics or ()),
+        raw_context=raw_context,
+        summary=summary,
+        key_decisions=key_decisions or (),
+        patterns_used=patterns_used or (),
+        artifacts=artifacts or (),
+        lessons_learned=lessons_learned or (),
+        topics=topics or (),
     )
 
     async def settled_scope() -> Scope:
         return await stored_write_scope(who, scope)
 
     settings = who.runtime.settings
-    done = await record_task_outcome(
+    done = await record_outcome(
         outcome,
         settled_scope,
         policy=settings.secret_policy,
@@ -186,8 +192,10 @@ TOOLS = (
         "Record how a finished task went so later tasks can learn from it. Only significant "
         "outcomes are kept (single tasks that changed code or trackers, or answered with step "
         "results; epics; generative work; never advice, failed tasks or empty results): the "
-        "answer says whether it was kept and why not. Kept outcomes are indexed in the "
-        "background; recording the same task_id again replaces the earlier record.",
+        "answer says whether it was kept and why not. Give either summary with the lists, "
+        "or raw_context (your notes of the task) and the server extracts them. Kept "
+        "outcomes are indexed in the background; recording the same task_id again replaces "
+        "the earlier record.",
         read_only=False,
     ),
     ToolSpec(

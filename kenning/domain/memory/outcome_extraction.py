@@ -52,18 +52,17 @@ from kenning.domain.models.ports import ModelClient, ModelPriority
 from kenning.domain.models.structured import StructuredPrompt, structured_call
 from kenning.domain.off_loop import off_loop
 from kenning.domain.queue.jobs import IngestionIdentity
+from kenning.domain.queue.payload import task_payload
 from kenning.domain.queue.ports import JobQueue, NewJob
+from kenning.domain.queue.tasks import Preparer
 
 logger = logging.getLogger("kenning.memory")
 
 # The queue task (payload key "task") a worker hands to ``task_outcome_preparer``.
 TASK_OUTCOME_TASK: Final = "task_outcome"
-PAYLOAD_VERSION: Final = 1
 # About 8k tokens: more would not fit the context window Ollama gives a model by default,
 # and it would silently drop the beginning of the notes.
 MAX_RAW_CONTEXT: Final = 32_000
-
-OutcomePreparer = Callable[[Mapping[str, Any], Scope, int], Awaitable[IngestRequest | None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,22 +158,21 @@ def extraction_payload(raw: RawTaskOutcome, cleaned: str) -> dict[str, Any]:
     """The queued job's payload: what the preparer needs, the secret-checked text included.
 
     ``error`` and ``finalResult`` only decided significance; they are not kept."""
-    return {
-        "v": PAYLOAD_VERSION,
-        "task": TASK_OUTCOME_TASK,
+    body = {
         "taskId": raw.task_id,
         "category": raw.category.value,
         "action": raw.action.value,
         "hasStepResults": raw.has_step_results,
         "rawContext": cleaned,
     }
+    return task_payload(TASK_OUTCOME_TASK, body)
 
 
 def read_payload(payload: Mapping[str, Any]) -> tuple[TaskOutcome, str]:
     """The head of the outcome and its raw context, from a payload of ``extraction_payload``."""
     try:
-        if payload.get("v") != PAYLOAD_VERSION or payload.get("task") != TASK_OUTCOME_TASK:
-            raise ValueError(payload.get("v"))
+        if payload.get("task") != TASK_OUTCOME_TASK:
+            raise ValueError(f"task {payload.get('task')!r}")
         raw = RawTaskOutcome(
             task_id=str(payload["taskId"]),
             category=TaskCategory(payload["category"]),
@@ -239,7 +237,7 @@ async def record_outcome(
 
 def task_outcome_preparer(
     client: ModelClient, *, model: str, max_retries: int, policy: SecretPolicy
-) -> OutcomePreparer:
+) -> Preparer:
     """The queue's preparer of ``task_outcome`` jobs: the model extracts the outcome from
     the payload's raw context, and the job then indexes it as a structured outcome.
 

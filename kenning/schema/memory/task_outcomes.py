@@ -25,7 +25,18 @@ class TaskOutcomeInput:
     task_id: str = strawberry.field(description="Becomes the node key task:<taskId>.")
     category: TaskCategory
     action: TaskAction
-    summary: str = strawberry.field(description="What was done, in a few sentences.")
+    summary: str | None = strawberry.field(
+        default=None,
+        description="What was done, in a few sentences. Give it with the other outcome "
+        "fields, or give `rawContext` instead of all of them.",
+    )
+    raw_context: str | None = strawberry.field(
+        default=None,
+        description="The agent's own notes or transcript of the task (at most 32,000 "
+        "characters), instead of summary, keyDecisions, patternsUsed, artifacts, "
+        "lessonsLearned and topics: a significant outcome is queued and a model writes "
+        "those fields in the background, then it is stored as if they had been given.",
+    )
     has_step_results: bool = strawberry.field(
         default=False, description="Whether the task's steps produced results."
     )
@@ -52,7 +63,8 @@ class TaskOutcomeInput:
 
 @strawberry.type(
     description="The outcome's document is queued in the background lane (priority 4) at "
-    "`sourceUrn`; recording the task again replaces it."
+    "`sourceUrn` (from `rawContext`, the job first has the model extract it; a failed "
+    "extraction shows on the job); recording the task again replaces it."
 )
 class TaskOutcomeQueued:
     task_id: str

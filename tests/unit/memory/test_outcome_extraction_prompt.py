@@ -185,7 +185,7 @@ async def test_an_unreadable_payload_fails_without_a_model_call() -> None:
     preparer = task_outcome_preparer(model, model="m", max_retries=0, policy=SecretPolicy.REJECT)
     for payload in (
         {},
-        {**extraction_payload(RAW, NOTES), "v": 9},
+        {**extraction_payload(RAW, NOTES), "task": "ingest"},
         {**extraction_payload(RAW, NOTES), "category": "NOPE"},
         {k: v for k, v in extraction_payload(RAW, NOTES).items() if k != "rawContext"},
     ):
