@@ -99,9 +99,7 @@ class ModelCallError(KenningError):
 
     code = ErrorCode.MODEL_UNAVAILABLE
 
-    def __init__(
-        self, message: str, *, transient: bool, retry_after: float | None = None
-    ) -> None:
+    def __init__(self, message: str, *, transient: bool, retry_after: float | None = None) -> None:
         super().__init__(message)
         self.transient = transient
         self.retry_after = retry_after
