@@ -11,7 +11,6 @@ reset connections, 408/429/502/503/504, "server busy"), PERMANENT for the rest.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,16 +24,13 @@ from kenning.domain.embedding import (
     batched,
     model_priority,
 )
+from kenning.domain.models.failures import is_transient, retry_after_seconds
 
 PRIORITY_HEADER = "X-Ollama-Priority"
 DEFAULT_BATCH_SIZE = 32
 DEFAULT_TIMEOUT = 120.0  # seconds; behind the router a background batch may wait its turn
 CONNECT_TIMEOUT = 5.0
 
-_TRANSIENT_STATUSES = frozenset({408, 429, 502, 503, 504})
-# Ollama's queue-full message is "server busy, please try again.  maximum pending requests
-# exceeded"; a runner that is still loading says "try again" too.
-_TRANSIENT_MESSAGES = ("server busy", "try again")
 _OPERATIONAL = EmbeddingErrorKind.OPERATIONAL
 _PERMANENT = EmbeddingErrorKind.PERMANENT
 
@@ -142,10 +138,8 @@ def _error_message(body: Any) -> str | None:
 
 def error_kind(status: int, message: str) -> EmbeddingErrorKind:
     """OPERATIONAL for answers that may pass (busy, overloaded, timed out), else PERMANENT."""
-    transient = status in _TRANSIENT_STATUSES or any(
-        marker in message.lower() for marker in _TRANSIENT_MESSAGES
-    )
-    return _OPERATIONAL if transient else _PERMANENT
+    # One rule for every model backend answer (see kenning.domain.models.failures).
+    return _OPERATIONAL if is_transient(status, message) else _PERMANENT
 
 
 def _status_error(response: httpx.Response, body: Any) -> EmbeddingError:
@@ -153,17 +147,8 @@ def _status_error(response: httpx.Response, body: Any) -> EmbeddingError:
     return EmbeddingError(
         f"ollama answered {response.status_code}: {message}",
         kind=error_kind(response.status_code, message),
-        retry_after=_retry_after(response),
+        retry_after=retry_after_seconds(response.headers.get("retry-after")),
     )
-
-
-def _retry_after(response: httpx.Response) -> float | None:
-    # Only the delta-seconds form; an HTTP date is rare from Ollama or the router.
-    try:
-        seconds = float(response.headers.get("retry-after", ""))
-    except ValueError:
-        return None
-    return seconds if math.isfinite(seconds) and seconds >= 0 else None
 
 
 def checked_vectors(body: Any, *, expected: int, dimension: int) -> list[list[float]]:
