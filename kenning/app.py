@@ -15,6 +15,7 @@ from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_P
 from kenning.domain.access.principal import Principal, bearer_key
 from kenning.domain.embedding import Embedder
 from kenning.domain.errors import ConfigurationError
+from kenning.domain.models.ports import ModelClient
 from kenning.graphiql import graphiql_page, graphiql_routes
 from kenning.graphql_view import KenningGraphQL
 from kenning.http_metrics import HttpMetrics
@@ -82,12 +83,15 @@ def key_holder(holder: dict[str, Runtime]) -> Callable[[Request], Awaitable[Prin
     return identify
 
 
-def create_app(settings: Settings, *, embedder: Embedder | None = None) -> Starlette:
+def create_app(
+    settings: Settings, *, embedder: Embedder | None = None, models: ModelClient | None = None
+) -> Starlette:
     """Build the ASGI app; pools open and close in its lifespan, nothing at import.
 
-    ``embedder`` replaces the one the settings name (benchmarks count its calls); the app
-    closes it on shutdown either way. With a router backend configured (``settings.router``)
-    the model router is mounted at ``/ollama`` and ``/router`` and the ollama embedder uses it.
+    ``embedder`` replaces the one the settings name (benchmarks count its calls), ``models``
+    the model client; the app closes them on shutdown either way. With a router backend
+    configured (``settings.router``) the model router is mounted at ``/ollama`` and
+    ``/router``, and the ollama embedder and Kenning's model calls use it.
     """
     holder: dict[str, Runtime] = {}
     router_app = router_app_for(settings)
@@ -117,7 +121,9 @@ def create_app(settings: Settings, *, embedder: Embedder | None = None) -> Starl
             ),
             *(graphiql_routes() if settings.graphiql_enabled else ()),
         ],
-        lifespan=mcp.inside(server_lifespan(settings, holder, router_app, service, embedder)),
+        lifespan=mcp.inside(
+            server_lifespan(settings, holder, router_app, service, embedder, models)
+        ),
     )
     if settings.cors_origins:
         app.add_middleware(
