@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -39,6 +40,7 @@ from bench._extraction_set import SET_PATH, LabelledSet, load_set
 from bench._extraction_stack import run_shapes
 from bench._own_database import own_settings, recreate_and_migrate
 from kenning.domain.extraction.graph_extraction import EXTRACT_PROMPT_VERSION
+from kenning.domain.models.ports import ModelCallError
 from kenning.router.demo import FakeOllama
 from kenning.settings import Settings
 from kenning.storage.models.ollama import OllamaModelClient
@@ -80,11 +82,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     labelled = load_set(args.set)
     report: dict[str, Any] = {"prompt_version": EXTRACT_PROMPT_VERSION, "set": str(args.set)}
     if args.url:
-        run = uvloop.run(_quality(args, labelled, args.url))
+        try:
+            run = uvloop.run(_quality(args, labelled, args.url))
+        except ModelCallError as error:
+            print(f"{args.url} could not answer: {error.message}", file=sys.stderr)
+            print(
+                f"is Ollama up, and the model pulled (ollama pull {args.model})?", file=sys.stderr
+            )
+            return 2
         print(quality_table(run, f"model at {args.url}"))
         report |= {"mode": "model", "url": args.url, "quality": quality_json(run)}
         output = args.output or RESULTS / f"extraction_{_slug(args.model)}.json"
     else:
+        load_before = os.getloadavg()[0]
         settings = own_settings(DATABASE, REDIS_DB)
         recreate_and_migrate(settings, DATABASE)
         fake = FakeOllama("bench-extraction")
@@ -111,6 +121,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             "mode": "fake",
             "quality_fake_harness_check": quality_json(run),
             "overhead": figures,
+            # Shared machines: timings move with the load, the ratio to the plain script less.
+            "machine": {
+                "cpus": os.cpu_count(),
+                "load_1m_before": round(load_before, 2),
+                "load_1m_after": round(os.getloadavg()[0], 2),
+            },
         }
         output = args.output or RESULTS / "extraction.json"
     output.parent.mkdir(parents=True, exist_ok=True)
