@@ -183,6 +183,10 @@ class Audit:
         assert rag <= set(visible.chunks) and (rag or not visible.chunks), (self.who, pack)
         assert context["__typename"] == "AgentContext", (self.who, context)
         assert (context["entity"] is not None) == (probe.entity in visible.keys), self.who
+        check_ins = answers["checkIns"]
+        assert check_ins["__typename"] == "CheckInPage" and not check_ins["hasNextPage"], self.who
+        got = {c["id"] for c in check_ins["nodes"]}
+        assert got == visible.check_ins, (self.who, "checkIns", got ^ visible.check_ins)
 
     def _neighbors(self, subgraph: Json, key: str, depth: int) -> None:
         nodes, edges = self.visible.neighborhood(key, depth)

@@ -57,6 +57,15 @@ class StoredEdge:
 EdgeId = tuple[str, str, str, Scope]
 
 
+@dataclass(frozen=True, slots=True)
+class StoredCheckIn:
+    """A structureKnowledge check-in: its scope and the text (and hints) it recorded."""
+
+    id: str
+    scope: Scope
+    text: str
+
+
 def _scope(props: Mapping[str, Any]) -> Scope:
     return Scope(props["client"], props["project"], props["group"])
 
@@ -75,6 +84,7 @@ class Stored:
     edges: tuple[StoredEdge, ...]
     groups: ProjectGroups
     """Which group each project is in, as recorded: the rule reads it, not row stamps."""
+    check_ins: tuple[StoredCheckIn, ...] = ()
 
     def can_see(self, reader: Scope, row: Scope) -> bool:
         """The reference rule, over the recorded groups."""
@@ -87,6 +97,7 @@ class Stored:
             chunks={i: c for i, c in self.chunks.items() if self.can_see(reader, c.scope)},
             vertices=tuple(v for v in self.vertices if self.can_see(reader, v.scope)),
             edges=tuple(e for e in self.edges if self.can_see(reader, e.scope)),
+            check_ins=frozenset(c.id for c in self.check_ins if self.can_see(reader, c.scope)),
         )
 
 
@@ -136,7 +147,15 @@ async def load(pool: asyncpg.Pool, graph: str) -> Stored:
         edges.append(edge)
     group_rows = await pool.fetch("SELECT client_id, project_id, group_id FROM project_groups")
     groups = ProjectGroups({(r["client_id"], r["project_id"]): r["group_id"] for r in group_rows})
-    stored = Stored(chunks, tuple(vertices), tuple(edges), groups)
+    check_in_rows = await pool.fetch(
+        "SELECT id, client_id, project_id, group_id, "
+        "coalesce(input_text, '') || ' ' || coalesce(hints, '') AS text FROM check_ins"
+    )
+    check_ins = tuple(
+        StoredCheckIn(r["id"], Scope(r["client_id"], r["project_id"], r["group_id"]), r["text"])
+        for r in check_in_rows
+    )
+    stored = Stored(chunks, tuple(vertices), tuple(edges), groups, check_ins)
     _check_placement(stored)
     return stored
 
@@ -148,6 +167,8 @@ def _check_placement(stored: Stored) -> None:
         marks = tags_in(json.dumps(vertex.properties))
         assert marks <= {vertex.scope}, ("vertex stored elsewhere", vertex)
         assert vertex.properties.get("owner", tag(vertex.scope)) == tag(vertex.scope)
+    for check_in in stored.check_ins:
+        assert tags_in(check_in.text) == {check_in.scope}, ("check-in stored elsewhere", check_in)
     for edge in stored.edges:
         assert edge.evidence, ("edge without evidence", edge)
         for chunk_id in edge.evidence:
@@ -162,6 +183,7 @@ class Visible:
     chunks: Mapping[str, StoredChunk]
     vertices: tuple[StoredVertex, ...]
     edges: tuple[StoredEdge, ...]
+    check_ins: frozenset[str] = frozenset()
     _by_key: dict[str, list[StoredVertex]] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
@@ -220,7 +242,7 @@ async def fresh(api: Api) -> None:
     graph = api.runtime.settings.graph_name
     async with api.runtime.pool.acquire() as conn:
         await conn.execute(
-            "TRUNCATE chunks, sources, source_mentions, aliases, project_groups, "
+            "TRUNCATE chunks, sources, source_mentions, aliases, project_groups, check_ins, "
             f'{graph}."Entity", {graph}."REL"'
         )
 

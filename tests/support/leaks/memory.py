@@ -2,16 +2,19 @@
 memory read path is checked against the rows read straight from the tables.
 
 Every memory item carries a serial (``memo007``) and the tag of the scope its own rule
-stores it at (its *home*): user knowledge and task outcomes at the writer's scope, session
-entries at the writer's (client, project) session, procedures at the writer's client, hard
-rules at (client, project). The generic tag scan of ``audit.Audit`` then holds for every
-response (agentContext too), and the serials make each path's check exact.
+stores it at (its *home*): user knowledge, task outcomes and structureKnowledge check-ins
+(dry runs answered by a fake Ollama) at the writer's scope, session entries at the writer's
+session, procedures at the writer's client, hard rules at (client, project). The generic tag
+scan of ``audit.Audit`` then holds for every response (agentContext and checkIns too), and
+the serials make each path's check exact.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,13 +23,17 @@ from hypothesis import strategies as st
 
 from kenning.domain.access.principal import Principal, Role
 from kenning.domain.access.scope import ProjectGroups, Scope, ScopeLevel
+from kenning.domain.extraction.structure_prompt import EXAMPLE_ANSWER
 from kenning.domain.queue.jobs import JobStatus, Lane
 from kenning.domain.queue.runner import run_job
+from kenning.router.demo import FakeOllama
+from kenning.runtime import Runtime
+from kenning.storage.models import OllamaModelClient
 from tests.support.graph_data import scope_input
 from tests.support.graphql_api import Api
 from tests.support.leaks.corpus import CLIENTS, GROUPS, HOME, PROJECTS, WORD, tag, tags_in
 
-KINDS = ("knowledge", "session", "procedure", "rule", "outcome")
+KINDS = ("knowledge", "session", "procedure", "rule", "outcome", "check_in")
 KNOWLEDGE = (("PREFERENCE", "editor"), ("PREFERENCE", "timezone"), ("TEAM", "reviewer"))
 TRIGGERS = ("deploy the app", "rotate the keys")
 RULE_KEYS = ("route-bugs", "notify-oncall")
@@ -152,6 +159,15 @@ def _mutation(write: MemoryWrite) -> tuple[str, str, dict[str, Any]]:
             "mutation($i: SaveProcedureInput!) { saveProcedure(input: $i) { __typename } }",
             {"i": procedure},
         )
+    if write.kind == "check_in":
+        return (
+            "structureKnowledge",
+            (
+                "mutation($t: String!, $h: String) { structureKnowledge(input: "
+                "{text: $t, hints: $h, dryRun: true}) { __typename } }"
+            ),
+            {"t": f"check-in {text}", "h": f"hints {text}" if write.flag else None},
+        )
     if write.kind == "rule":
         return (
             "storeRule",
@@ -175,6 +191,7 @@ _SUCCESS = {
     "saveProcedure": {"Procedure"},
     "storeRule": {"StoreRuleSuccess"},
     "recordTaskOutcome": {"TaskOutcomeQueued"},
+    "structureKnowledge": {"StructureKnowledgeSuccess"},
 }
 _DELETE = """mutation($k: String!, $p: String) { deleteRule(ruleKey: $k, projectId: $p) {
   __typename } }"""
@@ -182,18 +199,34 @@ _DELETE = """mutation($k: String!, $p: String) { deleteRule(ruleKey: $k, project
 
 async def write_memory(api: Api, writes: list[MemoryWrite]) -> None:
     """Store every write through GraphQL as its agent key, then index what was queued."""
-    for write in writes:
-        writer = api.as_(writer_key(write))
-        field, text, variables = _mutation(write)
-        result = (await writer(text, **variables))[field]
-        assert result["__typename"] in _SUCCESS[field], (write, result)
-        if write.kind == "rule" and write.flag:
-            deleted = await writer(_DELETE, k=variables["k"], p=variables["p"])
-            assert deleted["deleteRule"]["__typename"] == "DeleteRuleSuccess", (write, deleted)
+    async with answering_model(api.runtime):
+        for write in writes:
+            writer = api.as_(writer_key(write))
+            field, text, variables = _mutation(write)
+            result = (await writer(text, **variables))[field]
+            assert result["__typename"] in _SUCCESS[field], (write, result)
+            if write.kind == "rule" and write.flag:
+                deleted = await writer(_DELETE, k=variables["k"], p=variables["p"])
+                assert deleted["deleteRule"]["__typename"] == "DeleteRuleSuccess", (write, deleted)
     runtime = api.runtime
     while (claimed := await runtime.queue.work.claim(Lane.BULK, "leaks/memory", 60)) is not None:
         status = await run_job(claimed, runtime.queue.work, runtime.ingest_deps())
         assert status is JobStatus.INDEXED, (claimed, status)
+
+
+@asynccontextmanager
+async def answering_model(runtime: Runtime) -> AsyncIterator[None]:
+    """Model calls answered over HTTP by a fake Ollama with a valid knowledge file."""
+    fake = FakeOllama("leaks")
+    fake.replier = lambda body: json.dumps(EXAMPLE_ANSWER)
+    fake.start()
+    before, runtime.models = runtime.models, OllamaModelClient(fake.url, timeout=30)
+    try:
+        yield
+    finally:
+        await runtime.models.aclose()
+        runtime.models = before
+        fake.stop()
 
 
 async def fresh_memory(api: Api) -> None:

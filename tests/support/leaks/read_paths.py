@@ -2,7 +2,7 @@
 
 A *block* is the list of root fields (search in each mode and once filtered, chunksByKind
 for each kind, chunks and chunk by id, nodes, node, neighbors, path, evidencePack,
-agentContext), aliased with a
+agentContext, checkIns), aliased with a
 prefix and read with one scope variable. Two blocks with different scopes can share a
 request, which also checks that the per-request loaders keep reader scopes apart.
 """
@@ -24,7 +24,7 @@ from tests.support.leaks.corpus import GRAPH_KIND, KEYS, KINDS, TEXT_KINDS, WORD
 MISSING_KEY = "user:nobody"
 MISSING_CHUNK = "no-such-chunk"
 MODES = ("HYBRID", "VECTOR", "KEYWORD")
-UNION_FIELDS = ("search", "evidencePack", "agentContext")
+UNION_FIELDS = ("search", "evidencePack", "agentContext", "checkIns")
 # A filtered search: URNs are shared by many scopes, so the filter must not replace the scope.
 FILTER_KINDS = (TEXT_KINDS[0], GRAPH_KIND)
 FILTER_URNS = ("doc-1", "graph-1")
@@ -127,6 +127,12 @@ def block(
             f'agentContext(query: "{probe.query}", entityKey: "{probe.entity}", limit: 50, '
             f"{s}) {{ __typename ... on AgentContext {{ text entity {{ ...N }} sections {{ "
             "__typename infoType text lines { __typename text chunkIds score } } } "
+            "... on ScopeError { code message } }",
+        ),
+        (
+            f"{prefix}checkIns",
+            f"checkIns(first: 100, {s}) {{ __typename ... on CheckInPage {{ hasNextPage "
+            "nodes { id caller inputText hints output scope { ...S } } } "
             "... on ScopeError { code message } }",
         ),
     ]
