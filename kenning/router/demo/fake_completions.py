@@ -16,7 +16,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from .fake_models import ModelSpec, fake_tokens, parse_keep_alive
-from .fake_replies import pieces
+from .fake_replies import Reply, pieces
+from .fake_schema import constrained_answer
 
 if TYPE_CHECKING:
     from .fake_ollama import FakeOllama, RequestRecord
@@ -56,6 +57,9 @@ async def complete(
         kind = "chat" if chat else "generate"
         return JSONResponse({"error": f'"{spec.name}" does not support {kind}'}, 400)
     reply = fake.next_reply(body)
+    constrained = constrained_answer(body.get("format")) if reply is None else None
+    if constrained is not None:
+        reply = Reply(constrained)
     if reply is None:
         count = int((body.get("options") or {}).get("num_predict") or fake.tokens)
         tokens, delay = fake_tokens(prompt, count), 0.0
