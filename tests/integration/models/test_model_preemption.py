@@ -27,8 +27,9 @@ EXTRACT_MODEL = "qwen2.5:7b"
 ANSWER = '{"entities": [{"id": "person:ada", "description": "wrote the first program"}]}'
 
 
-def chat(model: str, text: str, priority: ModelPriority) -> ChatRequest:
-    return ChatRequest(model, (ChatMessage(Role.USER, text),), priority, schema={"type": "object"})
+def chat(model: str, text: str, priority: ModelPriority, *, structured: bool = True) -> ChatRequest:
+    schema = {"type": "object"} if structured else None
+    return ChatRequest(model, (ChatMessage(Role.USER, text),), priority, schema=schema)
 
 
 async def test_p0_chat_preempts_a_background_generation_which_finishes_on_cpu(
@@ -61,7 +62,9 @@ async def test_p0_chat_preempts_a_background_generation_which_finishes_on_cpu(
         )
         await wait_until(lambda: gpu.count("/api/chat", EXTRACT_MODEL, outcome="running") == 1)
 
-        urgent = await models.chat(chat(ORCHESTRATOR_MODEL, "plan", ModelPriority.CRITICAL))
+        urgent = await models.chat(
+            chat(ORCHESTRATOR_MODEL, "plan", ModelPriority.CRITICAL, structured=False)
+        )
         background = await asyncio.wait_for(extraction, 4)
         elapsed = time.monotonic() - started
         await wait_until(lambda: any(e.kind is EventKind.PREEMPTION for e in events))
