@@ -105,7 +105,7 @@ async def _start(
                              "(KENNING_ALLOW_ANONYMOUS); never use this in production"},
         )  # fmt: skip
     await runtime.queue.start_workers(
-        runtime.ingest_deps(), settings.queue_workers, service.observe_job
+        runtime.job_deps(), settings.queue_workers, service.observe_job
     )
     # Everything loaded so far lives as long as the process: keeping it out of the
     # collector's full passes removed ~120 ms pauses under large ingests.

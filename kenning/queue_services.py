@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncpg
 import redis.asyncio as aioredis
 
-from kenning.domain.ingestion.ingest import IngestDeps
 from kenning.domain.queue.event_hub import EventHub
 from kenning.domain.queue.progress import PositionWatch
 from kenning.domain.queue.status_feed import StatusFeeds
@@ -55,11 +54,10 @@ class QueueServices:
         self._wakeup: PgWakeup | None = None
 
     async def start_workers(
-        self, deps: JobDeps | IngestDeps, count: int, observe: JobObserver | None = None
+        self, deps: JobDeps, count: int, observe: JobObserver | None = None
     ) -> list[Worker]:
-        """Start ``count`` workers running jobs with ``deps`` (``Runtime.job_deps()``; bare
-        ``IngestDeps`` run ingest jobs only); ``observe`` hears how long each job took and
-        how it ended."""
+        """Start ``count`` workers running jobs with ``deps`` (``Runtime.job_deps()``);
+        ``observe`` hears how long each job took and how it ended."""
         if self._wakeup is None:
             self._wakeup = PgWakeup(self.settings)
         config = worker_config(self.settings)

@@ -24,7 +24,7 @@ from kenning.domain.embedding import BACKGROUND_PRIORITY, Embedder
 from kenning.domain.errors import KenningError, ValidationError
 from kenning.domain.extraction.extract_source import ExtractionDeps, extract_source
 from kenning.domain.extraction.mode import ExtractionMode
-from kenning.domain.ingestion.ingest import IngestDeps, ingest
+from kenning.domain.ingestion.ingest import ingest
 from kenning.domain.ingestion.ports import KnowledgeStore, WriteUnit
 from kenning.domain.ingestion.request import IngestRequest, IngestStatus
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
@@ -33,7 +33,7 @@ from kenning.domain.queue.backoff import backoff_delay, is_operational, retry_af
 from kenning.domain.queue.jobs import JobStage, JobStatus, Lease, LeaseLostError
 from kenning.domain.queue.payload import extract_target, extraction_of, from_payload, task_of
 from kenning.domain.queue.ports import ClaimedJob, WorkQueue
-from kenning.domain.queue.tasks import EXTRACT_TASK, INGEST_TASK, JobDeps, job_deps
+from kenning.domain.queue.tasks import EXTRACT_TASK, INGEST_TASK, JobDeps
 
 T = TypeVar("T")
 
@@ -84,7 +84,7 @@ def describe(error: BaseException) -> str:
 async def run_job(
     claimed: ClaimedJob,
     queue: WorkQueue,
-    deps: JobDeps | IngestDeps,
+    deps: JobDeps,
     operational: Callable[[BaseException], bool] = is_operational,
 ) -> JobStatus | None:
     """Run a claimed job to its next status; ``None`` when the lease was lost (another
@@ -92,7 +92,7 @@ async def run_job(
     job, lease = claimed.job, claimed.lease
     started = time.perf_counter()
     try:
-        status = await _run_task(claimed, queue, job_deps(deps))
+        status = await _run_task(claimed, queue, deps)
     except LeaseLostError:
         logger.warning("queue.job.lease_lost", extra={"job_id": job.id})
         return None

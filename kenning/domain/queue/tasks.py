@@ -50,8 +50,3 @@ class JobDeps:
     extraction: ExtractionDeps | None = None
     preparers: Mapping[str, Preparer] = field(default_factory=dict)
     held_store: HeldStore | None = None
-
-
-def job_deps(deps: JobDeps | IngestDeps) -> JobDeps:
-    """``deps`` as ``JobDeps`` (callers that only ingest may still pass ``IngestDeps``)."""
-    return deps if isinstance(deps, JobDeps) else JobDeps(ingest=deps)

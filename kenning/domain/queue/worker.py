@@ -17,12 +17,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from kenning.domain.ingestion.ingest import IngestDeps
 from kenning.domain.queue.backoff import is_operational
 from kenning.domain.queue.jobs import JobStatus, Lane, Lease
 from kenning.domain.queue.ports import WorkQueue
 from kenning.domain.queue.runner import run_job
-from kenning.domain.queue.tasks import JobDeps, job_deps
+from kenning.domain.queue.tasks import JobDeps
 
 logger = logging.getLogger("kenning.queue")
 
@@ -84,7 +83,7 @@ class Worker:
     def __init__(
         self,
         queue: WorkQueue,
-        deps: JobDeps | IngestDeps,
+        deps: JobDeps,
         wakeup: Wakeup,
         registry: WorkerRegistry,
         config: WorkerConfig = WorkerConfig(),
@@ -95,7 +94,7 @@ class Worker:
     ) -> None:
         self.id = worker_id or f"worker-{uuid.uuid4().hex[:12]}"
         self._observe = observe or _unobserved
-        self._queue, self._deps, self._wakeup = queue, job_deps(deps), wakeup
+        self._queue, self._deps, self._wakeup = queue, deps, wakeup
         self._registry, self._config, self._operational = registry, config, operational
         self._held: dict[str, Lease] = {}
         self._stopping = asyncio.Event()

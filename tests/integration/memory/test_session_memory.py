@@ -155,7 +155,7 @@ async def test_promote_also_ingests_the_entry_in_the_background_lane(
     assert (job["client_id"], job["project_id"]) == ("acme", "web")
     claimed = await runtime.queue.work.claim(Lane.BULK, "test/1", 60)
     assert claimed is not None and claimed.job.id == result["promotion"]["jobId"]
-    assert await run_job(claimed, runtime.queue.work, runtime.ingest_deps()) is JobStatus.INDEXED
+    assert await run_job(claimed, runtime.queue.work, runtime.job_deps()) is JobStatus.INDEXED
     chunk = await pool.fetchrow(
         "SELECT kind, content, client_id, project_id FROM chunks WHERE source_urn = $1",
         f"session-entry:{result['entry']['id']}",

@@ -59,7 +59,7 @@ async def run_queue(runtime: Runtime) -> list[JobStatus | None]:
     """Run every due background job once, as a worker of the bulk lane would."""
     ran = []
     while (claimed := await runtime.queue.work.claim(Lane.BULK, "test/outcomes", 60)) is not None:
-        ran.append(await run_job(claimed, runtime.queue.work, runtime.ingest_deps()))
+        ran.append(await run_job(claimed, runtime.queue.work, runtime.job_deps()))
     return ran
 
 

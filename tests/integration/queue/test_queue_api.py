@@ -171,7 +171,7 @@ async def test_ingestion_progress_shows_a_queued_job_with_its_position(qapi: Api
 
 async def test_the_workers_part_says_when_a_worker_stopped(qruntime: Runtime) -> None:
     assert qruntime.queue.workers_state() == (True, "off (no workers in this process)")
-    [worker] = await qruntime.queue.start_workers(qruntime.ingest_deps(), 1)
+    [worker] = await qruntime.queue.start_workers(qruntime.job_deps(), 1)
     assert worker.running and qruntime.queue.workers_state() == (True, "ok")
     # A slot that died (a bug, a cancelled task) makes this process unready.
     slot = worker._slots[0]

@@ -54,7 +54,7 @@ async def test_a_busy_backend_delays_jobs_and_none_fails(
     api = Api(ollama_runtime)
     backend.mode = "busy"
     handles = [await request(api, f"urn:busy{n}") for n in range(6)]
-    await ollama_runtime.queue.start_workers(ollama_runtime.ingest_deps(), 1)
+    await ollama_runtime.queue.start_workers(ollama_runtime.job_deps(), 1)
 
     async def all_waiting() -> bool:
         jobs = [await job_status(api, h["jobId"]) for h in handles]
@@ -80,7 +80,7 @@ async def test_a_malformed_answer_fails_the_job_with_a_clear_error(
     api = Api(ollama_runtime)
     backend.mode = "malformed"
     handle = await request(api, "urn:garbled")
-    await ollama_runtime.queue.start_workers(ollama_runtime.ingest_deps(), 1)
+    await ollama_runtime.queue.start_workers(ollama_runtime.job_deps(), 1)
 
     async def failed() -> bool:
         job = await job_status(api, handle["jobId"])

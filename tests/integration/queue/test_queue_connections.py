@@ -95,7 +95,7 @@ async def test_revoke_cancels_queued_work_purges_everything_and_refuses_more(
     # Index the priority job only; the bulk lane (with the summary) stays queued.
     claimed = await qruntime.queue.work.claim(Lane.PRIORITY, "test/1", 60)
     assert claimed is not None and claimed.job.id == indexed["jobId"]
-    assert await run_job(claimed, qruntime.queue.work, qruntime.ingest_deps()) is JobStatus.INDEXED
+    assert await run_job(claimed, qruntime.queue.work, qruntime.job_deps()) is JobStatus.INDEXED
     chunks = await queue_pool.fetchval(
         "SELECT count(*) FROM chunks WHERE connection_id = 'drive-1'"
     )
@@ -143,7 +143,7 @@ async def test_a_job_running_while_its_connection_is_revoked_commits_nothing(
     claimed = await qruntime.queue.work.claim(Lane.BULK, "test/1", 60)
     assert claimed is not None
     await qapi(REVOKE, id="drive-1", reason="gone")
-    status = await run_job(claimed, qruntime.queue.work, qruntime.ingest_deps())
+    status = await run_job(claimed, qruntime.queue.work, qruntime.job_deps())
     assert status is not None and status.value == "CANCELLED"
     assert await queue_pool.fetchval("SELECT count(*) FROM chunks") == 0
     job = await job_status(qapi, handle["jobId"])

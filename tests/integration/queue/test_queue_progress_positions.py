@@ -107,7 +107,7 @@ async def follow(runtime: Runtime, stream: AsyncIterator[dict[str, Any]], ahead:
     positions.append((await next_job(stream))["position"])
     assert positions == [5, 4, 3, 2, 1]
     await jobs.cancel(ahead[2])
-    await runtime.queue.start_workers(runtime.ingest_deps(), 1)
+    await runtime.queue.start_workers(runtime.job_deps(), 1)
     rest = [await next_job(stream)]
     while rest[-1]["status"] not in ("INDEXED", "FAILED"):
         rest.append(await next_job(stream))

@@ -75,7 +75,7 @@ async def test_snapshot_then_an_update_per_change_of_the_subscribers_own_jobs(
 async def test_workers_and_transitions_show_up(qruntime: Runtime, qapi: Api) -> None:
     stream = subscribe(qapi, QUEUE_STATUS, first=5)
     await next_update(stream)
-    workers = await qruntime.queue.start_workers(qruntime.ingest_deps(), 1)
+    workers = await qruntime.queue.start_workers(qruntime.job_deps(), 1)
     handle = await request(qapi, "urn:watched")
     statuses: list[tuple[str, str | None]] = []
     for _ in range(20):

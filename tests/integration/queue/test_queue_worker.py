@@ -56,7 +56,7 @@ async def test_a_job_runs_through_every_stage_once_and_progress_completes(
 
     watcher = asyncio.create_task(watch())
     await asyncio.sleep(0.3)  # subscribed and holding the QUEUED snapshot
-    await qruntime.queue.start_workers(qruntime.ingest_deps(), 1)
+    await qruntime.queue.start_workers(qruntime.job_deps(), 1)
     await asyncio.wait_for(watcher, 20)  # completes after the terminal status
     assert seen == [
         ("QUEUED", None),
@@ -83,7 +83,7 @@ async def test_cancel_and_retry(qruntime: Runtime, qapi: Api) -> None:
     }
     retried = await qapi(CONTROL.format(name="retryJob"), id=handle["jobId"])
     assert retried["retryJob"]["status"] == "QUEUED"
-    await qruntime.queue.start_workers(qruntime.ingest_deps(), 1)
+    await qruntime.queue.start_workers(qruntime.job_deps(), 1)
     done = await until_status(qapi, handle["jobId"], "INDEXED")
     assert done["finishedAt"] is not None
 
@@ -104,7 +104,7 @@ async def test_an_expired_lease_goes_back_to_the_queue_and_the_old_owner_is_lock
     assert "lease" in job["lastError"]
     with pytest.raises(LeaseLostError):
         await work.finish(claimed.lease, claimed.job.status)
-    await qruntime.queue.start_workers(qruntime.ingest_deps(), 1)
+    await qruntime.queue.start_workers(qruntime.job_deps(), 1)
     await until_status(qapi, handle["jobId"], "INDEXED")
 
 
@@ -118,7 +118,7 @@ async def test_a_full_bulk_lane_does_not_delay_the_priority_lane(
     try:
         for n in range(6):
             await request(api, f"urn:bulk{n}")
-        await runtime.queue.start_workers(runtime.ingest_deps(), 1)
+        await runtime.queue.start_workers(runtime.job_deps(), 1)
         await asyncio.sleep(0.3)  # both bulk slots are now stuck in embedding
         started = time.monotonic()
         urgent = await request(api, "urn:urgent", priority=1)
@@ -146,7 +146,7 @@ async def test_operational_errors_wait_and_permanent_ones_fail(
     api = Api(runtime)
     try:
         handle = await request(api, "urn:broken")
-        await runtime.queue.start_workers(runtime.ingest_deps(), 1)
+        await runtime.queue.start_workers(runtime.job_deps(), 1)
         if kind is EmbeddingErrorKind.PERMANENT:
             job = await until_status(api, handle["jobId"], "FAILED")
             assert job["lastError"] == "EMBEDDING_FAILED: backend says no (permanent)"

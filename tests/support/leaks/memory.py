@@ -210,7 +210,7 @@ async def write_memory(api: Api, writes: list[MemoryWrite]) -> None:
                 assert deleted["deleteRule"]["__typename"] == "DeleteRuleSuccess", (write, deleted)
     runtime = api.runtime
     while (claimed := await runtime.queue.work.claim(Lane.BULK, "leaks/memory", 60)) is not None:
-        status = await run_job(claimed, runtime.queue.work, runtime.ingest_deps())
+        status = await run_job(claimed, runtime.queue.work, runtime.job_deps())
         assert status is JobStatus.INDEXED, (claimed, status)
 
 

@@ -15,7 +15,7 @@ from kenning.domain.queue.runner import run_job
 from tests.fakes.embedder import FakeEmbedder
 from tests.fakes.knowledge_store import FakeStore
 from tests.fakes.work_queue import FakeWorkQueue
-from tests.support.ingest_deps import deps
+from tests.support.ingest_deps import job_deps as deps
 
 T = TypeVar("T")
 NOW = datetime(2026, 11, 21, tzinfo=UTC)
