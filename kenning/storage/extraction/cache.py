@@ -42,18 +42,22 @@ class PgExtractionCache:
         return {r["content_hash"]: json.loads(r["result"]) for r in rows}
 
     async def put(self, key: CacheKey, content_hash: str, result: Mapping[str, Any]) -> None:
-        await self._pool.execute(
-            """INSERT INTO extraction_cache (client_id, content_hash, model, prompt_version,
-                                             result)
-               VALUES ($1, $2, $3, $4, $5::jsonb)
-               ON CONFLICT (client_id, content_hash, model, prompt_version)
-               DO UPDATE SET result = EXCLUDED.result, created_at = now()""",
-            key.client_id,
-            content_hash,
-            key.model,
-            key.prompt_version,
-            json.dumps(dict(result)),
-        )
+        # Without waiting for the WAL flush: a row lost to a crash costs one model call
+        # again, never correctness, and the wait was most of a cached chunk's cost.
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.execute("SET LOCAL synchronous_commit TO OFF")
+            await conn.execute(
+                """INSERT INTO extraction_cache (client_id, content_hash, model,
+                                                 prompt_version, result)
+                   VALUES ($1, $2, $3, $4, $5::jsonb)
+                   ON CONFLICT (client_id, content_hash, model, prompt_version)
+                   DO UPDATE SET result = EXCLUDED.result, created_at = now()""",
+                key.client_id,
+                content_hash,
+                key.model,
+                key.prompt_version,
+                json.dumps(dict(result)),
+            )
 
 
 class PgSourceChunks:
