@@ -82,6 +82,9 @@ class RecordingUnit:
     async def record_source(self, record: SourceRecord) -> None:
         self.stored.sources.append(record)
 
+    async def add_mentions(self, scope: Scope, source_urn: str, keys: Collection[str]) -> None:
+        return None  # ingest never adds mentions on their own
+
     async def delete_orphans(self, scope: Scope, keys: Collection[str]) -> int:
         return 0
 

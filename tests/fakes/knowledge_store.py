@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Awaitable, Callable, Collection, Sequence
 from typing import Any, TypeVar
 
@@ -47,6 +48,11 @@ class FakeUnit:
 
     async def record_source(self, record: SourceRecord) -> None:
         self.store.sources[record.source_urn] = record
+
+    async def add_mentions(self, scope: Scope, source_urn: str, keys: Collection[str]) -> None:
+        record = self.store.sources[source_urn]
+        mentions = tuple(sorted({*record.mentions, *keys}))
+        self.store.sources[source_urn] = dataclasses.replace(record, mentions=mentions)
 
     async def delete_orphans(self, scope: Scope, keys: Collection[str]) -> int:
         return 0

@@ -150,6 +150,5 @@ async def _store(
     await unit.upsert_edges(scope, edges)
     # The keys join the source's mentions: replacing or purging the source then strips
     # this evidence and deletes the nodes left orphaned, as for written references.
-    mentions = {*current.mentions, *(n.key for n in graph.nodes)}
-    await unit.record_source(dataclasses.replace(current, mentions=tuple(sorted(mentions))))
+    await unit.add_mentions(scope, source_urn, {n.key for n in graph.nodes})
     return dataclasses.replace(graph, edges=tuple(edges))

@@ -49,6 +49,10 @@ class WriteUnit(Protocol):
         """Remember a source's hash and the node keys it mentions."""
         ...
 
+    async def add_mentions(self, scope: Scope, source_urn: str, keys: Collection[str]) -> None:
+        """Add canonical ``keys`` to what a stored source mentions (its other record stays)."""
+        ...
+
     async def delete_orphans(self, scope: Scope, keys: Collection[str]) -> int:
         """Delete those vertices no source mentions and no edge touches; return how many."""
         ...

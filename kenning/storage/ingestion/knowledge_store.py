@@ -223,16 +223,20 @@ class PgWriteUnit:
             record.connection_id,
             len(record.chunk_ids),
         )
-        if record.mentions:
-            await self._conn.execute(
-                """INSERT INTO source_mentions
-                       (client_id, project_id, group_id, source_urn, node_key)
-                   SELECT $1, $2, $3, $4, k FROM unnest($5::text[]) AS k
-                   ON CONFLICT DO NOTHING""",
-                *parts,
-                record.source_urn,
-                sorted(set(record.mentions)),
-            )
+        await self.add_mentions(record.scope, record.source_urn, record.mentions)
+
+    async def add_mentions(self, scope: Scope, source_urn: str, keys: Collection[str]) -> None:
+        if not keys:
+            return
+        await self._conn.execute(
+            """INSERT INTO source_mentions
+                   (client_id, project_id, group_id, source_urn, node_key)
+               SELECT $1, $2, $3, $4, k FROM unnest($5::text[]) AS k
+               ON CONFLICT DO NOTHING""",
+            *_scope(scope),
+            source_urn,
+            sorted(set(keys)),
+        )
 
     async def delete_orphans(self, scope: Scope, keys: Collection[str]) -> int:
         # Keys this unit wrote are mentioned by its source, so never orphans; leaving them
