@@ -228,3 +228,29 @@ async def test_a_sync_ingest_returns_its_extraction_job_which_completes(
 
     plain = await api(INGEST, input=doc("Plain text, nothing to extract.", sourceUrn="doc:2"))
     assert plain["ingest"]["extractionJobId"] is None
+
+
+PURGE = """
+mutation Purge($urn: String!) {
+  purgeSource(sourceUrn: $urn) {
+    __typename ... on PurgeSuccess { edgesDeleted verticesDeleted }
+  }
+}"""
+
+
+async def test_purging_the_source_removes_what_was_extracted_from_it(
+    xruntime: Runtime, fake: FakeOllama
+) -> None:
+    api = Api(xruntime, agent("acme"))
+    await queued_llm(api, f"{BILLING}\n\n{AUTH}")
+    assert await run_next(xruntime) is JobStatus.INDEXED
+    assert len(await edges(xruntime)) == 2
+
+    data = await api(PURGE, urn="doc:arch")
+    purged = data["purgeSource"]
+    assert purged["__typename"] == "PurgeSuccess", purged
+    # The extracted keys were the source's mentions: its edges and the nodes only it
+    # named go with it, as written references do.
+    assert purged["edgesDeleted"] == 2 and purged["verticesDeleted"] == 3
+    assert await edges(xruntime) == {}
+    assert await descriptions(xruntime) == {}
