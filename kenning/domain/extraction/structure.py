@@ -10,6 +10,10 @@ Order, and why:
 3. The answer is loaded through ``load_knowledge`` (the same reading, checks and
    evidence-bearing edges as a knowledge file), then the check-in is stored.
 
+The check-in keeps the model's answer with every credential in it redacted, whatever the
+policy: a model may emit one the input never held (a dry run is never load-checked, a load
+the reject policy refuses is refused for it), and no credential may be stored.
+
 A model that stays invalid leaves an INVALID check-in and raises ``StructureOutputInvalid``
 with its id; an unavailable model (``ModelCallError``) raises as it is and leaves nothing,
 since no answer came back. A load the knowledge checks refuse stores nothing of the load and
@@ -45,6 +49,7 @@ from kenning.domain.ingestion.ingest import IngestDeps
 from kenning.domain.ingestion.ingest_graph import GraphOutcome
 from kenning.domain.ingestion.knowledge_file import load_knowledge
 from kenning.domain.ingestion.rules import check_identifiers, clean_content
+from kenning.domain.ingestion.secrets.scan import SecretPolicy, apply_policy
 from kenning.domain.models.ports import ModelClient, ModelOutputError, ModelPriority
 from kenning.domain.models.structured import Structured, StructuredPrompt, structured_call
 
@@ -149,11 +154,12 @@ async def structure_knowledge(request: StructureRequest, ports: StructurePorts) 
     started = time.perf_counter()
     answer = await _ask(ports, given, started)
     knowledge = answer.value.to_file()
+    output = redacted(knowledge)
 
     def record(status: CheckInStatus, source_urn: str | None) -> NewCheckIn:
         return check_in(
             given, status, model=answer.model, prompt_version=STRUCTURE_PROMPT_VERSION,
-            attempts=answer.attempts, duration_ms=_since(started), output=knowledge,
+            attempts=answer.attempts, duration_ms=_since(started), output=output,
             source_urn=source_urn,
         )  # fmt: skip
 
@@ -169,6 +175,17 @@ async def structure_knowledge(request: StructureRequest, ports: StructurePorts) 
         raise
     stored = await ports.check_ins.add(record(CheckInStatus.LOADED, urn))
     return StructureOutcome(stored, knowledge, urn, loaded)
+
+
+def redacted(value: Any) -> Any:
+    """``value`` (the answer's JSON) with every credential in its strings redacted."""
+    if isinstance(value, str):
+        return apply_policy(value, SecretPolicy.REDACT)
+    if isinstance(value, Mapping):
+        return {key: redacted(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [redacted(item) for item in value]
+    return value
 
 
 def _since(started: float) -> float:

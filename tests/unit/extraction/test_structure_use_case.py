@@ -219,3 +219,22 @@ async def test_an_answer_the_load_refuses_stores_nothing_and_an_invalid_check_in
     assert raised.value.field == "pieces[0].content"
     assert setup.store.writes == 0 and setup.store.chunks == []
     assert (setup.check_in.status, setup.check_in.source_urn) == (CheckInStatus.INVALID, None)
+    assert CREDENTIAL not in json.dumps(setup.check_in.output)  # the audit keeps none
+    assert "[REDACTED:" in setup.check_in.output["pieces"][0]["content"]  # type: ignore[index]
+
+
+@pytest.mark.parametrize("policy", [SecretPolicy.REJECT, SecretPolicy.REDACT])
+async def test_a_credential_the_model_made_up_is_never_stored_in_the_check_in(
+    policy: SecretPolicy,
+) -> None:
+    leaky = json.loads(VALID)
+    leaky["graph"]["nodes"][0]["properties"] = {"deployKey": f"Uses {CREDENTIAL}."}
+    leaky["pieces"][1]["content"] = f"Billing deploys with {CREDENTIAL}."
+    for dry_run in (True, False):
+        setup = Setup([json.dumps(leaky)], policy=policy)
+        try:
+            await setup.run(dry_run=dry_run)
+        except SensitiveContentError:
+            assert policy is SecretPolicy.REJECT and not dry_run
+        assert CREDENTIAL not in json.dumps(setup.check_in.output), (policy, dry_run)
+        assert CREDENTIAL not in json.dumps([c.content for c in setup.store.chunks])
