@@ -80,6 +80,9 @@ class EdgeView:
     to_key: str
     scope: Scope
     evidence_chunk_ids: tuple[str, ...]
+    # Set when a model extracted the edge: ``llm:<model>`` and the model's own confidence.
+    extracted_by: str | None = None
+    extraction_confidence: float | None = None
 
     @property
     def confidence(self) -> float:

@@ -124,6 +124,14 @@ class Edge:
     to_key: str = strawberry.field(
         name="toKey", description="The key of `to`, without loading the node."
     )
+    extracted_by: str | None = strawberry.field(
+        default=None,
+        description="`llm:<model>` when a model extracted this edge from its evidence; null for"
+        " edges a writer gave.",
+    )
+    extraction_confidence: float | None = strawberry.field(
+        default=None, description="The extracting model's own confidence (0..1), if extracted."
+    )
     evidence_ids: strawberry.Private[tuple[str, ...]]
     reader: strawberry.Private[Scope]
     from_node: strawberry.Private[Node | None] = None
@@ -143,6 +151,8 @@ class Edge:
             scope=scope_info(view.scope),
             from_key=view.from_key,
             to_key=view.to_key,
+            extracted_by=view.extracted_by,
+            extraction_confidence=view.extraction_confidence,
             evidence_ids=view.evidence_chunk_ids,
             reader=reader,
             from_node=known.get(view.from_key),

@@ -52,6 +52,8 @@ def _edge_columns(from_key: str, to_key: str, *, lean: bool) -> str:
             f"{prop('r', 'group')} AS grp",
             "ag_catalog.agtype_out(r.properties OPERATOR(ag_catalog.->) "
             "'evidenceChunkIds'::text)::text AS evidence",
+            f"{prop('r', 'extractedBy')} AS extracted_by",
+            f"{prop('r', 'confidence')} AS extraction_confidence",
         ]
     return ", ".join(columns)
 

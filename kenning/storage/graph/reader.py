@@ -40,7 +40,17 @@ def _edge(row: asyncpg.Record) -> EdgeView:
         to_key=row["to_key"],
         scope=stored_scope(row["client"], row["project"], row["grp"]),
         evidence_chunk_ids=tuple(evidence or ()),
+        extracted_by=row["extracted_by"],
+        extraction_confidence=_number(row["extraction_confidence"]),
     )
+
+
+def _number(text: str | None) -> float | None:
+    """A numeric property read as text; None when absent or not a number."""
+    try:
+        return float(text) if text is not None else None
+    except ValueError:
+        return None
 
 
 def _typed(edge_types: tuple[str, ...] | None) -> tuple[object, ...]:

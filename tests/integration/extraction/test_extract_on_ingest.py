@@ -37,6 +37,12 @@ mutation Ingest($input: IngestInput!) {
 }"""
 
 
+NODE_EDGES = """
+query Edges($key: String!) {
+  node(key: $key) { edges { edgeType extractedBy extractionConfidence evidence { id } } }
+}"""
+
+
 def answer(body: dict[str, Any]) -> str:
     text = body["messages"][-1]["content"]
     if "Auth calls" in text:
@@ -155,6 +161,12 @@ async def test_a_queued_llm_ingest_extracts_after_storing_with_evidence_and_prov
     assert described["service:auth"] == "Signs users in."
     # Every extraction call went at the background priority.
     assert [r.priority for r in chats(fake)] == ["3", "3"]
+    # Readers see where an edge came from: the model and its confidence.
+    read = await api(NODE_EDGES, key="service:billing")
+    shown = {e["edgeType"]: e for e in read["node"]["edges"]}
+    assert shown["uses"]["extractedBy"] == f"llm:{xruntime.settings.model_extract}"
+    assert shown["uses"]["extractionConfidence"] == 0.8
+    assert shown["uses"]["evidence"] == [{"id": chunk_ids[0]}]
 
 
 async def test_unchanged_content_costs_no_call_and_one_changed_chunk_costs_one(

@@ -21,7 +21,7 @@ query($key: String!, $scope: ScopeInput, $direction: Direction! = BOTH,
     key type properties degree
     scope { clientId projectId groupId }
     edges(direction: $direction, edgeTypes: $types, limit: $limit) {
-      edgeType confidence evidenceCount
+      edgeType confidence evidenceCount extractedBy extractionConfidence
       scope { clientId projectId groupId }
       from { key } to { key type }
       evidence { id content scope { clientId projectId groupId } }
@@ -98,6 +98,8 @@ async def test_a_reader_sees_exactly_the_visible_vertices_and_edges(
         assert edge["evidence"] and all(
             reader.can_see(as_scope(c["scope"]), GROUPS) for c in edge["evidence"]
         )
+        # Written, not extracted: no model provenance.
+        assert edge["extractedBy"] is None and edge["extractionConfidence"] is None
     expected = {"name": "John", "level": WINNER[reader].client_id and LEVELS[WINNER[reader]]}
     if reader.client_id == "acme":
         expected["email"] = "j@acme"
