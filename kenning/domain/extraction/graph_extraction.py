@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from kenning.domain.errors import ValidationError
 from kenning.domain.ingestion.node_keys import MAX_NAMESPACE_LENGTH, normalize_edge_type
+from kenning.domain.ingestion.secrets.scan import SecretPolicy, apply_policy, scan
 from kenning.domain.models.ports import ModelClient, ModelPriority
 from kenning.domain.models.structured import Structured, StructuredPrompt, structured_call
 
@@ -116,6 +117,20 @@ class ChunkExtraction(BaseModel):
                         f"relations[{index}].{end} {getattr(relation, end)!r} is not the name "
                         "of a listed entity"
                     )
+        return self
+
+    @model_validator(mode="after")
+    def _no_credentials(self) -> ChunkExtraction:
+        # The chunk was secret-checked, but a model may still emit a credential; names
+        # become node keys (refused, as identifiers are), descriptions are stored (redacted).
+        # One scan of everything first: answers almost never hold one.
+        texts = (f"{e.name}\n{e.description}" for e in self.entities)
+        if not scan("\n".join(t.replace("\r", " ") for t in texts)):
+            return self
+        for index, entity in enumerate(self.entities):
+            if scan(entity.name.replace("\n", " ")):
+                raise ValueError(f"entities[{index}].name holds a credential: leave it out")
+            entity.description = apply_policy(entity.description, SecretPolicy.REDACT)
         return self
 
 
