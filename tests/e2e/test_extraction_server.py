@@ -38,7 +38,8 @@ NEIGHBORS = """
 query Neighbors($key: String!) {
   neighbors(key: $key) {
     nodes { key properties }
-    edges { fromKey edgeType toKey evidenceCount evidence { id sourceUrn content } }
+    edges { fromKey edgeType toKey evidenceCount extractedBy extractionConfidence
+            evidence { id sourceUrn content } }
   }
 }"""
 
@@ -122,6 +123,7 @@ def test_a_queued_llm_ingest_is_extracted_by_the_servers_workers(stack: Stack) -
     assert (edge["fromKey"], edge["toKey"], edge["evidenceCount"]) == (
         "service:ledger", "database:postgres", 1,
     )  # fmt: skip
+    assert (edge["extractedBy"], edge["extractionConfidence"]) == ("llm:qwen2.5:7b", 0.9)
     [evidence] = edge["evidence"]
     assert (evidence["sourceUrn"], evidence["content"]) == (urn, CONTENT)
     ledger = next(n for n in subgraph["nodes"] if n["key"] == "service:ledger")
