@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from typing import TypeVar
 
 import asyncpg
@@ -45,18 +45,6 @@ _CHUNK_COLUMNS = (
 
 def _scope(scope: Scope) -> tuple[str, str, str]:
     return scope.client_id, scope.project_id, scope.group_id
-
-
-def _none(node: NodeRecord) -> Mapping[str, object]:
-    return {}
-
-
-def _given(node: NodeRecord) -> Mapping[str, object]:
-    return node.properties
-
-
-def _defaults(node: NodeRecord) -> Mapping[str, object]:
-    return node.defaults
 
 
 class PgWriteUnit:
@@ -179,18 +167,18 @@ class PgWriteUnit:
         )
         # Plain mentions, then given properties (they win), then defaults (fill the rest).
         batches = (
-            ([n for n in ordered if not n.properties and not n.defaults], False, False, _none),
-            ([n for n in ordered if n.properties], True, False, _given),
-            ([n for n in ordered if n.defaults], False, True, _defaults),
+            ([n for n in ordered if not n.properties and not n.defaults], False, False, None),
+            ([n for n in ordered if n.properties], True, False, "properties"),
+            ([n for n in ordered if n.defaults], False, True, "defaults"),
         )
-        for batch, merge, fill, props in batches:
+        for batch, merge, fill, field in batches:
             if batch:
                 await self._conn.execute(
                     self._sql.insert_vertices(merge_properties=merge, fill=fill),
                     *parts,
                     [n.key for n in batch],
                     [n.type for n in batch],
-                    [json.dumps(dict(props(n))) for n in batch],
+                    [json.dumps(dict(getattr(n, field)) if field else {}) for n in batch],
                 )
 
     async def upsert_edges(self, scope: Scope, edges: Sequence[EdgeRecord]) -> None:
