@@ -161,6 +161,7 @@ class Runtime:
                 )
             },
             held_store=held_store,
+            lease_seconds=self.settings.queue_lease_seconds,
         )
 
     def ingest_deps(self) -> IngestDeps:

@@ -63,7 +63,8 @@ class FakeWorkQueue:
         return None
 
     async def heartbeat(self, leases: Collection[Lease], lease_seconds: float) -> set[str]:
-        return set()
+        self.log.append(("heartbeat", len(leases)))
+        return set() if self.lost else {lease.job_id for lease in leases}
 
     async def release(self, lease: Lease) -> None:
         return None

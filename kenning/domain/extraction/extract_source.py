@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from kenning.domain.access.scope import Scope
@@ -64,10 +65,16 @@ class ExtractionReport:
 
 
 async def extract_source(
-    scope: Scope, source_urn: str, deps: ExtractionDeps, *, store: KnowledgeStore | None = None
+    scope: Scope,
+    source_urn: str,
+    deps: ExtractionDeps,
+    *,
+    store: KnowledgeStore | None = None,
+    checkpoint: Callable[[], Awaitable[None]] | None = None,
 ) -> ExtractionReport:
     """Extract and store the graph of one source; ``store`` overrides ``deps.store`` for the
-    write (a queued job passes the store whose write also ends the job)."""
+    write (a queued job passes the store whose write also ends the job). ``checkpoint`` runs
+    before each model call and raises to stop (a queued job: its lease is gone)."""
     started = time.perf_counter()
     chunks = await deps.chunks.chunks_of(scope, source_urn)
     key = CacheKey(scope.client_id, deps.model, EXTRACT_PROMPT_VERSION)
@@ -80,6 +87,8 @@ async def extract_source(
             hits += 1
         else:
             calls += 1
+            if checkpoint is not None:
+                await checkpoint()
             answer = await _ask(chunk, deps)
             if answer is None:
                 skipped += 1

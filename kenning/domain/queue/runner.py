@@ -196,13 +196,34 @@ async def _extract(
     lease = claimed.lease
     await queue.set_stage(lease, JobStage.EXTRACTING)
     bound = queue.bound_store(deps.ingest.store, lease, _extract_outcome, connection)
-    report = await extract_source(claimed.job.scope, source_urn, extraction, store=bound)
+    held = _LeaseCheck(queue, lease, deps.lease_seconds)
+    report = await extract_source(
+        claimed.job.scope, source_urn, extraction, store=bound, checkpoint=held
+    )
     if report.skipped:
         logger.warning(
             "queue.job.chunks_skipped",
             extra={"job_id": claimed.job.id, "skipped": report.skipped, "chunks": report.chunks},
         )
     return _extract_outcome(report.graph)
+
+
+class _LeaseCheck:
+    """Between model calls: is the job still this worker's? A cancelled or expired job must
+    not keep a model busy for its remaining chunks. Asks at most every third of the lease
+    (renewing it, as the worker's heartbeat does)."""
+
+    def __init__(self, queue: WorkQueue, lease: Lease, lease_seconds: float) -> None:
+        self._queue, self._lease, self._seconds = queue, lease, lease_seconds
+        self._checked = time.monotonic()
+
+    async def __call__(self) -> None:
+        if time.monotonic() - self._checked < self._seconds / 3:
+            return
+        self._checked = time.monotonic()
+        held = await self._queue.heartbeat([self._lease], self._seconds)
+        if self._lease.job_id not in held:
+            raise LeaseLostError(f"job {self._lease.job_id} is no longer held; extraction stops")
 
 
 def _extract_outcome(result: object) -> JobStatus:

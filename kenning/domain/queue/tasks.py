@@ -50,3 +50,6 @@ class JobDeps:
     extraction: ExtractionDeps | None = None
     preparers: Mapping[str, Preparer] = field(default_factory=dict)
     held_store: HeldStore | None = None
+    # The lease a worker's claim gets (KENNING_QUEUE_LEASE_SECONDS): long model work checks
+    # it is still held every third of it.
+    lease_seconds: float = 30.0

@@ -175,3 +175,19 @@ def test_payloads_written_before_tasks_are_ingests_without_extraction() -> None:
     assert "task" not in old and "extraction" not in old
     assert (task_of(old), extraction_of(old)) == ("ingest", ExtractionMode.NONE)
     assert extraction_of(llm_payload()) is ExtractionMode.LLM
+
+
+async def test_an_extraction_whose_lease_is_lost_stops_before_the_next_model_call() -> None:
+    store, queue = FakeStore(), FakeWorkQueue()
+    job, client = job_deps(store, [], lease_seconds=0.0)  # check before every call
+
+    def answer_then_lose(_: object) -> str:
+        queue.lost = True  # cancelled (or expired) while the model answered
+        return ANSWER
+
+    client.replier = answer_then_lose
+    two_chunks = "billing uses pg. " * 10 + "\n\n" + "auth calls billing. " * 10
+    assert await run_job(claimed(llm_payload(two_chunks)), queue, job) is None
+    assert len(store.chunks) == 2
+    assert client.calls == 1  # the second chunk never reached the model
+    assert store.edges == []
