@@ -8,8 +8,9 @@ requests exceeded"; a runner still loading says "try again"; proxies in front of
 
 from __future__ import annotations
 
+import json
 import math
-from typing import Final
+from typing import Any, Final
 
 TRANSIENT_STATUSES: Final = frozenset({408, 429, 502, 503, 504})
 TRANSIENT_MESSAGES: Final = ("server busy", "try again")
@@ -22,6 +23,29 @@ def is_transient(status: int, message: str) -> bool:
     """
     lowered = message.lower()
     return status in TRANSIENT_STATUSES or any(marker in lowered for marker in TRANSIENT_MESSAGES)
+
+
+def error_in(body: Any) -> str | None:
+    """The message of an Ollama error answer (``{"error": ...}``), else None."""
+    if isinstance(body, dict) and "error" in body:
+        return str(body["error"])
+    return None
+
+
+def answer_json(content: bytes) -> Any:
+    """An Ollama answer body as JSON. A failure after a stream started arrives as a last
+    NDJSON line ``{"error": ...}`` under status 200: that line is returned. None when the
+    body is neither."""
+    try:
+        return json.loads(content)
+    except ValueError:  # also covers a body that is not UTF-8
+        pass
+    lines = content.strip().splitlines()
+    try:
+        last = json.loads(lines[-1]) if lines else None
+    except ValueError:
+        return None
+    return last if error_in(last) is not None else None
 
 
 def retry_after_seconds(value: str | None) -> float | None:

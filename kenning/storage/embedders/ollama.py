@@ -10,7 +10,6 @@ reset connections, 408/429/502/503/504, "server busy"), PERMANENT for the rest.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,7 +23,12 @@ from kenning.domain.embedding import (
     batched,
     model_priority,
 )
-from kenning.domain.models.failures import is_transient, retry_after_seconds
+from kenning.domain.models.failures import (
+    answer_json,
+    error_in,
+    is_transient,
+    retry_after_seconds,
+)
 
 PRIORITY_HEADER = "X-Ollama-Priority"
 DEFAULT_BATCH_SIZE = 32
@@ -110,30 +114,10 @@ class OllamaEmbedder:
                 f"ollama request to {self._url} failed: {type(exc).__name__}: {exc}",
                 kind=_PERMANENT,
             ) from exc
-        body = _json_or_none(response)
-        if response.status_code != 200 or _error_message(body) is not None:
+        body = answer_json(response.content)
+        if response.status_code != 200 or error_in(body) is not None:
             raise _status_error(response, body)
         return checked_vectors(body, expected=len(batch), dimension=self._dimension)
-
-
-def _json_or_none(response: httpx.Response) -> Any:
-    try:
-        return response.json()
-    except ValueError:  # also covers a body that is not UTF-8
-        pass
-    # A failure after the answer started arrives as a last NDJSON line {"error": ...}.
-    lines = response.content.strip().splitlines()
-    try:
-        last = json.loads(lines[-1]) if lines else None
-    except ValueError:
-        return None
-    return last if _error_message(last) is not None else None
-
-
-def _error_message(body: Any) -> str | None:
-    if isinstance(body, dict) and "error" in body:
-        return str(body["error"])
-    return None
 
 
 def error_kind(status: int, message: str) -> EmbeddingErrorKind:
@@ -143,7 +127,7 @@ def error_kind(status: int, message: str) -> EmbeddingErrorKind:
 
 
 def _status_error(response: httpx.Response, body: Any) -> EmbeddingError:
-    message = _error_message(body) or response.text[:200]
+    message = error_in(body) or response.text[:200]
     return EmbeddingError(
         f"ollama answered {response.status_code}: {message}",
         kind=error_kind(response.status_code, message),

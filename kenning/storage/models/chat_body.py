@@ -28,13 +28,6 @@ def chat_payload(request: ChatRequest) -> dict[str, Any]:
     return payload
 
 
-def error_in(body: Any) -> str | None:
-    """The message of an ``{"error": ...}`` answer, None for any other body."""
-    if isinstance(body, dict) and "error" in body:
-        return str(body["error"])
-    return None
-
-
 def chat_reply(body: Any, request: ChatRequest, measured_ms: float) -> ChatReply:
     """The reply in a 200 answer; a body without ``message.content`` is a permanent error."""
     message = body.get("message") if isinstance(body, dict) else None

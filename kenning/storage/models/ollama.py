@@ -8,20 +8,23 @@ permanent for the rest (404 unknown model, other 4xx, an answer that is not chat
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any
 
 import httpx
 
-from kenning.domain.models.failures import is_transient, retry_after_seconds
+from kenning.domain.models.failures import (
+    answer_json,
+    error_in,
+    is_transient,
+    retry_after_seconds,
+)
 from kenning.domain.models.ports import ChatReply, ChatRequest, ModelCallError
 from kenning.storage.models.chat_body import (
     CHAT_PATH,
     PRIORITY_HEADER,
     chat_payload,
     chat_reply,
-    error_in,
 )
 
 # Seconds; behind the router a background call may wait its turn, and a 7B model writing a
@@ -79,7 +82,7 @@ class OllamaModelClient:
                 transient=False,
             ) from exc
         measured_ms = (time.perf_counter() - started) * 1000
-        body = _json_or_none(response)
+        body = answer_json(response.content)
         if response.status_code != 200 or error_in(body) is not None:
             raise _status_error(response, body, request.model)
         if body is None:
@@ -92,20 +95,6 @@ class OllamaModelClient:
     async def aclose(self) -> None:
         if self._owns_client:
             await self._client.aclose()
-
-
-def _json_or_none(response: httpx.Response) -> Any:
-    try:
-        return response.json()
-    except ValueError:  # also covers a body that is not UTF-8
-        pass
-    # A failure after the answer started arrives as a last NDJSON line {"error": ...}.
-    lines = response.content.strip().splitlines()
-    try:
-        last = json.loads(lines[-1]) if lines else None
-    except ValueError:
-        return None
-    return last if error_in(last) is not None else None
 
 
 def _status_error(response: httpx.Response, body: Any, model: str) -> ModelCallError:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import time
 
-from kenning.domain.models.failures import is_transient
+from kenning.domain.models.failures import error_in, is_transient
 from kenning.domain.models.ports import ChatReply, ChatRequest, ModelCallError
 from kenning.router import NoBackendAvailable, RouterClient, RouterError, UpstreamError
-from kenning.storage.models.chat_body import CHAT_PATH, chat_payload, chat_reply, error_in
+from kenning.storage.models.chat_body import CHAT_PATH, chat_payload, chat_reply
 
 
 class RoutedModelClient:
