@@ -12,6 +12,7 @@ from starlette.responses import Response
 from starlette.routing import Route, WebSocketRoute
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL
 
+from kenning.console import console_routes
 from kenning.domain.access.principal import Principal, bearer_key
 from kenning.domain.embedding import Embedder
 from kenning.domain.errors import ConfigurationError
@@ -120,6 +121,8 @@ def create_app(
                 else ()
             ),
             *(graphiql_routes() if settings.graphiql_enabled else ()),
+            # The web console (static files; every action goes through /graphql with a key).
+            *console_routes(),
         ],
         lifespan=mcp.inside(
             server_lifespan(settings, holder, router_app, service, embedder, models)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Create .venv and install Kenning with its pinned dependencies, then build the GraphiQL
-# page (npm ci + esbuild, web/graphiql/ -> kenning/graphiql/static/). Each step is stamped
+# page (npm ci + esbuild, web/graphiql/ -> kenning/graphiql/static/) and the console
+# (web/console/ -> kenning/console/static/). Each step is stamped
 # with a hash of its inputs, so a second run with nothing changed takes well under a second.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,5 +50,35 @@ build_graphiql() {
   touch "$modules/.built-$sources_hash"
 }
 
+# The console (web/console/ -> kenning/console/static/), as GraphiQL: npm ci when the lock
+# changed; codegen and the build when a source, the build's config or schema.graphql changed.
+build_console() {
+  local web=web/console
+  local modules="$web/node_modules"
+  local lock_hash sources_hash
+  lock_hash=$(sha256sum "$web/package-lock.json" | cut -c1-16)
+  sources_hash=$( { sha256sum schema.graphql; cd "$web" &&
+    sha256sum package.json package-lock.json build.mjs codegen.ts tsconfig.json &&
+    find src -path src/gql -prune -o -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum; } |
+    sha256sum | cut -c1-16)
+  if [ -f "$modules/.built-$sources_hash" ] && [ -f kenning/console/static/manifest.json ]; then
+    return 0
+  fi
+  if ! command -v npm >/dev/null 2>&1; then
+    echo "warning: npm not found, the console not built (install Node.js 20+ and npm," \
+      "then run scripts/install.sh again); the server runs without it" >&2
+    return 0
+  fi
+  if [ ! -f "$modules/.installed-$lock_hash" ]; then
+    echo "Console: npm ci in $web"
+    (cd "$web" && npm ci --no-audit --no-fund --loglevel=error)
+    touch "$modules/.installed-$lock_hash"
+  fi
+  (cd "$web" && npm run --silent build)
+  rm -f "$modules"/.built-*
+  touch "$modules/.built-$sources_hash"
+}
+
 install_python
 build_graphiql
+build_console

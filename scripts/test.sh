@@ -27,6 +27,8 @@ export KENNING_DATABASE_URL="postgresql://postgres@127.0.0.1:${KENNING_STACK_PG_
 echo "== ruff"; .venv/bin/ruff check . && .venv/bin/ruff format --check .
 echo "== mypy --strict"; .venv/bin/mypy
 echo "== import contracts"; .venv/bin/lint-imports
+# Codegen from schema.graphql, then tsc: a schema change that breaks the console fails here.
+echo "== console types"; (cd web/console && npm run --silent check)
 echo "== schema drift"; .venv/bin/kenning schema --check schema.graphql
 echo "== alembic check"; .venv/bin/kenning migrate && .venv/bin/alembic check
 echo "== pytest"; .venv/bin/pytest "$@"

@@ -1,0 +1,129 @@
+"""The console's routes: the HTML shell and its hashed static files.
+
+The shell is served at ``/console/`` and names its files relative to itself
+(``static/console-<hash>.js``), so the console also works where a proxy mounts Kenning under
+a prefix; the console reaches the API at ``../graphql`` for the same reason.
+"""
+
+from __future__ import annotations
+
+import re
+from html import escape
+
+import anyio.to_thread
+from starlette.requests import Request
+from starlette.responses import (
+    FileResponse,
+    HTMLResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+)
+from starlette.routing import BaseRoute, Route
+
+from kenning.console._bundle import BUILD_HINT, Bundle, load_bundle, static_dir
+
+CONTENT_TYPES = {
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".txt": "text/plain; charset=utf-8",
+}
+
+# Every served name carries a content hash, so a changed file always has a new name.
+IMMUTABLE = "public, max-age=31536000, immutable"
+
+_SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+
+# The page holds an API key: nothing from other hosts, no framing, no inline script. Inline
+# styles stay allowed for the graph view's canvas; the websocket goes back to this host.
+CONTENT_SECURITY_POLICY = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data: blob:",
+        "connect-src 'self'",
+        "frame-ancestors 'none'",
+        "base-uri 'none'",
+        "form-action 'none'",
+    )
+)
+
+PAGE_HEADERS = {
+    # The page names hashed files: always ask again, so a rebuild shows at the next load.
+    "Cache-Control": "no-cache",
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+}
+
+
+def render_page(bundle: Bundle) -> str:
+    """The shell's HTML for ``bundle``."""
+    css, js = escape(f"static/{bundle.css}"), escape(f"static/{bundle.js}")
+    return f"""<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>Kenning console</title>
+    <link rel="icon" href="data:,">
+    <link rel="stylesheet" href="{css}">
+    <script type="module" src="{js}"></script>
+  </head>
+  <body>
+    <div id="console"></div>
+    <noscript>The Kenning console needs JavaScript.</noscript>
+  </body>
+</html>
+"""
+
+
+async def console_page(request: Request) -> Response:
+    """The console's HTML shell, or 503 saying how to build it."""
+    bundle = await anyio.to_thread.run_sync(load_bundle)
+    if bundle is None:
+        return PlainTextResponse(BUILD_HINT, status_code=503, headers={"Cache-Control": "no-store"})
+    return HTMLResponse(render_page(bundle), headers=PAGE_HEADERS)
+
+
+async def to_console_page(request: Request) -> Response:
+    """``/console`` → ``/console/``: the shell's relative links need the slash."""
+    return RedirectResponse("console/", status_code=308)
+
+
+def _accepts_gzip(request: Request) -> bool:
+    return any(
+        part.split(";")[0].strip() == "gzip"
+        for part in request.headers.get("accept-encoding", "").split(",")
+    )
+
+
+def _content_type(name: str) -> str | None:
+    return next((t for suffix, t in CONTENT_TYPES.items() if name.endswith(suffix)), None)
+
+
+async def serve_asset(request: Request) -> Response:
+    """One built file (gzipped when the browser accepts it and the build wrote a copy), or 404."""
+    name = str(request.path_params["name"])
+    media_type = _content_type(name)
+    path = static_dir() / name
+    if media_type is None or not _SAFE_NAME.fullmatch(name) or not path.is_file():
+        return PlainTextResponse("Not Found", status_code=404)
+    headers = {"Cache-Control": IMMUTABLE, "X-Content-Type-Options": "nosniff"}
+    if media_type != CONTENT_TYPES[".txt"]:
+        headers["Vary"] = "Accept-Encoding"
+        packed = path.with_name(f"{name}.gz")
+        if _accepts_gzip(request) and packed.is_file():
+            headers["Content-Encoding"] = "gzip"
+            return FileResponse(packed, media_type=media_type, headers=headers)
+    return FileResponse(path, media_type=media_type, headers=headers)
+
+
+def console_routes() -> list[BaseRoute]:
+    """The console's page and static files, served without a key (the API asks for one)."""
+    return [
+        Route("/console", to_console_page, methods=["GET", "HEAD"]),
+        Route("/console/", console_page, methods=["GET", "HEAD"]),
+        Route("/console/static/{name}", serve_asset, methods=["GET", "HEAD"]),
+    ]

@@ -1,0 +1,5 @@
+import type { PageProps } from "../page";
+
+export function RouterPage(_props: PageProps) {
+  return <h1>Router</h1>;
+}
