@@ -2,14 +2,16 @@
 // Register a page with `page(name, title, Component)` (see ../page.ts).
 
 import { notYet, page, type Page } from "../page";
+import { GraphPage } from "./graph";
 import { JobPage } from "./job";
 import { QueuePage } from "./queue";
 import { RouterPage } from "./router";
+import { SearchPage } from "./search";
 
 export const pages: Page[] = [
   page("queue", "Queue", QueuePage),
-  notYet("search", "Search"),
-  notYet("graph", "Graph"),
+  page("search", "Search", SearchPage),
+  page("graph", "Graph", GraphPage),
   page("router", "Router", RouterPage),
   notYet("memory", "Memory"),
   notYet("ingest", "Ingest"),
