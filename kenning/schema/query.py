@@ -7,6 +7,7 @@ import strawberry
 from kenning.resolvers.access.keys import resolve_api_keys, resolve_viewer
 from kenning.resolvers.connections.lifecycle import resolve_connection, resolve_connections
 from kenning.resolvers.extraction.check_ins import resolve_check_ins
+from kenning.resolvers.graph.find import resolve_find_nodes
 from kenning.resolvers.graph.queries import (
     resolve_neighbors,
     resolve_node,
@@ -83,6 +84,11 @@ class Query:
     nodes = strawberry.field(
         resolver=resolve_nodes,
         description="Nodes by key, in the order asked (at most 1000); null where not visible.",
+    )
+    find_nodes = strawberry.field(
+        resolver=resolve_find_nodes,
+        description="Visible nodes whose key, name, label or description match what a person "
+        "types (trigram similarity, typos included): exact key and name first.",
     )
     neighbors = strawberry.field(
         resolver=resolve_neighbors,

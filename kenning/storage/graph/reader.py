@@ -4,19 +4,27 @@ Reads never go through Cypher: AGE's variable-length patterns and ``shortestPath
 measured 10 to 100 times slower than plain SQL over the label tables, and parsing agtype vertices
 costs about 0.5 ms each. Each method is one statement (see ``graph_read_sql``); traversals
 (``kenning.domain.graph.traverse``) call ``expand``/``hops`` once per level. Every statement is
-scoped by ``visible_graph`` with the reader's scope.
+scoped by ``visible_graph`` with the reader's scope. ``find_nodes`` (the domain's
+``NodeFinder``) runs its statement in a transaction that sets its trigram threshold.
 """
 
 from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 
 import asyncpg
 
 from kenning.domain.access.scope import Scope, stored_scope
 from kenning.domain.graph.chunk_view import ChunkView
+from kenning.domain.graph.find import (
+    WORD_SIMILARITY_THRESHOLD,
+    FindNodesQuery,
+    MatchedOn,
+    NodeHit,
+)
 from kenning.domain.graph.model import (
     Direction,
     EdgeView,
@@ -28,6 +36,7 @@ from kenning.domain.graph.model import (
 from kenning.storage.db.pool import Connection
 from kenning.storage.db.visibility import reader_params
 from kenning.storage.graph.chunk_reads import chunk_view
+from kenning.storage.graph.find_sql import THRESHOLD_SETTING, find_nodes_sql
 from kenning.storage.graph.read_sql import graph_read_sql
 
 
@@ -53,16 +62,40 @@ def _number(text: str | None) -> float | None:
         return None
 
 
+@asynccontextmanager
+async def _connection(pool: asyncpg.Pool | Connection) -> AsyncIterator[Connection]:
+    if isinstance(pool, asyncpg.Pool):
+        async with pool.acquire() as conn:
+            yield conn
+    else:
+        yield pool
+
+
 def _typed(edge_types: tuple[str, ...] | None) -> tuple[object, ...]:
     return () if edge_types is None else (list(edge_types),)
 
 
 class PgGraphReader:
-    """Implements ``GraphReader``; every method is one statement."""
+    """Implements ``GraphReader`` and ``NodeFinder``; every method is one statement."""
 
     def __init__(self, pool: asyncpg.Pool | Connection, graph: str) -> None:
         self._pool = pool
         self._sql = graph_read_sql(graph)
+        self._find_sql = find_nodes_sql(graph)
+
+    async def find_nodes(self, reader: Scope, query: FindNodesQuery) -> list[NodeHit]:
+        args = (*reader_params(reader), query.text, query.exact_key, query.exact_id)
+        types = None if query.types is None else list(query.types)
+        async with _connection(self._pool) as conn, conn.transaction():
+            # The threshold of `<%` is a setting; LOCAL keeps it to this transaction.
+            await conn.execute(
+                "SELECT set_config($1, $2, true)", THRESHOLD_SETTING, str(WORD_SIMILARITY_THRESHOLD)
+            )
+            rows = await conn.fetch(self._find_sql, *args, query.limit, types)
+        return [
+            NodeHit(row["key"], row["score"], row["exact"], MatchedOn(row["matched_on"]))
+            for row in rows
+        ]
 
     async def nodes(self, reader: Scope, keys: Sequence[str]) -> dict[str, NodeView]:
         if not keys:
