@@ -3,7 +3,9 @@
 
 import { notYet, page, type Page } from "../page";
 import { GraphPage } from "./graph";
+import { IngestPage } from "./ingest";
 import { JobPage } from "./job";
+import { MemoryPage } from "./memory";
 import { QueuePage } from "./queue";
 import { RouterPage } from "./router";
 import { SearchPage } from "./search";
@@ -13,7 +15,7 @@ export const pages: Page[] = [
   page("search", "Search", SearchPage),
   page("graph", "Graph", GraphPage),
   page("router", "Router", RouterPage),
-  notYet("memory", "Memory"),
-  notYet("ingest", "Ingest"),
+  page("memory", "Memory", MemoryPage),
+  page("ingest", "Ingest", IngestPage),
   page("jobs", "Job", JobPage, { nav: false }),
 ];
