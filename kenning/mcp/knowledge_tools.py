@@ -1,19 +1,22 @@
 """Tools over the knowledge base itself: search it, write a document into it, and read the
-entity graph (a node, its neighbours).
+entity graph (find a node, a node, its neighbours).
 
-Each calls the use case its GraphQL resolver calls (``search``, ``ingest``, ``node``,
-``neighbors``: ``kenning/resolvers/retrieval/search.py``, ``resolvers/ingestion/ingest.py``,
-``resolvers/graph/queries.py``), with the same checks, settings and metrics.
+Each calls the use case its GraphQL resolver calls (``search``, ``ingest``, ``findNodes``,
+``node``, ``neighbors``: ``kenning/resolvers/retrieval/search.py``,
+``resolvers/ingestion/ingest.py``, ``resolvers/graph/``), with the same checks, settings and
+metrics.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import Annotated, Any
 
 from pydantic import Field
 
 from kenning.domain.extraction.mode import ExtractionMode
+from kenning.domain.graph.find import find_nodes, find_query, finder_of
 from kenning.domain.graph.model import (
     MAX_SUBGRAPH_LIMIT,
     Direction,
@@ -176,6 +179,32 @@ async def get_node_tool(
 
 
 @domain_errors
+async def find_nodes_tool(
+    ctx: ToolContext,
+    query: Annotated[str, Field(description="A name, part of a key or words about it.")],
+    types: Annotated[
+        list[str] | None, Field(description="Only these node types, e.g. ['service'].")
+    ] = None,
+    limit: Annotated[int, Field(description="How many nodes at most, 1..100.")] = 20,
+    scope: NarrowScope = None,
+) -> dict[str, Any]:
+    """The visible nodes best matching ``query``, best first (as ``findNodes``)."""
+    who = caller(ctx)
+    reader = read_scope(who, scope)
+    request = find_query(query, types, limit)
+    if request.exact_key is not None:
+        exact = await canonical_key(who, reader, request.exact_key, "query")
+        request = dataclasses.replace(request, exact_key=exact)
+    graph = who.runtime.graph
+    found = await find_nodes(finder_of(graph), graph, reader, request)
+    return {"matches": [
+        {"key": m.node.key, "type": m.node.type, "label": m.label, "score": m.score,
+         "exact": m.exact, "matchedOn": m.matched_on.value, "node": plain(m.node)}
+        for m in found
+    ]}  # fmt: skip
+
+
+@domain_errors
 async def get_neighbors_tool(
     ctx: ToolContext,
     key: Annotated[str, Field(description="The start node's key, 'type:id'.")],
@@ -223,6 +252,15 @@ TOOLS = (
         get_node_tool,
         "Look up one entity of the knowledge graph by its key ('type:id', e.g. 'user:alice', "
         "'service:billing'; aliases are resolved): its type and properties, or null.",
+        read_only=True,
+    ),
+    ToolSpec(
+        "find_nodes",
+        find_nodes_tool,
+        "Find entities of the knowledge graph when you do not know their exact key: by a "
+        "name, part of a key, a misspelling or words of their description ('billing svc', "
+        "'Alice'). Exact keys and names come first, then by similarity; each match has its "
+        "key (for get_node and get_neighbors), type, label and score.",
         read_only=True,
     ),
     ToolSpec(

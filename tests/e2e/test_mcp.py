@@ -25,7 +25,7 @@ pytestmark = pytest.mark.e2e
 TOOLS = {
     "store_knowledge", "search_knowledge", "get_context", "record_task_outcome",
     "append_session", "get_session", "find_procedures", "get_rules", "ingest_document",
-    "get_node", "get_neighbors", "structure_knowledge",
+    "get_node", "get_neighbors", "structure_knowledge", "find_nodes",
 }  # fmt: skip
 
 SAVE_PROCEDURE = """mutation($input: SaveProcedureInput!) {
@@ -214,6 +214,7 @@ async def test_each_tool_calls_its_use_case(server: Server, keys: Keys) -> None:
         hits = (await call(session, "search_knowledge", query="quokkaline blue-green"))["hits"]
         node = (await call(session, "get_node", key="service:quokkaline"))["node"]
         around = await call(session, "get_neighbors", key="service:quokkaline")
+        matches = (await call(session, "find_nodes", query="quokaline"))["matches"]
         entries = (await call(session, "get_session"))["entries"]
         found = await call(session, "find_procedures", trigger_pattern="deploy quokkaline")
         rules = (await call(session, "get_rules"))["rules"]
@@ -225,6 +226,7 @@ async def test_each_tool_calls_its_use_case(server: Server, keys: Keys) -> None:
     assert ("service:quokkaline", "depends_on", "db:pelican") in {
         (e["fromKey"], e["edgeType"], e["toKey"]) for e in around["edges"]
     }
+    assert matches[0]["key"] == "service:quokkaline"  # found despite the typo
     assert [e["taskId"] for e in entries] == ["T-9"]
     [match] = found["procedures"]
     assert match["exactMatch"] is True and match["procedure"]["steps"][0]["action"] == "deploy"
@@ -251,6 +253,7 @@ async def test_another_client_sees_nothing_of_client_a(
         hits = (await call(session, "search_knowledge", query="quokkaline zebrafinch"))["hits"]
         node = (await call(session, "get_node", key="service:quokkaline"))["node"]
         around = await call(session, "get_neighbors", key="service:quokkaline")
+        matches = (await call(session, "find_nodes", query="quokkaline"))["matches"]
         entries = (await call(session, "get_session"))["entries"]
         found = await call(session, "find_procedures", trigger_pattern="deploy quokkaline")
         rules = (await call(session, "get_rules"))["rules"]
@@ -260,6 +263,7 @@ async def test_another_client_sees_nothing_of_client_a(
     assert all("quokkaline" not in h["chunk"]["content"] for h in hits)
     assert node is None
     assert around["nodes"] == [] and around["edges"] == []
+    assert matches == []
     assert entries == []
     assert found["procedures"] == []
     assert rules == []

@@ -1,4 +1,4 @@
 """GraphQL types of the graph: ``Node``, ``Edge``, ``Subgraph`` and ``Path``.
 
-Read first: ``types.py``.
+Read first: ``types.py``, then ``find.py`` (``NodeMatch``, what ``findNodes`` returns).
 """
