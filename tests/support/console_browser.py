@@ -83,8 +83,9 @@ def worker_server(settings: Settings, log: Path) -> Iterator[Server]:
         stop_server(process)
 
 
-def key_for(settings: Settings, role: Role, client: str = "acme") -> str:
-    return asyncio.run(create_key(settings, Scope(client), role))
+async def key_for(settings: Settings, role: Role, client: str = "acme") -> str:
+    """A new key of ``role`` for ``client``."""
+    return await create_key(settings, Scope(client), role)
 
 
 def require_chromium() -> None:
