@@ -8,6 +8,7 @@ import pytest
 
 from kenning.domain.access.principal import Principal, Role
 from kenning.domain.access.scope import Scope
+from kenning.domain.graph.find import find_query, finder_of
 from tests.support.graph_data import scope_input, write_graph
 from tests.support.graphql_api import Api
 
@@ -176,3 +177,12 @@ async def test_quotes_and_sql_in_the_query_are_only_text(api: Api) -> None:
     assert result["__typename"] == "FoundNodes"
     assert "person:alice-globex" not in keys(result)
     assert keys(await find(api, "%_%")) == []
+
+
+async def test_the_finder_itself_is_scoped_so_hidden_keys_take_no_slot(api: Api) -> None:
+    await seed(api)
+    finder = finder_of(api.runtime.graph)
+    hits = await finder.find_nodes(GLOBEX, find_query("alice", None, 1))
+    # Acme's exact "Alice" would rank first; globex's must fill the one slot.
+    assert [hit.key for hit in hits] == ["person:alice-globex"]
+    assert [h.key for h in await finder.find_nodes(API, find_query("checkout", None, 5))] == []

@@ -22,6 +22,7 @@ from tests.support.leaks.ground_truth import EdgeId, Stored
 from tests.support.leaks.read_paths import (
     FILTER_KINDS,
     FILTER_URNS,
+    FIND_TYPO,
     MISSING_CHUNK,
     MISSING_KEY,
     MODES,
@@ -138,6 +139,13 @@ class Audit:
     _ContextLine = _ids
     _EvidenceItem = _ids
 
+    def _NodeMatch(self, match: Json, path: str) -> None:
+        parts = self.visible.parts(match["key"])
+        if not parts or as_scope(match["scope"]) not in {p.scope for p in parts}:
+            self.fail("LEAK: found node with no visible vertex of its scope", path, match)
+        if match["node"]["key"] != match["key"]:
+            self.fail("found node differs from its match", path, match)
+
     def _EvidencePack(self, pack: Json, path: str) -> None:
         for name in ("seeds", "relatedNodes"):
             hidden = set(pack[name]) - self.visible.keys
@@ -173,6 +181,8 @@ class Audit:
             assert (node is not None) == (key in visible.keys), (self.who, key, node)
         node = answers["node"]
         assert (node is not None) == (probe.entity in visible.keys), (self.who, node)
+        self._found(answers["findNodes_key"], probe.entity, first=True)
+        self._found(answers["findNodes_typo"], FIND_TYPO[0], first=False)
         for i, (key, depth) in enumerate(probe.neighbors):
             self._neighbors(answers[f"neighbors_{i}"], key, depth)
         for i, (start, end) in enumerate(probe.paths):
@@ -187,6 +197,17 @@ class Audit:
         assert check_ins["__typename"] == "CheckInPage" and not check_ins["hasNextPage"], self.who
         got = {c["id"] for c in check_ins["nodes"]}
         assert got == visible.check_ins, (self.who, "checkIns", got ^ visible.check_ins)
+
+    def _found(self, found: Json, key: str, *, first: bool) -> None:
+        assert found["__typename"] == "FoundNodes", (self.who, found)
+        keys = [m["key"] for m in found["matches"]]
+        assert len(keys) == len(set(keys)), (self.who, keys)
+        if key not in self.visible.keys:
+            assert key not in keys, (self.who, key, keys)
+        elif first:  # an exact key comes first
+            assert keys[:1] == [key], (self.who, key, keys)
+        else:
+            assert key in keys, (self.who, key, keys)
 
     def _neighbors(self, subgraph: Json, key: str, depth: int) -> None:
         nodes, edges = self.visible.neighborhood(key, depth)

@@ -1,8 +1,8 @@
 """Every read path as one GraphQL field, so a reader's whole view fits in one request.
 
 A *block* is the list of root fields (search in each mode and once filtered, chunksByKind
-for each kind, chunks and chunk by id, nodes, node, neighbors, path, evidencePack,
-agentContext, checkIns), aliased with a
+for each kind, chunks and chunk by id, nodes, node, findNodes by key and by a misspelling,
+neighbors, path, evidencePack, agentContext, checkIns), aliased with a
 prefix and read with one scope variable. Two blocks with different scopes can share a
 request, which also checks that the per-request loaders keep reader scopes apart.
 """
@@ -24,7 +24,9 @@ from tests.support.leaks.corpus import GRAPH_KIND, KEYS, KINDS, TEXT_KINDS, WORD
 MISSING_KEY = "user:nobody"
 MISSING_CHUNK = "no-such-chunk"
 MODES = ("HYBRID", "VECTOR", "KEYWORD")
-UNION_FIELDS = ("search", "evidencePack", "agentContext", "checkIns")
+UNION_FIELDS = ("search", "evidencePack", "agentContext", "checkIns", "findNodes")
+# findNodes probes: a misspelling of one key's id part, and the probe's exact key.
+FIND_TYPO = ("svc:billing", "biling")
 # A filtered search: URNs are shared by many scopes, so the filter must not replace the scope.
 FILTER_KINDS = (TEXT_KINDS[0], GRAPH_KIND)
 FILTER_URNS = ("doc-1", "graph-1")
@@ -97,6 +99,15 @@ def block(
         (f"{prefix}chunk", f"chunk(id: {json.dumps(ids[0])}, {s}) {{ ...C }}"),
         (f"{prefix}nodes", f"nodes(keys: {keys}, {s}) {{ ...N }}"),
         (f"{prefix}node", f'node(key: "{probe.entity}", {s}) {{ ...N }}'),
+    ]
+    fields += [
+        (
+            f"{prefix}findNodes_{name}",
+            f'findNodes(query: "{text}", limit: 100, {s}) {{ __typename '
+            "... on FoundNodes { matches { __typename key type label score scope { ...S } "
+            "node { ...N } } } ... on ScopeError { code message } }",
+        )
+        for name, text in (("key", probe.entity), ("typo", FIND_TYPO[1]))
     ]
     fields += [
         (
