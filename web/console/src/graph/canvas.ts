@@ -13,6 +13,8 @@ export interface CanvasHandlers {
   onEdge: (id: string) => void;
 }
 
+const MAX_FIT_ZOOM = 1.5;
+
 const STYLE = [
   {
     selector: "node",
@@ -63,7 +65,6 @@ export class GraphCanvas {
       pixelRatio: 1,
       minZoom: 0.05,
       maxZoom: 4,
-      wheelSensitivity: 0.3,
     });
     this.cy.on("tap", "node", (event: EventObject) => handlers.onNode(event.target.id()));
     this.cy.on("tap", "edge", (event: EventObject) => handlers.onEdge(event.target.id()));
@@ -76,7 +77,15 @@ export class GraphCanvas {
       this.cy.elements().remove();
       this.cy.add(elements as ElementDefinition[]);
     });
-    this.cy.layout(layoutFor(this.cy.nodes().length) as unknown as cytoscape.LayoutOptions).run();
+    const layout = this.cy.layout(layoutFor(this.cy.nodes().length) as unknown as cytoscape.LayoutOptions);
+    // A fit on two or three nodes zooms in until they fill the screen; stop at a readable size.
+    layout.one("layoutstop", () => {
+      if (this.cy.zoom() > MAX_FIT_ZOOM) {
+        this.cy.zoom(MAX_FIT_ZOOM);
+        this.cy.center();
+      }
+    });
+    layout.run();
     this.markNear();
     return performance.now() - started;
   }

@@ -3,6 +3,7 @@
 // edge for its type, confidence, provenance and evidence chunks, and highlight the shortest
 // path between two nodes. Read ../graph/model.ts first: it holds the data, canvas.ts draws.
 
+import "./graph.css";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { query } from "../api";
 import { GraphCanvas } from "../graph/canvas";
@@ -215,10 +216,9 @@ export function GraphPage({ params }: PageProps) {
         onChange={(from, to) => setEnds({ from, to })} onFind={() => void findPath()} />
       <ErrorLine error={error} />
       <StatsLine stats={stats} />
-      <div class="graph-body" style={{ display: "flex", gap: "1rem" }}>
-        <div ref={container} class="graph-canvas" data-testid="graph-canvas"
-          style={{ flex: "1 1 auto", height: "70vh", minWidth: 0, border: "1px solid #d9dee3" }} />
-        <aside class="graph-side" style={{ flex: "0 0 26rem", maxHeight: "70vh", overflow: "auto" }}>
+      <div class="graph-body">
+        <div ref={container} class="graph-canvas" data-testid="graph-canvas" />
+        <aside class="graph-side">
           {node && (
             <NodePanel node={node}
               onPathFrom={(key) => setEnds({ ...ends, from: key })}

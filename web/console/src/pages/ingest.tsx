@@ -2,6 +2,7 @@
 // structure (`structureKnowledge`, a dry run by default), and see the result, its warnings
 // and the new edges. Writing needs an agent or admin key: a ui key sees why, and no form.
 
+import "./ingest.css";
 import { useState } from "preact/hooks";
 import { query } from "../api";
 import { ErrorLine } from "../layout";

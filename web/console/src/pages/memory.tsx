@@ -2,6 +2,7 @@
 // category, the session's recent entries and procedures. Every key reads them; agent and
 // admin keys also get the write forms (the server refuses ui keys either way).
 
+import "./memory.css";
 import type { PageProps } from "../page";
 import { ProceduresSection } from "./memoryProcedures";
 import { RulesSection } from "./memoryRules";

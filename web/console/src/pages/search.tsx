@@ -2,6 +2,7 @@
 // types, tags); each hit shows its score, source and the nodes its chunk mentions, and a
 // node opens in the graph explorer.
 
+import "./search.css";
 import { useState } from "preact/hooks";
 import { query } from "../api";
 import { graphql } from "../gql";
