@@ -70,29 +70,30 @@ export class GraphCanvas {
     this.cy.on("tap", "edge", (event: EventObject) => handlers.onEdge(event.target.id()));
   }
 
-  /** Replace everything with `elements` and lay them out; returns the milliseconds taken. */
-  replace(elements: ElementData[]): number {
-    const started = performance.now();
+  /** Replace everything with `elements`; resolves once they are laid out (and the view fitted). */
+  replace(elements: ElementData[]): Promise<void> {
     this.cy.batch(() => {
       this.cy.elements().remove();
       this.cy.add(elements as ElementDefinition[]);
     });
+    this.markNear();
     const layout = this.cy.layout(layoutFor(this.cy.nodes().length) as unknown as cytoscape.LayoutOptions);
-    // A fit on two or three nodes zooms in until they fill the screen; stop at a readable size.
-    layout.one("layoutstop", () => {
-      if (this.cy.zoom() > MAX_FIT_ZOOM) {
-        this.cy.zoom(MAX_FIT_ZOOM);
-        this.cy.center();
-      }
+    const done = new Promise<void>((resolve) => {
+      layout.one("layoutstop", () => {
+        // A fit on two or three nodes zooms in until they fill the screen; stop at a readable size.
+        if (this.cy.zoom() > MAX_FIT_ZOOM) {
+          this.cy.zoom(MAX_FIT_ZOOM);
+          this.cy.center();
+        }
+        resolve();
+      });
     });
     layout.run();
-    this.markNear();
-    return performance.now() - started;
+    return done;
   }
 
   /** Add a node's new neighbours on a ring around it, leaving the rest where it is. */
-  expand(centreKey: string, elements: ElementData[]): number {
-    const started = performance.now();
+  expand(centreKey: string, elements: ElementData[]): void {
     const centre = this.cy.getElementById(centreKey);
     const origin = centre.nonempty() ? centre.position() : { x: 0, y: 0 };
     const nodes = elements.filter((element) => element.group === "nodes");
@@ -104,7 +105,6 @@ export class GraphCanvas {
       this.cy.add(elements as ElementDefinition[]);
     });
     this.markNear();
-    return performance.now() - started;
   }
 
   /** Highlight a path's nodes and edges (clears the previous one). */
@@ -121,8 +121,9 @@ export class GraphCanvas {
     if (key) this.cy.getElementById(key).addClass("start");
   }
 
-  fit(): void {
-    this.cy.fit(undefined, 30);
+  /** Re-read where the container is: Cytoscape caches it, and panels above it may move it. */
+  relocate(): void {
+    this.cy.resize();
   }
 
   destroy(): void {

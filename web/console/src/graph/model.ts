@@ -166,7 +166,7 @@ export function edgeElement(id: string, edge: EdgeData): ElementData {
 export function ringPositions(
   centre: { x: number; y: number },
   count: number,
-  radius = 60 + count * 4,
+  radius = 90 + count * 4,
 ): { x: number; y: number }[] {
   const out: { x: number; y: number }[] = [];
   for (let index = 0; index < count; index += 1) {

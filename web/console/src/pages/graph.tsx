@@ -43,6 +43,13 @@ function painted(): Promise<void> {
   return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
 }
 
+/** A whole number from the route within [low, high], else `fallback`. */
+function routeNumber(text: string | undefined, low: number, high: number, fallback: number): number {
+  const value = Number(text);
+  return Number.isInteger(value) && value >= low && value <= high ? value : fallback;
+}
+
+// `#/graph/<key>[/<depth>/<edge limit>]`: a link or bookmark opens the same drawing.
 export function GraphPage({ params }: PageProps) {
   const routeKey = params[0] ?? "";
   const container = useRef<HTMLDivElement>(null);
@@ -50,8 +57,8 @@ export function GraphPage({ params }: PageProps) {
   const model = useRef(new GraphModel());
   const chosenEdgeId = useRef<string | null>(null);
   const [find, setFind] = useState(routeKey);
-  const [depth, setDepth] = useState(1);
-  const [limit, setLimit] = useState(300);
+  const [depth, setDepth] = useState(() => routeNumber(params[1], 1, 3, 1));
+  const [limit, setLimit] = useState(() => routeNumber(params[2], 1, 1000, 300));
   const [stats, setStats] = useState<Stats | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
@@ -95,7 +102,7 @@ export function GraphPage({ params }: PageProps) {
       const { nodes, edges, truncated } = data.neighbors;
       m.merge({ nodes: [data.node, ...nodes], edges, truncated });
       const started = performance.now();
-      canvas.current?.replace(m.elements());
+      await canvas.current?.replace(m.elements());
       await painted();
       countStats({ drawMs: performance.now() - started, expandMs: null });
       setEnds((old) => ({ ...old, from: data.node?.key ?? key }));
@@ -181,6 +188,9 @@ export function GraphPage({ params }: PageProps) {
     };
   }, []);
 
+  // Lines above the canvas (stats, errors, the path's outcome) come and go and move it.
+  useEffect(() => canvas.current?.relocate());
+
   useEffect(() => {
     setFind(routeKey);
     if (routeKey) void open(routeKey);
@@ -194,8 +204,10 @@ export function GraphPage({ params }: PageProps) {
         onSubmit={(event) => {
           event.preventDefault();
           const key = find.trim();
-          if (key === routeKey) void open(key);
-          else if (key) navigate("graph", key);
+          const route = [key, String(depth), String(limit)];
+          // The page is keyed by its route: the same route again does not remount it.
+          if (route.join("/") === params.join("/")) void open(key);
+          else if (key) navigate("graph", ...route);
         }}
       >
         <input id="graph-key" placeholder="Node key, e.g. service:auth" value={find}
@@ -233,7 +245,7 @@ export function GraphPage({ params }: PageProps) {
 }
 
 function StatsLine({ stats }: { stats: Stats | null }) {
-  if (!stats) return null;
+  if (!stats) return <p class="graph-stats">Nothing drawn yet.</p>;
   const ms = (value: number | null) => (value == null ? "" : `${Math.round(value)}`);
   return (
     <p class="graph-stats" data-testid="graph-stats" data-nodes={stats.nodes} data-edges={stats.edges}
