@@ -67,11 +67,12 @@ class SqlFind:
     """The statement the server runs, with the least Python around it."""
 
     def __init__(self, pool: asyncpg.Pool, settings: Settings) -> None:
-        self._pool, self._sql = pool, find_nodes_sql(settings.graph_name)
+        self._pool, self._sql = pool, find_nodes_sql(settings.graph_name, False)
 
     def args(self, text: str) -> tuple[object, ...]:
         query = find_query(text, None, LIMIT)
-        return (*reader_params(READER), query.text, query.exact_key, query.exact_id, LIMIT, None)
+        found = (query.text, query.exact_key, query.exact_id, LIMIT, None)
+        return (*reader_params(READER), *found, [READER.client_id, ""])
 
     async def __call__(self, text: str) -> list[str]:
         async with self._pool.acquire() as conn, conn.transaction():

@@ -81,17 +81,20 @@ class PgGraphReader:
     def __init__(self, pool: asyncpg.Pool | Connection, graph: str) -> None:
         self._pool = pool
         self._sql = graph_read_sql(graph)
-        self._find_sql = find_nodes_sql(graph)
+        self._graph = graph
 
     async def find_nodes(self, reader: Scope, query: FindNodesQuery) -> list[NodeHit]:
         args = (*reader_params(reader), query.text, query.exact_key, query.exact_id)
         types = None if query.types is None else list(query.types)
+        every = reader.client_id == ""
+        clients = () if every else ([reader.client_id, ""],)
         async with _connection(self._pool) as conn, conn.transaction():
             # The threshold of `<%` is a setting; LOCAL keeps it to this transaction.
             await conn.execute(
                 "SELECT set_config($1, $2, true)", THRESHOLD_SETTING, str(WORD_SIMILARITY_THRESHOLD)
             )
-            rows = await conn.fetch(self._find_sql, *args, query.limit, types)
+            sql = find_nodes_sql(self._graph, every)
+            rows = await conn.fetch(sql, *args, query.limit, types, *clients)
         return [
             NodeHit(row["key"], row["score"], row["exact"], MatchedOn(row["matched_on"]))
             for row in rows

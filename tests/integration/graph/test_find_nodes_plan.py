@@ -31,12 +31,17 @@ def scans(plan: dict[str, Any]) -> list[tuple[str, str, str]]:
     return found
 
 
-@pytest.mark.parametrize("types", [None, ["service"]])
+@pytest.mark.parametrize(("types", "every_client"), [(None, False), (["service"], True)])
 async def test_find_nodes_reads_through_the_trigram_and_key_indexes(
-    pool: asyncpg.Pool, migrated_settings: Settings, clean: None, types: list[str] | None
+    pool: asyncpg.Pool,
+    migrated_settings: Settings,
+    clean: None,
+    types: list[str] | None,
+    every_client: bool,
 ) -> None:
-    sql = find_nodes_sql(migrated_settings.graph_name)
-    args = (*READER, "billing svc", "service:billing svc", "billing svc", 20, types)
+    sql = find_nodes_sql(migrated_settings.graph_name, every_client)
+    clients = () if every_client else ([READER[0], ""],)
+    args = (*READER, "billing svc", "service:billing svc", "billing svc", 20, types, *clients)
     async with pool.acquire() as conn, conn.transaction():
         await conn.execute("SET LOCAL enable_seqscan = off")
         await conn.execute(
