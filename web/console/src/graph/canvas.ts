@@ -53,6 +53,10 @@ const STYLE = [
   { selector: "node.start", style: { "border-width": 3, "border-color": "#d64545" } },
 ];
 
+function middleOf(box: { x1: number; x2: number; y1: number; y2: number }) {
+  return { x: (box.x1 + box.x2) / 2, y: (box.y1 + box.y2) / 2 };
+}
+
 export class GraphCanvas {
   readonly cy: Core;
 
@@ -97,7 +101,9 @@ export class GraphCanvas {
     const centre = this.cy.getElementById(centreKey);
     const origin = centre.nonempty() ? centre.position() : { x: 0, y: 0 };
     const nodes = elements.filter((element) => element.group === "nodes");
-    const ring = ringPositions(origin, nodes.length);
+    const drawn = this.cy.nodes();
+    const middle = drawn.nonempty() ? middleOf(drawn.boundingBox()) : undefined;
+    const ring = ringPositions(origin, nodes.length, middle);
     nodes.forEach((node, index) => {
       node.position = ring[index];
     });

@@ -162,15 +162,26 @@ export function edgeElement(id: string, edge: EdgeData): ElementData {
   };
 }
 
-/** Where new neighbours go: a ring around the node they were expanded from. */
+/**
+ * Where new neighbours go: around the node they were expanded from, on an arc facing away
+ * from `from` (the middle of what is drawn already), so they do not land on existing edges.
+ */
 export function ringPositions(
   centre: { x: number; y: number },
   count: number,
+  from?: { x: number; y: number },
   radius = 90 + count * 4,
 ): { x: number; y: number }[] {
+  const dx = from ? centre.x - from.x : 0;
+  const dy = from ? centre.y - from.y : 0;
+  const away = dx === 0 && dy === 0 ? null : Math.atan2(dy, dx);
+  // A full circle when there is no "away"; else an arc that widens with the count.
+  const spread = away === null ? 2 * Math.PI : Math.min(2 * Math.PI, 0.5 * count + Math.PI / 3);
+  const step = away === null ? spread / Math.max(count, 1) : spread / Math.max(count - 1, 1);
+  const first = away === null ? 0 : away - (count > 1 ? spread / 2 : 0);
   const out: { x: number; y: number }[] = [];
   for (let index = 0; index < count; index += 1) {
-    const angle = (2 * Math.PI * index) / Math.max(count, 1);
+    const angle = first + step * index;
     out.push({ x: centre.x + radius * Math.cos(angle), y: centre.y + radius * Math.sin(angle) });
   }
   return out;
