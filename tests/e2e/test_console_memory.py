@@ -42,6 +42,13 @@ SAVE_PROCEDURE = """mutation P {
     __typename ... on Error { message } } }"""
 
 
+ACME = Scope("acme")
+
+
+async def agent_key(settings: Settings) -> str:
+    return await create_key(settings, ACME, Role.AGENT)
+
+
 @pytest.fixture(scope="module")
 def settings(test_settings: Settings) -> Settings:
     return console_settings(test_settings, f"{TEST_DATABASE}_console_memory")
@@ -80,7 +87,7 @@ async def page(browser: Browser) -> AsyncIterator[Page]:
 async def test_the_memory_page_shows_a_stored_rule_with_its_history(
     page: Page, seeded: Server, settings: Settings
 ) -> None:
-    await sign_in(page, seeded, await create_key(settings, Scope("acme"), Role.AGENT), route="memory")
+    await sign_in(page, seeded, await agent_key(settings), route="memory")
     rule = page.locator("[data-rule='deploy.approval']")
     await expect(rule.locator(".rule-head")).to_contain_text("VALIDATION · client-wide · v2")
     await expect(rule.locator(".rule-content")).to_have_text("Deploys need two approvals.")
@@ -107,7 +114,7 @@ async def test_the_memory_page_shows_a_stored_rule_with_its_history(
 async def test_an_agent_stores_a_rule_from_the_page(
     page: Page, seeded: Server, settings: Settings
 ) -> None:
-    await sign_in(page, seeded, await create_key(settings, Scope("acme"), Role.AGENT), route="memory")
+    await sign_in(page, seeded, await agent_key(settings), route="memory")
     await page.fill("#rule-key", "notify.oncall")
     await page.select_option("#rule-type", "NOTIFICATION")
     await page.fill("#rule-content", "Page the on-call engineer for SEV1 incidents.")
@@ -126,7 +133,7 @@ async def test_an_agent_stores_a_rule_from_the_page(
 async def test_a_ui_key_reads_memory_without_write_controls(
     page: Page, seeded: Server, settings: Settings
 ) -> None:
-    await sign_in(page, seeded, await create_key(settings, Scope("acme"), Role.UI), route="memory")
+    await sign_in(page, seeded, await create_key(settings, ACME, Role.UI), route="memory")
     rule = page.locator("[data-rule='deploy.approval']")
     await expect(rule.locator(".rule-content")).to_have_text("Deploys need two approvals.")
     await expect(page.locator("[data-category=PREFERENCE]")).to_contain_text("editor")
