@@ -14,6 +14,7 @@ from kenning.domain.embedding import Embedder
 from kenning.domain.extraction.check_ins import CheckInStore
 from kenning.domain.extraction.extract_source import ExtractionDeps
 from kenning.domain.graph.chunk_view import ChunkReader
+from kenning.domain.graph.find import NodeFinder
 from kenning.domain.graph.model import GraphReader
 from kenning.domain.health import PartState
 from kenning.domain.ingestion.aliases import AliasRegistry
@@ -71,6 +72,7 @@ class Runtime:
     # Concrete: the composition root also authenticates, tracks and closes with it.
     api_keys: PgApiKeys = field(init=False)
     graph: GraphReader = field(init=False)
+    finder: NodeFinder = field(init=False)  # the same reader, finding nodes by text
     chunks: ChunkReader = field(init=False)
     chunk_index: ChunkIndex = field(init=False)
     queue: QueueServices = field(init=False)
@@ -89,7 +91,8 @@ class Runtime:
         self.aliases = PgAliasRegistry(self.pool)
         # With Redis, revocations reach every process at once (see storage.key_revocations).
         self.api_keys = PgApiKeys(self.pool, redis=self.redis)
-        self.graph = PgGraphReader(self.pool, self.settings.graph_name)
+        graph = PgGraphReader(self.pool, self.settings.graph_name)
+        self.graph, self.finder = graph, graph
         self.chunks = PgChunkReader(self.pool)
         self.chunk_index = PgChunkIndex(
             self.pool,

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from kenning.domain.extraction.mode import ExtractionMode
-from kenning.domain.graph.find import find_nodes, find_query, finder_of
+from kenning.domain.graph.find import find_nodes, find_query
 from kenning.domain.graph.model import (
     MAX_SUBGRAPH_LIMIT,
     Direction,
@@ -195,8 +195,7 @@ async def find_nodes_tool(
     if request.exact_key is not None:
         exact = await canonical_key(who, reader, request.exact_key, "query")
         request = dataclasses.replace(request, exact_key=exact)
-    graph = who.runtime.graph
-    found = await find_nodes(finder_of(graph), graph, reader, request)
+    found = await find_nodes(who.runtime.finder, who.runtime.graph, reader, request)
     return {"matches": [
         {"key": m.node.key, "type": m.node.type, "label": m.label, "score": m.score,
          "exact": m.exact, "matchedOn": m.matched_on.value, "node": plain(m.node)}

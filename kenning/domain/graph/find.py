@@ -26,10 +26,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Protocol, runtime_checkable
+from typing import Protocol
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.errors import ConfigurationError, TooLargeError, ValidationError
+from kenning.domain.errors import TooLargeError, ValidationError
 from kenning.domain.graph.model import GraphReader, NodeView, check_range
 from kenning.domain.ingestion.node_keys import normalize_key, parse_key
 
@@ -98,7 +98,6 @@ class NodeMatch:
         return self.node.key.partition(":")[2] or self.node.key
 
 
-@runtime_checkable
 class NodeFinder(Protocol):
     """Ranks the visible nodes matching a query; storage implements it."""
 
@@ -151,13 +150,6 @@ def _as_key(query: str) -> str | None:
 
 def _as_id(query: str) -> str:
     return normalize_key(query.replace(":", " "))
-
-
-def finder_of(graph: GraphReader) -> NodeFinder:
-    """The graph reader as a ``NodeFinder``; ``ConfigurationError`` if it cannot search."""
-    if not isinstance(graph, NodeFinder):
-        raise ConfigurationError("the graph reader cannot search nodes")
-    return graph
 
 
 async def find_nodes(

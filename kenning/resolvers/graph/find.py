@@ -7,7 +7,7 @@ from typing import Annotated
 
 import strawberry
 
-from kenning.domain.graph.find import find_nodes, find_query, finder_of
+from kenning.domain.graph.find import find_nodes, find_query
 from kenning.resolvers.access.scope import read_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
@@ -34,8 +34,8 @@ async def resolve_find_nodes(
     if request.exact_key is not None:
         [canonical] = await alias_resolved(info, reader, [request.exact_key])
         request = replace(request, exact_key=canonical)
-    graph = info.context.runtime.graph
-    matches = await find_nodes(finder_of(graph), graph, reader, request)
+    runtime = info.context.runtime
+    matches = await find_nodes(runtime.finder, runtime.graph, reader, request)
     # The nodes are read already: a selected `node { edges }` needs no second node read.
     info.context.loaders.nodes_by_key(reader).prime_many({m.node.key: m.node for m in matches})
     return FoundNodes(matches=[NodeMatch.from_view(match, reader) for match in matches])

@@ -8,7 +8,7 @@ import pytest
 
 from kenning.domain.access.principal import Principal, Role
 from kenning.domain.access.scope import Scope
-from kenning.domain.graph.find import find_query, finder_of
+from kenning.domain.graph.find import find_query
 from tests.support.graph_data import scope_input, write_graph
 from tests.support.graphql_api import Api
 
@@ -181,7 +181,7 @@ async def test_quotes_and_sql_in_the_query_are_only_text(api: Api) -> None:
 
 async def test_the_finder_itself_is_scoped_so_hidden_keys_take_no_slot(api: Api) -> None:
     await seed(api)
-    finder = finder_of(api.runtime.graph)
+    finder = api.runtime.finder
     hits = await finder.find_nodes(GLOBEX, find_query("alice", None, 1))
     # Acme's exact "Alice" would rank first; globex's must fill the one slot.
     assert [hit.key for hit in hits] == ["person:alice-globex"]

@@ -5,16 +5,14 @@ from __future__ import annotations
 import pytest
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.errors import ConfigurationError, TooLargeError, ValidationError
+from kenning.domain.errors import TooLargeError, ValidationError
 from kenning.domain.graph.find import (
     MAX_QUERY_LENGTH,
     FindNodesQuery,
     MatchedOn,
-    NodeFinder,
     NodeHit,
     find_nodes,
     find_query,
-    finder_of,
 )
 from tests.fakes.graph_reader import FakeGraph
 
@@ -94,10 +92,3 @@ async def test_an_empty_type_list_matches_nothing_without_reading() -> None:
     finder = ListedFinder([NodeHit("person:alice", 1.0, True, MatchedOn.NAME)])
     assert await find_nodes(finder, FakeGraph(), ACME, find_query("alice", [], 10)) == []
     assert finder.asked == []
-
-
-def test_a_graph_reader_that_cannot_search_is_a_configuration_error() -> None:
-    with pytest.raises(ConfigurationError):
-        finder_of(FakeGraph())
-    searching = ListedFinder([])
-    assert isinstance(searching, NodeFinder)
