@@ -157,8 +157,13 @@ export function GraphPage({ params }: PageProps) {
       }
       const path = data.path;
       const added = model.current.merge({ nodes: path.nodes, edges: path.edges });
-      const anchor = path.nodes[0]?.key ?? ends.from;
-      canvas.current?.expand(anchor, model.current.elements(added.addedNodes, added.addedEdges));
+      // Each node the drawing lacked goes beside the step before it, then the new edges.
+      const fresh = new Set(added.addedNodes);
+      path.nodes.forEach((step, index) => {
+        const beside = path.nodes[index - 1] ?? path.nodes[index + 1];
+        if (fresh.has(step.key)) canvas.current?.expand(beside?.key ?? step.key, model.current.elements([step.key], []));
+      });
+      canvas.current?.expand(ends.from, model.current.elements([], added.addedEdges));
       const selection = pathSelection(model.current, path);
       canvas.current?.highlight(selection.nodeKeys, selection.edgeIds);
       countStats({});
@@ -169,6 +174,13 @@ export function GraphPage({ params }: PageProps) {
     } finally {
       setBusy(false);
     }
+  }
+
+  function go(key: string) {
+    const route = [key, String(depth), String(limit)];
+    // The page is keyed by its route: the same route again does not remount it.
+    if (route.join("/") === params.join("/")) void open(key);
+    else navigate("graph", ...route);
   }
 
   // Cytoscape's handlers outlive renders: they call the newest closures through a ref.
@@ -204,10 +216,7 @@ export function GraphPage({ params }: PageProps) {
         onSubmit={(event) => {
           event.preventDefault();
           const key = find.trim();
-          const route = [key, String(depth), String(limit)];
-          // The page is keyed by its route: the same route again does not remount it.
-          if (route.join("/") === params.join("/")) void open(key);
-          else if (key) navigate("graph", ...route);
+          if (key) go(key);
         }}
       >
         <input id="graph-key" placeholder="Node key, e.g. service:auth" value={find}
