@@ -73,7 +73,7 @@ def hub_graph(children: int = 499) -> dict[str, Any]:
     """A hub with `children` spokes plus a ring and chords among them: 500 nodes, 1,000 edges."""
     nodes = [{"key": "hub:center", "type": "hub"}]
     nodes += [{"key": f"item:n{i:03d}", "type": "item"} for i in range(children)]
-    edges = [(f"hub:center", f"item:n{i:03d}") for i in range(children)]
+    edges = [("hub:center", f"item:n{i:03d}") for i in range(children)]
     edges += [(f"item:n{i:03d}", f"item:n{(i + 1) % children:03d}") for i in range(children)]
     edges += [(f"item:n{i:03d}", f"item:n{(i + 100) % children:03d}") for i in range(2)]
     return {
@@ -157,6 +157,23 @@ async def test_a_clicked_node_expands_and_an_edge_shows_its_evidence(page: Page)
     await expect(evidence.locator(".chunk-source")).to_have_text("doc:stack · chunk 0")
     await expect(evidence.locator(".chunk-content")).to_contain_text("keeps invoices in postgres")
     await screenshot(page, "graph-edge-evidence")
+
+
+async def test_a_node_is_found_by_part_of_its_name(page: Page) -> None:
+    await page.fill("#graph-key", "postgre")
+    await page.click("#graph-open")
+    matches = page.get_by_test_id("graph-matches").locator("li")
+    await expect(matches.first).to_contain_text("postgres db:postgres")
+    await screenshot(page, "graph-find")
+    await matches.first.get_by_role("button").click()
+    await expect(page.get_by_test_id("node-panel").locator("h2")).to_have_text("db:postgres")
+    await expect(page.get_by_test_id("graph-stats")).to_have_attribute("data-nodes", "3")
+
+    # An exact name or id opens at once, without a list.
+    await page.fill("#graph-key", "payments")
+    await page.click("#graph-open")
+    await expect(page.get_by_test_id("node-panel").locator("h2")).to_have_text("team:payments")
+    await expect(page.get_by_test_id("graph-matches")).to_have_count(0)
 
 
 async def test_the_shortest_path_between_two_nodes_is_highlighted(page: Page) -> None:

@@ -1,7 +1,8 @@
-// Graph explorer: open a node by key (`#/graph/<key>`), draw its neighbourhood with
-// Cytoscape, expand a node on click (its neighbours join the drawing around it), click an
-// edge for its type, confidence, provenance and evidence chunks, and highlight the shortest
-// path between two nodes. Read ../graph/model.ts first: it holds the data, canvas.ts draws.
+// Graph explorer: find a node by name, key or phrase (findNodes) or open one by key
+// (`#/graph/<key>`), draw its neighbourhood with Cytoscape, expand a node on click (its
+// neighbours join the drawing around it), click an edge for its type, confidence,
+// provenance and evidence chunks, and highlight the shortest path between two nodes.
+// Read ../graph/model.ts first: it holds the data, canvas.ts draws.
 
 import "./graph.css";
 import { useEffect, useRef, useState } from "preact/hooks";
@@ -12,6 +13,7 @@ import { GraphModel, edgeId, pathSelection } from "../graph/model";
 import { ErrorLine } from "../layout";
 import type { PageProps } from "../page";
 import { navigate } from "../route";
+import { MatchList, findNode } from "./graphFind";
 import { EdgePanel, NodePanel, PathForm } from "./graphPanels";
 import {
   GraphEdgeEvidenceDocument,
@@ -19,7 +21,7 @@ import {
   GraphOpenDocument,
   GraphPathDocument,
 } from "./graphQueries";
-import type { EvidenceChunk, NodeDetail } from "./graphQueries";
+import type { EvidenceChunk, NodeDetail, NodeMatch } from "./graphQueries";
 
 const MAX_PATH_DEPTH = 6;
 const EXPAND_LIMIT = 200;
@@ -66,6 +68,7 @@ export function GraphPage({ params }: PageProps) {
   const [edge, setEdge] = useState<ChosenEdge | null>(null);
   const [ends, setEnds] = useState({ from: "", to: "" });
   const [pathOutcome, setPathOutcome] = useState<string | null>(null);
+  const [matches, setMatches] = useState<NodeMatch[] | null>(null);
 
   function countStats(patch: Partial<Stats>) {
     const m = model.current;
@@ -177,10 +180,24 @@ export function GraphPage({ params }: PageProps) {
   }
 
   function go(key: string) {
+    setMatches(null);
     const route = [key, String(depth), String(limit)];
     // The page is keyed by its route: the same route again does not remount it.
     if (route.join("/") === params.join("/")) void open(key);
     else navigate("graph", ...route);
+  }
+
+  async function lookUp(text: string) {
+    if (!text) return;
+    setError(null);
+    try {
+      const outcome = await findNode(text);
+      if ("open" in outcome) go(outcome.open);
+      else if ("matches" in outcome) setMatches(outcome.matches);
+      else setError(outcome.error);
+    } catch (failure) {
+      setError(failure);
+    }
   }
 
   // Cytoscape's handlers outlive renders: they call the newest closures through a ref.
@@ -215,11 +232,10 @@ export function GraphPage({ params }: PageProps) {
         class="graph-find"
         onSubmit={(event) => {
           event.preventDefault();
-          const key = find.trim();
-          if (key) go(key);
+          void lookUp(find.trim());
         }}
       >
-        <input id="graph-key" placeholder="Node key, e.g. service:auth" value={find}
+        <input id="graph-key" placeholder="A name, key or phrase, e.g. billing" value={find}
           onInput={(event) => setFind(event.currentTarget.value)} />
         <label>
           Depth <select id="graph-depth" value={depth}
@@ -233,6 +249,7 @@ export function GraphPage({ params }: PageProps) {
         </label>
         <button id="graph-open" type="submit" disabled={busy}>Open</button>
       </form>
+      <MatchList matches={matches} onOpen={go} />
       <PathForm from={ends.from} to={ends.to} busy={busy} outcome={pathOutcome}
         onChange={(from, to) => setEnds({ from, to })} onFind={() => void findPath()} />
       <ErrorLine error={error} />

@@ -1,11 +1,12 @@
-// The graph explorer's GraphQL documents: open a node with its neighbourhood, expand one,
-// a node's details, an edge's evidence and a shortest path. Neighbourhoods carry no
-// per-node counts or chunks (a 1,000-edge subgraph stays one cheap query); details and
-// evidence load when the user asks for them.
+// The graph explorer's GraphQL documents: find a node by what a person knows of it, open a
+// node with its neighbourhood, expand one, a node's details, an edge's evidence and a
+// shortest path. Neighbourhoods carry no per-node counts or chunks (a 1,000-edge subgraph
+// stays one cheap query); details and evidence load when the user asks for them.
 
 import { graphql } from "../gql";
 import type {
   GraphEdgeEvidenceQuery,
+  GraphFindQuery,
   GraphNodeDetailQuery,
   GraphOpenQuery,
   GraphPathQuery,
@@ -21,6 +22,16 @@ export const GraphOpenDocument = graphql(`
         edgeType confidence evidenceCount extractedBy extractionConfidence fromKey toKey
         scope { clientId projectId groupId }
       }
+    }
+  }
+`);
+
+export const GraphFindDocument = graphql(`
+  query GraphFind($query: String!, $limit: Int!) {
+    findNodes(query: $query, limit: $limit) {
+      __typename
+      ... on FoundNodes { matches { key type label score exact matchedOn } }
+      ... on Error { code message field }
     }
   }
 `);
@@ -66,3 +77,5 @@ type EvidenceEdges = NonNullable<GraphEdgeEvidenceQuery["node"]>["edges"];
 export type EvidenceEdge = EvidenceEdges[number];
 export type EvidenceChunk = EvidenceEdge["evidence"][number];
 export type FoundPath = NonNullable<GraphPathQuery["path"]>;
+type FindAnswer = GraphFindQuery["findNodes"];
+export type NodeMatch = Extract<FindAnswer, { __typename: "FoundNodes" }>["matches"][number];
