@@ -94,6 +94,9 @@ async def test_a_ui_key_sees_no_write_controls(
     await expect(page.get_by_role("button", name="Prioritize")).to_have_count(0)
     await expect(page.get_by_role("button", name="Cancel")).to_have_count(0)
     await expect(page.get_by_role("button", name="Move")).to_have_count(0)
+    nav = page.locator("header nav")
+    await expect(nav.get_by_role("link", name="Queue")).to_be_visible()
+    await expect(nav.get_by_role("link", name="Ingest")).to_have_count(0)
     await screenshot(page, "ui-key")
     await page.goto(f"{server.url}/console/#/jobs/{job}")
     await expect(page.locator("[data-field=status]")).to_have_text("QUEUED")
@@ -103,6 +106,7 @@ async def test_a_ui_key_sees_no_write_controls(
     await sign_in(page, server, await key_for(settings, Role.AGENT))
     await expect(page.get_by_test_id("role")).to_have_text("agent")
     await expect(page.get_by_role("button", name="Cancel").first).to_be_visible()
+    await expect(page.locator("header nav").get_by_role("link", name="Ingest")).to_be_visible()
 
 
 async def test_the_router_page_shows_the_demo_backends_and_live_events(

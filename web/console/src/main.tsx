@@ -8,7 +8,15 @@ import { ApiError, resetSubscriptions } from "./api";
 import { ErrorLine, Layout } from "./layout";
 import { pages } from "./pages/index";
 import { navigate, useRoute } from "./route";
-import { SessionContext, forgetKey, storedKey, type Session, type Viewer } from "./session";
+import {
+  SessionContext,
+  canWrite,
+  forgetKey,
+  storedKey,
+  useSession,
+  type Session,
+  type Viewer,
+} from "./session";
 import { SignIn, loadViewer } from "./signin";
 
 type State =
@@ -23,10 +31,10 @@ function Routed() {
   useEffect(() => {
     if (current === undefined && start !== undefined) navigate(start.name);
   }, [current, start]);
-  const nav = pages.filter((entry) => entry.nav);
+  const { viewer } = useSession();
+  const nav = pages.filter((entry) => entry.nav && (!entry.writers || canWrite(viewer)));
   let body;
   if (current === undefined) body = null;
-  else if (current.component === null) body = <p class="hint">{current.title}: not yet.</p>;
   else body = <current.component key={`${route.name}/${route.params.join("/")}`} params={route.params} />;
   return (
     <Layout nav={nav} current={route.name}>

@@ -3,7 +3,8 @@
 //
 //   page("search", "Search", SearchPage)            shown in the navigation
 //   page("jobs", "Job", JobPage, { nav: false })    reached by links only
-//   notYet("memory", "Memory")                      a placeholder until the page lands
+//   page("ingest", "Ingest", IngestPage, { writers: true })   in the navigation of keys
+//                                                   that may write only
 
 import type { ComponentType } from "preact";
 
@@ -15,19 +16,17 @@ export interface PageProps {
 export interface Page {
   name: string;
   title: string;
-  component: ComponentType<PageProps> | null;
+  component: ComponentType<PageProps>;
   nav: boolean;
+  /** Listed in the navigation only for keys that may write (the page says so to others). */
+  writers: boolean;
 }
 
 export function page(
   name: string,
   title: string,
   component: ComponentType<PageProps>,
-  options: { nav?: boolean } = {},
+  options: { nav?: boolean; writers?: boolean } = {},
 ): Page {
-  return { name, title, component, nav: options.nav ?? true };
-}
-
-export function notYet(name: string, title: string): Page {
-  return { name, title, component: null, nav: true };
+  return { name, title, component, nav: options.nav ?? true, writers: options.writers ?? false };
 }

@@ -1,7 +1,7 @@
 // The console's pages, one line each, in navigation order. The first is the start page.
 // Register a page with `page(name, title, Component)` (see ../page.ts).
 
-import { notYet, page, type Page } from "../page";
+import { page, type Page } from "../page";
 import { GraphPage } from "./graph";
 import { IngestPage } from "./ingest";
 import { JobPage } from "./job";
@@ -16,6 +16,6 @@ export const pages: Page[] = [
   page("graph", "Graph", GraphPage),
   page("router", "Router", RouterPage),
   page("memory", "Memory", MemoryPage),
-  page("ingest", "Ingest", IngestPage),
+  page("ingest", "Ingest", IngestPage, { writers: true }),
   page("jobs", "Job", JobPage, { nav: false }),
 ];
