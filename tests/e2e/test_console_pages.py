@@ -25,6 +25,7 @@ from tests.support.console_browser import (
     screenshot,
     sign_in,
 )
+from tests.support.database import TEST_DATABASE
 from tests.support.server_process import Server
 
 pytestmark = pytest.mark.e2e
@@ -35,7 +36,7 @@ BUNDLE_GOAL = 400 * 1024  # bytes of JavaScript, gzipped
 
 @pytest.fixture(scope="module")
 def settings(test_settings: Settings) -> Settings:
-    return console_settings(test_settings, "kenning_console_pages")
+    return console_settings(test_settings, f"{TEST_DATABASE}_console_pages")
 
 
 @pytest.fixture(scope="module")

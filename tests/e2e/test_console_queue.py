@@ -27,6 +27,7 @@ from tests.support.console_browser import (
     sign_in,
     worker_server,
 )
+from tests.support.database import TEST_DATABASE
 from tests.support.server_process import Server
 
 pytestmark = pytest.mark.e2e
@@ -41,7 +42,7 @@ STATUS = "query S($id: ID!) { ingestionStatus(jobId: $id) { status } }"
 
 @pytest.fixture(scope="module")
 def settings(test_settings: Settings) -> Settings:
-    return console_settings(test_settings, "kenning_console_queue")
+    return console_settings(test_settings, f"{TEST_DATABASE}_console_queue")
 
 
 @pytest.fixture(scope="module")

@@ -46,7 +46,10 @@ CONSOLE_DATABASE = f"{TEST_DATABASE}_console"
 
 
 def console_settings(test_settings: Settings, database: str = CONSOLE_DATABASE) -> Settings:
-    """Settings over a fresh, migrated database of the console tests' own."""
+    """Settings over a fresh, migrated database of the console tests' own, named after the
+    session's test database (``KENNING_TEST_DATABASE``) so parallel runs never share one."""
+    if not database.startswith(f"{TEST_DATABASE}_"):
+        raise ValueError(f"{database!r}: a console test database is named {TEST_DATABASE}_<name>")
     url = with_database(test_settings.database_url, database)
     asyncio.run(recreate_database(url, database))
     settings = test_settings.model_copy(update={"database_url": url})
