@@ -67,9 +67,14 @@ async def page(browser: Browser, server: Server) -> AsyncIterator[Page]:
 
 
 async def bulk_order(page: Page) -> list[str]:
-    """The BULK lane's job ids as the page shows them, top to bottom."""
+    """The BULK lane's job ids as the page shows them, top to bottom.
+
+    Read in one call: reading row by row, a row the live page removed in between (a cancel)
+    left the read waiting 30 s for it.
+    """
     rows = page.get_by_test_id("lane-BULK").locator("tr[data-job]")
-    return [str(await row.get_attribute("data-job")) for row in await rows.all()]
+    ids = await rows.evaluate_all("rows => rows.map((row) => row.dataset.job)")
+    return [str(job) for job in ids]
 
 
 async def test_a_queued_job_appears_moves_and_finishes_within_a_second(
