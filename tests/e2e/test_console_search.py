@@ -127,3 +127,15 @@ async def test_the_filters_narrow_the_hits(page: Page) -> None:
     await page.fill("#search-kinds", "no-such-kind")
     await page.click("#search-run")
     await expect(page.locator(".empty")).to_have_text("No chunk matches.")
+
+
+async def test_stored_markup_is_shown_as_text_never_run(page: Page, server: Server) -> None:
+    markup = '<img src="x" onerror="window.kenningXss = 1"><b>zebrafish</b> markup'
+    document = {"sourceUrn": "doc:markup", "kind": "note", "content": markup}
+    answer = await graphql(server, INGEST, input=document)
+    assert answer["ingest"]["__typename"] == "IngestSuccess", answer
+    await search(page, "zebrafish markup", "KEYWORD")
+    hit = page.locator(".search-hit", has_text="doc:markup")
+    await expect(hit.locator(".hit-content")).to_contain_text('<img src="x" onerror=')
+    await expect(hit.locator("img, b")).to_have_count(0)
+    assert await page.evaluate("window.kenningXss") is None
