@@ -7,9 +7,11 @@
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
 from pathlib import Path
+
+from kenning.web_bundle import Bundle, read_bundle
+
+__all__ = ["BUILD_HINT", "STATIC_DIR", "Bundle", "load_bundle", "static_dir"]
 
 # Module-level so tests can point it at a temporary directory.
 STATIC_DIR = Path(__file__).parent / "static"
@@ -20,15 +22,6 @@ BUILD_HINT = (
 )
 
 
-@dataclass(frozen=True)
-class Bundle:
-    """The built console: its directory and the names of its script and stylesheet."""
-
-    directory: Path
-    js: str
-    css: str
-
-
 def static_dir() -> Path:
     """The directory the built files are served from."""
     return STATIC_DIR
@@ -36,14 +29,4 @@ def static_dir() -> Path:
 
 def load_bundle() -> Bundle | None:
     """The bundle named by ``manifest.json``, or ``None`` if it is missing or incomplete."""
-    directory = static_dir()
-    try:
-        manifest = json.loads((directory / "manifest.json").read_text(encoding="utf-8"))
-        js, css = manifest["js"], manifest["css"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    if not isinstance(js, str) or not isinstance(css, str):
-        return None
-    if not (directory / js).is_file() or not (directory / css).is_file():
-        return None
-    return Bundle(directory, js, css)
+    return read_bundle(static_dir())

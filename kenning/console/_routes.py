@@ -7,13 +7,11 @@ a prefix; the console reaches the API at ``../graphql`` for the same reason.
 
 from __future__ import annotations
 
-import re
 from html import escape
 
 import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import (
-    FileResponse,
     HTMLResponse,
     PlainTextResponse,
     RedirectResponse,
@@ -22,17 +20,13 @@ from starlette.responses import (
 from starlette.routing import BaseRoute, Route
 
 from kenning.console._bundle import BUILD_HINT, Bundle, load_bundle, static_dir
+from kenning.web_bundle import TEXT, asset_response
 
 CONTENT_TYPES = {
     ".js": "text/javascript; charset=utf-8",
     ".css": "text/css; charset=utf-8",
-    ".txt": "text/plain; charset=utf-8",
+    ".txt": TEXT,
 }
-
-# Every served name carries a content hash, so a changed file always has a new name.
-IMMUTABLE = "public, max-age=31536000, immutable"
-
-_SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
 # The page holds an API key: nothing from other hosts, no framing, no inline script. Inline
 # styles stay allowed for the graph view's canvas; the websocket goes back to this host.
@@ -92,32 +86,9 @@ async def to_console_page(request: Request) -> Response:
     return RedirectResponse("console/", status_code=308)
 
 
-def _accepts_gzip(request: Request) -> bool:
-    return any(
-        part.split(";")[0].strip() == "gzip"
-        for part in request.headers.get("accept-encoding", "").split(",")
-    )
-
-
-def _content_type(name: str) -> str | None:
-    return next((t for suffix, t in CONTENT_TYPES.items() if name.endswith(suffix)), None)
-
-
 async def serve_asset(request: Request) -> Response:
     """One built file (gzipped when the browser accepts it and the build wrote a copy), or 404."""
-    name = str(request.path_params["name"])
-    media_type = _content_type(name)
-    path = static_dir() / name
-    if media_type is None or not _SAFE_NAME.fullmatch(name) or not path.is_file():
-        return PlainTextResponse("Not Found", status_code=404)
-    headers = {"Cache-Control": IMMUTABLE, "X-Content-Type-Options": "nosniff"}
-    if media_type != CONTENT_TYPES[".txt"]:
-        headers["Vary"] = "Accept-Encoding"
-        packed = path.with_name(f"{name}.gz")
-        if _accepts_gzip(request) and packed.is_file():
-            headers["Content-Encoding"] = "gzip"
-            return FileResponse(packed, media_type=media_type, headers=headers)
-    return FileResponse(path, media_type=media_type, headers=headers)
+    return asset_response(request, static_dir(), CONTENT_TYPES)
 
 
 def console_routes() -> list[BaseRoute]:
