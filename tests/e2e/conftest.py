@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
+from playwright.async_api import Browser, Page
 
 from kenning.domain.access.principal import Role
 from kenning.domain.access.scope import Scope
 from kenning.settings import Settings
+from tests.support.console_browser import chromium_browser, console_page, require_chromium
 from tests.support.server_process import Server, create_key, start_server, stop_server
 
 
@@ -37,3 +39,18 @@ def working_server(
     key = asyncio.run(create_key(migrated_settings, Scope(), Role.ADMIN))
     yield running.with_key(key)
     stop_server(process)
+
+
+@pytest.fixture(scope="module")
+async def browser() -> AsyncIterator[Browser]:
+    """Debian's chromium for one module of console tests (skipped where it is missing)."""
+    require_chromium()
+    async with chromium_browser() as launched:
+        yield launched
+
+
+@pytest.fixture
+async def page(browser: Browser) -> AsyncIterator[Page]:
+    """A fresh console tab (its own context: no key carried over between tests)."""
+    async with console_page(browser) as opened:
+        yield opened

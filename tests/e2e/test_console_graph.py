@@ -13,12 +13,10 @@ from playwright.async_api import Browser, Page, expect
 
 from kenning.settings import Settings
 from tests.support.console_browser import (
-    chromium_browser,
     console_page,
     console_server,
     console_settings,
     graphql,
-    require_chromium,
     screenshot,
     sign_in,
 )
@@ -105,13 +103,6 @@ async def seeded(server: Server) -> Server:
     assert loaded["__typename"] == "IngestGraphSuccess", loaded
     assert (len(loaded["nodes"]), len(loaded["edges"]), loaded["rejected"]) == (500, 1000, [])
     return server
-
-
-@pytest.fixture(scope="module")
-async def browser() -> AsyncIterator[Browser]:
-    require_chromium()
-    async with chromium_browser() as launched:
-        yield launched
 
 
 @pytest.fixture

@@ -5,20 +5,17 @@ gets no form."""
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 
 import pytest
-from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Page, expect
 
 from kenning.domain.access.principal import Role
 from kenning.domain.access.scope import Scope
 from kenning.settings import Settings
 from tests.support.console_browser import (
-    chromium_browser,
-    console_page,
     console_server,
     console_settings,
-    require_chromium,
     screenshot,
     sign_in,
 )
@@ -41,19 +38,6 @@ def settings(test_settings: Settings) -> Settings:
 def server(settings: Settings, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     with console_server(settings, tmp_path_factory.mktemp("console") / "server.log") as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-async def browser() -> AsyncIterator[Browser]:
-    require_chromium()
-    async with chromium_browser() as launched:
-        yield launched
-
-
-@pytest.fixture
-async def page(browser: Browser) -> AsyncIterator[Page]:
-    async with console_page(browser) as opened:
-        yield opened
 
 
 async def signed_in(page: Page, server: Server, settings: Settings, role: Role) -> None:

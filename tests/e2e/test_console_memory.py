@@ -3,21 +3,18 @@ knowledge by category, the session and procedures; write forms for agent keys, n
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 
 import pytest
-from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Page, expect
 
 from kenning.domain.access.principal import Role
 from kenning.domain.access.scope import Scope
 from kenning.settings import Settings
 from tests.support.console_browser import (
-    chromium_browser,
-    console_page,
     console_server,
     console_settings,
     graphql,
-    require_chromium,
     screenshot,
     sign_in,
 )
@@ -69,19 +66,6 @@ async def seeded(server: Server) -> Server:
         answer = await graphql(server, document)
         assert "Error" not in next(iter(answer.values()))["__typename"], answer
     return server
-
-
-@pytest.fixture(scope="module")
-async def browser() -> AsyncIterator[Browser]:
-    require_chromium()
-    async with chromium_browser() as launched:
-        yield launched
-
-
-@pytest.fixture
-async def page(browser: Browser) -> AsyncIterator[Page]:
-    async with console_page(browser) as opened:
-        yield opened
 
 
 async def test_the_memory_page_shows_a_stored_rule_with_its_history(

@@ -4,24 +4,21 @@ how fast it loads and how big its bundle is (printed: the issue reports both).""
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 
 import httpx
 import pytest
-from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Page, expect
 
 from kenning.console._bundle import load_bundle
 from kenning.domain.access.principal import Role
 from kenning.settings import Settings
 from tests.support.browser_traffic import Traffic
 from tests.support.console_browser import (
-    chromium_browser,
-    console_page,
     console_server,
     console_settings,
     key_for,
     queue_document,
-    require_chromium,
     screenshot,
     sign_in,
 )
@@ -43,19 +40,6 @@ def settings(test_settings: Settings) -> Settings:
 def server(settings: Settings, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     with console_server(settings, tmp_path_factory.mktemp("console") / "server.log") as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-async def browser() -> AsyncIterator[Browser]:
-    require_chromium()
-    async with chromium_browser() as launched:
-        yield launched
-
-
-@pytest.fixture
-async def page(browser: Browser) -> AsyncIterator[Page]:
-    async with console_page(browser) as opened:
-        yield opened
 
 
 async def test_a_wrong_key_is_refused_a_right_one_signs_in_and_out(

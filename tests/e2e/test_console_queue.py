@@ -15,13 +15,11 @@ from playwright.async_api import Browser, Locator, Page, expect
 
 from kenning.settings import Settings
 from tests.support.console_browser import (
-    chromium_browser,
     console_page,
     console_server,
     console_settings,
     graphql,
     queue_document,
-    require_chromium,
     screenshot,
     seconds_until,
     sign_in,
@@ -49,13 +47,6 @@ def settings(test_settings: Settings) -> Settings:
 def server(settings: Settings, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     with console_server(settings, tmp_path_factory.mktemp("console") / "server.log") as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-async def browser() -> AsyncIterator[Browser]:
-    require_chromium()
-    async with chromium_browser() as launched:
-        yield launched
 
 
 @pytest.fixture

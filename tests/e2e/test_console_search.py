@@ -11,12 +11,10 @@ from playwright.async_api import Browser, Page, expect
 
 from kenning.settings import Settings
 from tests.support.console_browser import (
-    chromium_browser,
     console_page,
     console_server,
     console_settings,
     graphql,
-    require_chromium,
     screenshot,
     sign_in,
 )
@@ -64,13 +62,6 @@ async def seeded(server: Server) -> Server:
         answer = await graphql(server, INGEST, input=document)
         assert answer["ingest"]["__typename"] == "IngestSuccess", answer
     return server
-
-
-@pytest.fixture(scope="module")
-async def browser() -> AsyncIterator[Browser]:
-    require_chromium()
-    async with chromium_browser() as launched:
-        yield launched
 
 
 @pytest.fixture
