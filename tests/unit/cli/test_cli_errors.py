@@ -7,12 +7,12 @@ import socket
 
 import pytest
 import typer
-from tests.support.cli_runner import run
 from typer.testing import CliRunner
 
 from kenning.cli.failures import BAD_SETTING, explain
 from kenning.cli.group import KenningGroup
 from kenning.domain.errors import ConfigurationError
+from tests.support.cli_runner import run
 
 SETTINGS_COMMANDS = [
     ["serve"],
