@@ -1,11 +1,15 @@
 # The two commands of the README: `make run` and `make test`. Both start from nothing.
-.PHONY: run test bench-ingest install stack
+.PHONY: run test bench bench-ingest install stack
 
 run:
 	scripts/run.sh
 
 test:
 	scripts/test.sh
+
+# Every benchmark, then one table of ratios: make bench [BENCH_ARGS="--quick --only read,queue"]
+bench:
+	.venv/bin/python -m bench.all $(BENCH_ARGS)
 
 install:
 	scripts/install.sh
