@@ -24,8 +24,11 @@ from kenning.storage.queue.worker_registry import RedisWorkerRegistry
 MAX_RUNNING: Final = 200
 MAX_FIRST: Final = 200
 
+# Counts kept per scope, lane and status by triggers on ``ingestion_jobs`` (migration 0013),
+# read through the jobs' own visibility predicate: the cost follows the number of scopes,
+# not the history (counting the jobs themselves took ~0.5 s at 1M finished jobs).
 _COUNTS = f"""
-    SELECT status, lane, count(*) AS n FROM ingestion_jobs WHERE {visible_rows(1)}
+    SELECT status, lane, sum(n)::bigint AS n FROM queue_counts WHERE {visible_rows(1)}
     GROUP BY status, lane"""
 # Positions are ranks in the whole lane (what a job really waits behind); only the first
 # visible ones of each lane are returned.
