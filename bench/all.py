@@ -15,10 +15,13 @@ when any benchmark failed (a missed goal is a figure, not a failure).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import asdict
@@ -41,20 +44,36 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def _stop(child: subprocess.Popen[str]) -> None:
+    """Kill the benchmark and every server or worker it started (its own process group)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(child.pid, signal.SIGKILL)
+
+
 def _execute(command: list[str], timeout: float) -> tuple[str | None, str]:
-    """Run one benchmark, echoing its output; (why it failed or None, its stdout)."""
-    env = {"HF_HUB_OFFLINE": "1", **os.environ}
-    try:
-        done = subprocess.run(
-            command, cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True, timeout=timeout
-        )
-    except subprocess.TimeoutExpired as expired:
-        out = expired.stdout
-        text = out.decode(errors="replace") if isinstance(out, bytes) else (out or "")
-        print(text, flush=True)
-        return f"timeout after {timeout:.0f} s", text
-    print(done.stdout, end="", flush=True)
-    return (None if done.returncode == 0 else f"exit {done.returncode}"), done.stdout
+    """Run one benchmark, echoing its output as it comes; (why it failed or None, its stdout)."""
+    env = {"HF_HUB_OFFLINE": "1", **os.environ, "PYTHONUNBUFFERED": "1"}
+    lines: list[str] = []
+    with subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True, start_new_session=True
+    ) as child:
+        timer = threading.Timer(timeout, _stop, (child,))
+        timer.start()
+        try:
+            assert child.stdout is not None
+            for line in child.stdout:
+                print(line, end="", flush=True)
+                lines.append(line)
+            code = child.wait()
+        except BaseException:  # Ctrl-C: its servers are in its own session, stop them too
+            _stop(child)
+            raise
+        finally:
+            timed_out = not timer.is_alive()
+            timer.cancel()
+    if timed_out:
+        return f"timeout after {timeout:g} s", "".join(lines)
+    return (None if code == 0 else f"exit {code}"), "".join(lines)
 
 
 def _fresh_results(run: Run, stdout: str, started: float) -> dict[str, Any] | None:

@@ -4,6 +4,8 @@ fields the table reads): ratios, goals met and missed, failed and missing runs, 
 from __future__ import annotations
 
 import os
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -157,3 +159,11 @@ def test_a_results_file_older_than_the_run_is_not_read(
     assert bench_all._fresh_results(run, "", started=2_000) is None
     fresh: Any = bench_all._fresh_results(run, "", started=500)
     assert fresh == {"items": 1}
+
+
+def test_a_run_reports_its_exit_code_and_a_timeout_stops_it() -> None:
+    failed = bench_all._execute([sys.executable, "-c", "print('half'); raise SystemExit(3)"], 30)
+    assert failed == ("exit 3", "half\n")
+    started = time.monotonic()
+    hung = bench_all._execute([sys.executable, "-c", "import time; time.sleep(60)"], 0.5)
+    assert hung[0] == "timeout after 0.5 s" and time.monotonic() - started < 30
