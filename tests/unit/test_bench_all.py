@@ -16,17 +16,17 @@ from bench._all_figures import EXTRACTS, router_results
 from bench._all_runs import RUNS, chosen
 from bench._all_table import Goal, Row, render, rows, unmeasured
 
-USER_CONTEXT = {  # bench/results/user_context.json, 2026-11-25
+USER_CONTEXT: dict[str, Any] = {  # bench/results/user_context.json, 2026-11-25
     "items": 10000,
     "latency": {"sql": {"p50_ms": 1.983, "p95_ms": 6.507}, "graphql": {"p50_ms": 7.079}},
 }
-QUEUE = {  # README figures of bench.queue, in its JSON's shape
+QUEUE: dict[str, Any] = {  # README figures of bench.queue, in its JSON's shape
     "throughput": [{"workers": 1, "jobs_per_s": 33.0}, {"workers": 2, "jobs_per_s": 58.0}],
     "lane_isolation": {"bulk_jobs": 5000, "idle": {"p95_ms": 31.0}, "loaded": {"p95_ms": 93.0}},
     "fan_out": {"subscribers": 500, "p95_ms": 1070.0, "deliveries": 4990,
                 "expected_deliveries": 5000},
 }  # fmt: skip
-RELEVANCE = {
+RELEVANCE: dict[str, Any] = {
     "results": [
         {"mode": "KEYWORD", "ndcg_at_10": 0.587},
         {"mode": "VECTOR", "ndcg_at_10": 0.664},
@@ -34,7 +34,7 @@ RELEVANCE = {
     ],
     "references_ndcg_at_10": {"BM25 (BEIR)": 0.665, "all-MiniLM-L6-v2 dense (BEIR/MTEB)": 0.64},
 }
-INGEST = {
+INGEST: dict[str, Any] = {
     "hash": {"kenning": {"docs_per_s": 48.0, "chunks_per_s": 300.0},
              "baseline_per_document": {"docs_per_s": 100.0},
              "reingest": {"sequential_ms_mean": 10.4}},
@@ -73,7 +73,7 @@ def test_queue_rows_carry_issue_15_goals_and_a_lost_delivery_misses() -> None:
     assert table["queueStatus change-to-delivery p95, 500 subscribers"].verdict == "missed"
     deliveries = table["queueStatus deliveries, 500 subscribers"]
     assert (deliveries.kenning, deliveries.verdict) == ("4,990", "missed")
-    every = {**QUEUE["fan_out"], "deliveries": 5000, "p95_ms": 240.0}  # type: ignore[dict-item]
+    every = {**QUEUE["fan_out"], "deliveries": 5000, "p95_ms": 240.0}
     fixed = _by_figure(rows("queue", None, {"fan_out": every}, EXTRACTS["queue_fan_out"]))
     assert [r.verdict for r in fixed.values()] == ["met", "met"]
 
