@@ -9,13 +9,11 @@ import asyncio
 import math
 import socket
 import sys
-import threading
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pytest
-from numpy.typing import NDArray
 
 from kenning.domain.errors import ConfigurationError
 from kenning.settings import EmbedderKind, Settings
@@ -111,56 +109,20 @@ async def test_encoding_does_not_block_the_event_loop(embedder: LocalEmbedder) -
 
 def test_the_model_is_loaded_once_per_process() -> None:
     assert local_module.load_minilm() is local_module.load_minilm()
+    interactive = local_module.load_minilm_interactive()
+    assert interactive is local_module.load_minilm_interactive()
+    assert interactive is not local_module.load_minilm()
 
 
-async def test_waiting_batches_are_served_by_priority_then_arrival() -> None:
-    order: list[str] = []
-    first_batch_running, release = threading.Event(), threading.Event()
+async def test_queries_and_bulk_at_once_give_the_same_vectors(embedder: LocalEmbedder) -> None:
+    alone = await embedder.embed(FORTY[:4], priority=0)
 
-    def encode(texts: list[str]) -> NDArray[np.float32]:
-        first_batch_running.set()
-        release.wait(timeout=10)
-        order.append(texts[0])
-        return np.full((len(texts), 384), 384**-0.5, dtype=np.float32)
+    bulk = asyncio.create_task(embedder.embed(FORTY * 3))
+    during = [await embedder.embed([text], priority=0) for text in FORTY[:4]]
+    await bulk
 
-    embedder = LocalEmbedder(batch_size=1, loader=lambda: encode)
-    bulk_a = asyncio.create_task(embedder.embed(["a1", "a2"]))
-    await asyncio.to_thread(first_batch_running.wait, 10)
-    bulk_b = asyncio.create_task(embedder.embed(["b1", "b2"], priority=3))
-    bulk_c = asyncio.create_task(embedder.embed(["c1"], priority=3))
-    await asyncio.sleep(0.05)
-    urgent = asyncio.create_task(embedder.embed(["u1"], priority=0))
-    await asyncio.sleep(0.05)
-    release.set()
-    await asyncio.gather(bulk_a, bulk_b, bulk_c, urgent)
-
-    # FIFO would have served u1 fourth, behind every bulk batch already waiting.
-    assert order == ["a1", "u1", "b1", "c1", "a2", "b2"]
-
-
-async def test_a_cancelled_waiter_does_not_hold_up_the_others() -> None:
-    order: list[str] = []
-    running, release = threading.Event(), threading.Event()
-
-    def encode(texts: list[str]) -> NDArray[np.float32]:
-        running.set()
-        release.wait(timeout=10)
-        order.append(texts[0])
-        return np.full((len(texts), 384), 384**-0.5, dtype=np.float32)
-
-    embedder = LocalEmbedder(batch_size=1, loader=lambda: encode)
-    holder = asyncio.create_task(embedder.embed(["a1"]))
-    await asyncio.to_thread(running.wait, 10)
-    abandoned = asyncio.create_task(embedder.embed(["b1"], priority=0))
-    await asyncio.sleep(0.05)
-    abandoned.cancel()
-    waiting = asyncio.create_task(embedder.embed(["c1"]))
-    await asyncio.sleep(0.05)
-    release.set()
-
-    await asyncio.wait_for(asyncio.gather(holder, waiting), timeout=10)
-    assert abandoned.cancelled()
-    assert order == ["a1", "c1"]
+    np.testing.assert_allclose(np.array([v[0] for v in during]), alone, atol=1e-5, rtol=0)
+    np.testing.assert_allclose(np.array(bulk.result()[:4]), alone, atol=1e-5, rtol=0)
 
 
 def test_without_the_local_extra_the_error_says_what_to_install(
