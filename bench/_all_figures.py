@@ -122,7 +122,8 @@ def relevance(data: dict[str, Any]) -> list[Figure]:
 
 def loop_health(data: dict[str, Any]) -> list[Figure]:
     """``/healthz`` p99 during concurrent large ingests against the idle server."""
-    label = f"/healthz p99 during {data['documents_per_round']} concurrent large ingests"
+    size = f"{data['document_chars'] / 1e6:g} MB"
+    label = f"/healthz p99 during {data['documents_per_round']} concurrent {size} ingests"
     return [Figure(label, "ms", data["during_ingests"]["p99_ms"], data["idle"]["p99_ms"],
                    "idle", Goal("figure", most=data.get("goal_p99_ms", 50.0)))]  # fmt: skip
 

@@ -167,3 +167,11 @@ def test_a_run_reports_its_exit_code_and_a_timeout_stops_it() -> None:
     started = time.monotonic()
     hung = bench_all._execute([sys.executable, "-c", "import time; time.sleep(60)"], 0.5)
     assert hung[0] == "timeout after 0.5 s" and time.monotonic() - started < 30
+
+
+def test_loop_health_names_the_document_size_it_ran_with() -> None:
+    quick = {"documents_per_round": 3, "document_chars": 500_000, "goal_p99_ms": 50.0,
+             "idle": {"p99_ms": 3.15}, "during_ingests": {"p99_ms": 51.0}}  # fmt: skip
+    (row,) = rows("loop_health", None, quick, EXTRACTS["loop_health"])
+    assert row.figure == "/healthz p99 during 3 concurrent 0.5 MB ingests"
+    assert (row.goal, row.verdict) == ("<= 50", "missed")
