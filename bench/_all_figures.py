@@ -68,6 +68,14 @@ def queue(data: dict[str, Any]) -> list[Figure]:
     return found
 
 
+def queue_snapshot(data: dict[str, Any]) -> list[Figure]:
+    """``queueStatus``'s snapshot over many historical jobs: maintained counts vs a full count."""
+    return [Figure(f"queue snapshot p50, {data['history']:,} jobs, {name} reader", "ms",
+                   r["snapshot"]["p50_ms"], r["old_snapshot"]["p50_ms"], "count over every job",
+                   Goal("figure", most=20, issue=6))
+            for name, r in data["readers"].items()]  # fmt: skip
+
+
 def _fan_out(fan: dict[str, Any]) -> list[Figure]:
     n = f"{fan['subscribers']:,} subscribers"
     return [
@@ -170,6 +178,7 @@ EXTRACTS: dict[str, Extract] = {
     "read": read,
     "queue": queue,
     "queue_fan_out": lambda data: _fan_out(data["fan_out"]),
+    "queue_snapshot": queue_snapshot,
     "router": router,
     "relevance": relevance,
     "loop_health": loop_health,

@@ -38,6 +38,8 @@ RUNS = (
     Run("queue_fan_out_2000", "bench.queue", "queue.json", "queue_fan_out",
         ("--only", "fan-out", "--subscribers", "2000"),
         ("--only", "fan-out", "--subscribers", "200", "--transitions-of", "5")),
+    Run("queue_snapshot", "bench.queue_snapshot", "queue_snapshot.json", "queue_snapshot", (),
+        ("--history", "100000", "--samples", "50")),
     Run("router", "bench.router", None, "router"),
     Run("relevance", "bench.relevance", "relevance.json", "relevance"),
     Run("loop_health", "bench.loop_health", "loop_health.json", "loop_health", (),

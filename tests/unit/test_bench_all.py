@@ -175,3 +175,15 @@ def test_loop_health_names_the_document_size_it_ran_with() -> None:
     (row,) = rows("loop_health", None, quick, EXTRACTS["loop_health"])
     assert row.figure == "/healthz p99 during 3 concurrent 0.5 MB ingests"
     assert (row.goal, row.verdict) == ("<= 50", "missed")
+
+
+def test_queue_snapshot_rows_per_reader_against_the_full_count() -> None:
+    recorded = {"history": 1_000_000, "readers": {  # bench/results/queue_snapshot.json
+        "project": {"snapshot": {"p50_ms": 2.252}, "old_snapshot": {"p50_ms": 44.5}},
+        "client": {"snapshot": {"p50_ms": 23.0}, "old_snapshot": {"p50_ms": 36.5}},
+    }}  # fmt: skip
+    project, client = rows("queue_snapshot", None, recorded, EXTRACTS["queue_snapshot"])
+    assert project.figure == "queue snapshot p50, 1,000,000 jobs, project reader"
+    assert (project.goal, project.verdict) == ("<= 20 (#6)", "met")
+    assert project.ratio == pytest.approx(2.252 / 44.5)
+    assert client.verdict == "missed"
