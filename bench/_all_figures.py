@@ -68,6 +68,14 @@ def queue(data: dict[str, Any]) -> list[Figure]:
     return found
 
 
+def interactive_search(data: dict[str, Any]) -> list[Figure]:
+    """Search p95 while a large document and bulk jobs are embedded, against idle, per mode."""
+    load = f"{data['bulk_jobs_queued']} bulk jobs + {data['document_bytes'] / 1e6:.2g} MB ingest"
+    return [Figure(f"{mode} search p95 during {load}", "ms", data["loaded"][mode]["p95_ms"],
+                   data["idle"][mode]["p95_ms"], "idle", Goal("ratio", most=3, issue=1))
+            for mode in ("VECTOR", "HYBRID")]  # fmt: skip
+
+
 def queue_snapshot(data: dict[str, Any]) -> list[Figure]:
     """``queueStatus``'s snapshot over many historical jobs: maintained counts vs a full count."""
     return [Figure(f"queue snapshot p50, {data['history']:,} jobs, {name} reader", "ms",
@@ -179,6 +187,7 @@ EXTRACTS: dict[str, Extract] = {
     "queue": queue,
     "queue_fan_out": lambda data: _fan_out(data["fan_out"]),
     "queue_snapshot": queue_snapshot,
+    "interactive_search": interactive_search,
     "router": router,
     "relevance": relevance,
     "loop_health": loop_health,

@@ -187,3 +187,13 @@ def test_queue_snapshot_rows_per_reader_against_the_full_count() -> None:
     assert (project.goal, project.verdict) == ("<= 20 (#6)", "met")
     assert project.ratio == pytest.approx(2.252 / 44.5)
     assert client.verdict == "missed"
+
+
+def test_interactive_search_rows_bound_loaded_p95_by_three_times_idle() -> None:
+    recorded = {"bulk_jobs_queued": 500, "document_bytes": 1_950_687,  # interactive_search.json
+                "idle": {"VECTOR": {"p95_ms": 22.0}, "HYBRID": {"p95_ms": 30.0}},
+                "loaded": {"VECTOR": {"p95_ms": 700.0}, "HYBRID": {"p95_ms": 60.0}}}  # fmt: skip
+    vector, hybrid = rows("interactive_search", None, recorded, EXTRACTS["interactive_search"])
+    assert vector.figure == "VECTOR search p95 during 500 bulk jobs + 2 MB ingest"
+    assert (vector.goal, vector.verdict, vector.issue_goal) == ("<= 3x (#1)", "missed", 1)
+    assert hybrid.ratio == pytest.approx(2.0) and hybrid.verdict == "met"
