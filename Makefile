@@ -1,5 +1,5 @@
 # The two commands of the README: `make run` and `make test`. Both start from nothing.
-.PHONY: run test bench bench-ingest install stack
+.PHONY: run test bench install stack
 
 run:
 	scripts/run.sh
