@@ -38,6 +38,8 @@ RUNS = (
     Run("queue_fan_out_2000", "bench.queue", "queue.json", "queue_fan_out",
         ("--only", "fan-out", "--subscribers", "2000"),
         ("--only", "fan-out", "--subscribers", "200", "--transitions-of", "5")),
+    Run("interactive_search", "bench.interactive_search", "interactive_search.json",
+        "interactive_search", (), ("--samples", "20", "--bulk", "100")),
     Run("queue_snapshot", "bench.queue_snapshot", "queue_snapshot.json", "queue_snapshot", (),
         ("--history", "100000", "--samples", "50")),
     Run("router", "bench.router", None, "router"),
