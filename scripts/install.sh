@@ -23,25 +23,24 @@ install_python() {
   touch "$stamp"
 }
 
-# npm ci when the lock file changed; the build when the lock, the build script or a source
-# changed, or when the built files are missing.
-build_graphiql() {
-  local web=web/graphiql
+# One web app: npm ci when its lock file changed; the build when a source changed (the
+# caller's hash of them) or the built files are missing. Without npm it warns and the server
+# runs without the page.
+build_web() {
+  local title=$1 web=$2 manifest=$3 sources_hash=$4
   local modules="$web/node_modules"
-  local lock_hash sources_hash
+  local lock_hash
   lock_hash=$(sha256sum "$web/package-lock.json" | cut -c1-16)
-  sources_hash=$(cd "$web" && { sha256sum package.json package-lock.json build.mjs;
-    find src -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum; } | sha256sum | cut -c1-16)
-  if [ -f "$modules/.built-$sources_hash" ] && [ -f kenning/graphiql/static/manifest.json ]; then
+  if [ -f "$modules/.built-$sources_hash" ] && [ -f "$manifest" ]; then
     return 0
   fi
   if ! command -v npm >/dev/null 2>&1; then
-    echo "warning: npm not found, GraphiQL not built (install Node.js 20+ and npm," \
+    echo "warning: npm not found, $title not built (install Node.js 20+ and npm," \
       "then run scripts/install.sh again); the server runs without it" >&2
     return 0
   fi
   if [ ! -f "$modules/.installed-$lock_hash" ]; then
-    echo "GraphiQL: npm ci in $web"
+    echo "$title: npm ci in $web"
     (cd "$web" && npm ci --no-audit --no-fund --loglevel=error)
     touch "$modules/.installed-$lock_hash"
   fi
@@ -50,33 +49,23 @@ build_graphiql() {
   touch "$modules/.built-$sources_hash"
 }
 
-# The console (web/console/ -> kenning/console/static/), as GraphiQL: npm ci when the lock
-# changed; codegen and the build when a source, the build's config or schema.graphql changed.
+# GraphiQL (web/graphiql/ -> kenning/graphiql/static/): its lock, build script and sources.
+build_graphiql() {
+  local hash
+  hash=$(cd web/graphiql && { sha256sum package.json package-lock.json build.mjs;
+    find src -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum; } | sha256sum | cut -c1-16)
+  build_web GraphiQL web/graphiql kenning/graphiql/static/manifest.json "$hash"
+}
+
+# The console (web/console/ -> kenning/console/static/): also its codegen and TypeScript
+# config and schema.graphql, which its types are generated from.
 build_console() {
-  local web=web/console
-  local modules="$web/node_modules"
-  local lock_hash sources_hash
-  lock_hash=$(sha256sum "$web/package-lock.json" | cut -c1-16)
-  sources_hash=$( { sha256sum schema.graphql; cd "$web" &&
+  local hash
+  hash=$( { sha256sum schema.graphql; cd web/console &&
     sha256sum package.json package-lock.json build.mjs codegen.ts tsconfig.json &&
     find src -path src/gql -prune -o -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum; } |
     sha256sum | cut -c1-16)
-  if [ -f "$modules/.built-$sources_hash" ] && [ -f kenning/console/static/manifest.json ]; then
-    return 0
-  fi
-  if ! command -v npm >/dev/null 2>&1; then
-    echo "warning: npm not found, the console not built (install Node.js 20+ and npm," \
-      "then run scripts/install.sh again); the server runs without it" >&2
-    return 0
-  fi
-  if [ ! -f "$modules/.installed-$lock_hash" ]; then
-    echo "Console: npm ci in $web"
-    (cd "$web" && npm ci --no-audit --no-fund --loglevel=error)
-    touch "$modules/.installed-$lock_hash"
-  fi
-  (cd "$web" && npm run --silent build)
-  rm -f "$modules"/.built-*
-  touch "$modules/.built-$sources_hash"
+  build_web Console web/console kenning/console/static/manifest.json "$hash"
 }
 
 install_python
