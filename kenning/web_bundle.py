@@ -34,6 +34,17 @@ class Bundle:
     css: str
 
 
+def page_headers(csp: tuple[str, ...]) -> dict[str, str]:
+    """Headers of a page that holds an API key: the CSP ``csp`` lists, no referrer, no
+    sniffing, and no cache (the page names hashed files: a rebuild shows at the next load)."""
+    return {
+        "Cache-Control": "no-cache",
+        "Content-Security-Policy": "; ".join(csp),
+        "Referrer-Policy": "no-referrer",
+        "X-Content-Type-Options": "nosniff",
+    }
+
+
 def read_bundle(directory: Path) -> Bundle | None:
     """The bundle ``manifest.json`` names, or ``None`` if it is missing or incomplete."""
     try:

@@ -20,7 +20,7 @@ from starlette.responses import (
 from starlette.routing import BaseRoute, Route
 
 from kenning.console._bundle import BUILD_HINT, Bundle, load_bundle, static_dir
-from kenning.web_bundle import TEXT, asset_response
+from kenning.web_bundle import TEXT, asset_response, page_headers
 
 CONTENT_TYPES = {
     ".js": "text/javascript; charset=utf-8",
@@ -30,26 +30,18 @@ CONTENT_TYPES = {
 
 # The page holds an API key: nothing from other hosts, no framing, no inline script. Inline
 # styles stay allowed for the graph view's canvas; the websocket goes back to this host.
-CONTENT_SECURITY_POLICY = "; ".join(
-    (
-        "default-src 'self'",
-        "script-src 'self'",
-        "style-src 'self' 'unsafe-inline'",
-        "img-src 'self' data: blob:",
-        "connect-src 'self'",
-        "frame-ancestors 'none'",
-        "base-uri 'none'",
-        "form-action 'none'",
-    )
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "connect-src 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
 )
 
-PAGE_HEADERS = {
-    # The page names hashed files: always ask again, so a rebuild shows at the next load.
-    "Cache-Control": "no-cache",
-    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
-    "Referrer-Policy": "no-referrer",
-    "X-Content-Type-Options": "nosniff",
-}
+PAGE_HEADERS = page_headers(CONTENT_SECURITY_POLICY)
 
 
 def render_page(bundle: Bundle) -> str:

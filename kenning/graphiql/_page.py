@@ -9,34 +9,27 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
 
 from kenning.graphiql._bundle import BUILD_HINT, Bundle, load_bundle
+from kenning.web_bundle import page_headers
 
 # Relative to /graphql, so the page also works where a proxy mounts Kenning under a prefix.
 ASSET_PATH = "graphiql/assets"
 
 # The page holds an API key: allow nothing from other hosts, no framing, no inline script.
 # Monaco adds inline styles and data: fonts; the websocket goes back to this host.
-CONTENT_SECURITY_POLICY = "; ".join(
-    (
-        "default-src 'self'",
-        "script-src 'self'",
-        "style-src 'self' 'unsafe-inline'",
-        "font-src 'self' data:",
-        "img-src 'self' data:",
-        "worker-src 'self'",
-        "connect-src 'self'",
-        "frame-ancestors 'none'",
-        "base-uri 'none'",
-        "form-action 'none'",
-    )
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "font-src 'self' data:",
+    "img-src 'self' data:",
+    "worker-src 'self'",
+    "connect-src 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
 )
 
-PAGE_HEADERS = {
-    # The page names hashed files: always ask again, so a rebuild shows at the next load.
-    "Cache-Control": "no-cache",
-    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
-    "Referrer-Policy": "no-referrer",
-    "X-Content-Type-Options": "nosniff",
-}
+PAGE_HEADERS = page_headers(CONTENT_SECURITY_POLICY)
 
 
 def render_page(bundle: Bundle) -> str:
