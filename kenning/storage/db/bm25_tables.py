@@ -1,0 +1,34 @@
+"""Tables of BM25 term statistics, kept by triggers on ``chunks`` (migration 0014).
+
+``bm25_postings`` holds one row per client, lexeme and chunk with the lexeme's count in the
+chunk (``tf``) and the chunk's length (``dl``); ``bm25_lengths`` the chunk count and total
+length per client, in slots summed on read. Read by ``kenning.storage.retrieval.search_sql``.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+
+class Bm25PostingRow(SQLModel, table=True):
+    """A lexeme's occurrences in one chunk of a client."""
+
+    __tablename__ = "bm25_postings"
+
+    client_id: str = Field(primary_key=True, max_length=200)
+    lexeme: str = Field(primary_key=True, sa_type=sa.Text)
+    chunk_id: str = Field(primary_key=True, max_length=64)
+    tf: int = Field(sa_type=sa.SmallInteger)
+    dl: int
+
+
+class Bm25LengthRow(SQLModel, table=True):
+    """One slot of a client's chunk count and total chunk length."""
+
+    __tablename__ = "bm25_lengths"
+
+    client_id: str = Field(primary_key=True, max_length=200)
+    slot: int = Field(primary_key=True, sa_type=sa.SmallInteger)
+    chunks: int = Field(sa_type=sa.BigInteger)
+    total_length: int = Field(sa_type=sa.BigInteger)
