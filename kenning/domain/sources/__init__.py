@@ -1,0 +1,3 @@
+"""Sources a user already has, turned into knowledge: files (``files``), web pages
+(``crawl``) and source code (``code``). Each subpackage holds its rules and ports; the
+parsers, fetchers and file formats behind the ports live in ``kenning.storage.sources``."""

@@ -1,0 +1,1 @@
+"""Web crawling: which pages to fetch, in what order, and what a page becomes."""

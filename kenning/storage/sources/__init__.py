@@ -1,0 +1,2 @@
+"""Adapters of the sources: file-format readers and OCR (``files``), the safe web fetcher
+(``crawl``) and tree-sitter parsing of code (``code``)."""

@@ -1,0 +1,1 @@
+"""Code structure: repositories, files, classes and methods as graph knowledge."""

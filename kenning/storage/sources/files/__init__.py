@@ -1,0 +1,1 @@
+"""Files: type detection from content, text and structure extraction, OCR."""
