@@ -51,8 +51,8 @@ DEPTH = 2
 NEIGHBOR_LIMIT = 100
 
 SEARCH = """
-query Search($q: String!, $limit: Int!) {
-  search(query: $q, limit: $limit) {
+query Search($q: String!, $limit: Int!, $mode: SearchMode!) {
+  search(query: $q, limit: $limit, mode: $mode) {
     __typename
     ... on SearchSuccess {
       hits { score vectorRank keywordRank sourceUrn kind graphRefs chunk { id content } }
@@ -107,7 +107,8 @@ class SqlReads:
         scan = _scan(settings)
         self._scan = (str(scan.ef_for(self._depth)), scan.iterative_scan, str(scan.max_scan_tuples))
         self._nearest = search_sql.nearest(SearchFilters()).text
-        self._matching = search_sql.matching(SearchFilters()).text
+        # The statement KEYWORD runs, whatever its ranking (it follows search_sql's text).
+        self._matching = search_sql.matching(SearchFilters())
         statements = graph_read_sql(settings.graph_name)
         self._frontier = statements.frontier_edges(Direction.BOTH, False, False)
         self._nodes = statements.nodes_by_keys()
@@ -118,10 +119,20 @@ class SqlReads:
             await conn.execute(search_sql.SCAN_SETTINGS, *self._scan)
             return await conn.fetch(self._nearest, *self._params, embedding, self._depth)
 
+    async def _keyword(self, query: str, limit: int) -> list[asyncpg.Record]:
+        matching = self._matching
+        return await self._pool.fetch(
+            matching.text, *self._params, query, limit, *matching.filter_args
+        )
+
+    async def keyword_search(self, query: str) -> list[str]:
+        """KEYWORD: the matching statement alone, ``SEARCH_LIMIT`` deep."""
+        return [r["id"] for r in await self._keyword(query, SEARCH_LIMIT)]
+
     async def search(self, query: str) -> list[str]:
         """HYBRID: nearest and matching at once, fused by rank."""
         vector, keyword = await asyncio.gather(
-            self._vector(query), self._pool.fetch(self._matching, *self._params, query, self._depth)
+            self._vector(query), self._keyword(query, self._depth)
         )
         fused = fuse(
             [[r["id"] for r in vector], [r["id"] for r in keyword]],
@@ -172,20 +183,26 @@ class DomainReads:
         self._max_limit = settings.search_max_limit
         self._index = PgChunkIndex(pool, _scan(settings))
         self._embedder = ConstantTimeEmbedder(settings.embedding_dim)
-        self._config = config_for(SearchMode.HYBRID, _fusion(settings))
+        self._configs = {mode: config_for(mode, _fusion(settings)) for mode in SearchMode}
         self._graph = PgGraphReader(pool, settings.graph_name)
         self._aliases = PgAliasRegistry(pool)
 
-    async def search(self, query: str) -> list[str]:
+    async def _search(self, query: str, mode: SearchMode) -> list[str]:
         hits = await search(
-            SearchRequest(query, SearchMode.HYBRID, SEARCH_LIMIT),
+            SearchRequest(query, mode, SEARCH_LIMIT),
             reader=self._reader,
             embedder=self._embedder,
             index=self._index,
-            config=self._config,
+            config=self._configs[mode],
             max_limit=self._max_limit,
         )
         return [hit.chunk.id for hit in hits]
+
+    async def search(self, query: str) -> list[str]:
+        return await self._search(query, SearchMode.HYBRID)
+
+    async def keyword_search(self, query: str) -> list[str]:
+        return await self._search(query, SearchMode.KEYWORD)
 
     async def neighbors(self, key: str) -> Subgraph:
         parsed = parse_key(key).key
@@ -212,11 +229,18 @@ class GraphqlReads:
             raise RuntimeError(f"GraphQL errors: {body['errors']}")
         return body["data"]
 
-    async def search(self, query: str) -> list[str]:
-        result = (await self._post(SEARCH, q=query, limit=SEARCH_LIMIT))["search"]
+    async def _search(self, query: str, mode: SearchMode) -> list[str]:
+        found = await self._post(SEARCH, q=query, limit=SEARCH_LIMIT, mode=mode.value)
+        result = found["search"]
         if result["__typename"] != "SearchSuccess":
             raise RuntimeError(f"search failed: {result}")
         return [hit["chunk"]["id"] for hit in result["hits"]]
+
+    async def search(self, query: str) -> list[str]:
+        return await self._search(query, SearchMode.HYBRID)
+
+    async def keyword_search(self, query: str) -> list[str]:
+        return await self._search(query, SearchMode.KEYWORD)
 
     async def neighbors(self, key: str) -> Subgraph:
         found = await self._post(NEIGHBORS, key=key, depth=DEPTH, limit=NEIGHBOR_LIMIT)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-_PATHS = ("sql", "domain", "graphql", "http_floor")
+_PATHS = ("sql", "domain", "graphql", "cypher", "http_floor")
+_OPS = ("search", "keyword_search", "neighbors")
 
 
 def _ratio(top: float, bottom: float) -> float:
@@ -15,7 +16,7 @@ def ratios(ops: dict[str, Any]) -> dict[str, dict[str, float]]:
     """GraphQL against raw SQL (and against the in-process use case) per operation:
     latency ratios above 1 and throughput ratios below 1 are the GraphQL/HTTP cost."""
     found: dict[str, dict[str, float]] = {}
-    for op in ("search", "neighbors"):
+    for op in _OPS:
         latency, load = ops[op]["latency"], ops[op]["throughput"]
         gql = latency["graphql"]
         found[op] = {
@@ -52,10 +53,10 @@ def _load_row(op: str, path: str, load: dict[str, Any]) -> str:
 
 def _rows(ops: dict[str, Any], row: Any, *parts: str) -> list[str]:
     lines = []
-    for op in ("search", "neighbors", "http_floor"):
+    for op in (*_OPS, "http_floor"):
         found = ops[op]
         for path in _PATHS:
-            if path in found[parts[0]]:
+            if path in found[parts[0]] and all(path in found[part] for part in parts):
                 lines.append(row(op, path, *(found[part][path] for part in parts)))
     return lines
 
@@ -74,7 +75,7 @@ def render(report: dict[str, Any]) -> str:
     )
     lines = ["one at a time: latency ms | CPU ms per query", first, "-" * len(first)]
     lines += _rows(ops, _sequential_row, "latency", "sequential_cpu")
-    for op in ("search", "neighbors"):
+    for op in _OPS:
         agree, count = ops[op]["agree_with_sql"], ops[op]["latency"]["sql"]["count"]
         same = ", ".join(f"{path} {n}/{count}" for path, n in agree.items() if path != "sql")
         lines.append(f"{op}: answers equal to sql's: {same}")
@@ -86,7 +87,7 @@ def render(report: dict[str, Any]) -> str:
     ]
     lines += _rows(ops, _load_row, "throughput")
     lines.append("")
-    for op in ("search", "neighbors"):
+    for op in _OPS:
         profile = ops[op].get("server_profile_ms")
         if profile:
             parts = ", ".join(f"{name} {ms:.2f}" for name, ms in profile.items())
@@ -105,4 +106,16 @@ def render(report: dict[str, Any]) -> str:
             f"x{values['qps_graphql_over_domain']:.2f}; server CPU beyond the use case "
             f"{values['graphql_layer_cpu_ms']:.2f} ms/query"
         )
+    lines.append(_cypher_line(ops["neighbors"]))
     return "\n".join(lines)
+
+
+def _cypher_line(neighbors: dict[str, Any]) -> str:
+    cypher, same = neighbors["latency"]["cypher"], neighbors["cypher"]
+    sql = same["sql_same_run"]
+    return (
+        f"neighbors as AGE Cypher (*1..2, {same['count']} keys): p50 {cypher['p50_ms']:.1f} ms, "
+        f"p95 {cypher['p95_ms']:.1f} ms vs SQL p50 {sql['p50_ms']:.2f} ms in the same pass "
+        f"(x{_ratio(cypher['p50_ms'], sql['p50_ms']):.1f}); node sets equal to SQL's "
+        f"{same['node_sets_equal_to_sql']}/{same['count']} ({same['differs']})"
+    )

@@ -1,6 +1,6 @@
-"""Read benchmark: HYBRID search and 2-hop neighbors through GraphQL over HTTP against the raw
-SQL they run, on a synthetic corpus of 100,000 chunks and a graph of 100,000 vertices and
-500,000 edges, in one run.
+"""Read benchmark: HYBRID and KEYWORD search and 2-hop neighbors through GraphQL over HTTP
+against the raw SQL they run, on a synthetic corpus of 100,000 chunks and a graph of
+100,000 vertices and 500,000 edges, in one run.
 
 Run from the repository root::
 
@@ -12,12 +12,15 @@ match; ``--rebuild`` forces a new one. A server process runs ``create_app`` unde
 a free loopback port with the hash embedder; an API key of project ``p0`` / group ``g0`` of
 ``client-00`` reads about 7.6 % of the chunks (see ``bench._read_corpus``).
 
-Each read goes three ways (``bench._read_paths``): ``sql`` (the server's statements via
-asyncpg, least Python), ``domain`` (Kenning's use case over its storage adapters, in
-process) and ``graphql`` (HTTP to the server), plus ``http_floor`` (``GET /healthz``, the
-transport alone). Latency is measured one query at a time with the paths interleaved;
-throughput with ``--concurrency`` queries in flight. All paths must return the same
-answers. Results go to stdout and ``bench/results/read.json``.
+The 2-hop traversal is also run as one AGE Cypher statement with a variable-length pattern
+(``bench._read_cypher``, ``--cypher-queries`` keys, interleaved with SQL), reported as
+``ops.neighbors.latency.cypher``; KEYWORD search (``ops.keyword_search``) uses the same
+queries as HYBRID. Each read goes three ways (``bench._read_paths``): ``sql`` (the
+server's statements via asyncpg, least Python), ``domain`` (Kenning's use case over its
+storage adapters, in process) and ``graphql`` (HTTP to the server), plus ``http_floor``
+(``GET /healthz``, the transport alone). Latency is measured one query at a time with the
+paths interleaved; throughput with ``--concurrency`` queries in flight. All paths must
+return the same answers. Results go to stdout and ``bench/results/read.json``.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ import uvloop
 
 from bench._processes import running_server
 from bench._read_corpus import READER, Spec, node_keys, search_queries, visible_start_keys
+from bench._read_cypher import CypherReads
 from bench._read_data import PREFIX, bench_settings, load, recreate, stale_reason
 from bench._read_measure import Interleaved, interleaved, loaded, saturate
 from bench._read_paths import DomainReads, GraphqlReads, SqlReads
@@ -48,6 +52,7 @@ from bench._read_server import SERVE, serve
 from kenning.domain.access.principal import Role
 from kenning.settings import Settings
 from kenning.storage.access.api_keys import PgApiKeys
+from kenning.storage.db.database_url import asyncpg_dsn
 from kenning.storage.db.pool import create_pool
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -66,6 +71,12 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--queries", type=int, default=300, help="sequential, per path")
     parser.add_argument("--load-queries", type=int, default=600, help="concurrent, per path")
     parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument(
+        "--cypher-queries",
+        type=int,
+        default=10,
+        help="neighbors as AGE Cypher vs SQL, sequential (each Cypher read takes seconds)",
+    )
     parser.add_argument("--output", type=Path, default=RESULTS)
     parser.add_argument(
         "--profile", action="store_true", help="sample the server with py-spy (extra pass)"
@@ -143,17 +154,55 @@ async def measure(settings: Settings, spec: Spec, args: argparse.Namespace) -> d
                 "domain": DomainReads(pool, settings, READER),
                 "graphql": GraphqlReads(server.client),
             }
+            warm = (("search", queries[0]), ("keyword_search", queries[0]), ("neighbors", keys[0]))
             for reads in paths.values():  # warm pools, plans and caches on both sides
-                for op, warm in (("search", queries[0]), ("neighbors", keys[0])):
-                    await saturate(getattr(reads, op), warm, args.concurrency, pool)
+                for op, items in warm:
+                    await saturate(getattr(reads, op), items, args.concurrency, pool)
             pid = server.pid
-            search = await _measure_op("search", paths, (queries[1], queries[2]), args, pool, pid)
+            texts = (queries[1], queries[2])
+            search = await _measure_op("search", paths, texts, args, pool, pid)
+            keyword = await _measure_op("keyword_search", paths, texts, args, pool, pid)
             near = await _measure_op("neighbors", paths, (keys[1], keys[2]), args, pool, pid)
+            near["latency"]["cypher"], near["cypher"] = await _cypher(
+                settings, pool, paths["sql"], keys[1], args.cypher_queries
+            )
             floor = {"http_floor": paths["graphql"]}
-            http = await _measure_op("floor", floor, (queries[1], queries[2]), args, pool, pid)
+            http = await _measure_op("floor", floor, texts, args, pool, pid)
     finally:
         await pool.close()
-    return {"search": search, "neighbors": near, "http_floor": http}
+    return {"search": search, "keyword_search": keyword, "neighbors": near, "http_floor": http}
+
+
+async def _cypher(
+    settings: Settings, pool: asyncpg.Pool, sql: SqlReads, keys: list[str], count: int
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The traversal as AGE Cypher against SQL, interleaved on the first keys: the Cypher
+    latency and how it compares (see ``bench._read_cypher`` for what its scoping lacks)."""
+    started = time.perf_counter()
+    dsn = asyncpg_dsn(settings.database_url)
+    cypher = await CypherReads(dsn, settings.graph_name, READER).open()
+
+    async def sql_nodes(key: str) -> frozenset[str]:
+        return (await sql.neighbors(key)).nodes
+
+    try:
+        calls = {"sql": sql_nodes, "cypher": cypher.neighbors}
+        items = keys[:count]
+        run = await interleaved(calls, items, pool)
+    finally:
+        await cypher.close()
+    answers = run.answers
+    same = sum(a == b for a, b in zip(answers["cypher"], answers["sql"], strict=True))
+    sizes = [len(a) for a in answers["cypher"]]  # type: ignore[arg-type]
+    details = {
+        "count": len(items),
+        "sql_same_run": asdict(run.latency["sql"]),
+        "node_sets_equal_to_sql": same,
+        "mean_nodes": sum(sizes) / max(len(sizes), 1),
+        "differs": "middle vertex unchecked; no limit/truncation (every node within 2 hops)",
+    }
+    print(f"  neighbors as cypher: {time.perf_counter() - started:.1f} s", file=sys.stderr)
+    return asdict(run.latency["cypher"]), details
 
 
 def _previous_build(output: Path, spec: Spec) -> dict[str, Any]:
