@@ -1,0 +1,81 @@
+"""Size rules a file must pass, checked before it is parsed or inflated."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from kenning.domain.sources.files.errors import FileTooLargeError, ZipBombError
+
+MB = 1024 * 1024
+# Entries this small may compress at any ratio (an XML file of spaces) without harm.
+RATIO_FLOOR_BYTES = 1 * MB
+
+
+@dataclass(frozen=True, slots=True)
+class FileLimits:
+    """The bounds of one extraction (``KENNING_MAX_FILE_BYTES`` maps to ``max_bytes``)."""
+
+    max_bytes: int = 100 * MB
+    max_pages: int = 2_000  # PDF pages, slides, sheets
+    max_uncompressed_bytes: int = 500 * MB  # the sum over a ZIP container's entries
+    max_ratio: float = 100.0  # inflated / compressed, per entry over RATIO_FLOOR_BYTES
+    max_image_pixels: int = 80_000_000
+    max_images: int = 50  # images described or read by OCR per file
+    max_attachment_depth: int = 2  # an attachment's attachment, and no deeper
+
+    def __post_init__(self) -> None:
+        for name in ("max_bytes", "max_pages", "max_uncompressed_bytes", "max_image_pixels"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be positive")
+        if self.max_ratio < 1:
+            raise ValueError("max_ratio must be at least 1")
+
+
+@dataclass(frozen=True, slots=True)
+class ArchiveEntry:
+    """An entry of a ZIP container as its directory declares it."""
+
+    name: str
+    compressed: int
+    uncompressed: int
+
+
+def check_size(size: int, limits: FileLimits) -> None:
+    """Refuse a file over ``max_bytes``."""
+    if size > limits.max_bytes:
+        raise FileTooLargeError(f"the file has {size} bytes, over the limit of {limits.max_bytes}")
+
+
+def check_pages(pages: int, limits: FileLimits, what: str = "pages") -> None:
+    """Refuse a file with more pages (slides, sheets) than ``max_pages``."""
+    if pages > limits.max_pages:
+        raise FileTooLargeError(
+            f"the file has {pages} {what}, over the limit of {limits.max_pages}"
+        )
+
+
+def check_pixels(width: int, height: int, limits: FileLimits) -> None:
+    """Refuse an image larger than ``max_image_pixels`` before it is decoded."""
+    if width * height > limits.max_image_pixels:
+        raise FileTooLargeError(
+            f"the image has {width}x{height} pixels, over the limit of {limits.max_image_pixels}"
+        )
+
+
+def check_archive(entries: Iterable[ArchiveEntry], limits: FileLimits) -> None:
+    """Refuse a ZIP container whose declared sizes would inflate past the limits."""
+    total = 0
+    for entry in entries:
+        total += entry.uncompressed
+        if total > limits.max_uncompressed_bytes:
+            raise ZipBombError(
+                f"the archive declares over {limits.max_uncompressed_bytes} bytes uncompressed"
+            )
+        if entry.uncompressed > RATIO_FLOOR_BYTES:
+            ratio = entry.uncompressed / max(entry.compressed, 1)
+            if ratio > limits.max_ratio:
+                raise ZipBombError(
+                    f"archive entry {entry.name!r} inflates {ratio:.0f}x, "
+                    f"over the limit of {limits.max_ratio:.0f}x"
+                )
