@@ -1,1 +1,8 @@
-"""Code structure: repositories, files, classes and methods as graph knowledge."""
+"""Code structure adapters: tree-sitter parsing (``tree_sitter_parser``, grammars in
+``grammars``, per-language rules in ``definitions``, ``script_definitions`` and ``imports``)
+and git over its command line (``git_cli``)."""
+
+from kenning.storage.sources.code.git_cli import GitCli
+from kenning.storage.sources.code.tree_sitter_parser import TreeSitterParser
+
+__all__ = ["GitCli", "TreeSitterParser"]

@@ -1,0 +1,116 @@
+"""``GitRepository`` over the ``git`` command (run without a shell, arguments as a list).
+
+Files are read from the commit's objects through one ``git cat-file --batch`` process, not
+from the working tree, so uncommitted edits never reach the knowledge the commit stands for.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from kenning.domain.errors import NotFoundError, ValidationError
+from kenning.domain.ingestion.git_commits import FileChange
+from kenning.domain.sources.code.ports import TrackedFile
+
+_COMMIT = re.compile(r"[0-9a-fA-F]{7,64}|HEAD")
+_TIMEOUT = 120
+
+
+class GitCli:
+    """A local repository (a checkout or a bare clone) at ``root``."""
+
+    def __init__(self, root: str | Path, git: str = "git") -> None:
+        self.root = Path(root)
+        self._git = git
+        if not self.root.is_dir():
+            raise NotFoundError(f"no directory {str(self.root)!r}", field="path")
+        if self._run("rev-parse", "--git-dir", check=False) is None:
+            raise ValidationError(f"{str(self.root)!r} is not a git repository", field="path")
+
+    def head(self) -> str:
+        """The commit hash ``HEAD`` points at."""
+        return self._text("rev-parse", "--verify", "HEAD^{commit}").strip()
+
+    def branch(self) -> str:
+        """The checked-out branch (``""`` on a detached head)."""
+        name = self._run("symbolic-ref", "--quiet", "--short", "HEAD", check=False)
+        return name.decode().strip() if name is not None else ""
+
+    def tracked_files(self, commit: str) -> list[TrackedFile]:
+        """Every blob ``commit`` tracks, with its size (``git ls-tree -r -l``)."""
+        output = self._run("ls-tree", "-r", "-l", "-z", "--full-tree", _checked(commit))
+        files: list[TrackedFile] = []
+        for entry in (output or b"").split(b"\0"):
+            meta, _, path = entry.partition(b"\t")
+            fields = meta.split()
+            if len(fields) == 4 and fields[1] == b"blob" and fields[3].isdigit():
+                files.append(TrackedFile(path.decode("utf-8", "replace"), int(fields[3])))
+        return files
+
+    def changes(self, old: str, new: str) -> list[FileChange]:
+        """``git diff --name-status -M old..new``."""
+        span = f"{_checked(old)}..{_checked(new)}"
+        output = self._run("diff", "--name-status", "-M", "-z", span)
+        fields = (output or b"").decode("utf-8", "replace").split("\0")
+        changes: list[FileChange] = []
+        position = 0
+        while position < len(fields) and fields[position]:
+            status = fields[position]
+            if status[:1] in ("R", "C"):
+                old_path, path = fields[position + 1], fields[position + 2]
+                changes.append(FileChange(path, status[:1], old_path))
+                position += 3
+            else:
+                changes.append(FileChange(fields[position + 1], status[:1]))
+                position += 2
+        return changes
+
+    def read(self, commit: str, paths: Iterable[str]) -> Mapping[str, bytes]:
+        """The content of ``paths`` at ``commit`` (missing ones left out)."""
+        wanted = [p for p in paths if "\n" not in p]
+        if not wanted:
+            return {}
+        request = "".join(f"{_checked(commit)}:{path}\n" for path in wanted).encode()
+        output = self._run("cat-file", "--batch", stdin=request) or b""
+        contents: dict[str, bytes] = {}
+        position = 0
+        for path in wanted:
+            header_end = output.index(b"\n", position)
+            header = output[position:header_end].split()
+            position = header_end + 1
+            if len(header) == 3 and header[1] == b"blob":
+                size = int(header[2])
+                contents[path] = output[position : position + size]
+                position += size + 1
+            elif len(header) == 3:
+                position += int(header[2]) + 1
+        return contents
+
+    def _text(self, *args: str) -> str:
+        return (self._run(*args) or b"").decode("utf-8", "replace")
+
+    def _run(self, *args: str, check: bool = True, stdin: bytes | None = None) -> bytes | None:
+        completed = subprocess.run(
+            [self._git, "-C", str(self.root), *args],
+            input=stdin,
+            capture_output=True,
+            timeout=_TIMEOUT,
+            check=False,
+        )
+        if completed.returncode != 0:
+            if not check:
+                return None
+            message = completed.stderr.decode("utf-8", "replace").strip().splitlines()
+            raise ValidationError(f"git {args[0]} failed: {message[-1] if message else ''}",
+                                  field="commit")  # fmt: skip
+        return completed.stdout
+
+
+def _checked(commit: str) -> str:
+    """``commit`` when it is a hash or ``HEAD`` (never an option such as ``--output``)."""
+    if not _COMMIT.fullmatch(commit):
+        raise ValidationError(f"{commit[:80]!r} is not a commit hash", field="commit")
+    return commit
