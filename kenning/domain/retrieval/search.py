@@ -1,16 +1,22 @@
 """Search over chunks: modes, declarative configs with named presets, filters, the use case.
 
-- ``VECTOR``: the query's embedding against the chunks' (cosine); score = cosine similarity.
-- ``KEYWORD``: PostgreSQL full text. The query reads as a web search ("quoted phrase",
-  -excluded, or) but a chunk matches when it holds any wanted term, not all of them (an
-  agent's question as an all-terms query matches almost nothing); score = the text rank,
-  length-normalized and squashed into [0, 1).
+- ``VECTOR``: the query's embedding against the chunks' (cosine); score = cosine similarity
+  (in practice 0..1 for sentence embedders; below 0 only for opposed texts).
+- ``KEYWORD``: PostgreSQL full text scored with Okapi BM25 (k1 = 1.2, b = 0.75; term
+  statistics kept per client by triggers, migration 0014). The query reads as a web search
+  ("quoted phrase", -excluded, or) but a chunk matches when it holds any wanted term, not
+  all of them (an agent's question as an all-terms query matches almost nothing); score =
+  the chunk's BM25 over the query's ceiling (what a chunk saturated with every wanted term
+  would score), in [0, 1): the share of the query's attainable evidence the chunk holds.
 - ``HYBRID``: both, each ``depth`` candidates deep, fused by reciprocal rank
-  (``kenning.domain.retrieval.rank_fusion``); score = the normalized fused score in (0, 1].
+  (``kenning.domain.retrieval.rank_fusion``); score = the normalized fused score in (0, 1]
+  (1.0 = ranked first by both).
 
-Scores are comparable within a mode only; ``minScore`` applies to the mode's own score.
-The reader's scope always travels with the request and the index applies it; filters narrow
-further (any of the values within a filter, all filters together).
+Every mode's score lies in 0..1 and higher is better, so one ``minScore`` reads the same way
+in each; the scales are not calibrated against each other, so the same threshold keeps
+somewhat different shares of hits per mode. The reader's scope always travels with the
+request and the index applies it; filters narrow further (any of the values within a
+filter, all filters together).
 """
 
 from __future__ import annotations
@@ -164,7 +170,7 @@ class ChunkIndex(Protocol):
     async def matching(
         self, text: str, reader: Scope, filters: SearchFilters, limit: int
     ) -> list[IndexHit]:
-        """Up to ``limit`` chunks holding any wanted term of ``text``, by text rank."""
+        """Up to ``limit`` chunks holding any wanted term of ``text``, by BM25 (score in [0, 1))."""
         ...
 
 

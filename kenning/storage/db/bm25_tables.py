@@ -15,10 +15,13 @@ class Bm25PostingRow(SQLModel, table=True):
     """A lexeme's occurrences in one chunk of a client."""
 
     __tablename__ = "bm25_postings"
+    __table_args__ = (
+        sa.PrimaryKeyConstraint("client_id", "lexeme", "chunk_id", postgresql_include=["tf", "dl"]),
+    )
 
-    client_id: str = Field(primary_key=True, max_length=200)
-    lexeme: str = Field(primary_key=True, sa_type=sa.Text)
-    chunk_id: str = Field(primary_key=True, max_length=64)
+    client_id: str = Field(max_length=200)
+    lexeme: str = Field(sa_type=sa.Text)
+    chunk_id: str = Field(max_length=64)
     tf: int = Field(sa_type=sa.SmallInteger)
     dl: int
 

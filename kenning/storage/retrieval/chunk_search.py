@@ -75,7 +75,7 @@ class PgChunkIndex:
     async def matching(
         self, text: str, reader: Scope, filters: SearchFilters, limit: int
     ) -> list[IndexHit]:
-        """Visible chunks holding any wanted term of ``text``, by text rank."""
+        """Visible chunks holding any wanted term of ``text``, by BM25 over the query's ceiling."""
         statement = search_sql.matching(filters)
         rows = await self._pool.fetch(
             statement.text, *reader_params(reader), text, limit, *statement.filter_args
