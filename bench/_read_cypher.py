@@ -66,7 +66,8 @@ _GROUP = f"""SELECT rg, coalesce((
 
 
 async def _age_session(conn: asyncpg.Connection) -> None:
-    await conn.execute("LOAD 'age'")
+    # AGE resolves the operators of a property map (``{key: $key}``) by search path.
+    await conn.execute("LOAD 'age'; SET search_path = ag_catalog, \"$user\", public")
     await conn.set_type_codec(
         "agtype", schema="ag_catalog", encoder=str, decoder=json.loads, format="text"
     )
