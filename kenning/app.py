@@ -28,6 +28,8 @@ from kenning.router import AccessDenied
 from kenning.router_mount import router_app_for, router_metric_paths, router_mounts
 from kenning.runtime import Runtime
 from kenning.schema.build import ApiLimits, build_schema
+from kenning.schema.cohort_view import CohortGraphQL
+from kenning.schema.cohorts import with_cohorts
 from kenning.schema.execution.error_shaping import PART_NAMES
 from kenning.settings import Settings
 from kenning.storage.db.health import unavailable_part, verify_database, verify_embedder
@@ -152,11 +154,12 @@ def _graphql_view(
         max_fields=settings.graphql_max_fields,
         introspection=settings.graphql_introspection,
     )
-    return KenningGraphQL(
+    # Subscribers with the same selection and visibility share one execution per event.
+    return CohortGraphQL(
         holder,
         unavailable_part,
-        schema=build_schema(
-            limits, unavailable=unavailable_part, observe=service.observe_operation
+        schema=with_cohorts(
+            build_schema(limits, unavailable=unavailable_part, observe=service.observe_operation)
         ),
         # Kenning serves its own GraphiQL (offline, no key needed to load it): see graphql_http.
         graphql_ide=None,
