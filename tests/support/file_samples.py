@@ -108,10 +108,10 @@ def sample_xlsx() -> bytes:
     assert sales is not None
     sales.title = "Sales"
     for row in [("Region", "Revenue"), ("North", 1200), ("South", 800)]:
-        sales.append(row)
+        sales.append(list(row))
     staff = workbook.create_sheet("Staff")
     for row in [("Name", "Role"), ("Ada", "Engineer")]:
-        staff.append(row)
+        staff.append(list(row))
     out = io.BytesIO()
     workbook.save(out)
     return out.getvalue()
@@ -192,3 +192,17 @@ def _entry(name: str, kind: int) -> bytes:
     struct.pack_into("<HB", entry, 64, len(encoded), kind)
     struct.pack_into("<iii", entry, 68, -1, -1, -1)
     return bytes(entry)
+
+
+class ScriptedDescriber:
+    """An ``ImageDescriber`` answering from a function of the image; calls are recorded."""
+
+    def __init__(self, answer: str | Exception = "a bar chart of revenue by region") -> None:
+        self.answer = answer
+        self.calls: list[tuple[int, str]] = []
+
+    async def describe(self, image: bytes, media_type: str) -> str:
+        self.calls.append((len(image), media_type))
+        if isinstance(self.answer, Exception):
+            raise self.answer
+        return self.answer
