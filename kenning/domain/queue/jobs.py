@@ -61,6 +61,8 @@ class JobStage(StrEnum):
     STORING = "STORING"
     # After STORING when a model extracts the graph (and alone for an "extract" job).
     EXTRACTING = "EXTRACTING"
+    # Reading what a registered task runner ingests: a file, web pages, a repository.
+    READING = "READING"
 
 
 class Lane(StrEnum):

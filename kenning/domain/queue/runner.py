@@ -33,7 +33,7 @@ from kenning.domain.queue.backoff import backoff_delay, is_operational, retry_af
 from kenning.domain.queue.jobs import JobStage, JobStatus, Lease, LeaseLostError
 from kenning.domain.queue.payload import extract_target, extraction_of, from_payload, task_of
 from kenning.domain.queue.ports import ClaimedJob, WorkQueue
-from kenning.domain.queue.tasks import EXTRACT_TASK, INGEST_TASK, JobDeps
+from kenning.domain.queue.tasks import EXTRACT_TASK, INGEST_TASK, JobDeps, TaskRun, TaskRunner
 
 T = TypeVar("T")
 
@@ -131,6 +131,8 @@ async def _run_task(claimed: ClaimedJob, queue: WorkQueue, deps: JobDeps) -> Job
     extraction = _extraction(deps) if mode is ExtractionMode.LLM else None
     if task == INGEST_TASK:
         request, override = from_payload(payload, job.scope, job.priority)
+    elif task in deps.runners:
+        return await _run_registered(claimed, queue, deps, deps.runners[task])
     else:
         preparer = deps.preparers.get(task)
         if preparer is None:
@@ -141,6 +143,30 @@ async def _run_task(claimed: ClaimedJob, queue: WorkQueue, deps: JobDeps) -> Job
             return JobStatus.SKIPPED_DUPLICATE
         request, override = prepared, None
     return await _ingest(claimed, queue, deps, request, override, extraction)
+
+
+async def _run_registered(
+    claimed: ClaimedJob, queue: WorkQueue, deps: JobDeps, runner: TaskRunner
+) -> JobStatus:
+    """A registered runner's job: its writes commit under the lease, its answer ends it."""
+    lease = claimed.lease
+
+    async def stage(stage: JobStage) -> None:
+        await queue.set_stage(lease, stage)
+
+    store = deps.held_store(deps.ingest.store, lease, None) if deps.held_store else None
+    run_deps = dataclasses.replace(
+        deps.ingest,
+        embedder=_StageEmbedder(deps.ingest.embedder, queue, lease),
+        store=store or deps.ingest.store,
+    )
+    await stage(JobStage.READING)
+    run = TaskRun(
+        claimed.job, claimed.payload, run_deps, stage, _LeaseCheck(queue, lease, deps.lease_seconds)
+    )
+    status = await runner(run)
+    await queue.finish(lease, status)
+    return status
 
 
 def _extraction(deps: JobDeps, model: str | None = None) -> ExtractionDeps:

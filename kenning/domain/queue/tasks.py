@@ -6,7 +6,9 @@ each.
     "extract"  graph extraction of a stored source only (what a synchronous ``ingest``
                with LLM extraction enqueues)
     any other  a registered ``Preparer`` turns the payload into the ``IngestRequest`` the
-               job then runs like "ingest" (``None``: nothing to keep, SKIPPED_DUPLICATE)
+               job then runs like "ingest" (``None``: nothing to keep, SKIPPED_DUPLICATE);
+               or a registered ``TaskRunner`` runs the whole job (a file with its
+               attachments, a crawl, a repository: many sources from one job)
 
 Example: ``JobDeps(ingest=deps, preparers={"task_outcome": prepare_outcome})``.
 """
@@ -22,7 +24,7 @@ from kenning.domain.extraction.extract_source import ExtractionDeps
 from kenning.domain.ingestion.ingest import IngestDeps
 from kenning.domain.ingestion.ports import KnowledgeStore
 from kenning.domain.ingestion.request import IngestRequest
-from kenning.domain.queue.jobs import Lease
+from kenning.domain.queue.jobs import Job, JobStage, JobStatus, Lease
 
 INGEST_TASK: Final = "ingest"
 EXTRACT_TASK: Final = "extract"
@@ -41,6 +43,30 @@ class HeldStore(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
+class TaskRun:
+    """What a ``TaskRunner`` gets for one claimed job.
+
+    ``ingest`` carries the worker's ports, its store committing each write only while the
+    job's lease is held (``JobDeps.held_store``) without ending the job; the runner returns
+    the job's final status and the queue records it. A job re-run after a crash or a lost
+    lease starts again from its payload, so a runner's writes must be idempotent (ingest
+    skips a source whose content hash is stored). ``stage`` records what the job is doing
+    and ``checkpoint`` renews the lease at most every third of it, raising
+    ``LeaseLostError`` once the job is no longer this worker's (cancelled, expired): call
+    it between units of work.
+    """
+
+    job: Job
+    payload: Mapping[str, Any]
+    ingest: IngestDeps
+    stage: Callable[[JobStage], Awaitable[None]]
+    checkpoint: Callable[[], Awaitable[None]]
+
+
+TaskRunner = Callable[[TaskRun], Awaitable[JobStatus]]
+
+
+@dataclass(frozen=True, slots=True)
 class JobDeps:
     """Everything a worker runs jobs with. ``extraction`` is ``None`` when no model is
     configured (a job asking for LLM extraction then fails with a clear error);
@@ -49,6 +75,7 @@ class JobDeps:
     ingest: IngestDeps
     extraction: ExtractionDeps | None = None
     preparers: Mapping[str, Preparer] = field(default_factory=dict)
+    runners: Mapping[str, TaskRunner] = field(default_factory=dict)
     held_store: HeldStore | None = None
     # The lease a worker's claim gets (KENNING_QUEUE_LEASE_SECONDS): long model work checks
     # it is still held every third of it.
