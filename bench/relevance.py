@@ -2,7 +2,7 @@
 
 Run from the repository root::
 
-    .venv/bin/python -m bench.relevance [--limit 300] [--workers 4]
+    .venv/bin/python -m bench.relevance [--quick] [--limit 300] [--workers 4]
 
 The 5,183 abstracts (title + text, source URN = document id) go through the ``ingest``
 mutation into this benchmark's own database (``kenning_bench_relevance``) with the local
@@ -10,9 +10,15 @@ embedder (all-MiniLM-L6-v2, offline). A database that already holds every docume
 reused; otherwise each document is sent again and the content hash skips those already
 stored without embedding them. The server is ``kenning serve`` in a process of its own on a
 free loopback port, reached over HTTP with httpx. Then every one of the 300 test claims (its
-text only) is searched in KEYWORD, VECTOR and HYBRID mode; chunks map to documents by
+text only) is searched in KEYWORD (BM25), VECTOR and HYBRID mode; chunks map to documents by
 source URN, each document ranked by its best chunk, and nDCG@10 and recall@100 are computed
 with binary relevance. Results go to stdout and ``bench/results/relevance.json``.
+
+``--quick`` runs the first 50 test claims against 800 documents (every one judged relevant
+to them plus a fixed random sample of the rest, ``bench.scifact.quick_subset``) in a
+database of their own (``kenning_bench_relevance_quick``): a few minutes instead of the full
+ingest. Fewer distractors make its figures higher than the full set's; the table and the
+JSON say they are the quick subset.
 """
 
 from __future__ import annotations
@@ -34,7 +40,16 @@ from bench._own_database import create_and_migrate, own_settings
 from bench._processes import ROOT, Server, running_server
 from bench._timing import percentile
 from bench.ir_metrics import first_per_source, mean, ndcg_at, recall_at
-from bench.scifact import Doc, Query, load_docs, load_qrels, load_test_queries
+from bench.scifact import (
+    QUICK_DOCS,
+    QUICK_QUERIES,
+    Doc,
+    Query,
+    load_docs,
+    load_qrels,
+    load_test_queries,
+    quick_subset,
+)
 from kenning.domain.access.principal import Role
 from kenning.domain.access.scope import Scope
 from kenning.domain.retrieval.search import SearchMode, config_for
@@ -45,15 +60,22 @@ from kenning.storage.db.pool import create_pool
 
 RESULTS = ROOT / "bench" / "results" / "relevance.json"
 DATABASE = "kenning_bench_relevance"
+QUICK_DATABASE = "kenning_bench_relevance_quick"
 REDIS_DB = "13"
 CLIENT = "scifact"
 KIND = "scifact_abstract"
 MODES = ("KEYWORD", "VECTOR", "HYBRID")
 REFERENCES = {"BM25 (BEIR)": 0.665, "all-MiniLM-L6-v2 dense (BEIR/MTEB)": 0.64}
 NOTES = (
-    "KEYWORD is PostgreSQL full text, not BM25: any-term matching of the parsed web-search "
-    "query, ranked by ts_rank with length normalization (no IDF). Documents are ranked by "
-    "their best chunk (abstracts of 1,000+ characters make several chunks)."
+    "KEYWORD is Okapi BM25 (k1 1.2, b 0.75) over PostgreSQL full-text lexemes, any wanted "
+    "term matching. Documents are ranked by their best chunk (abstracts of 1,000+ characters "
+    "make several chunks)."
+)
+FULL_SET = "BEIR SciFact test (300 queries, 5,183 documents)"
+QUICK_SET = (
+    f"quick subset of BEIR SciFact test ({QUICK_QUERIES} queries, {QUICK_DOCS:,} documents: "
+    "those judged relevant to them plus a fixed random sample); not comparable with the "
+    "full set's figures or the references"
 )
 # Abstracts make about two chunks each, and the chunks of one abstract tend to rank together,
 # so 300 chunks leave at least 100 distinct documents for recall@100.
@@ -76,10 +98,10 @@ query($q: String!, $mode: SearchMode!, $limit: Int!) {
 }"""
 
 
-def bench_settings() -> Settings:
+def bench_settings(database: str = DATABASE) -> Settings:
     """The stack's settings (env overrides honoured) on this benchmark's database."""
     return own_settings(
-        DATABASE,
+        database,
         REDIS_DB,
         embedder=EmbedderKind.LOCAL,
         search_max_limit=MAX_LIMIT,
@@ -87,9 +109,9 @@ def bench_settings() -> Settings:
     )
 
 
-def ensure_database(settings: Settings) -> None:
+def ensure_database(settings: Settings, database: str = DATABASE) -> None:
     """Create the benchmark database if missing, then migrate it."""
-    create_and_migrate(settings, DATABASE)
+    create_and_migrate(settings, database)
 
 
 async def stored_counts(settings: Settings) -> tuple[int, int]:
@@ -228,10 +250,12 @@ def table(results: Sequence[ModeResult]) -> str:
 
 async def run(args: argparse.Namespace) -> dict[str, object]:
     """Ingest if needed, evaluate every mode, return the report."""
-    settings = bench_settings()
+    settings = bench_settings(QUICK_DATABASE if args.quick else DATABASE)
     docs = load_docs()
     qrels = load_qrels()
     queries = load_test_queries(qrels)
+    if args.quick:
+        docs, queries = quick_subset(docs, qrels, queries)
     stored_docs, _ = await stored_counts(settings)
     ingest_report: dict[str, object] = {"reused": stored_docs == len(docs)}
     async with bench_key(settings) as key, scifact_server(settings, key, args.workers) as server:
@@ -250,10 +274,12 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
         for mode in args.modes:
             results.append(await evaluate(client, mode, queries, qrels, args.limit))
             print(f"  {mode}: done in {results[-1].wall_s} s", flush=True)
+    print(QUICK_SET if args.quick else FULL_SET)
     print(table(results))
     print(NOTES)
     return {
-        "dataset": "BEIR SciFact test (300 queries, 5,183 documents)",
+        "dataset": QUICK_SET if args.quick else FULL_SET,
+        "quick": args.quick,
         "embedder": "all-MiniLM-L6-v2 (local, offline)",
         "chunks_requested_per_query": args.limit,
         "ingest": ingest_report,
@@ -269,8 +295,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--limit", type=int, default=DEFAULT_CHUNKS, help="chunks per query")
     parser.add_argument("--workers", type=int, default=4, help="concurrent ingest requests")
     parser.add_argument("--modes", nargs="+", default=list(MODES), choices=MODES)
+    parser.add_argument("--quick", action="store_true", help="50 queries over 800 documents")
     args = parser.parse_args(argv)
-    ensure_database(bench_settings())
+    database = QUICK_DATABASE if args.quick else DATABASE
+    ensure_database(bench_settings(database), database)
     report = asyncio.run(run(args))
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")

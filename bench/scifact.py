@@ -8,6 +8,7 @@ only the 300 queries of ``qrels/test.tsv`` are evaluated, and that file ends lin
 from __future__ import annotations
 
 import json
+import random
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +16,9 @@ from pathlib import Path
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "scifact"
 CORPUS_SIZE = 5183
 TEST_QUERIES = 300
+QUICK_QUERIES = 50
+QUICK_DOCS = 800
+QUICK_SEED = 15
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,3 +76,18 @@ def load_test_queries(qrels: dict[str, set[str]], data: Path = DATA) -> list[Que
     if len(queries) != len(qrels):
         raise SystemExit(f"{len(qrels) - len(queries)} judged queries are missing their text")
     return queries
+
+
+def quick_subset(
+    docs: list[Doc], qrels: dict[str, set[str]], queries: list[Query]
+) -> tuple[list[Doc], list[Query]]:
+    """The first ``QUICK_QUERIES`` test queries and ``QUICK_DOCS`` documents: every one judged
+    relevant to those queries plus a fixed random sample (seed ``QUICK_SEED``) of the others,
+    in file order. A smaller corpus has fewer distractors, so its figures run higher than the
+    full set's and only compare with other quick runs."""
+    chosen = queries[:QUICK_QUERIES]
+    relevant = set().union(*(qrels[q.id] for q in chosen))
+    others = sorted(doc.id for doc in docs if doc.id not in relevant)
+    sample = random.Random(QUICK_SEED).sample(others, QUICK_DOCS - len(relevant))
+    kept = relevant.union(sample)
+    return [doc for doc in docs if doc.id in kept], chosen

@@ -63,7 +63,9 @@ def fuse(
     so the order is deterministic. Items that only appear in lists of weight 0 are dropped.
     A key repeated within one list keeps its first (best) rank.
     """
-    _check(rankings, weights, k)
+    check_weights(len(rankings), weights)
+    if k < 1:
+        raise ValueError(f"k must be at least 1, got {k}")
     ranks: dict[K, list[int | None]] = {}
     for list_index, ranking in enumerate(rankings):
         for position, key in enumerate(ranking, start=1):
@@ -81,10 +83,9 @@ def fuse(
     return fused
 
 
-def _check(rankings: Sequence[Sequence[K]], weights: Sequence[float], k: int) -> None:
-    if len(rankings) != len(weights):
-        raise ValueError(f"{len(rankings)} rankings but {len(weights)} weights")
-    if k < 1:
-        raise ValueError(f"k must be at least 1, got {k}")
+def check_weights(lists: int, weights: Sequence[float]) -> None:
+    """Raise ``ValueError`` unless there is one non-negative weight per list, not all zero."""
+    if lists != len(weights):
+        raise ValueError(f"{lists} rankings but {len(weights)} weights")
     if any(w < 0 for w in weights) or not any(w > 0 for w in weights):
         raise ValueError("weights must be non-negative and not all zero")
