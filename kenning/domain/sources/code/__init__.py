@@ -12,6 +12,7 @@ from kenning.domain.sources.code.code_graph import CodeContext, file_request
 from kenning.domain.sources.code.import_targets import PathIndex
 from kenning.domain.sources.code.pipeline import (
     AppliedPlan,
+    RefusedFile,
     SkippedFile,
     apply_plan,
     code_requests,
@@ -30,7 +31,7 @@ from kenning.domain.sources.code.structure import (
 
 __all__ = [
     "AppliedPlan", "CodeContext", "CodeLanguage", "CodeParser", "CodePlan", "Definition",
-    "DefinitionKind", "FileStructure", "GitRepository", "Import", "PathIndex", "SkippedFile",
-    "TrackedFile", "apply_plan", "code_aliases", "code_plan", "code_requests", "file_request",
-    "parse_files", "select_files",
+    "DefinitionKind", "FileStructure", "GitRepository", "Import", "PathIndex", "RefusedFile",
+    "SkippedFile", "TrackedFile", "apply_plan", "code_aliases", "code_plan", "code_requests",
+    "file_request", "parse_files", "select_files",
 ]  # fmt: skip

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from kenning.domain.access.scope import Scope
+from kenning.domain.errors import KenningError
 from kenning.domain.ingestion.graph_items import GraphRequest
 from kenning.domain.ingestion.ingest import IngestDeps
 from kenning.domain.ingestion.ingest_graph import GraphOutcome, ingest_graph
@@ -43,11 +44,23 @@ class SkippedFile:
 
 
 @dataclass(frozen=True, slots=True)
+class RefusedFile:
+    """A file's request the ingest refused (credentials in the code under the REJECT
+    policy, say), with the error's code and message; the other files go on."""
+
+    source_urn: str
+    code: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
 class AppliedPlan:
-    """What storing a plan did: one outcome per ingested file, and the purges' counts."""
+    """What storing a plan did: an outcome per ingested file, the refused files, and the
+    purges' counts."""
 
     outcomes: tuple[GraphOutcome, ...]
     purged: PurgeCounts
+    refused: tuple[RefusedFile, ...] = ()
 
 
 def select_files(
@@ -82,9 +95,16 @@ def code_requests(structures: Iterable[FileStructure], context: CodeContext) -> 
 async def apply_plan(
     requests: Iterable[GraphRequest], purge: Iterable[str], scope: Scope, deps: IngestDeps
 ) -> AppliedPlan:
-    """Purge the ``purge`` sources at ``scope``, then ingest ``requests`` one by one."""
+    """Purge the ``purge`` sources at ``scope``, then ingest ``requests`` one by one; a
+    request refused on purpose (a ``KenningError``) is reported and the rest go on."""
     purged = PurgeCounts()
     for urn in purge:
         purged = purged + await purge_source(scope, urn, deps.store)
-    outcomes = [await ingest_graph(request, deps) for request in requests]
-    return AppliedPlan(tuple(outcomes), purged)
+    outcomes: list[GraphOutcome] = []
+    refused: list[RefusedFile] = []
+    for request in requests:
+        try:
+            outcomes.append(await ingest_graph(request, deps))
+        except KenningError as error:
+            refused.append(RefusedFile(request.source_urn, error.code.value, error.message))
+    return AppliedPlan(tuple(outcomes), purged, tuple(refused))

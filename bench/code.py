@@ -1,0 +1,165 @@
+"""Code benchmark: files/s of the code source on this repository, against tree-sitter parsing
+alone measured in the same run.
+
+Run from the repository root::
+
+    .venv/bin/python -m bench.code [--repeat 3]
+
+The files are those ``git`` tracks at ``HEAD`` under ``kenning/``, ``tests/`` and
+``web/console/src`` that the code source selects.
+
+- ``parse_only`` (baseline): tree-sitter parsing of every file, nothing else.
+- ``structure``: ``parse_files`` (definitions, signatures, imports) plus ``code_requests``
+  (chunks by definition, keys, evidence-bearing edges): everything before storage.
+- ``end_to_end``: read from git, parse, build the requests and store each through the real
+  ``ingest_graph`` into the benchmark's own database (``kenning_bench_code``, recreated)
+  with the hash embedder; then ``reingest_unchanged``, the same commit again (every file
+  skipped by its content hash). Goal: at least 20 files/s end to end.
+
+Results go to stdout and ``bench/results/code.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import redis.asyncio as aioredis
+from tree_sitter import Parser
+
+from bench._own_database import own_settings, recreate_and_migrate
+from kenning.domain.access.scope import Scope
+from kenning.domain.ingestion.request import IngestStatus
+from kenning.domain.sources.code import (
+    CodeContext,
+    PathIndex,
+    apply_plan,
+    code_requests,
+    parse_files,
+    select_files,
+)
+from kenning.domain.sources.code.selection import selected_path
+from kenning.runtime import Runtime
+from kenning.storage.db.pool import create_pool
+from kenning.storage.embedders.factory import create_embedder
+from kenning.storage.sources.code import GitCli, TreeSitterParser
+from kenning.storage.sources.code.grammars import grammar
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results" / "code.json"
+DATABASE = "kenning_bench_code"
+REDIS_DB = "12"
+FOLDERS = ("kenning/", "tests/", "web/console/src/")
+SCOPE = Scope("bench", "", "")
+GOAL_FILES_PER_SECOND = 20.0
+
+
+def _rate(files: int, seconds: float) -> dict[str, float]:
+    return {"seconds": round(seconds, 3), "files_per_second": round(files / seconds, 1)}
+
+
+def parse_only(contents: dict[str, bytes], repeat: int) -> float:
+    """Best of ``repeat`` runs of tree-sitter parsing alone."""
+    best = float("inf")
+    for _ in range(repeat):
+        started = time.perf_counter()
+        for path, content in contents.items():
+            language = selected_path(path)
+            if language is not None:
+                Parser(grammar(language)).parse(content)
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def structure(contents: dict[str, bytes], context: CodeContext, repeat: int) -> dict[str, Any]:
+    """Best of ``repeat`` runs of parsing plus request building, and what it built."""
+    best, built = float("inf"), []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        parsed, _ = parse_files(contents, TreeSitterParser())
+        built = code_requests(parsed, context)
+        best = min(best, time.perf_counter() - started)
+    return {
+        **_rate(len(contents), best),
+        "requests": len(built),
+        "pieces": sum(len(r.pieces) for r in built),
+        "nodes": sum(len(r.nodes) for r in built),
+        "edges": sum(len(r.edges) for r in built),
+    }
+
+
+async def end_to_end(git: GitCli, commit: str, files: list[str]) -> dict[str, Any]:
+    """Read, parse, build and store every file, then the same commit again (the database
+    must be fresh: see ``main``)."""
+    settings = own_settings(DATABASE, REDIS_DB)
+    pool = await create_pool(settings)
+    redis = aioredis.from_url(settings.redis_url)
+    runtime = Runtime(settings=settings, pool=pool, redis=redis, embedder=create_embedder(settings))
+    context = CodeContext("kenning", "main", SCOPE, PathIndex(files))
+    report: dict[str, Any] = {}
+    try:
+        for phase in ("end_to_end", "reingest_unchanged"):
+            started = time.perf_counter()
+            parsed, skipped = parse_files(git.read(commit, files), TreeSitterParser())
+            requests = code_requests(parsed, context)
+            applied = await apply_plan(requests, (), SCOPE, runtime.ingest_deps())
+            seconds = time.perf_counter() - started
+            statuses: dict[str, int] = {}
+            for outcome in applied.outcomes:
+                status = outcome.outcome.status.value
+                statuses[status] = statuses.get(status, 0) + 1
+            rejected = sum(len(o.rejected) for o in applied.outcomes)
+            report[phase] = {**_rate(len(files), seconds), "statuses": statuses,
+                             "rejected_items": rejected, "skipped_files": len(skipped),
+                             "refused_files": len(applied.refused)}  # fmt: skip
+        report["chunks_stored"] = await pool.fetchval("SELECT count(*) FROM chunks")
+        unchanged = report["reingest_unchanged"]["statuses"]
+        if set(unchanged) != {IngestStatus.SKIPPED_DUPLICATE.value}:
+            raise RuntimeError(f"re-ingest of an unchanged commit stored again: {unchanged}")
+    finally:
+        await redis.aclose()
+        await pool.close()
+    return report
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Measure and write ``bench/results/code.json``."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args(argv)
+    git = GitCli(ROOT)
+    commit = git.head()
+    tracked = [f for f in git.tracked_files(commit) if f.path.startswith(FOLDERS)]
+    files = select_files(tracked)
+    contents = dict(git.read(commit, files))
+    context = CodeContext("kenning", "main", SCOPE, PathIndex(files))
+    baseline = parse_only(contents, args.repeat)
+    built = structure(contents, context, args.repeat)
+    recreate_and_migrate(own_settings(DATABASE, REDIS_DB), DATABASE)
+    stored = asyncio.run(end_to_end(git, commit, files))
+    result = {
+        "commit": commit,
+        "files": len(files),
+        "bytes": sum(len(c) for c in contents.values()),
+        "languages": sorted({str(selected_path(p)) for p in files}),
+        "parse_only": _rate(len(files), baseline),
+        "structure": built,
+        **stored,
+        "goal_files_per_second": GOAL_FILES_PER_SECOND,
+        "goal_met": stored["end_to_end"]["files_per_second"] >= GOAL_FILES_PER_SECOND,
+        "machine": {"python": platform.python_version(), "cpus": os.cpu_count()},
+    }
+    RESULTS.write_text(json.dumps(result, indent=2) + "\n")
+    json.dump(result, sys.stdout, indent=2)
+    print()
+
+
+if __name__ == "__main__":
+    main()
