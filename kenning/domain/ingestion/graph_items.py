@@ -48,6 +48,8 @@ class GraphPiece:
     tags: tuple[str, ...] = ()
     # Embedded instead of the content when given (the content is still what is stored).
     embedding_text: str | None = None
+    # Kept on each of the piece's chunks (e.g. where in a file: page, section path, lines).
+    metadata: Mapping[str, object] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,9 +179,10 @@ def _valid_pieces(request: GraphRequest, policy: SecretPolicy, items: Items) -> 
                 if piece.embedding_text and piece.embedding_text.strip()
                 else None
             )
+            metadata = clean_metadata(piece.metadata, policy, f"pieces[{index}].metadata")
             items.pieces[piece.ref] = GraphPiece(
                 piece.ref, content, piece.knowledge_type, piece.info_type, piece.tags,
-                embedding_text,
+                embedding_text, metadata,
             )  # fmt: skip
 
 
@@ -266,6 +269,7 @@ def _digest(request: GraphRequest, items: Items) -> str:
     document = {
         "pieces": [[p.ref, p.content, p.knowledge_type or "", p.info_type or "", sorted(p.tags)]
                    + ([p.embedding_text] if p.embedding_text else [])
+                   + ([p.metadata] if p.metadata else [])
                    for p in items.pieces.values()],
         "nodes": sorted([k, n.type, n.properties] for k, n in items.nodes.items()),
         "edges": sorted([e.from_key, e.edge_type, e.to_key, sorted(e.evidence_chunk_ids)]

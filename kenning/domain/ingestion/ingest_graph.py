@@ -186,7 +186,7 @@ def _record(
         tags=piece.tags,
         source_kind=request.source_kind,
         connection_id=request.connection_id,
-        metadata={"pieceRef": piece.ref},
+        metadata={**piece.metadata, "pieceRef": piece.ref},
     )
 
 

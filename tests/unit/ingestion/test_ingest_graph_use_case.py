@@ -32,3 +32,19 @@ async def test_a_retried_transaction_reports_each_rejected_edge_once() -> None:
         ("EDGE", 0, "unknown endpoint service:ledger")
     ]
     assert [(e.from_key, e.to_key) for e in store.edges] == [("service:billing", "service:mailer")]
+
+
+async def test_a_pieces_metadata_rides_on_its_chunks_and_counts_in_the_content_hash() -> None:
+    store, embedder = FakeStore(), FakeEmbedder()
+    first = GraphPiece("p1", "Totals per region.", metadata={"page": 3, "sectionPath": ["Q3"]})
+    request = GraphRequest(source_urn="file:report", scope=Scope("acme"), pieces=(first,))
+    assert (await ingest_graph(request, deps(store, embedder))).outcome.status.value == "INDEXED"
+    assert [dict(c.metadata) for c in store.chunks] == [
+        {"page": 3, "sectionPath": ["Q3"], "pieceRef": "p1"}
+    ]
+    again = await ingest_graph(request, deps(store, embedder))
+    assert again.outcome.status is IngestStatus.SKIPPED_DUPLICATE
+    moved = GraphPiece("p1", "Totals per region.", metadata={"page": 4, "sectionPath": ["Q3"]})
+    request = GraphRequest(source_urn="file:report", scope=Scope("acme"), pieces=(moved,))
+    assert (await ingest_graph(request, deps(store, embedder))).outcome.status.value == "INDEXED"
+    assert store.chunks[-1].metadata["page"] == 4
