@@ -38,6 +38,10 @@ class Lanes:
             await self._no_interactive.wait()
             return await work()
 
+    async def no_queries(self) -> None:
+        """Return once no interactive call is in flight: bulk's preemption point."""
+        await self._no_interactive.wait()
+
     async def _run_interactive(self, priority: int, work: Callable[[], Awaitable[T]]) -> T:
         self._in_flight += 1
         self._no_interactive.clear()

