@@ -1,0 +1,5 @@
+"""GraphQL types of the sources feature: files (``ingestFile``), web crawls and code
+repositories.
+
+One module per source: ``files.py``, ``crawl.py``, ``code.py``.
+"""
