@@ -123,13 +123,30 @@ def summary(results: dict[str, Any], args: argparse.Namespace) -> str:
             f"{args.concurrency} at a time {r['concurrent_ms_per_doc']:.2f} ms per document"
         )
         if kind == EmbedderKind.LOCAL.value:
-            alone = ", ".join(
-                f"{v:.1f} {k}" for k, v in res["model_alone"].items() if k != "chunks"
-            )
-            notes.append(f"local: {res['documents']} documents (--docs changes it); the model "
-                         f"alone on the same chunks, in this process afterwards: {alone}; the "
-                         "README figure is about 35-40 paragraphs/s on 2 idle cores")  # fmt: skip
+            notes.extend(_local_notes(res))
     return "\n".join([*lines, *notes])
+
+
+def _local_notes(res: dict[str, Any]) -> list[str]:
+    """Issue 15 goal 2: chunks/s through ingest and through the queue against a plain script."""
+    alone, queued = res["model_alone"], res.get("queue")
+    plain = alone["chunks_per_s_batches_of_32"]
+    sizes = ", ".join(f"{v:.1f} {k}" for k, v in alone.items() if k.startswith("chunks_per_s"))
+    notes = [
+        f"local: {res['documents']} documents (--docs changes it); plain sentence-transformers "
+        f"script on the same {alone['chunks']} chunks, this process afterwards, "
+        f"{alone['torch_threads']} torch threads: {sizes}",
+        f"local: embedding through ingest {res['kenning']['chunks_per_s']:.1f} chunks/s = "
+        f"{res['kenning']['chunks_per_s'] / plain:.2f}x the plain script at batch 32",
+    ]
+    if queued:
+        notes.append(
+            f"local: through the queue ({queued['workers']}, {queued['bulk_slots']} bulk "
+            f"slots) {queued['chunks']} chunks of {queued['jobs']} jobs in "
+            f"{queued['wall_s']:.1f} s = {queued['chunks_per_s']:.1f} chunks/s = "
+            f"{queued['chunks_per_s'] / plain:.2f}x the plain script"
+        )
+    return notes
 
 
 def report(results: dict[str, Any], args: argparse.Namespace, wall: float) -> None:

@@ -11,7 +11,10 @@ synthetic corpus of ``bench.corpus`` goes to it as ``ingest`` mutations at a fix
 concurrency. The ``hash`` run isolates Kenning's own cost and is compared with a baseline
 that writes the very rows Kenning wrote (checked by digest) with the minimum SQL: one
 transaction per document at the same concurrency, and bulk batches. Then 100 unchanged
-documents are re-ingested and the server's embedder-call count must not move. Results go to
+documents are re-ingested and the server's embedder-call count must not move. The local run
+then sends the same documents through ``requestIngestion`` to the server's own worker
+(``bench._ingest_queue``) and encodes the same chunks in a plain sentence-transformers script
+(``bench._ingest_model``). Results go to
 stdout and ``bench/results/ingest.json``; every loop is bounded and only loopback is used.
 """
 
@@ -26,13 +29,14 @@ import asyncpg
 
 from bench._ingest_baseline import (
     BULK_BATCH,
-    Stored,
     baseline_phase,
     baseline_rates,
     make_batches,
     precompute,
 )
 from bench._ingest_database import DATABASES, postgres_pids, stored_digest, truncate
+from bench._ingest_model import plain_script
+from bench._ingest_queue import queue_phase
 from bench._ingest_report import Rates, rates, report
 from bench._ingest_server import (
     REQUEST_TIMEOUT,
@@ -117,6 +121,8 @@ async def measure(
 ) -> dict[str, Any]:
     """One embedder's run on its fresh database; the hash run adds the baselines first."""
     graph, workers = settings.graph_name, args.concurrency
+    # The in-server worker takes as many bulk jobs at once as the ingest phase sends ingests.
+    settings = settings.model_copy(update={"queue_workers": 1, "queue_bulk_slots": workers})
     result: dict[str, Any] = {"embedder": settings.embedding_model, "documents": len(docs)}
     pool = await create_pool(settings, min_size=1)
     try:
@@ -144,34 +150,15 @@ async def measure(
             result["reingest"] = await reingest_phase(
                 server, pool, graph, docs, args.reingests, workers
             )
+            if kind is EmbedderKind.LOCAL:  # the same chunks again, through the queue
+                await truncate(pool, graph)
+                result["queue"] = await queue_phase(server.client, pool, docs, workers)
     finally:
         await pool.close()
     if kind is EmbedderKind.LOCAL:
-        result["model_alone"] = await model_alone(await precompute(docs, settings))
+        chunks = [c.content for s in await precompute(docs, settings) for c in s.chunks]
+        result["model_alone"] = plain_script(chunks)
     return result
-
-
-async def model_alone(stored: Sequence[Stored]) -> dict[str, float]:
-    """The local model on the same chunk texts in this process, the server stopped: one
-    call per document as the ingests make them, then batches of 32 across documents."""
-    from kenning.storage.embedders.local import DEFAULT_BATCH_SIZE, LocalEmbedder
-
-    embedder = LocalEmbedder()
-    await embedder.warm_up()
-    per_document = [[c.content for c in s.chunks] for s in stored]
-    texts = [text for group in per_document for text in group]
-    started = time.perf_counter()
-    for group in per_document:
-        await embedder.embed(group)
-    one_call_per_doc = time.perf_counter() - started
-    started = time.perf_counter()
-    await embedder.embed(texts)  # the embedder splits this into batches of 32
-    batched = time.perf_counter() - started
-    return {
-        "chunks": len(texts),
-        "chunks_per_s_one_call_per_document": len(texts) / one_call_per_doc,
-        f"chunks_per_s_batches_of_{DEFAULT_BATCH_SIZE}": len(texts) / batched,
-    }
 
 
 def main() -> None:
