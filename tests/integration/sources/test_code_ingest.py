@@ -4,6 +4,7 @@ a ticket's ``file:UserService.kt`` meeting the code graph's node."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import asyncpg
@@ -71,6 +72,15 @@ async def test_repository_graph_incremental_and_purge(
         "code:shop@main:src/main/kotlin/com/acme/UserService.kt"
     }
     assert len(rows) == len(evidence)
+    located = await pool.fetch(
+        "SELECT metadata FROM chunks WHERE source_urn = $1 AND metadata->>'symbol' = $2",
+        "code:shop@main:src/main/kotlin/com/acme/UserService.kt", "UserService.save",
+    )  # fmt: skip
+    assert len(located) == 1
+    meta = json.loads(located[0]["metadata"])
+    assert (meta["path"], meta["language"], meta["startLine"], meta["endLine"]) == (
+        "src/main/kotlin/com/acme/UserService.kt", "kotlin", 9, 11,
+    )  # fmt: skip
 
     util_keys = {"file:shop@main/web/util.js", "class:shop@main/web/util.js#reader"}
     assert util_keys <= {k for _, k in await graph_vertices(pool, graph)}

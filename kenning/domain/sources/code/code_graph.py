@@ -103,9 +103,16 @@ def file_request(structure: FileStructure, context: CodeContext) -> GraphRequest
 def _piece(structure: FileStructure, piece: CodePiece) -> GraphPiece:
     where = f"{structure.path}:{piece.start_line}-{piece.end_line}"
     heading = f"{structure.language.value} {where} {piece.symbol}".rstrip()
+    metadata: dict[str, object] = {
+        "path": structure.path,
+        "language": structure.language.value,
+        "symbol": piece.symbol,
+        "startLine": piece.start_line,
+        "endLine": piece.end_line,
+    }
     return GraphPiece(
         piece.ref, piece.content, tags=("code", structure.language.value),
-        embedding_text=f"{heading}\n{piece.content}",
+        embedding_text=f"{heading}\n{piece.content}", metadata=metadata,
     )  # fmt: skip
 
 
