@@ -45,6 +45,11 @@ def read(data: dict[str, Any]) -> list[Figure]:
         Figure("2-hop neighbors p50", "ms", near["graphql"]["p50_ms"], near["sql"]["p50_ms"],
                "SQL", Goal("ratio", most=1.3, issue=5)),
     ]  # fmt: skip
+    keyword = ops.get("keyword_search", {}).get("latency")
+    if keyword:
+        found.append(Figure("KEYWORD (BM25) search p50, 100k chunks", "ms",
+                            keyword["graphql"]["p50_ms"], keyword["sql"]["p50_ms"], "SQL",
+                            Goal("figure", most=15, issue=3)))  # fmt: skip
     if "cypher" in near:
         found.append(Figure("2-hop neighbors p50 as AGE Cypher", "ms", near["cypher"]["p50_ms"],
                             near["sql"]["p50_ms"], "SQL"))  # fmt: skip
@@ -181,6 +186,37 @@ def extraction(data: dict[str, Any]) -> list[Figure]:
     return found
 
 
+def files(data: dict[str, Any]) -> list[Figure]:
+    """File extraction: text PDF pages/s and OCR pages/s against the bare libraries."""
+    pdf, ocr, folder = data["text_pdf"], data["ocr"], data["mixed_folder"]
+    return [
+        Figure("text PDF extraction", "pages/s", pdf["kenning_pages_per_s"],
+               pdf["pdfium_text_alone_pages_per_s"], "pypdfium2 alone"),
+        Figure("OCR of scanned pages", "pages/s", ocr["kenning_ocr_pages_per_s"],
+               ocr["tesseract_cli_alone_pages_per_s"], "tesseract alone"),
+        Figure(f"mixed folder of {folder['kinds']} kinds", "files/s",
+               folder["kenning_files_per_s"]),
+    ]  # fmt: skip
+
+
+def crawl(data: dict[str, Any]) -> list[Figure]:
+    """Crawling a loopback site against plain GETs of the same pages."""
+    return [Figure(f"crawl of {data['pages']} loopback pages", "pages/s",
+                   data["crawl_pages_per_s"], data["baseline_get_pages_per_s"],
+                   "plain httpx GETs")]  # fmt: skip
+
+
+def code(data: dict[str, Any]) -> list[Figure]:
+    """A repository's code structure into the graph, against tree-sitter parsing alone."""
+    return [
+        Figure(f"code ingest end to end, {data['files']} files", "files/s",
+               data["end_to_end"]["files_per_second"], data["parse_only"]["files_per_second"],
+               "tree-sitter parse alone", Goal("figure", least=data["goal_files_per_second"])),
+        Figure("unchanged code re-ingest", "files/s",
+               data["reingest_unchanged"]["files_per_second"]),
+    ]  # fmt: skip
+
+
 EXTRACTS: dict[str, Extract] = {
     "ingest": ingest,
     "read": read,
@@ -195,6 +231,9 @@ EXTRACTS: dict[str, Extract] = {
     "agent_context": agent_context,
     "find_nodes": find_nodes,
     "extraction": extraction,
+    "files": files,
+    "crawl": crawl,
+    "code": code,
 }
 
 __all__ = ["EXTRACTS", "router_results"]

@@ -54,6 +54,10 @@ RUNS = (
         ("--queries", "50")),
     Run("extraction", "bench.extraction", "extraction.json", "extraction", (),
         ("--copies", "1")),
+    Run("files", "bench.files", "files.json", "files", (),
+        ("--pdf-pages", "50", "--ocr-pages", "2", "--folder-copies", "1")),
+    Run("crawl", "bench.crawl", "crawl.json", "crawl", (), ("--pages", "100", "--rounds", "1")),
+    Run("code", "bench.code", "code.json", "code", (), ("--repeat", "1")),
 )  # fmt: skip
 
 
