@@ -95,6 +95,12 @@ class Settings(BaseSettings):
     queue_recover_seconds: float = Field(default=10.0, ge=0.1, le=3600.0)
     queue_idle_seconds: float = Field(default=2.0, ge=0.05, le=60.0)
     queue_status_refresh_seconds: float = Field(default=5.0, ge=0.1, le=300.0)
+    # Crawling (kenning.domain.sources.crawl): private/loopback/link-local targets are
+    # refused unless allowed; requests to one host are spaced; a page over the size is skipped.
+    crawl_allow_private: bool = False
+    crawl_min_interval_seconds: float = Field(default=1.0, ge=0.0, le=60.0)
+    crawl_max_page_bytes: int = Field(default=5 * 1024 * 1024, ge=1024, le=100 * 1024 * 1024)
+    crawl_concurrency: int = Field(default=4, ge=1, le=32)
     # Kenning's own model calls (kenning.domain.models) go through the in-process router
     # when this process runs one, else to `ollama_url`; one model per purpose.
     model_structure: str = Field(default="qwen2.5:7b", min_length=1, max_length=200)
