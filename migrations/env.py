@@ -16,6 +16,7 @@ from sqlalchemy.types import TypeEngine
 from kenning.settings import Settings
 from kenning.storage.db import (  # noqa: F401  (their tables)
     bm25_tables,
+    file_tables,
     model_tables,
     procedure_table,
     rule_table,
