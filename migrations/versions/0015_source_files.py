@@ -54,9 +54,13 @@ def upgrade() -> None:
         ),
         sa.PrimaryKeyConstraint("id"),
         sa.UniqueConstraint(
-            "client_id", "project_id", "group_id", "source_urn", "sha256",
+            "client_id",
+            "project_id",
+            "group_id",
+            "source_urn",
+            "sha256",
             name="uq_source_files_content",
-        ),  # fmt: skip
+        ),
     )
     op.execute(
         """

@@ -21,9 +21,13 @@ class SourceFileRow(SQLModel, table=True):
     __table_args__ = (
         # One original per scope, source and content: an upload repeated is the same file.
         sa.UniqueConstraint(
-            "client_id", "project_id", "group_id", "source_urn", "sha256",
+            "client_id",
+            "project_id",
+            "group_id",
+            "source_urn",
+            "sha256",
             name="uq_source_files_content",
-        ),  # fmt: skip
+        ),
     )
 
     id: str = Field(primary_key=True, max_length=36)
