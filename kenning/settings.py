@@ -101,6 +101,10 @@ class Settings(BaseSettings):
     crawl_min_interval_seconds: float = Field(default=1.0, ge=0.0, le=60.0)
     crawl_max_page_bytes: int = Field(default=5 * 1024 * 1024, ge=1024, le=100 * 1024 * 1024)
     crawl_concurrency: int = Field(default=4, ge=1, le=32)
+    # Files (kenning.domain.sources.files): the largest upload, and the vision model that
+    # describes images at the router's document priority (unset: OCR text alone is indexed).
+    max_file_bytes: int = Field(default=100 * 1024 * 1024, ge=1024)
+    model_vision: str | None = Field(default=None, min_length=1, max_length=200)
     # Kenning's own model calls (kenning.domain.models) go through the in-process router
     # when this process runs one, else to `ollama_url`; one model per purpose.
     model_structure: str = Field(default="qwen2.5:7b", min_length=1, max_length=200)

@@ -1,0 +1,156 @@
+"""A file as a queued job: what ``ingestFile`` (GraphQL, MCP, the CLI) checks at once, stores
+and enqueues; the "file" task runner (``file_runner.py``) does the rest.
+
+At once, before anything is stored: the size (``FileLimits.max_bytes``), the type from the
+content (``TypeDetector``: the bytes decide, never the name), the identifiers free of
+credentials. Then the original is kept (``FileStore``) and one job is queued whose identity
+is the source and the content with its options, so the same upload asked again answers the
+job already queued or done.
+
+Example::
+
+    queued = await request_file(data, "report.pdf", FileOptions(), scope,
+                                limits=FileLimits(), detect=detect, files=store, queue=jobs)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final, Protocol
+
+from kenning.domain.access.scope import Scope
+from kenning.domain.errors import ValidationError
+from kenning.domain.ingestion.rules import check_identifiers
+from kenning.domain.off_loop import off_loop
+from kenning.domain.queue.jobs import MAX_PRIORITY, EnqueueResult, IngestionIdentity
+from kenning.domain.queue.payload import task_payload
+from kenning.domain.queue.ports import JobQueue, NewJob
+from kenning.domain.sources.files.extracted import MediaType, OcrMode
+from kenning.domain.sources.files.limits import FileLimits, check_size
+from kenning.domain.sources.files.stored import FileStore, StoredFile
+
+FILE_TASK: Final = "file"
+DEFAULT_FILE_PRIORITY: Final = 3
+MAX_FILENAME: Final = 255
+
+
+class TypeDetector(Protocol):
+    """The type of a file from its content (``kenning.storage.sources.files.detect``)."""
+
+    def __call__(
+        self, data: bytes, *, filename: str | None, declared_type: str | None, limits: FileLimits
+    ) -> MediaType: ...
+
+
+@dataclass(frozen=True, slots=True)
+class FileOptions:
+    """What a caller may say about a file: its source URN (default ``file:<filename>``), kind,
+    tags, OCR mode and queue priority (0..9)."""
+
+    source_urn: str | None = None
+    kind: str = "file"
+    tags: tuple[str, ...] = ()
+    ocr: OcrMode = OcrMode.AUTO
+    priority: int = DEFAULT_FILE_PRIORITY
+
+
+@dataclass(frozen=True, slots=True)
+class FileJob:
+    """What the "file" runner reads from its payload."""
+
+    file_id: str
+    kind: str
+    tags: tuple[str, ...]
+    ocr: OcrMode
+
+
+@dataclass(frozen=True, slots=True)
+class QueuedFile:
+    """The stored original and the job that ingests it."""
+
+    file: StoredFile
+    media_type: MediaType
+    queued: EnqueueResult
+
+
+def file_name(filename: str | None) -> str:
+    """The file's name without any directory part; refused when empty or over 255."""
+    name = (filename or "").replace("\\", "/").rsplit("/", 1)[-1].strip()
+    if not name or len(name) > MAX_FILENAME or any(ord(c) < 32 for c in name):
+        raise ValidationError(
+            f"the file needs a name of 1..{MAX_FILENAME} printable characters", field="filename"
+        )
+    return name
+
+
+def checked_options(options: FileOptions, filename: str) -> FileOptions:
+    """``options`` with the source URN decided and every field checked (named as GraphQL
+    names it)."""
+    urn = (options.source_urn or f"file:{filename}").strip()
+    if not urn or len(urn) > 2048:
+        raise ValidationError("sourceUrn must be 1..2048 characters", field="sourceUrn")
+    if not options.kind.strip() or len(options.kind) > 200:
+        raise ValidationError("kind must be 1..200 characters", field="kind")
+    priority = options.priority
+    if isinstance(priority, bool) or not 0 <= priority <= MAX_PRIORITY:
+        raise ValidationError(f"priority must be 0..{MAX_PRIORITY}", field="priority")
+    fields = [("sourceUrn", urn), ("kind", options.kind)]
+    fields += [(f"tags[{i}]", tag) for i, tag in enumerate(options.tags)]
+    check_identifiers(fields)
+    return FileOptions(urn, options.kind.strip(), options.tags, options.ocr, priority)
+
+
+async def request_file(
+    data: bytes,
+    filename: str | None,
+    options: FileOptions,
+    scope: Scope,
+    *,
+    limits: FileLimits,
+    detect: TypeDetector,
+    files: FileStore,
+    queue: JobQueue,
+) -> QueuedFile:
+    """Check ``data`` at once, keep it and queue its "file" job; a refused file stores nothing."""
+    check_size(len(data), limits)
+    name = file_name(filename)
+    checked = checked_options(options, name)
+    urn = checked.source_urn or ""
+    media = await off_loop(
+        len(data), lambda: detect(data, filename=name, declared_type=None, limits=limits)
+    )
+    stored = await files.save(scope, urn, name, media.value, data)
+    job = FileJob(stored.id, checked.kind, checked.tags, checked.ocr)
+    body = file_body(job)
+    version = json.dumps([stored.sha256, body], sort_keys=True)
+    identity = IngestionIdentity(FILE_TASK, urn, hashlib.sha256(version.encode()).hexdigest())
+    queued = await queue.enqueue(
+        NewJob(
+            identity=identity, scope=scope, priority=checked.priority, source_urn=urn,
+            connection_id=None, payload=task_payload(FILE_TASK, body),
+        )
+    )  # fmt: skip
+    return QueuedFile(stored, media, queued)
+
+
+def file_body(job: FileJob) -> dict[str, Any]:
+    """The job's payload body (``task_payload`` adds the task)."""
+    return {"file": {"id": job.file_id, "kind": job.kind, "tags": list(job.tags),
+                     "ocr": job.ocr.value}}  # fmt: skip
+
+
+def file_job(payload: Mapping[str, Any]) -> FileJob:
+    """The job a "file" payload describes."""
+    body = payload.get("file")
+    if payload.get("task") != FILE_TASK or not isinstance(body, Mapping):
+        raise ValidationError("unreadable file job payload")
+    try:
+        return FileJob(
+            str(body["id"]), str(body["kind"]), tuple(map(str, body.get("tags") or ())),
+            OcrMode(body.get("ocr", OcrMode.AUTO.value)),
+        )  # fmt: skip
+    except (KeyError, ValueError):
+        raise ValidationError("unreadable file job payload") from None

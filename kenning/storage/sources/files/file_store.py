@@ -1,0 +1,105 @@
+"""``PgFileStore``: originals in ``source_files`` (migration 0015), their bytes as large
+objects written with ``lo_from_bytea`` and read with ``lo_get`` in slices; deleting a row
+unlinks its object (a row trigger)."""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any, Final
+
+import asyncpg
+
+from kenning.domain.access.scope import Scope
+from kenning.domain.sources.files.stored import SLICE_BYTES, StoredFile
+from kenning.storage.db.visibility import reader_params, visible_rows
+
+_COLUMNS: Final = (
+    "id, client_id, project_id, group_id, source_urn, filename, media_type, size, sha256, "
+    "created_at"
+)
+_SAME: Final = (
+    "client_id = $1 AND project_id = $2 AND group_id = $3 AND source_urn = $4 AND sha256 = $5"
+)
+
+
+def _stored(row: Any) -> StoredFile:
+    return StoredFile(
+        id=row["id"],
+        scope=Scope(row["client_id"], row["project_id"], row["group_id"]),
+        source_urn=row["source_urn"],
+        filename=row["filename"],
+        media_type=row["media_type"],
+        size=row["size"],
+        sha256=row["sha256"],
+        created_at=row["created_at"],
+    )
+
+
+class PgFileStore:
+    """The ``FileStore`` port over PostgreSQL large objects."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+
+    async def save(
+        self, scope: Scope, source_urn: str, filename: str, media_type: str, data: bytes
+    ) -> StoredFile:
+        """Store ``data`` at ``scope``, or answer the file of the same source and content."""
+        sha = hashlib.sha256(data).hexdigest()
+        key = (*reader_params(scope), source_urn, sha)
+        async with self._pool.acquire() as conn, conn.transaction():
+            found = await conn.fetchrow(f"SELECT {_COLUMNS} FROM source_files WHERE {_SAME}", *key)
+            if found is not None:
+                return _stored(found)
+            oid = await conn.fetchval("SELECT lo_from_bytea(0, $1)", data)
+            row = await conn.fetchrow(
+                f"""INSERT INTO source_files (id, client_id, project_id, group_id, source_urn,
+                    sha256, filename, media_type, size, content_oid)
+                VALUES ($6, $1, $2, $3, $4, $5, $7, $8, $9, $10)
+                ON CONFLICT ON CONSTRAINT uq_source_files_content DO NOTHING
+                RETURNING {_COLUMNS}""",
+                *key, str(uuid.uuid4()), filename[:512], media_type, len(data), oid,
+            )  # fmt: skip
+            if row is None:  # a concurrent upload of the same content won
+                await conn.execute("SELECT lo_unlink($1)", oid)
+                row = await conn.fetchrow(
+                    f"SELECT {_COLUMNS} FROM source_files WHERE {_SAME}", *key
+                )
+            return _stored(row)
+
+    async def get(self, file_id: str, reader: Scope) -> StoredFile | None:
+        """The file ``reader`` may see (the chunks' visibility rule), else None."""
+        row = await self._pool.fetchrow(
+            f"SELECT {_COLUMNS} FROM source_files WHERE id = $4 AND {visible_rows(1)}",
+            *reader_params(reader), file_id,
+        )  # fmt: skip
+        return _stored(row) if row is not None else None
+
+    async def read(self, file: StoredFile, slice_bytes: int = SLICE_BYTES) -> AsyncIterator[bytes]:
+        """The bytes of ``file``, one ``lo_get`` slice at a time (each its own statement, so a
+        slow reader holds no transaction open)."""
+        oid = await self._pool.fetchval(
+            "SELECT content_oid FROM source_files WHERE id = $1", file.id
+        )
+        if oid is None:
+            return
+        offset = 0
+        while offset < file.size:
+            piece = await self._pool.fetchval(
+                "SELECT lo_get($1, $2, $3)", oid, offset, min(slice_bytes, file.size - offset)
+            )
+            if not piece:
+                return
+            yield bytes(piece)
+            offset += len(piece)
+
+    async def delete(self, file_id: str, writer: Scope) -> bool:
+        """Delete the file stored at exactly ``writer``'s scope; the trigger unlinks its bytes."""
+        deleted = await self._pool.fetchval(
+            "WITH d AS (DELETE FROM source_files WHERE id = $4 AND client_id = $1 "
+            "AND project_id = $2 AND group_id = $3 RETURNING 1) SELECT count(*) FROM d",
+            *reader_params(writer), file_id,
+        )  # fmt: skip
+        return bool(deleted)
