@@ -101,6 +101,11 @@ class Settings(BaseSettings):
     crawl_min_interval_seconds: float = Field(default=1.0, ge=0.0, le=60.0)
     crawl_max_page_bytes: int = Field(default=5 * 1024 * 1024, ge=1024, le=100 * 1024 * 1024)
     crawl_concurrency: int = Field(default=4, ge=1, le=32)
+    # Code repositories (kenning.domain.sources.code): local paths must lie under one of
+    # these directories (comma-separated or a JSON list; empty refuses every local path,
+    # file:// URLs included); remote clones are cached in repository_dir.
+    repository_roots: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    repository_dir: Path = Path("/var/lib/kenning/repositories")
     # Files (kenning.domain.sources.files): the largest upload, and the vision model that
     # describes images at the router's document priority (unset: OCR text alone is indexed).
     max_file_bytes: int = Field(default=100 * 1024 * 1024, ge=1024)
@@ -128,7 +133,7 @@ class Settings(BaseSettings):
     stack_mirror: str = "http://deb.debian.org/debian"
     stack_suite: str = "trixie"
 
-    @field_validator("cors_origins", mode="before")
+    @field_validator("cors_origins", "repository_roots", mode="before")
     @classmethod
     def _split_origins(cls, value: object) -> object:
         if isinstance(value, str):

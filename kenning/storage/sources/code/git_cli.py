@@ -39,6 +39,14 @@ class GitCli:
         name = self._run("symbolic-ref", "--quiet", "--short", "HEAD", check=False)
         return name.decode().strip() if name is not None else ""
 
+    def commit_of(self, branch: str) -> str:
+        """The commit branch ``branch`` points at (``NotFoundError`` naming ``branch``)."""
+        ref = f"refs/heads/{branch}^{{commit}}"
+        found = self._run("rev-parse", "--verify", "--quiet", ref, check=False)
+        if not found:
+            raise NotFoundError(f"no branch {branch!r} in the repository", field="branch")
+        return found.decode().strip()
+
     def tracked_files(self, commit: str) -> list[TrackedFile]:
         """Every blob ``commit`` tracks, with its size (``git ls-tree -r -l``)."""
         output = self._run("ls-tree", "-r", "-l", "-z", "--full-tree", _checked(commit))

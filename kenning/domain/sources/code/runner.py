@@ -1,0 +1,198 @@
+"""The "repository" job: a branch's code brought from the commit it was last ingested at to
+the job's commit.
+
+The commit the branch's knowledge stands for is the ``lastCommit`` property of its
+``branch:`` node, written by the branch's own source (``code:<repo>@<branch>``) once a run
+has stored every file; a run that stops half-way leaves it, so the next run plans from the
+same commit again (ingests of unchanged files are skipped by their content hash). Steps:
+open the repository (a clone is fetched), plan from ``git diff``, parse off the loop, ingest
+file by file with ``checkpoint()`` in between, purge deleted files' sources, register the
+short aliases (``file:UserService.kt``), record the commit.
+
+Example: ``JobDeps(..., runners={REPOSITORY_TASK: repository_runner(ports)})``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from dataclasses import dataclass
+from typing import Protocol
+
+from kenning.domain.access.scope import Scope
+from kenning.domain.errors import ValidationError
+from kenning.domain.graph.model import GraphReader
+from kenning.domain.ingestion.aliases import AliasBook, register_alias
+from kenning.domain.ingestion.git_commits import FileChange
+from kenning.domain.ingestion.graph_items import GraphPiece, GraphRequest
+from kenning.domain.ingestion.ingest_graph import ingest_graph
+from kenning.domain.ingestion.request import EdgeRecord, NodeRecord
+from kenning.domain.off_loop import OFF_LOOP_CHARS, off_loop
+from kenning.domain.queue.jobs import JobStage, JobStatus
+from kenning.domain.queue.tasks import TaskRun, TaskRunner
+from kenning.domain.sources.code import code_keys as keys
+from kenning.domain.sources.code.aliases import code_aliases
+from kenning.domain.sources.code.code_graph import CodeContext
+from kenning.domain.sources.code.import_targets import PathIndex
+from kenning.domain.sources.code.pipeline import (
+    apply_plan,
+    code_requests,
+    parse_files,
+    select_files,
+)
+from kenning.domain.sources.code.plan import CodePlan, code_plan
+from kenning.domain.sources.code.ports import CodeParser, GitRepository
+from kenning.domain.sources.code.repository_request import RepositoryJob
+from kenning.domain.sources.code.selection import DEFAULT_MAX_FILE_BYTES
+from kenning.domain.sources.code.structure import FileStructure
+
+logger = logging.getLogger("kenning.sources.code")
+# Files read and parsed together; each is still ingested (and checkpointed) on its own.
+BATCH = 32
+
+
+class RepositoryOpener(Protocol):
+    """Opens the repository a job names (a clone is fetched first); blocking."""
+
+    def open(self, job: RepositoryJob) -> tuple[GitRepository, str]:
+        """The repository and the commit to ingest (the job's, or the branch's fetched head
+        when a remote no longer has it)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class RepositoryPorts:
+    """What the runner needs beyond the job's ingest deps."""
+
+    opener: RepositoryOpener
+    parser: CodeParser
+    aliases: AliasBook
+    graph: GraphReader
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+
+
+@dataclass(slots=True)
+class RepositoryReport:
+    """What one run did (logged at its end)."""
+
+    ingested: int = 0
+    unchanged: int = 0
+    purged: int = 0
+    refused: int = 0
+    skipped: int = 0
+    aliases: int = 0
+
+
+async def last_commit(graph: GraphReader, scope: Scope, repository: str, branch: str) -> str | None:
+    """The commit the branch's stored knowledge stands for, if any."""
+    key = keys.branch_key(repository, branch)
+    node = (await graph.nodes(scope, [key])).get(key)
+    value = node.properties.get("lastCommit") if node is not None else None
+    return value if isinstance(value, str) and value else None
+
+
+def repository_runner(ports: RepositoryPorts) -> TaskRunner:
+    """The runner of "repository" jobs over ``ports``."""
+
+    async def run(task: TaskRun) -> JobStatus:
+        job = RepositoryJob.from_payload(task.payload)
+        scope = task.job.scope
+        await task.stage(JobStage.READING)
+        repo, commit = await asyncio.to_thread(ports.opener.open, job)
+        last = await last_commit(ports.graph, scope, job.name, job.branch)
+        plan, files = await asyncio.to_thread(_plan, repo, job, last, commit, ports.max_file_bytes)
+        context = CodeContext(job.name, job.branch, scope, PathIndex(files),
+                              priority=task.job.priority)  # fmt: skip
+        report = RepositoryReport()
+        structures: list[FileStructure] = []
+        for start in range(0, len(plan.ingest), BATCH):
+            await task.checkpoint()
+            batch = plan.ingest[start : start + BATCH]
+            contents = await asyncio.to_thread(repo.read, commit, batch)
+            parse = functools.partial(parse_files, contents, ports.parser, ports.max_file_bytes)
+            parsed, skipped = await off_loop(OFF_LOOP_CHARS, parse)
+            report.skipped += len(skipped)
+            structures.extend(parsed)
+            for request in code_requests(parsed, context):
+                await task.checkpoint()
+                await _ingest_one(request, scope, task, report)
+        await task.checkpoint()
+        report.purged = (await apply_plan((), plan.purge, scope, task.ingest)).purged.sources
+        aliases = code_aliases(job.name, job.branch, files, structures)
+        report.aliases = await _register_aliases(aliases, scope, ports.aliases, task)
+        await ingest_graph(_state_request(job, commit, scope, task.job.priority), task.ingest)
+        logger.info(
+            "repository.ingested",
+            extra={"job_id": task.job.id, "repository": job.name, "branch": job.branch,
+                   "commit": commit, "last_commit": last, **vars_of(report)},
+        )  # fmt: skip
+        return JobStatus.INDEXED
+
+    return run
+
+
+def vars_of(report: RepositoryReport) -> dict[str, int]:
+    """The report as log fields."""
+    return {name: getattr(report, name) for name in RepositoryReport.__dataclass_fields__}
+
+
+def _plan(
+    repo: GitRepository, job: RepositoryJob, last: str | None, commit: str, max_bytes: int
+) -> tuple[CodePlan, list[str]]:
+    files = select_files(repo.tracked_files(commit), max_bytes)
+    changes: tuple[FileChange, ...] = ()
+    if last is not None and last != commit:
+        try:
+            changes = tuple(repo.changes(last, commit))
+        except ValidationError:
+            # The last commit is gone (history rewritten, a fresh clone): read everything.
+            logger.warning("repository.last_commit_missing", extra={"commit": last})
+            last = None
+    plan = code_plan(job.name, job.branch, last_commit=last, current_commit=commit,
+                     selected=files, changes=changes)  # fmt: skip
+    return plan, files
+
+
+async def _ingest_one(
+    request: GraphRequest, scope: Scope, task: TaskRun, report: RepositoryReport
+) -> None:
+    applied = await apply_plan((request,), (), scope, task.ingest)
+    report.refused += len(applied.refused)
+    for outcome in applied.outcomes:
+        if outcome.outcome.status.value == "SKIPPED_DUPLICATE":
+            report.unchanged += 1
+        else:
+            report.ingested += 1
+
+
+async def _register_aliases(
+    aliases: dict[str, str], scope: Scope, book: AliasBook, task: TaskRun
+) -> int:
+    """Register the aliases not registered yet (aliases belong to a client)."""
+    if not scope.client_id:
+        return 0
+    registered = 0
+    for alias, target in aliases.items():
+        if await book.canonical_of(scope.client_id, alias) == target:
+            continue
+        await task.checkpoint()
+        await register_alias(scope.client_id, alias, target, area="code", book=book,
+                             store=task.ingest.store)  # fmt: skip
+        registered += 1
+    return registered
+
+
+def _state_request(job: RepositoryJob, commit: str, scope: Scope, priority: int) -> GraphRequest:
+    branch = keys.branch_key(job.name, job.branch)
+    text = f"Branch {job.branch} of repository {job.name} is ingested at commit {commit}."
+    properties = {"name": job.branch, "repository": job.name, "lastCommit": commit}
+    return GraphRequest(
+        source_urn=job.state_urn,
+        scope=scope,
+        kind="code_branch",
+        pieces=(GraphPiece("state", text),),
+        nodes=(NodeRecord(branch, "branch", properties),),
+        edges=(EdgeRecord(keys.repo_key(job.name), "contains", branch, ("state",)),),
+        priority=priority,
+    )
