@@ -27,14 +27,17 @@ from kenning.domain.memory.rules import RuleStore
 from kenning.domain.memory.session import SessionStore
 from kenning.domain.memory.user_knowledge import UserKnowledgeReader
 from kenning.domain.models.ports import ModelClient
-from kenning.domain.queue.tasks import JobDeps
+from kenning.domain.queue.tasks import JobDeps, TaskRunner
 from kenning.domain.retrieval.search import ChunkIndex
+from kenning.domain.sources.crawl.crawl_job import CRAWL_TASK
+from kenning.domain.sources.crawl.crawl_run import ProgressBoard, crawl_runner
 from kenning.metrics import ServiceMetrics
 from kenning.queue_services import QueueServices
 from kenning.router import Router
 from kenning.settings import Settings
 from kenning.storage.access.api_keys import PgApiKeys
 from kenning.storage.access.project_groups import PgProjectGroups
+from kenning.storage.db.database_url import database_name
 from kenning.storage.db.health import database_versions, probe_parts
 from kenning.storage.embedders.observed import ObservedEmbedder
 from kenning.storage.extraction.cache import PgExtractionCache, PgSourceChunks
@@ -50,6 +53,8 @@ from kenning.storage.memory.session_entries import PgSessionStore
 from kenning.storage.memory.user_knowledge import PgUserKnowledge
 from kenning.storage.models.factory import create_model_client
 from kenning.storage.retrieval.chunk_search import PgChunkIndex, VectorScan
+from kenning.storage.sources.crawl import SafeFetcher
+from kenning.storage.sources.crawl.progress import RedisCrawlProgress, progress_prefix
 
 
 @dataclass(slots=True)
@@ -82,6 +87,7 @@ class Runtime:
     procedures: ProcedureStore = field(init=False)
     rules: RuleStore = field(init=False)
     check_ins: CheckInStore = field(init=False)
+    crawl_progress: ProgressBoard = field(init=False)  # live counts of crawl jobs
     started_at: float = field(default_factory=time.time)
 
     def __post_init__(self) -> None:
@@ -105,6 +111,9 @@ class Runtime:
         self.procedures = PgProcedureStore(self.pool)
         self.rules = PgRuleStore(self.pool)
         self.check_ins = PgCheckIns(self.pool)
+        self.crawl_progress = RedisCrawlProgress(
+            self.redis, progress_prefix(database_name(self.settings.database_url))
+        )
 
     def memory_ports(self) -> MemoryPorts:
         """Every store ``agentContext`` reads, as GraphQL and MCP both assemble it."""
@@ -163,9 +172,20 @@ class Runtime:
                     policy=self.settings.secret_policy,
                 )
             },
+            runners={CRAWL_TASK: self.crawl_runner()},
             held_store=held_store,
             lease_seconds=self.settings.queue_lease_seconds,
         )
+
+    def crawl_runner(self) -> TaskRunner:
+        """The runner of crawl jobs: a ``SafeFetcher`` per job under the crawl settings."""
+        s = self.settings
+        return crawl_runner(
+            lambda: SafeFetcher(allow_private=s.crawl_allow_private,
+                                max_bytes=s.crawl_max_page_bytes,
+                                min_interval=s.crawl_min_interval_seconds),
+            self.graph, self.crawl_progress, concurrency=s.crawl_concurrency,
+        )  # fmt: skip
 
     def ingest_deps(self) -> IngestDeps:
         """The ports an ingest runs with, under the server's default policies."""

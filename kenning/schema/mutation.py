@@ -39,6 +39,7 @@ from kenning.resolvers.queue.jobs import (
     resolve_request_ingestions,
     resolve_retry_job,
 )
+from kenning.resolvers.sources.crawl import resolve_crawl
 
 
 @strawberry.type
@@ -145,6 +146,11 @@ class Mutation:
     delete_rule = strawberry.mutation(
         resolver=resolve_delete_rule,
         description="Soft-delete a hard rule's current version; its history stays.",
+    )
+    crawl = strawberry.mutation(
+        resolver=resolve_crawl,
+        description="Queue a crawl of a site (bulk lane): pages become sources `web:<url>` "
+        "with `links_to` edges; follow the job with ingestionProgress.",
     )
     load_knowledge = strawberry.mutation(
         resolver=resolve_load_knowledge,

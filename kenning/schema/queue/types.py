@@ -8,6 +8,8 @@ from typing import Annotated
 import strawberry
 
 from kenning.domain.queue.jobs import HandleStatus, JobOrder, JobStage, JobStatus, Lane
+from kenning.resolvers.context import Info
+from kenning.resolvers.sources.crawl_progress import job_progress
 from kenning.schema.access.scope import ScopeInfo
 from kenning.schema.errors import (
     Error,
@@ -16,6 +18,7 @@ from kenning.schema.errors import (
     SensitiveContentError,
     ValidationError,
 )
+from kenning.schema.sources.crawl_progress import CrawlProgress
 
 strawberry.enum(JobStatus, description="Where a job is: QUEUED → RUNNING → a terminal status.")
 strawberry.enum(JobStage, description="What a RUNNING job is doing.")
@@ -51,6 +54,10 @@ class IngestionHandle:
     position: int | None
 
 
+async def _progress(root: IngestionJob, info: Info) -> CrawlProgress | None:
+    return await job_progress(info, str(root.id), root.source_kind)
+
+
 @strawberry.type(description="A durable ingestion job.")
 class IngestionJob:
     id: strawberry.ID
@@ -74,6 +81,11 @@ class IngestionJob:
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None
+    progress: CrawlProgress | None = strawberry.field(
+        resolver=_progress,
+        description="A crawl job's counts while it runs and a day after "
+        "(null for other jobs, or when Redis cannot say).",
+    )
 
 
 @strawberry.input(description="Which jobs to list; omitted fields match any.")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
 from kenning.domain.access.scope import Scope
@@ -90,7 +90,7 @@ def page_properties(page: FetchedPage) -> dict[str, object]:
     """The page node's properties; they hold what a re-crawl needs (``previous_page``)."""
     properties: dict[str, object] = {
         "url": page.url, "title": page.title, "contentHash": page.content_hash,
-        "links": list(page.outlinks),
+        "links": list(page.outlinks), "fetchedAt": page.fetched_at.isoformat(),
     }  # fmt: skip
     if page.etag:
         properties["etag"] = page.etag
@@ -99,9 +99,16 @@ def page_properties(page: FetchedPage) -> dict[str, object]:
     return properties
 
 
-def previous_page(properties: Mapping[str, object], fetched_at: datetime) -> PreviousPage | None:
-    """What a re-crawl needs, read back from a page node's properties; ``None`` if absent."""
+def previous_page(
+    properties: Mapping[str, object], fetched_at: datetime | None = None
+) -> PreviousPage | None:
+    """What a re-crawl needs, read back from a page node's properties; ``None`` if absent.
+
+    ``fetched_at`` defaults to the node's ``fetchedAt`` (the epoch when it has none, so the
+    page is revalidated)."""
     url, digest = properties.get("url"), properties.get("contentHash")
+    if fetched_at is None:
+        fetched_at = _fetched_at(properties.get("fetchedAt"))
     if not isinstance(url, str) or not isinstance(digest, str):
         return None
     links = properties.get("links")
@@ -112,3 +119,13 @@ def previous_page(properties: Mapping[str, object], fetched_at: datetime) -> Pre
         modified if isinstance(modified, str) else None,
         tuple(x for x in links if isinstance(x, str)) if isinstance(links, list) else (),
     )  # fmt: skip
+
+
+def _fetched_at(value: object) -> datetime:
+    try:
+        parsed = datetime.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        parsed = None
+    if parsed is None or parsed.tzinfo is None:
+        return datetime(1970, 1, 1, tzinfo=UTC)
+    return parsed

@@ -1,0 +1,25 @@
+"""``IngestionJob.progress``: a crawl job's live counts, read from the progress board.
+
+Only crawl jobs have counts, and the board is read only for a job the caller could already
+see (the job field it hangs on was read at the caller's scope). Null when the board does
+not know the job (not started, expired, or Redis unreachable).
+"""
+
+from __future__ import annotations
+
+from kenning.domain.sources.crawl.crawl_job import CRAWL_SOURCE_KIND
+from kenning.resolvers.context import Info
+from kenning.schema.sources.crawl_progress import CrawlProgress
+
+
+async def job_progress(info: Info, job_id: str, source_kind: str | None) -> CrawlProgress | None:
+    """The counts of the crawl job ``job_id``; ``None`` for any other job."""
+    if source_kind != CRAWL_SOURCE_KIND:
+        return None
+    counts = await info.context.runtime.crawl_progress.get(job_id)
+    if counts is None:
+        return None
+    return CrawlProgress(
+        fetched=counts.fetched, unchanged=counts.unchanged, skipped=counts.skipped,
+        failed=counts.failed, queued=counts.queued, stored=counts.stored,
+    )  # fmt: skip
