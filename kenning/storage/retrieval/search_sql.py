@@ -86,6 +86,28 @@ _PARSED = (
 )
 
 
+# The reader's statistics: the clients it counts (its own and the global one; a global
+# reader every client), their chunk count and average length, and each wanted lexeme's IDF
+# as Lucene's (never negative): ln(1 + (N - df + 0.5) / (df + 0.5)). A document frequency
+# is counted from the postings index alone (an index-only scan per lexeme).
+_STATISTICS = (
+    "clients AS (SELECT CASE WHEN $1 = '' THEN "
+    "(SELECT coalesce(array_agg(DISTINCT client_id::text), '{}') FROM bm25_lengths) "
+    "ELSE ARRAY['', $1::text] END AS ids), "
+    "s AS (SELECT greatest(coalesce(sum(chunks), 0), 1)::float8 AS n, "
+    "greatest(coalesce(sum(total_length)::float8 / nullif(sum(chunks), 0), 1), 1) AS avgdl "
+    "FROM bm25_lengths, clients WHERE client_id = ANY(clients.ids)), "
+    "idf AS MATERIALIZED (SELECT t.lexeme, ln(1 + (s.n - d.df + 0.5) / (d.df + 0.5)) AS idf "
+    "FROM terms t, s, clients, LATERAL (SELECT count(*)::float8 AS df FROM bm25_postings p "
+    "WHERE p.client_id = ANY(clients.ids) AND p.lexeme = t.lexeme) d)"
+)
+# Every posting of every wanted lexeme the reader's clients hold, beside the lexeme's IDF.
+_POSTINGS = (
+    "idf w CROSS JOIN clients CROSS JOIN s "
+    "JOIN bm25_postings x ON x.client_id = ANY(clients.ids) AND x.lexeme = w.lexeme"
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Bm25:
     """Okapi BM25's parameters: ``k1`` (how fast a term's count saturates) and ``b`` (how
@@ -97,9 +119,8 @@ class Bm25:
 
 
 def _term_score(p: Bm25) -> str:
-    # IDF as Lucene's (never negative): ln(1 + (N - df + 0.5) / (df + 0.5)).
     return (
-        "ln(1 + (s.n - x.df + 0.5) / (x.df + 0.5)) * x.tf * "
+        "w.idf * x.tf * "
         f"{p.k1 + 1}::float8 / (x.tf + {p.k1}::float8 * "
         f"({1 - p.b}::float8 + {p.b}::float8 * x.dl / s.avgdl))"
     )
@@ -118,27 +139,16 @@ def matching(filters: SearchFilters, params: Bm25 | None = None) -> Statement:
     """
     p = params or Bm25()
     where, args = _where(filters)
+    # Terms add up in lexeme order, so equal chunks score bit for bit alike and tie on id.
     text = (
-        f"WITH {_PARSED}, "
-        "clients AS (SELECT CASE WHEN $1 = '' THEN "
-        "(SELECT coalesce(array_agg(DISTINCT client_id::text), '{}') FROM bm25_lengths) "
-        "ELSE ARRAY['', $1::text] END AS ids), "
-        "s AS (SELECT greatest(coalesce(sum(chunks), 0), 1)::float8 AS n, "
-        "greatest(coalesce(sum(total_length)::float8 / nullif(sum(chunks), 0), 1), 1) AS avgdl "
-        "FROM bm25_lengths, clients WHERE client_id = ANY(clients.ids)), "
-        "postings AS MATERIALIZED (SELECT chunk_id, lexeme, tf, dl, "
-        "count(*) OVER (PARTITION BY lexeme)::float8 AS df FROM bm25_postings, clients, "
-        "(SELECT array_agg(lexeme) AS lexemes FROM terms) w "
-        "WHERE client_id = ANY(clients.ids) AND lexeme = ANY(w.lexemes)), "
-        "ceiling AS (SELECT sum(ln(1 + (s.n - coalesce(d.df, 0) + 0.5) / "
-        f"(coalesce(d.df, 0) + 0.5)) * {p.k1 + 1}) AS top FROM s, terms t LEFT JOIN "
-        "(SELECT lexeme, count(*) AS df FROM postings GROUP BY lexeme) d USING (lexeme)), "
-        f"ranked AS (SELECT x.chunk_id, sum({_term_score(p)}) AS bm25 "
-        "FROM postings x, s GROUP BY x.chunk_id) "
-        f"SELECT {CHUNK_COLUMNS}, r.bm25 / (SELECT top FROM ceiling) AS score "
+        f"WITH {_PARSED}, {_STATISTICS}, "
+        f"ranked AS (SELECT x.chunk_id, sum({_term_score(p)} ORDER BY w.lexeme) AS bm25 "
+        f"FROM {_POSTINGS} GROUP BY x.chunk_id) "
+        f"SELECT {CHUNK_COLUMNS}, r.bm25 / (SELECT sum(idf * {p.k1 + 1}) FROM idf) AS score "
         "FROM (SELECT chunk_id, bm25 FROM ranked ORDER BY bm25 DESC, chunk_id) r "
-        "JOIN chunks c ON c.id = r.chunk_id "
-        f"WHERE c.content_tsv @@ (SELECT query FROM q) AND {where} "
+        # LATERAL: one index probe per candidate, best first, until $5 rows pass.
+        f"CROSS JOIN LATERAL (SELECT {CHUNK_COLUMNS} FROM chunks c WHERE c.id = r.chunk_id "
+        f"AND c.content_tsv @@ (SELECT query FROM q) AND {where} OFFSET 0) c "
         "ORDER BY r.bm25 DESC, r.chunk_id LIMIT $5"
     )
     return Statement(text, args)
