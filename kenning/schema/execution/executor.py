@@ -11,10 +11,10 @@ from typing import Any
 
 from graphql import DocumentNode, GraphQLError
 from graphql.execution import Executor
-from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 
 from kenning.domain.errors import ScopeError
 from kenning.resolvers.context import Context
+from kenning.schema.execution.planned_fields import PlannedFieldsExecutor
 from kenning.schema.execution.storable_input import literal_errors, variable_errors
 
 
@@ -29,8 +29,9 @@ def _revoked(context: object) -> list[GraphQLError]:
     return [GraphQLError(refusal.message, original_error=refusal)]
 
 
-class CheckedExecutor(StrawberryGraphQLCoreExecutionContext):
-    """Strawberry's executor, refusing a revoked key and unstorable text first."""
+class CheckedExecutor(PlannedFieldsExecutor):
+    """Strawberry's executor, refusing a revoked key and unstorable text first, then
+    completing plain fields directly (``planned_fields``)."""
 
     @classmethod
     def build(

@@ -23,6 +23,7 @@ from kenning.resolvers.graph.fields import (
     node_of,
 )
 from kenning.schema.access.scope import ScopeInfo, scope_info
+from kenning.schema.execution.field_plan import known_attribute
 from kenning.schema.retrieval.chunk import Chunk
 
 strawberry.enum(Direction, description="Which edges of a node to follow.")
@@ -86,14 +87,17 @@ async def _endpoint(info: Info, reader: Scope, key: str) -> Node:
 
 
 # Sync on purpose: where the endpoint is already known (subgraphs, paths) the node is
-# returned as is, which skips the awaitable machinery (~10 µs a field); otherwise the
-# loader's awaitable is returned and GraphQL awaits it.
+# returned as is, and the executor reads it as a plain attribute (``known_attribute``)
+# without calling the resolver; otherwise the loader's awaitable is returned and GraphQL
+# awaits it.
+@known_attribute("from_node")
 def _from(root: Edge, info: Info) -> Node | Awaitable[Node]:
     if root.from_node is not None:
         return root.from_node
     return _endpoint(info, root.reader, root.from_key)
 
 
+@known_attribute("to_node")
 def _to(root: Edge, info: Info) -> Node | Awaitable[Node]:
     if root.to_node is not None:
         return root.to_node
