@@ -29,6 +29,8 @@ from kenning.domain.memory.user_knowledge import UserKnowledgeReader
 from kenning.domain.models.ports import ModelClient
 from kenning.domain.queue.tasks import JobDeps, TaskRunner
 from kenning.domain.retrieval.search import ChunkIndex
+from kenning.domain.sources.code.repository_request import REPOSITORY_TASK
+from kenning.domain.sources.code.runner import RepositoryPorts, repository_runner
 from kenning.domain.sources.crawl.crawl_job import CRAWL_TASK
 from kenning.domain.sources.crawl.crawl_run import ProgressBoard, crawl_runner
 from kenning.metrics import ServiceMetrics
@@ -53,6 +55,7 @@ from kenning.storage.memory.session_entries import PgSessionStore
 from kenning.storage.memory.user_knowledge import PgUserKnowledge
 from kenning.storage.models.factory import create_model_client
 from kenning.storage.retrieval.chunk_search import PgChunkIndex, VectorScan
+from kenning.storage.sources.code import Repositories, TreeSitterParser
 from kenning.storage.sources.crawl import SafeFetcher
 from kenning.storage.sources.crawl.progress import RedisCrawlProgress, progress_prefix
 
@@ -88,6 +91,7 @@ class Runtime:
     rules: RuleStore = field(init=False)
     check_ins: CheckInStore = field(init=False)
     crawl_progress: ProgressBoard = field(init=False)  # live counts of crawl jobs
+    repositories: Repositories = field(init=False)  # where repository jobs read code
     started_at: float = field(default_factory=time.time)
 
     def __post_init__(self) -> None:
@@ -111,6 +115,9 @@ class Runtime:
         self.procedures = PgProcedureStore(self.pool)
         self.rules = PgRuleStore(self.pool)
         self.check_ins = PgCheckIns(self.pool)
+        self.repositories = Repositories(
+            self.settings.repository_roots, self.settings.repository_dir
+        )
         self.crawl_progress = RedisCrawlProgress(
             self.redis, progress_prefix(database_name(self.settings.database_url))
         )
@@ -172,7 +179,7 @@ class Runtime:
                     policy=self.settings.secret_policy,
                 )
             },
-            runners={CRAWL_TASK: self.crawl_runner()},
+            runners={CRAWL_TASK: self.crawl_runner(), REPOSITORY_TASK: self.repository_runner()},
             held_store=held_store,
             lease_seconds=self.settings.queue_lease_seconds,
         )
@@ -186,6 +193,11 @@ class Runtime:
                                 min_interval=s.crawl_min_interval_seconds),
             self.graph, self.crawl_progress, concurrency=s.crawl_concurrency,
         )  # fmt: skip
+
+    def repository_runner(self) -> TaskRunner:
+        """The runner of repository jobs: tree-sitter, git, the alias book and the graph."""
+        ports = RepositoryPorts(self.repositories, TreeSitterParser(), self.aliases, self.graph)
+        return repository_runner(ports)
 
     def ingest_deps(self) -> IngestDeps:
         """The ports an ingest runs with, under the server's default policies."""

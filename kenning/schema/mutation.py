@@ -39,6 +39,7 @@ from kenning.resolvers.queue.jobs import (
     resolve_request_ingestions,
     resolve_retry_job,
 )
+from kenning.resolvers.sources.code import resolve_ingest_repository
 from kenning.resolvers.sources.crawl import resolve_crawl
 
 
@@ -151,6 +152,11 @@ class Mutation:
         resolver=resolve_crawl,
         description="Queue a crawl of a site (bulk lane): pages become sources `web:<url>` "
         "with `links_to` edges; follow the job with ingestionProgress.",
+    )
+    ingest_repository = strawberry.mutation(
+        resolver=resolve_ingest_repository,
+        description="Queue the code structure of a git repository's branch (bulk lane): "
+        "files, classes and methods with evidence; a later commit re-ingests changed files.",
     )
     load_knowledge = strawberry.mutation(
         resolver=resolve_load_knowledge,

@@ -89,7 +89,8 @@ class Repositories:
         heads = (ref.removeprefix("ref: refs/heads/") for ref, name in lines
                  if ref.startswith("ref: refs/heads/") and name == "HEAD")  # fmt: skip
         target = next(heads, branch)
-        commit = next((ref for ref, name in lines if name == wanted), None)
+        commit = next((ref for ref, name in lines
+                       if name == wanted and not ref.startswith("ref:")), None)  # fmt: skip
         if commit is None or target is None:
             raise NotFoundError(f"no branch {branch or 'HEAD'!r} at {url!r}", field="branch")
         return target, commit

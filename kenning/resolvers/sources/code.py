@@ -1,0 +1,46 @@
+"""The ``ingestRepository`` mutation: find the repository and its commit, then queue one
+"repository" job in the bulk lane (the same commit asked again answers that job)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from kenning.domain.errors import ValidationError
+from kenning.domain.sources.code.repository_request import (
+    DEFAULT_PRIORITY,
+    RepositorySpec,
+    check_priority,
+    check_spec,
+    request_repository,
+)
+from kenning.resolvers.access.scope import stored_write_scope
+from kenning.resolvers.context import Info
+from kenning.resolvers.errors import error_members
+from kenning.resolvers.queue.jobs import to_handle
+from kenning.schema.access.scope import ScopeInput
+from kenning.schema.sources.code import IngestRepositoryInput, IngestRepositoryResult
+
+
+def _scope_input(input: IngestRepositoryInput) -> ScopeInput | None:
+    """The scope argument with ``project`` folded in (it must not contradict the scope)."""
+    if input.project is None:
+        return input.scope
+    scope = input.scope or ScopeInput()
+    if scope.project_id and scope.project_id != input.project:
+        raise ValidationError("project and scope.projectId differ", field="project")
+    return ScopeInput(client_id=scope.client_id, project_id=input.project,
+                      group_id=scope.group_id)  # fmt: skip
+
+
+@error_members
+async def resolve_ingest_repository(
+    info: Info, input: IngestRepositoryInput
+) -> IngestRepositoryResult:
+    """Queue the ingest of a repository's branch at its current commit."""
+    runtime = info.context.runtime
+    spec = check_spec(RepositorySpec(input.path, input.git_url, input.branch, input.name))
+    priority = check_priority(DEFAULT_PRIORITY if input.priority is None else input.priority)
+    scope = await stored_write_scope(info, _scope_input(input))
+    job = await asyncio.to_thread(runtime.repositories.locate, spec)
+    result = await request_repository(job, scope, priority, queue=runtime.queue.jobs)
+    return to_handle(result)

@@ -1,0 +1,216 @@
+"""ingestRepository end to end on the real stack: a generated repository queued through the
+API and run by the registered "repository" runner; class nodes with has_method evidence; a
+ticket's ``file:UserService.kt`` meeting the code node through the aliases; a second commit
+re-ingested incrementally with the deleted file's nodes gone; a file:// clone; every refusal
+naming its field (through variables); another tenant seeing nothing."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import pytest
+import redis.asyncio as aioredis
+
+from kenning.domain.access.principal import Role
+from kenning.domain.queue.jobs import JobStatus, Lane
+from kenning.domain.queue.runner import run_job
+from kenning.runtime import Runtime
+from kenning.settings import Settings
+from tests.support.code_repo import git, make_code_repo
+from tests.support.counting_embedder import CountingEmbedder
+from tests.support.graphql_api import Api
+from tests.support.queue_api import agent
+
+pytestmark = pytest.mark.integration
+
+INGEST_REPO = """mutation R($input: IngestRepositoryInput!) { ingestRepository(input: $input) {
+  __typename ... on IngestionHandle { jobId status } ... on Error { code field message } } }"""
+STATUS = """query S($id: ID!) { ingestionStatus(jobId: $id) {
+  status lane priority lastError sourceUrn } }"""
+NODE = """query N($key: String!, $dir: Direction!) { node(key: $key) {
+  key properties edges(direction: $dir) { edgeType fromKey toKey evidence { sourceUrn content } }
+} }"""
+FIND = """query F($q: String!) { findNodes(query: $q) {
+  ... on FoundNodes { matches { key } } } }"""
+INGEST = """mutation I($input: IngestInput!) { ingest(input: $input) {
+  __typename ... on IngestSuccess { status } } }"""
+
+ACME, GLOBEX = agent("acme"), agent("globex")
+KT = "shop@main/src/main/kotlin/com/acme"
+USER_SERVICE = f"class:{KT}/userservice.kt#userservice"
+
+
+@pytest.fixture
+async def repo_runtime(
+    pool: asyncpg.Pool,
+    migrated_settings: Settings,
+    embedder: CountingEmbedder,
+    clean: None,
+    tmp_path: Path,
+) -> AsyncIterator[Runtime]:
+    settings = migrated_settings.model_copy(
+        update={"repository_roots": [str(tmp_path / "repos")],
+                "repository_dir": tmp_path / "cache"}
+    )  # fmt: skip
+    redis = aioredis.from_url(settings.redis_url)
+    yield Runtime(settings=settings, pool=pool, redis=redis, embedder=embedder)
+    await redis.aclose()
+
+
+async def ingest_repo(api: Api, **input: Any) -> dict[str, Any]:
+    result: dict[str, Any] = (await api(INGEST_REPO, input=input))["ingestRepository"]
+    return result
+
+
+async def run_queue(runtime: Runtime) -> list[JobStatus | None]:
+    """Run every due bulk job once, as a worker of the bulk lane would."""
+    ran = []
+    while (claimed := await runtime.queue.work.claim(Lane.BULK, "test/repo", 60)) is not None:
+        ran.append(await run_job(claimed, runtime.queue.work, runtime.job_deps()))
+    return ran
+
+
+async def node(api: Api, key: str, direction: str = "OUT") -> dict[str, Any] | None:
+    found: dict[str, Any] | None = (await api(NODE, key=key, dir=direction))["node"]
+    return found
+
+
+async def test_a_repository_through_the_api_then_a_commit_deleting_a_file(
+    repo_runtime: Runtime, tmp_path: Path
+) -> None:
+    repo = make_code_repo(tmp_path / "repos" / "shop")
+    git(repo.root, "reset", "-q", "--hard", repo.first)
+    api = Api(repo_runtime, ACME)
+    handle = await ingest_repo(api, path=str(repo.root))
+    assert (handle["__typename"], handle["status"]) == ("IngestionHandle", "QUEUED")
+    assert await run_queue(repo_runtime) == [JobStatus.INDEXED]
+    job = (await api(STATUS, id=handle["jobId"]))["ingestionStatus"]
+    assert (job["status"], job["lane"], job["priority"]) == ("INDEXED", "BULK", 5)
+    assert job["sourceUrn"] == "code:shop@main"
+    again = await ingest_repo(api, path=str(repo.root))
+    assert again["status"] == "SKIPPED"
+
+    cls = await node(api, USER_SERVICE)
+    assert cls is not None
+    methods = {e["toKey"]: e["evidence"] for e in cls["edges"] if e["edgeType"] == "has_method"}
+    assert set(methods) == {f"method:{KT}/userservice.kt#userservice.find",
+                            f"method:{KT}/userservice.kt#userservice.save"}  # fmt: skip
+    for evidence in methods.values():
+        assert evidence and all(
+            c["sourceUrn"] == "code:shop@main:src/main/kotlin/com/acme/UserService.kt"
+            for c in evidence
+        )
+    assert any(
+        "fun save" in c["content"] for c in methods[f"method:{KT}/userservice.kt#userservice.save"]
+    )
+    branch = await node(api, "branch:shop/main")
+    assert branch is not None and branch["properties"]["lastCommit"] == repo.first
+
+    ticket = {"sourceUrn": "jira:SHOP-1", "kind": "ticket", "mainNodeKey": "ticket:SHOP-1",
+              "content": "Saving users fails in file:UserService.kt",
+              "relationships": ["ticket:SHOP-1|mentions|file:UserService.kt"]}  # fmt: skip
+    assert (await api(INGEST, input=ticket))["ingest"]["status"] == "INDEXED"
+    file_node = await node(api, f"file:{KT}/userservice.kt", "IN")
+    assert file_node is not None
+    assert ("ticket:shop-1", "mentions") in {
+        (e["fromKey"], e["edgeType"]) for e in file_node["edges"]
+    }
+    found = (await api(FIND, q="UserService"))["findNodes"]["matches"]
+    assert USER_SERVICE in {m["key"] for m in found}
+
+    git(repo.root, "reset", "-q", "--hard", repo.second)
+    second = await ingest_repo(api, path=str(repo.root), branch="main")
+    assert second["status"] == "QUEUED" and second["jobId"] != handle["jobId"]
+    assert await run_queue(repo_runtime) == [JobStatus.INDEXED]
+    assert await node(api, "file:shop@main/web/util.js") is None
+    assert await node(api, "class:shop@main/web/util.js#reader") is None
+    assert await node(api, "function:shop@main/app/service.py#extra") is not None
+    branch = await node(api, "branch:shop/main")
+    assert branch is not None and branch["properties"]["lastCommit"] == repo.second
+    # Unchanged files were not re-read: the class keeps its evidence from the first commit.
+    assert await node(api, USER_SERVICE) == cls
+
+    other = Api(repo_runtime, GLOBEX)
+    assert await node(other, USER_SERVICE) is None
+    assert (await other(STATUS, id=handle["jobId"]))["ingestionStatus"] is None
+    assert (await other(FIND, q="UserService"))["findNodes"]["matches"] == []
+
+
+async def test_a_file_url_is_cloned_into_the_cache(repo_runtime: Runtime, tmp_path: Path) -> None:
+    repo = make_code_repo(tmp_path / "repos" / "origin")
+    api = Api(repo_runtime, ACME)
+    handle = await ingest_repo(api, gitUrl=f"file://{repo.root}", name="shop")
+    assert handle["status"] == "QUEUED", handle
+    assert await run_queue(repo_runtime) == [JobStatus.INDEXED]
+    assert any((tmp_path / "cache").iterdir())
+    assert await node(api, "function:shop@main/app/service.py#extra") is not None
+    branch = await node(api, "branch:shop/main")
+    assert branch is not None and branch["properties"]["lastCommit"] == repo.second
+
+
+@pytest.mark.parametrize(
+    ("input", "member", "field"),
+    [
+        ({"path": "{outside}"}, "ValidationError", "path"),
+        ({"path": "{repo}/../../outside"}, "ValidationError", "path"),
+        ({"path": "relative/shop"}, "ValidationError", "path"),
+        ({}, "ValidationError", "path"),
+        ({"path": "{repo}", "gitUrl": "file://{repo}"}, "ValidationError", "path"),
+        ({"gitUrl": "ext::sh -c touch% /tmp/pwned"}, "ValidationError", "gitUrl"),
+        ({"gitUrl": "ftp://example.com/shop.git"}, "ValidationError", "gitUrl"),
+        ({"gitUrl": "ssh://-oProxyCommand=x/shop"}, "ValidationError", "gitUrl"),
+        ({"gitUrl": "file://{outside}"}, "ValidationError", "gitUrl"),
+        ({"path": "{repo}", "branch": "a..b"}, "ValidationError", "branch"),
+        ({"path": "{repo}", "branch": "nope"}, "NotFoundError", "branch"),
+        ({"path": "{repo}", "priority": 1}, "ValidationError", "priority"),
+        ({"path": "{repo}", "name": "bad name!"}, "ValidationError", "repository"),
+        ({"path": "{repo}", "project": "web", "scope": {"projectId": "api"}},
+         "ValidationError", "project"),
+    ],
+)  # fmt: skip
+async def test_refusals_name_the_field_and_queue_nothing(
+    repo_runtime: Runtime, pool: asyncpg.Pool, tmp_path: Path,
+    input: dict[str, Any], member: str, field: str,
+) -> None:  # fmt: skip
+    repo = make_code_repo(tmp_path / "repos" / "shop")
+    outside = make_code_repo(tmp_path / "elsewhere" / "secret")
+    paths = {"{repo}": str(repo.root), "{outside}": str(outside.root)}
+    filled = {k: _fill(v, paths) for k, v in input.items()}
+    result = await ingest_repo(Api(repo_runtime, ACME), **filled)
+    assert (result["__typename"], result["field"]) == (member, field), result
+    assert await pool.fetchval("SELECT count(*) FROM ingestion_jobs") == 0
+
+
+def _fill(value: Any, paths: dict[str, str]) -> Any:
+    if isinstance(value, str):
+        for marker, path in paths.items():
+            value = value.replace(marker, path)
+    return value
+
+
+async def test_no_roots_refuses_every_local_path(
+    pool: asyncpg.Pool, migrated_settings: Settings, embedder: CountingEmbedder, clean: None,
+    tmp_path: Path,
+) -> None:  # fmt: skip
+    repo = make_code_repo(tmp_path / "shop")
+    redis = aioredis.from_url(migrated_settings.redis_url)
+    runtime = Runtime(settings=migrated_settings, pool=pool, redis=redis, embedder=embedder)
+    try:
+        api = Api(runtime, ACME)
+        for input in ({"path": str(repo.root)}, {"gitUrl": f"file://{repo.root}"}):
+            result = await ingest_repo(api, **input)
+            assert result["__typename"] == "ValidationError"
+            assert "KENNING_REPOSITORY_ROOTS" in result["message"]
+    finally:
+        await redis.aclose()
+
+
+async def test_a_read_only_key_may_not_queue_a_repository(
+    repo_runtime: Runtime, tmp_path: Path
+) -> None:
+    repo = make_code_repo(tmp_path / "repos" / "shop")
+    result = await ingest_repo(Api(repo_runtime, agent("acme", Role.UI)), path=str(repo.root))
+    assert result["__typename"] == "ScopeError"
