@@ -23,12 +23,14 @@ from kenning.domain.errors import ErrorCode, KenningError
 class ModelPriority(IntEnum):
     """The router's scale as Kenning's model calls use it (``X-Ollama-Priority``).
 
-    An agent waiting on the answer is INTERACTIVE (1); extraction and other background work
-    is BACKGROUND (3), which a P0 chat preempts and the router may re-run on CPU.
+    An agent waiting on the answer is INTERACTIVE (1); reading a queued document (describing
+    its images) is DOCUMENT (2); extraction and other background work is BACKGROUND (3),
+    which a P0 chat preempts and the router may re-run on CPU.
     """
 
     CRITICAL = 0
     INTERACTIVE = 1
+    DOCUMENT = 2
     BACKGROUND = 3
 
 
@@ -42,8 +44,12 @@ class Role(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class ChatMessage:
+    """One message; ``images`` (base64, for a vision model) go as Ollama's
+    ``messages[].images``."""
+
     role: Role
     content: str
+    images: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

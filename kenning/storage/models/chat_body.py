@@ -1,15 +1,16 @@
 """The body of Ollama's ``/api/chat`` both adapters send, and the reply they read back.
 
-Sent: ``{"model", "messages": [{"role", "content"}], "stream": false, "format": <JSON
-schema> (only when given), "options": {...}}``. Read: ``message.content``, the model that
-answered, ``total_duration`` (ns) and the token counts ``prompt_eval_count``/``eval_count``.
+Sent: ``{"model", "messages": [{"role", "content", "images" (base64, only when any)}],
+"stream": false, "format": <JSON schema> (only when given), "options": {...}}``. Read:
+``message.content``, the model that answered, ``total_duration`` (ns) and the token counts
+``prompt_eval_count``/``eval_count``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from kenning.domain.models.ports import ChatReply, ChatRequest, ModelCallError
+from kenning.domain.models.ports import ChatMessage, ChatReply, ChatRequest, ModelCallError
 
 CHAT_PATH = "/api/chat"
 PRIORITY_HEADER = "X-Ollama-Priority"
@@ -19,13 +20,20 @@ def chat_payload(request: ChatRequest) -> dict[str, Any]:
     """The JSON body of one non-streaming chat call."""
     payload: dict[str, Any] = {
         "model": request.model,
-        "messages": [{"role": m.role.value, "content": m.content} for m in request.messages],
+        "messages": [_message(m) for m in request.messages],
         "stream": False,
         "options": dict(request.options),
     }
     if request.schema is not None:
         payload["format"] = dict(request.schema)
     return payload
+
+
+def _message(message: ChatMessage) -> dict[str, Any]:
+    sent: dict[str, Any] = {"role": message.role.value, "content": message.content}
+    if message.images:
+        sent["images"] = list(message.images)
+    return sent
 
 
 def chat_reply(body: Any, request: ChatRequest, measured_ms: float) -> ChatReply:
