@@ -121,7 +121,8 @@ def repository_runner(ports: RepositoryPorts) -> TaskRunner:
         report.purged = (await apply_plan((), plan.purge, scope, task.ingest)).purged.sources
         aliases = code_aliases(job.name, job.branch, files, structures)
         report.aliases = await _register_aliases(aliases, scope, ports.aliases, task)
-        await ingest_graph(_state_request(job, commit, scope, task.job.priority), task.ingest)
+        state = _state_request(job, commit, scope, task.job.priority, report)
+        await ingest_graph(state, task.ingest)
         logger.info(
             "repository.ingested",
             extra={"job_id": task.job.id, "repository": job.name, "branch": job.branch,
@@ -159,6 +160,9 @@ async def _ingest_one(
 ) -> None:
     applied = await apply_plan((request,), (), scope, task.ingest)
     report.refused += len(applied.refused)
+    for refused in applied.refused:
+        logger.warning("repository.file_refused", extra={"source_urn": refused.source_urn,
+                       "code": refused.code, "reason": refused.message})  # fmt: skip
     for outcome in applied.outcomes:
         if outcome.outcome.status.value == "SKIPPED_DUPLICATE":
             report.unchanged += 1
@@ -183,10 +187,14 @@ async def _register_aliases(
     return registered
 
 
-def _state_request(job: RepositoryJob, commit: str, scope: Scope, priority: int) -> GraphRequest:
+def _state_request(
+    job: RepositoryJob, commit: str, scope: Scope, priority: int, report: RepositoryReport
+) -> GraphRequest:
     branch = keys.branch_key(job.name, job.branch)
     text = f"Branch {job.branch} of repository {job.name} is ingested at commit {commit}."
-    properties = {"name": job.branch, "repository": job.name, "lastCommit": commit}
+    # The last run's counts ride on the branch node, where a client reads what it did.
+    properties: dict[str, object] = {"name": job.branch, "repository": job.name,
+                                     "lastCommit": commit, "lastRun": vars_of(report)}  # fmt: skip
     return GraphRequest(
         source_urn=job.state_urn,
         scope=scope,

@@ -1,0 +1,109 @@
+"""``kenning ingest-repo PATH``: ask a running server to ingest a git repository's code
+(``ingestRepository``), follow the job to its end, then print what the run did (files
+ingested, unchanged, purged, refused, skipped), read from the branch node's ``lastRun``.
+
+PATH is a directory on the server's machine (under its KENNING_REPOSITORY_ROOTS) or a git
+URL (http, https, ssh or file). Exit code 1 when the request is refused or the job fails.
+The functions take an ``httpx.AsyncClient`` so that tests drive them against a real app.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import httpx
+import typer
+
+REQUEST = """mutation R($input: IngestRepositoryInput!) { ingestRepository(input: $input) {
+  __typename ... on IngestionHandle { jobId status } ... on Error { code field message } } }"""
+STATUS = "query S($id: ID!) { ingestionStatus(jobId: $id) { status stage lastError sourceUrn } }"
+NODE = "query N($key: String!) { node(key: $key) { properties } }"
+FINISHED = {"INDEXED", "SKIPPED_DUPLICATE", "FAILED", "CANCELLED"}
+COUNTS = ("ingested", "unchanged", "purged", "refused", "skipped", "aliases")
+
+
+async def graphql(client: httpx.AsyncClient, query: str, **variables: Any) -> dict[str, Any]:
+    """The data of one GraphQL call; ``RuntimeError`` with the errors when there are any."""
+    answer = await client.post("/graphql", json={"query": query, "variables": variables})
+    body: dict[str, Any] = answer.json()
+    if answer.status_code != 200 or body.get("errors"):
+        raise RuntimeError(str(body.get("errors") or answer.text))
+    data: dict[str, Any] = body["data"]
+    return data
+
+
+def repository_input(
+    target: str, branch: str | None, project: str | None, name: str | None
+) -> dict[str, Any]:
+    """The mutation's input: a URL as ``gitUrl``, anything else as an absolute ``path``."""
+    where = {"gitUrl": target} if "://" in target else {"path": str(Path(target).absolute())}
+    extra = {"branch": branch, "project": project, "name": name}
+    return {**where, **{key: value for key, value in extra.items() if value is not None}}
+
+
+async def ingest_repository(
+    client: httpx.AsyncClient, input: dict[str, Any], *, every: float = 0.5, within: float = 3600
+) -> tuple[str, dict[str, Any]]:
+    """Request the ingest and follow its job: the final status and the last run's counts
+    (empty when the job did not finish INDEXED). ``typer.BadParameter`` on a refusal."""
+    handle = (await graphql(client, REQUEST, input=input))["ingestRepository"]
+    if handle["__typename"] != "IngestionHandle":
+        raise typer.BadParameter(f"{handle['field']}: {handle['message']}")
+    if handle["status"] == "SKIPPED":
+        return "SKIPPED_DUPLICATE", {}
+    deadline = time.monotonic() + within
+    while True:
+        job = (await graphql(client, STATUS, id=handle["jobId"]))["ingestionStatus"]
+        if job is None or job["status"] in FINISHED:
+            break
+        if time.monotonic() > deadline:
+            return "RUNNING", {}
+        await asyncio.sleep(every)
+    if job is None or job["status"] != "INDEXED":
+        return (job or {}).get("status", "MISSING"), {"error": (job or {}).get("lastError")}
+    return "INDEXED", await last_run(client, job["sourceUrn"])
+
+
+async def last_run(client: httpx.AsyncClient, state_urn: str) -> dict[str, Any]:
+    """The counts the branch node of ``code:<repo>@<branch>`` keeps of its last run."""
+    repository, _, branch = state_urn.removeprefix("code:").partition("@")
+    node = (await graphql(client, NODE, key=f"branch:{repository}/{branch}"))["node"]
+    properties = (node or {}).get("properties") or {}
+    run: dict[str, Any] = properties.get("lastRun") or {}
+    return {"commit": properties.get("lastCommit"), **run}
+
+
+def ingest_repo_command(
+    path: Annotated[str, typer.Argument(help="A directory on the server, or a git URL.")],
+    branch: Annotated[str | None, typer.Option(help="[default: the current branch]")] = None,
+    project: Annotated[str | None, typer.Option(help="The project to store under.")] = None,
+    name: Annotated[str | None, typer.Option(help="The repository's name in keys.")] = None,
+    url: Annotated[str, typer.Option(help="The running server.")] = "http://127.0.0.1:8000",
+    api_key: Annotated[
+        str | None, typer.Option(help="An agent key [default: $KENNING_API_KEY].")
+    ] = None,
+) -> None:
+    """Ingest a git repository's code structure and follow the job to its end."""
+    key = api_key or os.environ.get("KENNING_API_KEY")
+    if not key:
+        raise typer.BadParameter("give --api-key or set KENNING_API_KEY")
+
+    async def run() -> tuple[str, dict[str, Any]]:
+        headers = {"Authorization": f"Bearer {key}"}
+        async with httpx.AsyncClient(base_url=url, headers=headers, timeout=120) as client:
+            return await ingest_repository(client, repository_input(path, branch, project, name))
+
+    status, counts = asyncio.run(run())
+    typer.echo(f"{status}" + (f" at {counts['commit']}" if counts.get("commit") else ""))
+    for count in COUNTS:
+        if count in counts:
+            typer.echo(f"  files {count}: {counts[count]}" if count != "aliases"
+                       else f"  aliases registered: {counts[count]}")  # fmt: skip
+    if counts.get("error"):
+        typer.echo(f"  error: {counts['error']}")
+    if status not in ("INDEXED", "SKIPPED_DUPLICATE"):
+        raise typer.Exit(1)
