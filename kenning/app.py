@@ -24,6 +24,8 @@ from kenning.lifespan import server_lifespan
 from kenning.mcp import mcp_endpoint
 from kenning.metrics import ServiceMetrics
 from kenning.probes import probe_routes
+from kenning.resolvers.sources.file_download import file_routes
+from kenning.resolvers.sources.upload_guard import PREFLIGHT_HEADERS, upload_refusal
 from kenning.router import AccessDenied
 from kenning.router_mount import router_app_for, router_metric_paths, router_mounts
 from kenning.runtime import Runtime
@@ -108,6 +110,8 @@ def create_app(
     async def graphql_http(request: Request) -> Response:
         if request.method == "GET" and settings.graphiql_enabled and _wants_page(request):
             return await graphiql_page(request)
+        if (refused := upload_refusal(request)) is not None:
+            return refused
         return await graphql.handle_http(request)
 
     app = Starlette(
@@ -117,6 +121,7 @@ def create_app(
             # No method list: the MCP transport answers GET, POST and DELETE itself.
             Route("/mcp", mcp.app, methods=None),
             *probe_routes(holder, metrics, service, router_app),
+            *file_routes(holder, unavailable_part),
             *(
                 router_mounts(router_app, identify=key_holder(holder))
                 if router_app is not None
@@ -135,7 +140,7 @@ def create_app(
             CORSMiddleware,
             allow_origins=settings.cors_origins,
             allow_methods=["GET", "POST", "OPTIONS"],
-            allow_headers=["authorization", "content-type"],
+            allow_headers=["authorization", "content-type", *PREFLIGHT_HEADERS],
             expose_headers=["x-request-id"],
             max_age=600,
         )
@@ -167,4 +172,5 @@ def _graphql_view(
         keep_alive_interval=15,
         subscription_protocols=[GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL],
         allowed_origins=settings.cors_origins,
+        multipart_uploads_enabled=True,  # ingestFile; upload_refusal keeps CSRF out
     )

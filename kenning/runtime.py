@@ -33,6 +33,9 @@ from kenning.domain.sources.code.repository_request import REPOSITORY_TASK
 from kenning.domain.sources.code.runner import RepositoryPorts, repository_runner
 from kenning.domain.sources.crawl.crawl_job import CRAWL_TASK
 from kenning.domain.sources.crawl.crawl_run import ProgressBoard, crawl_runner
+from kenning.domain.sources.files.describer import ModelImageDescriber
+from kenning.domain.sources.files.file_job import FILE_TASK
+from kenning.domain.sources.files.file_runner import FileWork, file_runner
 from kenning.metrics import ServiceMetrics
 from kenning.queue_services import QueueServices
 from kenning.router import Router
@@ -58,6 +61,7 @@ from kenning.storage.retrieval.chunk_search import PgChunkIndex, VectorScan
 from kenning.storage.sources.code import Repositories, TreeSitterParser
 from kenning.storage.sources.crawl import SafeFetcher
 from kenning.storage.sources.crawl.progress import RedisCrawlProgress, progress_prefix
+from kenning.storage.sources.files.file_work import file_work
 
 
 @dataclass(slots=True)
@@ -92,6 +96,7 @@ class Runtime:
     check_ins: CheckInStore = field(init=False)
     crawl_progress: ProgressBoard = field(init=False)  # live counts of crawl jobs
     repositories: Repositories = field(init=False)  # where repository jobs read code
+    file_work: FileWork = field(init=False)  # uploads kept, checked and extracted
     started_at: float = field(default_factory=time.time)
 
     def __post_init__(self) -> None:
@@ -117,6 +122,11 @@ class Runtime:
         self.check_ins = PgCheckIns(self.pool)
         self.repositories = Repositories(
             self.settings.repository_roots, self.settings.repository_dir
+        )
+        vision = self.settings.model_vision
+        describer = ModelImageDescriber(self.models, vision) if vision else None
+        self.file_work = file_work(
+            self.pool, max_file_bytes=self.settings.max_file_bytes, describer=describer
         )
         self.crawl_progress = RedisCrawlProgress(
             self.redis, progress_prefix(database_name(self.settings.database_url))
@@ -179,7 +189,11 @@ class Runtime:
                     policy=self.settings.secret_policy,
                 )
             },
-            runners={CRAWL_TASK: self.crawl_runner(), REPOSITORY_TASK: self.repository_runner()},
+            runners={
+                CRAWL_TASK: self.crawl_runner(),
+                REPOSITORY_TASK: self.repository_runner(),
+                FILE_TASK: file_runner(self.file_work),
+            },
             held_store=held_store,
             lease_seconds=self.settings.queue_lease_seconds,
         )

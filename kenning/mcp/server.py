@@ -26,7 +26,7 @@ from starlette.applications import Starlette
 from starlette.types import ASGIApp
 
 from kenning import __version__
-from kenning.mcp import knowledge_tools, memory_tools, recall_tools, structure_tools
+from kenning.mcp import file_tools, knowledge_tools, memory_tools, recall_tools, structure_tools
 from kenning.mcp.auth import KeyGate
 from kenning.mcp.tool_spec import ToolSpec
 from kenning.runtime import Runtime
@@ -38,6 +38,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     *memory_tools.TOOLS,
     *knowledge_tools.TOOLS,
     *structure_tools.TOOLS,
+    *file_tools.TOOLS,
 )
 
 INSTRUCTIONS = (

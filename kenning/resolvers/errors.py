@@ -24,8 +24,10 @@ from kenning.domain.errors import KenningError, NotFoundError, ScopeError, Valid
 from kenning.domain.ingestion.secrets.findings import SensitiveContentError
 from kenning.domain.ingestion.source_connections import ConnectionRevokedError
 from kenning.domain.queue.jobs import JobStateError
+from kenning.domain.sources.files.errors import FileRejectedError, FileTooLargeError
 from kenning.schema import errors as gql
 from kenning.schema.queue import types as queue_gql
+from kenning.schema.sources import files as files_gql
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -37,6 +39,7 @@ Member = (
     | gql.NotFoundError
     | queue_gql.JobStateError
     | queue_gql.ConnectionRevokedError
+    | files_gql.FileRejected
 )
 
 
@@ -81,6 +84,8 @@ MEMBERS: dict[type[KenningError], Callable[[Any], Member]] = {
     NotFoundError: _not_found,
     JobStateError: _job_state,
     ConnectionRevokedError: _revoked,
+    FileRejectedError: files_gql.file_rejected,
+    FileTooLargeError: files_gql.file_rejected,
 }
 
 

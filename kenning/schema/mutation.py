@@ -41,6 +41,7 @@ from kenning.resolvers.queue.jobs import (
 )
 from kenning.resolvers.sources.code import resolve_ingest_repository
 from kenning.resolvers.sources.crawl import resolve_crawl
+from kenning.resolvers.sources.files import resolve_ingest_file
 
 
 @strawberry.type
@@ -147,6 +148,11 @@ class Mutation:
     delete_rule = strawberry.mutation(
         resolver=resolve_delete_rule,
         description="Soft-delete a hard rule's current version; its history stays.",
+    )
+    ingest_file = strawberry.mutation(
+        resolver=resolve_ingest_file,
+        description="Upload a file (GraphQL multipart request; send Apollo-Require-Preflight: "
+        "true): its size and type are checked at once, the original is kept and a job queued.",
     )
     crawl = strawberry.mutation(
         resolver=resolve_crawl,

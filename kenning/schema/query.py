@@ -25,6 +25,7 @@ from kenning.resolvers.retrieval.chunks import resolve_chunk, resolve_chunks
 from kenning.resolvers.retrieval.evidence import resolve_agent_context, resolve_evidence_pack
 from kenning.resolvers.retrieval.search import resolve_chunks_by_kind, resolve_search
 from kenning.resolvers.router import resolve_router_status
+from kenning.resolvers.sources.files import resolve_stored_file
 from kenning.schema.access.keys import ApiKey, Viewer
 from kenning.schema.health import Health
 from kenning.schema.retrieval.chunk import Chunk
@@ -139,4 +140,9 @@ class Query:
     check_ins = strawberry.field(
         resolver=resolve_check_ins,
         description="The check-ins of structureKnowledge calls the caller may read, newest first.",
+    )
+    stored_file = strawberry.field(
+        resolver=resolve_stored_file,
+        description="A stored original (ingestFile) the caller may read; download it from "
+        "its downloadUrl. Null for an unknown id and a hidden one alike.",
     )

@@ -6,7 +6,7 @@ with the problem named (``INVALID: ENCRYPTED: ...``) before anything is written,
 original is deleted: no chunk of it exists for anyone to download it by. Secrets in the
 text are handled by ``ingest_graph``'s policy, exactly as for text ingests.
 
-Example: ``JobDeps(..., runners={FILE_TASK: file_runner(FileWork(store, parser, None))})``.
+Example: ``JobDeps(..., runners={FILE_TASK: file_runner(FileWork(store, parser, detect))})``.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from kenning.domain.sources.files.errors import FileRejectedError, FileTooLargeE
 from kenning.domain.sources.files.extract import extract_file
 from kenning.domain.sources.files.extracted import ExtractedFile
 from kenning.domain.sources.files.file_graph import FileSource, file_graphs
-from kenning.domain.sources.files.file_job import FileJob, file_job
+from kenning.domain.sources.files.file_job import FileJob, TypeDetector, file_job
 from kenning.domain.sources.files.limits import FileLimits
 from kenning.domain.sources.files.ports import FileParser, ImageDescriber
 from kenning.domain.sources.files.stored import FileStore, StoredFile, file_bytes
@@ -36,10 +36,12 @@ logger = logging.getLogger("kenning.sources.files")
 
 @dataclass(frozen=True, slots=True)
 class FileWork:
-    """What the runner reads and extracts with; ``describer`` None indexes OCR text alone."""
+    """What files are checked, kept, read and extracted with (the upload's checks and the
+    runner share it); ``describer`` None indexes OCR text alone."""
 
     files: FileStore
     parser: FileParser
+    detect: TypeDetector
     describer: ImageDescriber | None = None
     limits: FileLimits = field(default_factory=FileLimits)
 

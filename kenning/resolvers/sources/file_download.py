@@ -1,0 +1,84 @@
+"""``GET /files/{id}``: a stored original streamed to whoever may read its chunks.
+
+Authenticated like ``/graphql`` (``Authorization: Bearer <API key>``). A file the caller's
+scope may not read gets the same 404 as an unknown id, so an id tells nothing. The answer is
+always an attachment with ``nosniff``: an uploaded HTML file is never rendered as a page of
+this server."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable
+from urllib.parse import quote
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from kenning.domain.access.principal import ANONYMOUS, Principal, bearer_key
+from kenning.domain.sources.files.stored import FileStore, StoredFile
+from kenning.runtime import Runtime
+
+logger = logging.getLogger("kenning.sources.files")
+REALM = 'Bearer realm="kenning"'
+
+
+def _error(status: int, message: str, code: str, **headers: str) -> JSONResponse:
+    body = {"errors": [{"message": message, "extensions": {"code": code}}]}
+    return JSONResponse(body, status_code=status, headers=headers or None)
+
+
+def content_disposition(filename: str) -> str:
+    """An attachment header that survives any filename (RFC 6266 with RFC 5987's UTF-8)."""
+    plain = "".join(c if 32 <= ord(c) < 127 and c not in '"\\' else "_" for c in filename)
+    return f"attachment; filename=\"{plain}\"; filename*=UTF-8''{quote(filename, safe='')}"
+
+
+async def _caller(runtime: Runtime, request: Request) -> Principal | None:
+    key = bearer_key(request.headers.get("authorization"))
+    if key is None:
+        return ANONYMOUS if runtime.settings.allow_anonymous else None
+    return await runtime.api_keys.authenticate(key)
+
+
+async def _stream(files: FileStore, file: StoredFile) -> AsyncIterator[bytes]:
+    async for piece in files.read(file):
+        yield piece
+
+
+def file_routes(
+    holder: dict[str, Runtime], unavailable: Callable[[BaseException], str | None]
+) -> list[Route]:
+    """The download route, reading the runtime from ``holder`` (set by the lifespan)."""
+
+    async def download(request: Request) -> Response:
+        runtime = holder.get("runtime")
+        if runtime is None:
+            return _error(503, "the server is starting", "UNAVAILABLE", **{"Retry-After": "5"})
+        try:
+            caller = await _caller(runtime, request)
+            if caller is None:
+                return _error(401, "send Authorization: Bearer <API key>", "UNAUTHENTICATED",
+                              **{"WWW-Authenticate": REALM})  # fmt: skip
+            files = runtime.file_work.files
+            found = await files.get(request.path_params["file_id"], caller.scope)
+        except Exception as error:
+            part = unavailable(error)
+            if part is None:
+                raise
+            return _error(503, f"{part} is unavailable; try again shortly", "UNAVAILABLE",
+                          **{"Retry-After": "5"})  # fmt: skip
+        if found is None:
+            return _error(404, "no such file", "NOT_FOUND")
+        logger.info("files.download", extra={"file_id": found.id, "size": found.size})
+        headers = {
+            "Content-Disposition": content_disposition(found.filename),
+            "Content-Length": str(found.size),
+            "X-Content-Type-Options": "nosniff",
+            "Cache-Control": "private, no-store",
+        }
+        return StreamingResponse(
+            _stream(files, found), media_type=found.media_type, headers=headers
+        )
+
+    return [Route("/files/{file_id}", download, methods=["GET"])]

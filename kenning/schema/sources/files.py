@@ -1,0 +1,86 @@
+"""Types of files: the ``ingestFile`` mutation's input and result, the stored original
+(``storedFile``) and why a file was refused (``FileRejected``)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+import strawberry
+
+from kenning.domain.sources.files.errors import FileProblem, FileRejectedError, FileTooLargeError
+from kenning.domain.sources.files.extracted import OcrMode
+from kenning.schema.access.scope import ScopeInfo, ScopeInput
+from kenning.schema.errors import Error, ScopeError, SensitiveContentError, ValidationError
+from kenning.schema.queue.types import IngestionHandle
+
+strawberry.enum(
+    FileProblem,
+    description="Why a file was refused: UNSUPPORTED_TYPE (from its content, not its name), "
+    "CORRUPT, ENCRYPTED, TOO_LARGE (KENNING_MAX_FILE_BYTES, pages, pixels), ZIP_BOMB.",
+)
+strawberry.enum(
+    OcrMode,
+    name="OcrMode",
+    description="When OCR reads PDF pages: AUTO those without text, ALWAYS every page, NEVER "
+    "none (images are read by OCR unless NEVER).",
+)
+
+
+@strawberry.input(description="What ingestFile does with the file; every field is optional.")
+class IngestFileInput:
+    source_urn: str | None = strawberry.field(
+        default=None, description="Defaults to `file:<filename>`."
+    )
+    kind: str | None = strawberry.field(default=None, description='Defaults to "file".')
+    tags: list[str] = strawberry.field(default_factory=list, description="Tags of every chunk.")
+    ocr: OcrMode = strawberry.field(default=OcrMode.AUTO, description="When to run OCR.")
+    priority: int | None = strawberry.field(
+        default=None, description="Queue priority 0..9; defaults to 3 (the bulk lane)."
+    )
+    scope: ScopeInput | None = strawberry.field(
+        default=None, description="Defaults to the key's scope; may only narrow it."
+    )
+
+
+@strawberry.type(description="A file that cannot be ingested; nothing of it was stored.")
+class FileRejected(Error):
+    problem: FileProblem
+    detected: str | None = strawberry.field(
+        description="What the content looks like, for UNSUPPORTED_TYPE."
+    )
+
+
+@strawberry.type(description="A stored original, downloadable by whoever may read its chunks.")
+class StoredFile:
+    id: strawberry.ID
+    source_urn: str
+    filename: str
+    media_type: str = strawberry.field(description="Detected from the content.")
+    size: int = strawberry.field(description="Bytes.")
+    sha256: str
+    created_at: datetime
+    scope: ScopeInfo
+    download_url: str = strawberry.field(
+        description="`/files/<id>` on this server: GET it with the same API key header."
+    )
+
+
+@strawberry.type(description="The file is stored and its job queued (or already done).")
+class IngestFileSuccess:
+    job: IngestionHandle
+    file: StoredFile
+
+
+IngestFileResult = Annotated[
+    IngestFileSuccess | FileRejected | ValidationError | SensitiveContentError | ScopeError,
+    strawberry.union("IngestFileResult"),
+]
+
+
+def file_rejected(error: FileRejectedError | FileTooLargeError) -> FileRejected:
+    """The member of a refused file (``resolvers.errors.MEMBERS`` maps both trees to it)."""
+    return FileRejected(
+        code=error.code, message=error.message, field=error.field, problem=error.problem,
+        detected=getattr(error, "detected", None),
+    )  # fmt: skip
