@@ -5,12 +5,13 @@ validators and stores nothing, progress on the job, the SSRF refusal, another te
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import asyncpg
 import pytest
-import redis.asyncio as aioredis
 
 from kenning.domain.queue.jobs import JobStatus, Lane
 from kenning.domain.queue.runner import run_job
@@ -20,7 +21,7 @@ from kenning.settings import Settings
 from tests.support.counting_embedder import CountingEmbedder
 from tests.support.graphql_api import Api
 from tests.support.loopback_site import serving_site
-from tests.support.queue_api import agent
+from tests.support.queue_api import agent, close_runtime, open_runtime, subscribe, wait_for
 
 pytestmark = pytest.mark.integration
 
@@ -35,20 +36,34 @@ SEARCH = """query S($q: String!) { search(query: $q, mode: KEYWORD) {
 NEIGHBORS = """query N($key: String!) { node(key: $key) {
   key edges(direction: OUT) { edgeType toKey evidence { sourceUrn content } } } }"""
 
+LIVE = """subscription($id: ID!) { ingestionProgress(jobId: $id) {
+  status progress { fetched stored queued } } }"""
+
 ACME, GLOBEX = agent("acme"), agent("globex")
+
+
+@asynccontextmanager
+async def allowing_private(
+    pool: asyncpg.Pool, settings: Settings, embedder: CountingEmbedder, interval: float = 0.0
+) -> AsyncIterator[Runtime]:
+    """A runtime whose crawls may reach loopback (the test site), ``interval`` s per host."""
+    allowed = settings.model_copy(
+        update={"crawl_allow_private": True, "crawl_min_interval_seconds": interval,
+                "crawl_max_page_bytes": 100_000}
+    )  # fmt: skip
+    runtime = await open_runtime(allowed, pool, embedder)
+    try:
+        yield runtime
+    finally:
+        await close_runtime(runtime)
 
 
 @pytest.fixture
 async def crawl_runtime(
     pool: asyncpg.Pool, migrated_settings: Settings, embedder: CountingEmbedder, clean: None
 ) -> AsyncIterator[Runtime]:
-    settings = migrated_settings.model_copy(
-        update={"crawl_allow_private": True, "crawl_min_interval_seconds": 0.0,
-                "crawl_max_page_bytes": 100_000}
-    )  # fmt: skip
-    redis = aioredis.from_url(settings.redis_url)
-    yield Runtime(settings=settings, pool=pool, redis=redis, embedder=embedder)
-    await redis.aclose()
+    async with allowing_private(pool, migrated_settings, embedder) as runtime:
+        yield runtime
 
 
 async def crawl(api: Api, **input: Any) -> dict[str, Any]:
@@ -143,7 +158,35 @@ async def test_without_allow_private_the_job_fails_with_the_ssrf_reason(
         assert site.requests == []
     failed = await status(acme, handle["jobId"])
     assert failed is not None and failed["status"] == "FAILED"
-    assert "127.0.0.2" in failed["lastError"] and "KENNING_CRAWL_ALLOW_PRIVATE" in (
-        failed["lastError"]
+    assert (
+        "127.0.0.2" in failed["lastError"]
+        and "KENNING_CRAWL_ALLOW_PRIVATE" in (failed["lastError"])
     )
     assert await pool.fetchval("SELECT count(*) FROM sources") == 0
+
+
+async def test_progress_reaches_a_subscriber_while_the_crawl_runs(
+    pool: asyncpg.Pool, migrated_settings: Settings, embedder: CountingEmbedder, clean: None
+) -> None:
+    # Half a second between requests to the site: the crawl lasts long enough to be seen.
+    async with (
+        allowing_private(pool, migrated_settings, embedder, interval=0.5) as runtime,
+        serving_site() as site,
+    ):
+        acme = Api(runtime, ACME)
+        handle = await crawl(acme, url=site.base + "/", maxDepth=3)
+        seen: list[dict[str, Any]] = []
+
+        async def follow() -> None:
+            async for data in subscribe(acme, LIVE, id=handle["jobId"]):
+                seen.append(data["ingestionProgress"])
+
+        watching = asyncio.create_task(follow())
+        await wait_for(lambda: asyncio.sleep(0, bool(seen)))
+        assert await run_queue(runtime) == [JobStatus.INDEXED]
+        await asyncio.wait_for(watching, 20)
+    live = [u["progress"] for u in seen if u["status"] == "RUNNING" and u["progress"]]
+    assert live, seen
+    assert live[0]["stored"] < 3 or live[0]["queued"] > 0
+    assert seen[-1] == {"status": "INDEXED",
+                        "progress": {"fetched": 3, "stored": 3, "queued": 0}}  # fmt: skip
