@@ -8,6 +8,7 @@ import typer
 
 from kenning import __version__
 from kenning.cli.group import KenningGroup, PlainCommand
+from kenning.cli.ingest_files import ingest_command
 from kenning.cli.ingest_repo import ingest_repo_command
 from kenning.cli.keys import keys_app
 from kenning.cli.migrate import migrate_command
@@ -63,6 +64,9 @@ app.command(
 )(migrate_command)
 app.command("worker", short_help="Run ingestion queue workers without an HTTP server.")(
     worker_command
+)
+app.command("ingest", short_help="Ingest files and folders through a running server.")(
+    ingest_command
 )
 app.command("ingest-repo", short_help="Ingest a git repository's code through a server.")(
     ingest_repo_command

@@ -1,0 +1,174 @@
+"""``kenning ingest PATH…``: upload files (folders recursively) to a running server with
+the GraphQL multipart request, follow each job to its end under a progress bar, then print
+a summary table (file, type, chunks, status, error). Exit code 1 when any file failed.
+
+The functions take an ``httpx.AsyncClient`` so that tests drive them against a real app.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+import httpx
+import typer
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Column, Table
+
+from kenning.domain.sources.files.file_graph import document_key
+
+UPLOAD = """mutation F($file: Upload!, $input: IngestFileInput) {
+  ingestFile(file: $file, input: $input) {
+    __typename
+    ... on IngestFileSuccess { job { jobId } file { mediaType sourceUrn } }
+    ... on FileRejected { problem detected }
+    ... on Error { code field message } } }"""
+STATUS = "query S($id: ID!) { ingestionStatus(jobId: $id) { status lastError } }"
+NODE = "query N($key: String!) { node(key: $key) { properties } }"
+DONE = {"INDEXED", "SKIPPED_DUPLICATE"}
+FINISHED = DONE | {"FAILED", "CANCELLED"}
+
+
+@dataclass(slots=True)
+class FileRun:
+    """One file's way through: its upload, its job, and how it ended."""
+
+    path: Path
+    media_type: str = ""
+    source_urn: str = ""
+    job_id: str | None = None
+    status: str = "QUEUED"
+    chunks: int | None = None
+    error: str = ""
+
+    @property
+    def failed(self) -> bool:
+        return self.status not in DONE
+
+
+def collect(paths: Iterable[Path]) -> list[Path]:
+    """The regular files under ``paths`` (folders recursively, hidden entries skipped),
+    sorted; a missing path is an error naming it."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_file():
+            found.append(path)
+        elif path.is_dir():
+            found += sorted(p for p in path.rglob("*") if p.is_file() and not _hidden(p, path))
+        else:
+            raise typer.BadParameter(f"{path} is neither a file nor a folder")
+    return found
+
+
+def _hidden(path: Path, root: Path) -> bool:
+    return any(part.startswith(".") for part in path.relative_to(root).parts)
+
+
+async def _graphql(client: httpx.AsyncClient, query: str, **variables: Any) -> dict[str, Any]:
+    answer = await client.post("/graphql", json={"query": query, "variables": variables})
+    body: dict[str, Any] = answer.json()
+    if answer.status_code != 200 or body.get("errors"):
+        raise RuntimeError(str(body.get("errors") or answer.text))
+    data: dict[str, Any] = body["data"]
+    return data
+
+
+async def upload(client: httpx.AsyncClient, run: FileRun, options: dict[str, Any]) -> None:
+    """Send ``run.path`` as ``ingestFile``; a refusal ends the run as FAILED."""
+    operations = {"query": UPLOAD, "variables": {"file": None, "input": options or None}}
+    answer = await client.post(
+        "/graphql",
+        headers={"Apollo-Require-Preflight": "true"},
+        data={"operations": json.dumps(operations), "map": json.dumps({"0": ["variables.file"]})},
+        files={"0": (run.path.name, run.path.read_bytes(), "application/octet-stream")},
+    )
+    body = answer.json()
+    if answer.status_code != 200 or body.get("errors"):
+        run.status, run.error = "FAILED", str(body.get("errors") or answer.text)[:200]
+        return
+    result = body["data"]["ingestFile"]
+    if result["__typename"] != "IngestFileSuccess":
+        problem = result.get("problem") or result.get("code")
+        run.status, run.error = "FAILED", f"{problem}: {result.get('message', '')}"
+        return
+    run.job_id = result["job"]["jobId"]
+    run.media_type = result["file"]["mediaType"]
+    run.source_urn = result["file"]["sourceUrn"]
+
+
+async def follow(client: httpx.AsyncClient, run: FileRun, every: float = 0.25) -> None:
+    """Poll the run's job until it ends; then read the chunk count from its document node."""
+    while run.job_id is not None:
+        job = (await _graphql(client, STATUS, id=run.job_id))["ingestionStatus"]
+        if job is None:
+            run.status, run.error = "FAILED", "the job is not visible to this key"
+            return
+        run.status = job["status"]
+        if run.status in FINISHED:
+            run.error = job.get("lastError") or ""
+            break
+        await asyncio.sleep(every)
+    if run.status in DONE:
+        node = (await _graphql(client, NODE, key=document_key(run.source_urn)))["node"]
+        run.chunks = node["properties"].get("chunks") if node else None
+
+
+async def ingest_all(
+    client: httpx.AsyncClient, paths: list[Path], options: dict[str, Any], console: Console
+) -> list[FileRun]:
+    """Upload every file, then follow every job under one progress bar."""
+    runs = [FileRun(path) for path in paths]
+    with Progress(console=console, transient=True) as progress:
+        bar = progress.add_task("ingesting", total=len(runs))
+        for run in runs:
+            await upload(client, run, options)
+        for run in runs:
+            await follow(client, run)
+            progress.advance(bar)
+    return runs
+
+
+def summary(runs: list[FileRun]) -> Table:
+    """The table printed at the end."""
+    table = Table(Column("file", overflow="fold"), "type", "chunks", "status", "error")
+    for run in runs:
+        chunks = "" if run.chunks is None else str(run.chunks)
+        table.add_row(str(run.path), run.media_type, chunks, run.status, run.error)
+    return table
+
+
+def ingest_command(
+    paths: Annotated[list[Path], typer.Argument(help="Files and folders (recursively).")],
+    url: Annotated[str, typer.Option(help="The running server.")] = "http://127.0.0.1:8000",
+    api_key: Annotated[
+        str | None, typer.Option(help="An agent key [default: $KENNING_API_KEY].")
+    ] = None,
+    kind: Annotated[str | None, typer.Option(help='The chunks\' kind [default: "file"].')] = None,
+    tag: Annotated[list[str] | None, typer.Option(help="A tag of every chunk (repeat).")] = None,
+    ocr: Annotated[str, typer.Option(help="AUTO, ALWAYS or NEVER.")] = "AUTO",
+) -> None:
+    """Ingest files and folders into a running server, with a summary at the end."""
+    key = api_key or os.environ.get("KENNING_API_KEY")
+    if not key:
+        raise typer.BadParameter("give --api-key or set KENNING_API_KEY")
+    files = collect(paths)
+    options: dict[str, Any] = {"ocr": ocr.upper(), "tags": list(tag or ())}
+    if kind:
+        options["kind"] = kind
+    console = Console()
+    headers = {"Authorization": f"Bearer {key}"}
+
+    async def main() -> list[FileRun]:
+        async with httpx.AsyncClient(base_url=url, headers=headers, timeout=120) as client:
+            return await ingest_all(client, files, options, console)
+
+    runs = asyncio.run(main())
+    console.print(summary(runs))
+    if any(run.failed for run in runs):
+        raise typer.Exit(1)
