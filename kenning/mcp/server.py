@@ -26,7 +26,14 @@ from starlette.applications import Starlette
 from starlette.types import ASGIApp
 
 from kenning import __version__
-from kenning.mcp import file_tools, knowledge_tools, memory_tools, recall_tools, structure_tools
+from kenning.mcp import (
+    crawl_tools,
+    file_tools,
+    knowledge_tools,
+    memory_tools,
+    recall_tools,
+    structure_tools,
+)
 from kenning.mcp.auth import KeyGate
 from kenning.mcp.tool_spec import ToolSpec
 from kenning.runtime import Runtime
@@ -39,6 +46,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     *knowledge_tools.TOOLS,
     *structure_tools.TOOLS,
     *file_tools.TOOLS,
+    *crawl_tools.TOOLS,
 )
 
 INSTRUCTIONS = (
