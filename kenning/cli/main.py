@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from kenning import __version__
+from kenning.cli.crawl import crawl_command
 from kenning.cli.group import KenningGroup, PlainCommand
 from kenning.cli.ingest_files import ingest_command
 from kenning.cli.ingest_repo import ingest_repo_command
@@ -71,6 +72,7 @@ app.command("ingest", short_help="Ingest files and folders through a running ser
 app.command("ingest-repo", short_help="Ingest a git repository's code through a server.")(
     ingest_repo_command
 )
+app.command("crawl", short_help="Crawl a web site through a running server.")(crawl_command)
 app.add_typer(
     router_app, name="router", short_help="Run the model router alone, or fake backends (demo)."
 )

@@ -1,0 +1,129 @@
+"""``kenning crawl URL``: ask a running server to crawl a site (the ``crawl`` mutation),
+follow the job to its end printing its counts as they change, then the final line.
+
+Exit code 1 when the request is refused or the job fails (its last error is printed, e.g.
+the SSRF refusal of a private address). The functions take an ``httpx.AsyncClient`` so that
+tests drive them against a real app.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+import httpx
+import typer
+
+from kenning.cli.ingest_repo import FINISHED, graphql
+
+REQUEST = """mutation C($input: CrawlInput!) { crawl(input: $input) {
+  __typename ... on IngestionHandle { jobId status } ... on Error { code field message } } }"""
+STATUS = """query S($id: ID!) { ingestionStatus(jobId: $id) { status stage lastError
+  progress { fetched unchanged skipped failed queued stored } } }"""
+COUNTS = ("fetched", "unchanged", "skipped", "failed", "queued", "stored")
+
+
+@dataclass(slots=True)
+class CrawlRun:
+    """How a followed crawl ended: its job, final status, last counts and error."""
+
+    job_id: str
+    status: str
+    progress: dict[str, int] = field(default_factory=dict)
+    error: str | None = None
+
+    @property
+    def failed(self) -> bool:
+        return self.status != "INDEXED"
+
+
+def describe(progress: dict[str, int]) -> str:
+    """One line of counts. Example: ``fetched 3 · unchanged 0 · … · stored 3``."""
+    return " · ".join(f"{name} {progress.get(name, 0)}" for name in COUNTS)
+
+
+async def crawl_site(
+    client: httpx.AsyncClient,
+    input: dict[str, Any],
+    on_progress: Callable[[dict[str, int]], None] = lambda _: None,
+    *,
+    every: float = 0.5,
+    within: float = 24 * 3600,
+) -> CrawlRun:
+    """Request the crawl and follow its job, calling ``on_progress`` with each new count;
+    ``typer.BadParameter`` naming the field on a refusal."""
+    handle = (await graphql(client, REQUEST, input=input))["crawl"]
+    if handle["__typename"] != "IngestionHandle":
+        raise typer.BadParameter(f"{handle['field']}: {handle['message']}")
+    run = CrawlRun(handle["jobId"], handle["status"])
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        job = (await graphql(client, STATUS, id=run.job_id))["ingestionStatus"]
+        if job is None:
+            return CrawlRun(run.job_id, "MISSING", run.progress)
+        run.status, run.error = job["status"], job["lastError"]
+        if job["progress"] and job["progress"] != run.progress:
+            run.progress = job["progress"]
+            on_progress(run.progress)
+        if run.status in FINISHED:
+            return run
+        await asyncio.sleep(every)
+    return run
+
+
+def crawl_input(
+    url: str, max_depth: int, max_pages: int, same_site: bool, include: list[str],
+    exclude: list[str], recrawl_after: int | None, project: str | None,
+) -> dict[str, Any]:  # fmt: skip
+    """The mutation's input from the command's options."""
+    input: dict[str, Any] = {
+        "url": url, "maxDepth": max_depth, "maxPages": max_pages, "sameSite": same_site,
+        "include": include, "exclude": exclude, "recrawlAfter": recrawl_after,
+    }  # fmt: skip
+    if project is not None:
+        input["scope"] = {"projectId": project}
+    return input
+
+
+def crawl_command(
+    url: Annotated[str, typer.Argument(help="The start URL (http or https).")],
+    max_depth: Annotated[int, typer.Option(help="Links away from the start, 0..20.")] = 2,
+    max_pages: Annotated[int, typer.Option(help="URLs visited at most, 1..5000.")] = 100,
+    same_site: Annotated[bool, typer.Option(help="Stay on the start host.")] = True,
+    include: Annotated[list[str] | None, typer.Option(help="Glob to keep (repeatable).")] = None,
+    exclude: Annotated[list[str] | None, typer.Option(help="Glob to skip (repeatable).")] = None,
+    recrawl_after: Annotated[
+        int | None, typer.Option(help="Seconds: pages fetched more recently are not fetched.")
+    ] = None,
+    project: Annotated[str | None, typer.Option(help="The project to store under.")] = None,
+    url_of_server: Annotated[
+        str, typer.Option("--server", help="The running server.")
+    ] = "http://127.0.0.1:8000",
+    api_key: Annotated[
+        str | None, typer.Option(help="An agent key [default: $KENNING_API_KEY].")
+    ] = None,
+) -> None:
+    """Crawl a site into the knowledge base and follow the job to its end."""
+    key = api_key or os.environ.get("KENNING_API_KEY")
+    if not key:
+        raise typer.BadParameter("give --api-key or set KENNING_API_KEY")
+    input = crawl_input(url, max_depth, max_pages, same_site, include or [], exclude or [],
+                        recrawl_after, project)  # fmt: skip
+
+    async def run() -> CrawlRun:
+        headers = {"Authorization": f"Bearer {key}"}
+        async with httpx.AsyncClient(
+            base_url=url_of_server, headers=headers, timeout=120
+        ) as client:
+            return await crawl_site(client, input, lambda p: typer.echo(describe(p)))
+
+    done = asyncio.run(run())
+    typer.echo(f"{done.status} (job {done.job_id})")
+    if done.error:
+        typer.echo(f"  error: {done.error}")
+    if done.failed:
+        raise typer.Exit(1)
