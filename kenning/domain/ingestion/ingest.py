@@ -113,7 +113,13 @@ async def _store(unit: WriteUnit, prepared: Prepared, written: _Written) -> Purg
     current = await unit.source(request.scope, request.source_urn)
     if current is not None and current.content_hash == prepared.digest:
         return None  # an identical concurrent ingest won the race
-    removed, previous = await unit.remove_source(request.scope, request.source_urn)
+    # Chunks and mentions are written only with their source row, under this lock: a new
+    # source has nothing to remove, and skipping the three DELETEs saves their round trips.
+    removed, previous = (
+        (PurgeCounts(), [])
+        if current is None
+        else await unit.remove_source(request.scope, request.source_urn)
+    )
     await unit.write_chunks(records)
     await unit.upsert_nodes(request.scope, nodes)
     await unit.upsert_edges(request.scope, written.graph.edges)
