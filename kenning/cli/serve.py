@@ -54,5 +54,6 @@ def serve_command(
         port=settings.port,
         log_config=None,
         ws="websockets-sansio",
+        ws_per_message_deflate=settings.ws_per_message_deflate,
         lifespan="on",
     )
