@@ -14,9 +14,9 @@ here) with the constant-time ``hash`` embedder, so the figures are Kenning's own
   lane). Latency of a priority-1 ``requestIngestion`` → INDEXED (client send time to the
   job's commit time), ``--samples`` times on an idle queue, then again while ``--bulk``
   bulk jobs are queued and being worked; the ratio of the p95s should stay near 1.
-- Fan-out: ``--subscribers`` websocket clients subscribe to ``queueStatus``; jobs are then
-  requested one by one and every change's delay from its commit to its arrival at every
-  subscriber is recorded.
+- Fan-out: ``--subscribers`` websocket clients, spread over ``--client-processes`` client
+  processes, subscribe to ``queueStatus``; jobs are then requested one by one and every
+  change's delay from its commit to its arrival at every subscriber is recorded.
 
 Results go to stdout and ``bench/results/queue.json``; every loop is bounded; loopback only.
 """
@@ -214,7 +214,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             )
         if "fan-out" in args.only:
             results["fan_out"] = await fan_out(
-                settings, pool, key, args.subscribers, args.transitions_of
+                settings, pool, key, args.subscribers, args.transitions_of, args.client_processes
             )
     finally:
         await pool.close()
@@ -228,6 +228,9 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=50)
     parser.add_argument("--subscribers", type=int, default=500)
     parser.add_argument("--transitions-of", type=int, default=20, help="jobs in the fan-out")
+    parser.add_argument(
+        "--client-processes", type=int, default=4, help="processes holding the subscribers"
+    )
     parser.add_argument(
         "--only", nargs="+", default=SECTIONS, choices=SECTIONS, help="sections to run"
     )
