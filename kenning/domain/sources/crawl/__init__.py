@@ -6,8 +6,21 @@ changed pages to a ``PageSink``; ``page_graph`` turns a page into the ``GraphReq
 ``ingest_graph`` stores (source ``web:<url>``, ``links_to`` edges citing the linking chunk).
 URL normalisation and the site rule are in ``urls``; the errors in ``errors``. The safe
 HTTP fetcher behind the port is ``kenning.storage.sources.crawl.SafeFetcher``.
+
+As a queued job: ``crawl_job.request_crawl`` enqueues a checked spec (bulk lane, one job per
+spec and scope in flight) and ``crawl_run.crawl_runner`` is the "crawl" task's runner, its
+live counts on a ``ProgressBoard`` (Redis: ``kenning.storage.sources.crawl.progress``).
 """
 
+from kenning.domain.sources.crawl.crawl_job import (
+    CRAWL_SOURCE_KIND,
+    CRAWL_TASK,
+    crawl_identity,
+    crawl_priority,
+    recrawl_after,
+    request_crawl,
+    spec_from_payload,
+)
 from kenning.domain.sources.crawl.crawl_loop import (
     CrawlProgress,
     CrawlReport,
@@ -15,6 +28,12 @@ from kenning.domain.sources.crawl.crawl_loop import (
     PageStatus,
     ProgressCallback,
     crawl,
+)
+from kenning.domain.sources.crawl.crawl_run import (
+    FetcherFactory,
+    ProgressBoard,
+    crawl_runner,
+    previous_pages,
 )
 from kenning.domain.sources.crawl.errors import (
     BlockedAddressError,
@@ -48,11 +67,13 @@ from kenning.domain.sources.crawl.spec import CrawlSpec, crawl_spec
 from kenning.domain.sources.crawl.urls import normalise_url, resolve_link, same_site
 
 __all__ = [
-    "LINKS_TO", "PAGE_KIND", "BlockedAddressError", "CrawlProgress", "CrawlReport",
-    "CrawlSpec", "Fetch", "FetchError", "FetchedPage", "Frontier", "Link", "NotModified",
-    "PageFetcher", "PageOutcome", "PageSink", "PageStatus", "PageTooLargeError",
-    "PreviousPage", "ProgressCallback", "Skipped", "UnsupportedPageError", "Validators",
-    "Visit", "crawl", "crawl_spec", "normalise_url", "page_content_hash", "page_graph",
-    "page_key", "page_properties", "page_source_urn", "previous_page", "resolve_link",
-    "same_site",
+    "CRAWL_SOURCE_KIND", "CRAWL_TASK", "LINKS_TO", "PAGE_KIND", "BlockedAddressError",
+    "CrawlProgress", "CrawlReport", "CrawlSpec", "Fetch", "FetchError", "FetchedPage",
+    "FetcherFactory", "Frontier", "Link", "NotModified", "PageFetcher", "PageOutcome", "PageSink",
+    "PageStatus", "PageTooLargeError", "PreviousPage", "ProgressBoard", "ProgressCallback",
+    "Skipped", "UnsupportedPageError", "Validators", "Visit", "crawl", "crawl_identity",
+    "crawl_priority", "crawl_runner", "crawl_spec", "normalise_url", "page_content_hash",
+    "page_graph", "page_key", "page_properties", "page_source_urn", "previous_page",
+    "previous_pages", "recrawl_after", "request_crawl", "resolve_link", "same_site",
+    "spec_from_payload",
 ]  # fmt: skip
