@@ -9,8 +9,8 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from kenning.domain.errors import ValidationError
-from kenning.domain.sources.files.errors import FileTooLargeError
+from kenning.domain.errors import TooLargeError, ValidationError
+from kenning.domain.sources.files.errors import FileRejectedError, FileTooLargeError
 from kenning.domain.sources.files.extracted import OcrMode
 from kenning.domain.sources.files.file_job import DEFAULT_FILE_PRIORITY, FileOptions, request_file
 from kenning.mcp.calls import NarrowScope, ToolContext, caller, domain_errors, stored_write_scope
@@ -29,6 +29,15 @@ def decoded(content: str, max_bytes: int) -> bytes:
     if len(data) > max_bytes:
         raise FileTooLargeError(f"the file has {len(data)} bytes, over the limit of {max_bytes}")
     return data
+
+
+def named(error: FileRejectedError | FileTooLargeError) -> ValidationError:
+    """The error with its problem in the message: an agent reads one line, where GraphQL
+    has ``FileRejected.problem`` (the code stays: TOO_LARGE or INVALID)."""
+    text = f"{error.problem.value}: {error.message}"
+    if isinstance(error, FileTooLargeError):
+        return TooLargeError(text, field=error.field)
+    return ValidationError(text, field=error.field)
 
 
 @domain_errors
@@ -50,10 +59,13 @@ async def ingest_file_tool(
     writer = await stored_write_scope(who, scope)
     data = decoded(content, work.limits.max_bytes)
     options = FileOptions(source_urn, kind, tuple(tags or ()), ocr, priority)
-    queued = await request_file(
-        data, filename, options, writer,
-        limits=work.limits, detect=work.detect, files=work.files, queue=runtime.queue.jobs,
-    )  # fmt: skip
+    try:
+        queued = await request_file(
+            data, filename, options, writer,
+            limits=work.limits, detect=work.detect, files=work.files, queue=runtime.queue.jobs,
+        )  # fmt: skip
+    except (FileRejectedError, FileTooLargeError) as error:
+        raise named(error) from None
     stored = queued.file
     return {
         "jobId": queued.queued.job_id,
