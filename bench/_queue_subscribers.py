@@ -146,8 +146,8 @@ class ClientProcesses:
         """Seconds until every socket had its first snapshot (the slowest process)."""
         answers = await self._each("ready")
         if not all(connected for _, connected, _ in answers):
-            raise TimeoutError("not every subscriber got its first snapshot within 120 s")
-        return max(seconds for _, _, seconds in answers)
+            raise TimeoutError("not every subscriber got its first snapshot within 180 s")
+        return float(max(seconds for _, _, seconds in answers))
 
     async def results(self, transitions: int) -> tuple[list[float], int, float]:
         """Every arrival's delay in ms, the messages received and the clients' CPU seconds."""
