@@ -9,6 +9,8 @@ the text) is served by uvicorn on 127.0.0.2 in this process. Each round crawls i
 with the rate limit off (``allow_private=True``, ``min_interval=0``): robots.txt, address
 checks, trafilatura extraction and the frontier included. The baseline is plain httpx
 GETs of the same pages, as many at once as the crawl's concurrency, with no extraction.
+Then (unless ``--no-job``) the whole crawl job as a worker runs it, storing every page in
+PostgreSQL (hash embedder), and the unchanged re-crawl (``bench/_crawl_job.py``).
 Results go to stdout and ``bench/results/crawl.json``; only loopback is used.
 """
 
@@ -22,6 +24,7 @@ from typing import Any
 
 import httpx
 
+from bench._crawl_job import end_to_end, fresh_database
 from kenning.domain.sources.crawl import FetchedPage, crawl, crawl_spec
 from kenning.storage.sources.crawl import SafeFetcher
 from tests.support.loopback_site import page, serving_site
@@ -78,7 +81,7 @@ async def baseline_round(base: str, paths: list[str], concurrency: int) -> float
     return time.perf_counter() - started
 
 
-async def run(count: int, rounds: int, concurrency: int) -> dict[str, Any]:
+async def run(count: int, rounds: int, concurrency: int, job: bool = True) -> dict[str, Any]:
     pages = generated_site(count)
     crawls: list[float] = []
     plains: list[float] = []
@@ -89,6 +92,7 @@ async def run(count: int, rounds: int, concurrency: int) -> dict[str, Any]:
                 raise SystemExit(f"the crawl stored {stored} pages of {count}")
             crawls.append(seconds)
             plains.append(await baseline_round(site.base, list(pages), concurrency))
+        job_result = await end_to_end(site.base, count, concurrency) if job else {}
     best_crawl, best_plain = min(crawls), min(plains)
     return {
         "pages": count, "rounds": rounds, "concurrency": concurrency,
@@ -97,7 +101,7 @@ async def run(count: int, rounds: int, concurrency: int) -> dict[str, Any]:
         "crawl_vs_baseline": round(best_plain / best_crawl, 3),
         "crawl_seconds": [round(s, 3) for s in crawls],
         "baseline_seconds": [round(s, 3) for s in plains],
-        "extracted_characters_per_page": round(characters / count),
+        "extracted_characters_per_page": round(characters / count), **job_result,
     }  # fmt: skip
 
 
@@ -106,8 +110,11 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--concurrency", type=int, default=4)
+    parser.add_argument("--no-job", action="store_true", help="skip the end-to-end job phase")
     args = parser.parse_args()
-    result = asyncio.run(run(args.pages, args.rounds, args.concurrency))
+    if not args.no_job:
+        fresh_database(args.concurrency)
+    result = asyncio.run(run(args.pages, args.rounds, args.concurrency, not args.no_job))
     print(json.dumps(result, indent=2))
     RESULTS.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
 
