@@ -51,8 +51,12 @@ def file_graphs(extracted: ExtractedFile, source: FileSource) -> list[GraphReque
 
 def _graphs(extracted: ExtractedFile, source: FileSource, parent: str | None) -> list[GraphRequest]:
     requests = [_request(extracted, source, parent)]
+    used: set[str] = set()
     for index, attachment in enumerate(extracted.attachments, start=1):
         name = _attachment_name(attachment.filename, index)
+        if name in used:  # two attachments of one name stay two sources
+            name = f"{index}-{name}"
+        used.add(name)
         child = replace(source, source_urn=f"{source.source_urn}/{name}", filename=name)
         requests.extend(_graphs(attachment.file, child, parent=source.source_urn))
     return requests

@@ -1,0 +1,49 @@
+"""The one fake of the files ``FileStore`` port: originals in memory, read in slices, seen
+by readers of the file's client (the full scope rule is the adapter's, audited in
+tests/integration/access/test_stored_file_scope.py)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+
+from kenning.domain.access.scope import Scope
+from kenning.domain.sources.files.stored import SLICE_BYTES, StoredFile
+
+
+class FakeFileStore:
+    """Keeps files in a dict by id."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, tuple[StoredFile, bytes]] = {}
+
+    async def save(
+        self, scope: Scope, source_urn: str, filename: str, media_type: str, data: bytes
+    ) -> StoredFile:
+        sha = hashlib.sha256(data).hexdigest()
+        for stored, _ in self.files.values():
+            if (stored.scope, stored.source_urn, stored.sha256) == (scope, source_urn, sha):
+                return stored
+        stored = StoredFile(f"f{len(self.files) + 1}", scope, source_urn, filename, media_type,
+                            len(data), sha, datetime.now(UTC))  # fmt: skip
+        self.files[stored.id] = (stored, data)
+        return stored
+
+    async def get(self, file_id: str, reader: Scope) -> StoredFile | None:
+        found = self.files.get(file_id)
+        if found is None or reader.client_id not in ("", found[0].scope.client_id):
+            return None
+        return found[0]
+
+    async def read(self, file: StoredFile, slice_bytes: int = SLICE_BYTES) -> AsyncIterator[bytes]:
+        data = self.files[file.id][1]
+        for start in range(0, len(data), slice_bytes):
+            yield data[start : start + slice_bytes]
+
+    async def delete(self, file_id: str, writer: Scope) -> bool:
+        found = self.files.get(file_id)
+        if found is None or found[0].scope != writer:
+            return False
+        del self.files[file_id]
+        return True
