@@ -5,7 +5,8 @@ A field is *plain* when reading it is a pure attribute read: a Strawberry field 
 resolver, extension, permission or argument (or ``__typename``), selected with no directive
 but an already evaluated ``@skip``/``@include``, and not deferred. A plain field whose type is
 a scalar or an enum is a ``LEAF``; one whose type is an object type without ``is_type_of`` is
-an ``OBJECT``. A resolver marked with ``known_attribute`` counts as an ``OBJECT`` read of that
+an ``OBJECT``; a list of such object types (not nested in another list) is a ``LIST``. A
+resolver marked with ``known_attribute`` counts as an ``OBJECT`` read of that
 attribute whenever the attribute is set (its resolver promises to return it then). Every
 other field is ``OTHER`` and runs through graphql-core unchanged.
 """
@@ -19,6 +20,7 @@ from typing import Any, Final, NamedTuple, TypeVar
 from graphql import (
     GraphQLEnumType,
     GraphQLField,
+    GraphQLList,
     GraphQLNonNull,
     GraphQLObjectType,
     GraphQLScalarType,
@@ -29,7 +31,8 @@ from graphql.type.introspection import TypeNameMetaFieldDef
 
 LEAF: Final = 0
 OBJECT: Final = 1
-OTHER: Final = 2
+LIST: Final = 2
+OTHER: Final = 3
 
 _DIRECTIVES_DONE = frozenset({"skip", "include"})  # evaluated when fields were collected
 _STRAWBERRY = "strawberry-definition"
@@ -59,7 +62,8 @@ class PlannedField(NamedTuple):
     name: str
     details: list[FieldDetails]
     read: Callable[[Any], Any]
-    # LEAF: the type's output coercion; OBJECT: the object type; OTHER: None.
+    # LEAF: the type's output coercion; OBJECT: the object type; LIST: the object type and
+    # the item type; OTHER: None.
     complete: Any
     nullable: bool
     return_type: Any
@@ -110,6 +114,12 @@ def _plan_field(
         # A known attribute that is None is no null: its resolver loads the value then.
         nullable = not non_null and not known
         return PlannedField(OBJECT, name, details, read, named, nullable, return_type)
+    if isinstance(named, GraphQLList) and not known:
+        item_type = named.of_type
+        item = item_type.of_type if isinstance(item_type, GraphQLNonNull) else item_type
+        if isinstance(item, GraphQLObjectType) and item.is_type_of is None:
+            items = (item, item_type)
+            return PlannedField(LIST, name, details, read, items, not non_null, return_type)
     return _other(name, details)
 
 

@@ -20,11 +20,19 @@ from graphql.execution.collect_fields import FieldDetails
 from graphql.pyutils import Path, gather_with_cancel
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 
-from kenning.schema.execution.field_plan import LEAF, OBJECT, Plan, PlannedField, plan_fields
+from kenning.schema.execution.field_plan import (
+    LEAF,
+    LIST,
+    OBJECT,
+    Plan,
+    PlannedField,
+    plan_fields,
+)
 
 _SLOW: Final = object()  # "graphql-core's own path decides this field"
 # Values no output coercion would need awaited first (cheaper than the awaitable check).
 _PLAIN_VALUES: Final = frozenset({str, int, float, bool, dict, list})
+_LISTS: Final = frozenset({list, tuple})
 
 
 def _leaf(field: PlannedField, source: Any, executor: PlannedFieldsExecutor) -> Any:
@@ -95,6 +103,8 @@ class PlannedFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
                     result = _leaf(field, source, self)
                 elif field.kind == OBJECT:
                     result = self._object(field, parent_type, source, path, position_context)
+                elif field.kind == LIST:
+                    result = self._list(field, parent_type, source, path, position_context)
                 else:
                     result = _SLOW
                 if result is _SLOW:
@@ -147,6 +157,65 @@ class PlannedFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
             return self._awaited(completed, field.return_type, field.details, field_path)
         return completed
 
+    def _list(
+        self,
+        field: PlannedField,
+        parent_type: GraphQLObjectType,
+        source: Any,
+        path: Path | None,
+        position_context: Any,
+    ) -> Any:
+        try:
+            value = field.read(source)
+        except Exception:
+            return _SLOW
+        if value is None or value is Undefined:
+            return None if field.nullable else _SLOW
+        if value.__class__ not in _LISTS or not all(map(self._plain_item, value)):
+            return _SLOW
+        field_path = Path(path, field.name, parent_type.name)
+        # From here on as execute_field and complete_list_value would do.
+        try:
+            completed = self._items(field, value, field_path, position_context)
+        except Exception as raw_error:
+            self.handle_field_error(raw_error, field.return_type, field.details, field_path)
+            return None
+        if self.is_awaitable(completed):
+            return self._awaited(completed, field.return_type, field.details, field_path)
+        return completed
+
+    def _plain_item(self, item: Any) -> bool:
+        return not (item is None or isinstance(item, Exception) or self.is_awaitable(item))
+
+    def _items(
+        self, field: PlannedField, items: list[Any], path: Path, position_context: Any
+    ) -> Any:
+        # complete_iterable_value and complete_list_item_value for items of an object type.
+        object_type, item_type = field.complete
+        results: list[Any] = []
+        awaitable_indices: list[int] = []
+        try:
+            for index, item in enumerate(items):
+                item_path = path.add_key(index, None)
+                try:
+                    completed = self.collect_and_execute_subfields(
+                        object_type, field.details, item_path, item, position_context
+                    )
+                    if self.is_awaitable(completed):
+                        completed = self._awaited(completed, item_type, field.details, item_path)
+                        awaitable_indices.append(index)
+                except Exception as raw_error:
+                    self.handle_field_error(raw_error, item_type, field.details, item_path)
+                    completed = None
+                results.append(completed)
+        except Exception:
+            if awaitable_indices:
+                self.settle_in_background([results[index] for index in awaitable_indices])
+            raise
+        if not awaitable_indices:
+            return results
+        return _gathered(results, awaitable_indices)
+
     async def _awaited(
         self, completed: Awaitable[Any], return_type: Any, details: list[FieldDetails], path: Path
     ) -> Any:
@@ -157,11 +226,12 @@ class PlannedFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
             return None
 
 
-async def _gathered(results: dict[str, Any], awaitable_fields: list[str]) -> dict[str, Any]:
-    if len(awaitable_fields) == 1:
-        name = awaitable_fields[0]
-        results[name] = await results[name]
+async def _gathered(results: Any, keys: list[Any]) -> Any:
+    # The awaitable entries of a result object or list, awaited together.
+    if len(keys) == 1:
+        results[keys[0]] = await results[keys[0]]
     else:
-        awaited = await gather_with_cancel(*(results[name] for name in awaitable_fields))
-        results.update(zip(awaitable_fields, awaited, strict=True))
+        awaited = await gather_with_cancel(*(results[key] for key in keys))
+        for key, value in zip(keys, awaited, strict=True):
+            results[key] = value
     return results

@@ -60,6 +60,17 @@ QUERIES: list[tuple[str, dict[str, Any]]] = [
         " { hits { chunk { sourceUrn content scope { clientId } } } } } }",
         {},
     ),
+    (
+        'query { agentContext(query: "Evidence", entityKey: "n:b", limit: 5) { __typename'
+        " ... on AgentContext { text entity { key type } sections { infoType lines { text"
+        " chunkIds } } } ... on ValidationError { field } } }",
+        {},
+    ),
+    (
+        "query { jobs(first: 5, orderBy: NEWEST) { nodes { id status stage lane priority"
+        " position attempts lastError sourceUrn } endCursor hasNextPage } }",
+        {},
+    ),
     ('query { neighbors(key: "not a key!!") { truncated } }', {}),
 ]
 
@@ -83,4 +94,4 @@ async def test_real_reads_match_graphql_core(api: Api) -> None:
             (e.message, e.path) for e in slow.errors or ()
         ], query
         answered += fast.data is not None and not fast.errors
-    assert answered >= 6  # the comparison covers real data, not only failures
+    assert answered >= 8  # the comparison covers real data, not only failures
