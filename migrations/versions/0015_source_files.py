@@ -14,6 +14,10 @@ A large object is read in slices (``lo_get(oid, offset, length)``), so a 100 MB 
 streamed without holding it whole. Deleting a row unlinks its object (the row trigger
 ``source_files_unlink``), so no delete path can leak one.
 
+Purging a source deletes its originals: a deferred constraint trigger on ``sources``
+(``source_files_purge``) runs at commit, so a re-ingest, which removes and writes the
+source row again in one transaction, keeps them; a purge, which leaves no row, does not.
+
 Revision ID: 0015
 Revises: 0014
 Create Date: 2026-11-28 10:00:00
@@ -79,8 +83,33 @@ def upgrade() -> None:
         """
     )
 
+    op.execute(
+        """
+        CREATE FUNCTION source_files_purge() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            DELETE FROM source_files f
+            WHERE f.client_id = OLD.client_id AND f.project_id = OLD.project_id
+              AND f.group_id = OLD.group_id AND f.source_urn = OLD.source_urn
+              AND NOT EXISTS (
+                SELECT 1 FROM sources s WHERE s.client_id = OLD.client_id
+                  AND s.project_id = OLD.project_id AND s.group_id = OLD.group_id
+                  AND s.source_urn = OLD.source_urn);
+            RETURN NULL;
+        END $$
+        """
+    )
+    op.execute(
+        """
+        CREATE CONSTRAINT TRIGGER source_files_purge AFTER DELETE ON sources
+            DEFERRABLE INITIALLY DEFERRED
+            FOR EACH ROW EXECUTE FUNCTION source_files_purge()
+        """
+    )
+
 
 def downgrade() -> None:
+    op.execute("DROP TRIGGER IF EXISTS source_files_purge ON sources")
+    op.execute("DROP FUNCTION IF EXISTS source_files_purge()")
     # Unlink every object first: dropping the table alone would orphan them.
     op.execute(
         "SELECT lo_unlink(content_oid) FROM source_files WHERE content_oid IN "

@@ -181,3 +181,25 @@ async def test_a_multipart_request_without_a_preflight_header_is_refused(
     assert answer.status_code == 400
     assert "Apollo-Require-Preflight" in answer.json()["errors"][0]["message"]
     assert await pool.fetchval("SELECT count(*) FROM source_files") == 0
+
+
+PURGE = """mutation P($urn: String!) { purgeSource(sourceUrn: $urn) {
+  __typename ... on PurgeSuccess { sources } } }"""
+
+
+async def test_a_reingest_keeps_the_original_and_a_purge_deletes_it(
+    uploads: Uploads, pool: asyncpg.Pool
+) -> None:
+    first = await uploads.upload("plan.pdf", text_pdf(["Plan A."]))
+    await finished(uploads, first["job"]["jobId"])
+    second = await uploads.upload("plan.pdf", text_pdf(["Plan B."]))
+    assert (await finished(uploads, second["job"]["jobId"]))["status"] == "INDEXED"
+    for result in (first, second):  # the re-ingest replaced the source, not the originals
+        kept = await uploads.graphql(STORED, "acme", id=result["file"]["id"])
+        assert kept["storedFile"] is not None
+    purged = (await uploads.graphql(PURGE, "acme", urn="file:plan.pdf"))["purgeSource"]
+    assert purged["sources"] == 1
+    gone = await uploads.http.get(second["file"]["downloadUrl"], headers=uploads.auth("acme"))
+    assert gone.status_code == 404
+    assert await pool.fetchval("SELECT count(*) FROM source_files") == 0
+    assert await pool.fetchval("SELECT count(*) FROM pg_largeobject_metadata") == 0

@@ -107,9 +107,10 @@ async def test_each_attachment_is_a_source_attached_to_its_message() -> None:
 async def test_a_credential_in_an_attachment_refuses_the_whole_file() -> None:
     mail = text_file("Hello.", MediaType.EMAIL,
                      attachments=(Attachment("env.txt", text_file(CREDENTIAL)),))  # fmt: skip
-    status, store, _ = await run(mail)
+    status, store, (files, _) = await run(mail)
     assert status is JobStatus.FAILED
     assert store.sources == {} and store.chunks == []
+    assert files.files == {}  # the original holding the credential is not kept
 
 
 async def test_a_refused_file_fails_with_its_problem_and_loses_its_original() -> None:

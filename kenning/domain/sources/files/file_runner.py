@@ -4,7 +4,8 @@ extracted, chunked by structure and ingested as one source per file and attachme
 A file that cannot be extracted (corrupt, encrypted, over a limit, a zip bomb) fails its job
 with the problem named (``INVALID: ENCRYPTED: ...``) before anything is written, and its
 original is deleted: no chunk of it exists for anyone to download it by. Secrets in the
-text are handled by ``ingest_graph``'s policy, exactly as for text ingests.
+text are handled by ``ingest_graph``'s policy, exactly as for text ingests; a file the
+policy refuses (REJECT) is refused whole, attachments included, and its original deleted.
 
 Example: ``JobDeps(..., runners={FILE_TASK: file_runner(FileWork(store, parser, detect))})``.
 """
@@ -16,9 +17,11 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from kenning.domain.errors import NotFoundError, ValidationError
-from kenning.domain.ingestion.graph_items import check_items, request_size
+from kenning.domain.ingestion.graph_items import GraphRequest, check_items, request_size
 from kenning.domain.ingestion.ingest_graph import ingest_graph
 from kenning.domain.ingestion.request import IngestStatus
+from kenning.domain.ingestion.secrets.findings import SensitiveContentError
+from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.domain.off_loop import off_loop
 from kenning.domain.queue.jobs import JobStatus
 from kenning.domain.queue.tasks import TaskRun, TaskRunner
@@ -60,12 +63,7 @@ def file_runner(work: FileWork) -> TaskRunner:
             stored.id, stored.filename,
         )  # fmt: skip
         requests = file_graphs(extracted, source)
-        for request in requests:
-            # A refused attachment (a credential under REJECT) refuses the whole file
-            # before its message is written: nothing half-written.
-            await off_loop(
-                request_size(request), partial(check_items, request, task.ingest.secret_policy)
-            )
+        await _checked(work, stored, requests, task.ingest.secret_policy)
         indexed = False
         for request in requests:
             await task.checkpoint()
@@ -74,6 +72,19 @@ def file_runner(work: FileWork) -> TaskRunner:
         return JobStatus.INDEXED if indexed else JobStatus.SKIPPED_DUPLICATE
 
     return run
+
+
+async def _checked(
+    work: FileWork, stored: StoredFile, requests: list[GraphRequest], policy: SecretPolicy
+) -> None:
+    """A refused attachment (a credential under REJECT) refuses the whole file before its
+    message is written, and the original holding the credential is not kept."""
+    try:
+        for request in requests:
+            await off_loop(request_size(request), partial(check_items, request, policy))
+    except SensitiveContentError:
+        await work.files.delete(stored.id, stored.scope)
+        raise
 
 
 async def _extracted(work: FileWork, stored: StoredFile, job: FileJob) -> ExtractedFile:
