@@ -33,9 +33,17 @@ from kenning.domain.ingestion.secrets.findings import (
 )
 from kenning.domain.ingestion.source_connections import ConnectionRevokedError
 from kenning.domain.queue.jobs import JobStateError, JobStatus, LeaseLostError, OperationalError
+from kenning.domain.sources.files.errors import (
+    FileProblem,
+    FileRejectedError,
+    FileTooLargeError,
+    UnsupportedFileError,
+    ZipBombError,
+)
 from kenning.resolvers.errors import MEMBERS, error_member, error_members
 from kenning.schema import errors as gql
 from kenning.schema.queue import types as queue_gql
+from kenning.schema.sources import files as files_gql
 
 
 def _finding(line: int) -> Finding:
@@ -74,6 +82,26 @@ MAPPED = [
             message="connection 'github-acme' is revoked",
             field="connectionId",
             connection_id="github-acme",
+        ),
+    ),
+    (
+        UnsupportedFileError("unsupported file type", detected="application/zip"),
+        files_gql.FileRejected(
+            code=ErrorCode.INVALID,
+            message="unsupported file type",
+            field="file",
+            problem=FileProblem.UNSUPPORTED_TYPE,
+            detected="application/zip",
+        ),
+    ),
+    (
+        ZipBombError("inflates 1000x"),
+        files_gql.FileRejected(
+            code=ErrorCode.TOO_LARGE,
+            message="inflates 1000x",
+            field="file",
+            problem=FileProblem.ZIP_BOMB,
+            detected=None,
         ),
     ),
 ]
@@ -120,6 +148,8 @@ def test_the_table_covers_exactly_the_members_clients_receive() -> None:
         NotFoundError,
         JobStateError,
         ConnectionRevokedError,
+        FileRejectedError,
+        FileTooLargeError,
     }
 
 
