@@ -25,7 +25,8 @@ pytestmark = pytest.mark.e2e
 TOOLS = {
     "store_knowledge", "search_knowledge", "get_context", "record_task_outcome",
     "append_session", "get_session", "find_procedures", "get_rules", "ingest_document",
-    "get_node", "get_neighbors", "structure_knowledge", "find_nodes",
+    "get_node", "get_neighbors", "structure_knowledge", "find_nodes", "ingest_file",
+    "crawl", "crawl_status",
 }  # fmt: skip
 
 SAVE_PROCEDURE = """mutation($input: SaveProcedureInput!) {
