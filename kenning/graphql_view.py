@@ -31,6 +31,7 @@ from kenning.key_sockets import KeySockets
 from kenning.logs import log_event, request_id
 from kenning.operation_type import SUBSCRIPTIONS_OVER_WS, subscribes
 from kenning.resolvers.context import Context
+from kenning.resolvers.sources.upload_guard import body_limit
 from kenning.runtime import Runtime
 from kenning.schema.execution.error_shaping import MASKED_MESSAGE, PART_NAMES
 
@@ -79,6 +80,11 @@ def _limited(request: Request, max_bytes: int) -> Request:
         return message
 
     return Request(request.scope, counted)
+
+
+def _body_limit(request: Request, runtime: Runtime) -> int:
+    settings = runtime.settings
+    return body_limit(request, settings.max_request_bytes, settings.max_file_bytes)
 
 
 class Refused(Exception):
@@ -260,13 +266,13 @@ class KenningGraphQL(GraphQL[Context, None]):
         """Run one HTTP request; every refusal, and every failure, is GraphQL-shaped."""
         try:
             runtime = self._runtime()
-            return await self.run(_limited(request, runtime.settings.max_request_bytes))
+            return await self.run(_limited(request, _body_limit(request, runtime)))
         except Refused as refused:
             return refused.response
         except HTTPException as error:
             return error_response(error.status_code, error.reason)
         except BodyTooLarge:
-            limit = self._holder["runtime"].settings.max_request_bytes
+            limit = _body_limit(request, self._holder["runtime"])
             return error_response(413, f"the request body is over {limit} bytes")
         except Exception:
             logger.exception("graphql.http.failed")

@@ -29,3 +29,16 @@ def upload_refusal(request: Request) -> JSONResponse | None:
     )
     body = {"errors": [{"message": message, "extensions": {"code": "BAD_REQUEST"}}]}
     return JSONResponse(body, status_code=400)
+
+
+# What a multipart request carries besides the file: its operations and map fields.
+MULTIPART_SLACK = 1024 * 1024
+
+
+def body_limit(request: Request, max_request_bytes: int, max_file_bytes: int) -> int:
+    """The bytes a ``/graphql`` request body may have: a multipart upload may hold a whole
+    file (``KENNING_MAX_FILE_BYTES``) even when that is over ``KENNING_MAX_REQUEST_BYTES``."""
+    content_type = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if content_type == "multipart/form-data":
+        return max(max_request_bytes, max_file_bytes + MULTIPART_SLACK)
+    return max_request_bytes

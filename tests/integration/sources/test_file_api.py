@@ -38,7 +38,9 @@ async def uploads(
 ) -> AsyncIterator[Uploads]:
     async with pool.acquire() as conn:
         await conn.execute("DELETE FROM source_files")
-    settings = migrated_settings.model_copy(update={"max_file_bytes": 400_000})
+    settings = migrated_settings.model_copy(
+        update={"max_file_bytes": 400_000, "max_request_bytes": 100_000}
+    )
     async with running_uploads(settings, pool) as running:
         yield running
 
@@ -203,3 +205,16 @@ async def test_a_reingest_keeps_the_original_and_a_purge_deletes_it(
     assert gone.status_code == 404
     assert await pool.fetchval("SELECT count(*) FROM source_files") == 0
     assert await pool.fetchval("SELECT count(*) FROM pg_largeobject_metadata") == 0
+
+
+async def test_an_upload_may_pass_the_request_limit_up_to_the_file_limit(uploads: Uploads) -> None:
+    notes = ("# Notes\n\n" + "Deploys happen on Tuesdays after the review. " * 5000).encode()
+    assert 100_000 < len(notes) < 400_000
+    result = await uploads.upload("notes.md", notes)
+    assert result["__typename"] == "IngestFileSuccess", result
+    assert result["file"]["mediaType"] == "text/markdown"
+    big_json = await uploads.http.post(
+        "/graphql", headers=uploads.auth("acme"),
+        json={"query": "{ __typename }", "variables": {"pad": "x" * 100_001}},
+    )  # fmt: skip
+    assert big_json.status_code == 413
