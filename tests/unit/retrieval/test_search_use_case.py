@@ -13,6 +13,7 @@ from kenning.domain.retrieval.search import (
     PRESETS,
     QUERY_PRIORITY,
     CandidateDepth,
+    FusionMethod,
     FusionWeights,
     SearchConfig,
     SearchFilters,
@@ -102,12 +103,25 @@ async def test_reader_and_filters_reach_the_index_unchanged() -> None:
     }
 
 
-async def test_hybrid_fuses_both_lists_and_reports_each_rank() -> None:
+async def test_hybrid_fuses_both_lists_by_score_and_reports_each_rank() -> None:
     index = FakeIndex(
         vector=[("a", 0.9), ("b", 0.8), ("c", 0.7)],
         keyword=[("b", 0.5), ("d", 0.4)],
     )
     hits = await run(SearchRequest("q", SearchMode.HYBRID, limit=3), index)
+    # The mean of the two scores, 0 where a list lacks the chunk: d (0.2) falls below c (0.35).
+    assert [(h[0], h[2], h[3]) for h in hits] == [("b", 2, 1), ("a", 1, None), ("c", 3, None)]
+    assert [h[1] for h in hits] == [pytest.approx(0.65), pytest.approx(0.45), pytest.approx(0.35)]
+
+
+async def test_hybrid_rrf_fuses_by_rank_when_configured() -> None:
+    index = FakeIndex(
+        vector=[("a", 0.9), ("b", 0.8), ("c", 0.7)],
+        keyword=[("b", 0.5), ("d", 0.4)],
+    )
+    config = PRESETS["hybrid_rrf"]
+    assert config.fusion.method is FusionMethod.RRF
+    hits = await run(SearchRequest("q", SearchMode.HYBRID, limit=3), index, config=config)
     assert [(h[0], h[2], h[3]) for h in hits] == [("b", 2, 1), ("a", 1, None), ("d", None, 2)]
     assert hits[0][1] > hits[1][1] > hits[2][1]
     assert all(0 < h[1] <= 1 for h in hits)
@@ -158,7 +172,9 @@ async def test_min_score_applies_to_the_modes_own_score(
     index = FakeIndex(
         vector=[("a", 0.82), ("b", 0.61), ("c", 0.2)], keyword=[("k", 0.3), ("a", 0.1)]
     )
-    hits = await run(SearchRequest("q", mode, min_score=0.6 if mode != "KEYWORD" else 0.25), index)
+    threshold = {SearchMode.VECTOR: 0.6, SearchMode.KEYWORD: 0.25, SearchMode.HYBRID: 0.4}[mode]
+    # HYBRID: a = (0.82 + 0.1) / 2 = 0.46 passes, b = 0.305 does not.
+    hits = await run(SearchRequest("q", mode, min_score=threshold), index)
     assert [h[0] for h in hits] == expected
 
 
@@ -170,11 +186,11 @@ def test_candidate_depth_grows_with_the_limit_within_bounds() -> None:
     assert CandidateDepth(multiplier=1, minimum=1, maximum=5).for_limit(8) == 8
 
 
-def test_presets_name_each_mode_and_fusion_defaults_to_equal_weights_k_60() -> None:
+def test_presets_name_each_mode_and_fusion_defaults_to_equal_weight_score_fusion() -> None:
     assert {p.mode for p in PRESETS.values()} == set(SearchMode)
     for mode in SearchMode:
         assert config_for(mode).mode is mode
-    assert config_for(SearchMode.HYBRID).fusion == FusionWeights(60, 1.0, 1.0)
+    assert config_for(SearchMode.HYBRID).fusion == FusionWeights(60, 1.0, 1.0, FusionMethod.SCORES)
     tuned = config_for(SearchMode.HYBRID, FusionWeights(20, 1.0, 0.5))
     assert tuned.fusion.k == 20 and tuned.depth == config_for(SearchMode.HYBRID).depth
 
