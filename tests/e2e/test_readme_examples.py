@@ -3,9 +3,11 @@
 The server runs with the router over the demo backends (so ``routerStatus`` and
 ``routerEvents`` have something to show) and without queue workers (so the queue examples
 find their jobs still queued), and the examples run with an admin key of client ``acme``,
-as the README says. An example answers without top-level errors and without error members
-(``... on Error``) unless it is marked ``expect-error=CODE``; then it must fail with that
-code.
+as the README says. A generated git repository lies under the server's
+``KENNING_REPOSITORY_ROOTS`` and ``"<repositoryPath>"`` stands for its path; a variable
+``"<upload NAME>"`` is sent as a small Markdown file ``NAME`` in a multipart request.
+An example answers without top-level errors and without error members (``... on Error``)
+unless it is marked ``expect-error=CODE``; then it must fail with that code.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import asyncio
 import json
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -26,8 +29,17 @@ from kenning.router.demo import DemoBackends, DemoConfig
 from kenning.settings import Settings
 from kenning.storage.db.database_url import with_database
 from kenning.storage.db.migrate import run_upgrade
+from tests.support.code_repo import make_code_repo
 from tests.support.database import TEST_DATABASE, recreate_database
-from tests.support.readme import Example, error_members, examples, fill, remember
+from tests.support.readme import (
+    Example,
+    error_members,
+    examples,
+    fill,
+    remember,
+    uploads,
+    without_uploads,
+)
 from tests.support.server_process import Server, create_key, free_port, start_server, stop_server
 
 pytestmark = pytest.mark.e2e
@@ -49,15 +61,28 @@ def readme_settings(test_settings: Settings) -> Settings:
 
 
 @pytest.fixture(scope="module")
+def repository_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small git repository (two commits) alone under a repository root."""
+    return make_code_repo(tmp_path_factory.mktemp("repository-roots") / "shop").root
+
+
+@pytest.fixture(scope="module")
 def readme_server(
-    readme_settings: Settings, tmp_path_factory: pytest.TempPathFactory
+    readme_settings: Settings, tmp_path_factory: pytest.TempPathFactory, repository_path: Path
 ) -> Iterator[Server]:
     demo = DemoBackends(DemoConfig(gpu_port=free_port(), cpu_port=free_port(), load_time=0.05))
     demo.start()
     router = {k: v for k, v in demo.environment().items() if k.startswith("KENNING_ROUTER_")}
     router["KENNING_ROUTER_STATE_PREFIX"] = f"kenning:router:readme:{uuid.uuid4().hex[:8]}:"
-    log = tmp_path_factory.mktemp("readme") / "server.log"
-    process, running = start_server(readme_settings, log, KENNING_QUEUE_WORKERS="0", **router)
+    folder = tmp_path_factory.mktemp("readme")
+    repositories = {
+        "KENNING_REPOSITORY_ROOTS": str(repository_path.parent),
+        "KENNING_REPOSITORY_DIR": str(folder / "clones"),
+    }
+    process, running = start_server(
+        readme_settings, folder / "server.log", KENNING_QUEUE_WORKERS="0", **router,
+        **repositories,
+    )  # fmt: skip
     key = asyncio.run(create_key(readme_settings, Scope("acme"), Role.ADMIN))
     try:
         yield running.with_key(key)
@@ -66,13 +91,43 @@ def readme_server(
         demo.stop()
 
 
+def markdown_file(name: str) -> bytes:
+    """The small Markdown document a README upload example sends as ``name``."""
+    title = name.rsplit(".", 1)[0].replace("-", " ").capitalize()
+    return f"# {title}\n\n## Deploys\n\nBilling deploys run from main at 10:00.\n".encode()
+
+
+def multipart(example: Example, variables: dict[str, Any]) -> dict[str, Any]:
+    """httpx arguments of the GraphQL multipart request spec: operations, map, one part per
+    ``"<upload NAME>"`` variable."""
+    files = uploads(variables)
+    operations = {"query": example.document, "variables": without_uploads(variables)}
+    return {
+        "data": {
+            "operations": json.dumps(operations),
+            "map": json.dumps({str(i): [path] for i, (path, _) in enumerate(files)}),
+        },
+        "files": {
+            str(i): (name, markdown_file(name), "text/markdown")
+            for i, (_, name) in enumerate(files)
+        },
+    }
+
+
 async def _query(server: Server, example: Example, variables: dict[str, Any]) -> dict[str, Any]:
     async with httpx.AsyncClient(timeout=60) as client:
-        answer = await client.post(
-            f"{server.url}/graphql",
-            json={"query": example.document, "variables": variables},
-            headers=server.headers,
-        )
+        if uploads(variables):
+            answer = await client.post(
+                f"{server.url}/graphql",
+                headers={**server.headers, "Apollo-Require-Preflight": "true"},
+                **multipart(example, variables),
+            )
+        else:
+            answer = await client.post(
+                f"{server.url}/graphql",
+                json={"query": example.document, "variables": variables},
+                headers=server.headers,
+            )
     body: dict[str, Any] = answer.json()
     return body
 
@@ -107,8 +162,8 @@ async def _first_message(
                 await ws.send(json.dumps({"type": "pong"}))
 
 
-async def test_every_readme_example_runs(readme_server: Server) -> None:
-    seen: dict[str, Any] = {}
+async def test_every_readme_example_runs(readme_server: Server, repository_path: Path) -> None:
+    seen: dict[str, Any] = {"repositoryPath": str(repository_path)}
     ran = 0
     for example in examples():
         variables = fill(example.variables, seen)

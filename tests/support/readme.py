@@ -3,7 +3,8 @@
 An example is a fenced block whose info string starts with ``graphql``; a ``json`` block
 right after it (only blank lines between) holds its variables. ``graphql expect-error``
 marks an example that must answer with a top-level error. In variables, a string
-``"<name>"`` stands for the value of field ``name`` (or of an alias) in an earlier answer.
+``"<name>"`` stands for the value of field ``name`` (or of an alias) in an earlier answer,
+and ``"<upload NAME>"`` for a file named ``NAME`` sent with the GraphQL multipart request.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from graphql import DocumentNode, OperationDefinitionNode, OperationType, parse
 README = Path(__file__).resolve().parents[2] / "README.md"
 _FENCE = re.compile(r"^```(?P<info>[^\n`]*)\n(?P<body>.*?)^```\s*$", re.MULTILINE | re.DOTALL)
 _PLACEHOLDER = re.compile(r"^<(\w+)>$")
+_UPLOAD = re.compile(r"^<upload (?P<name>[\w.-]+)>$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,3 +115,26 @@ def error_members(value: Any, path: str = "data") -> list[str]:
         for index, item in enumerate(value):
             found += error_members(item, f"{path}[{index}]")
     return found
+
+
+def uploads(value: Any, path: str = "variables") -> list[tuple[str, str]]:
+    """``(object path, file name)`` of every ``"<upload NAME>"`` in the variables, as the
+    multipart request's ``map`` names them (``variables.file``, ``variables.files.0``)."""
+    if isinstance(value, dict):
+        return [found for k, v in value.items() for found in uploads(v, f"{path}.{k}")]
+    if isinstance(value, list):
+        return [found for i, v in enumerate(value) for found in uploads(v, f"{path}.{i}")]
+    if isinstance(value, str) and (match := _UPLOAD.match(value)):
+        return [(path, match["name"])]
+    return []
+
+
+def without_uploads(value: Any) -> Any:
+    """``value`` with every ``"<upload NAME>"`` made null, as the spec's operations carry it."""
+    if isinstance(value, dict):
+        return {k: without_uploads(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [without_uploads(v) for v in value]
+    if isinstance(value, str) and _UPLOAD.match(value):
+        return None
+    return value
