@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Awaitable, Callable, Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from typing import TypeVar
 
 import asyncpg
@@ -31,6 +31,7 @@ from kenning.storage.ingestion.alias_guard import (
 from kenning.storage.ingestion.alias_merge import merge_alias
 from kenning.storage.ingestion.graph_write_sql import GraphSql
 from kenning.storage.ingestion.knowledge_rows import chunk_records, edge_columns
+from kenning.storage.ingestion.source_removal import remove_source
 
 T = TypeVar("T")
 logger = logging.getLogger("kenning.storage")
@@ -51,7 +52,9 @@ class PgWriteUnit:
     """One open transaction; implements the domain's ``WriteUnit``.
 
     Every key written is re-resolved through the aliases table under ``AliasGuard``'s locks,
-    whatever the caller resolved before the unit began (see ``alias_guard``).
+    whatever the caller resolved before the unit began (see ``alias_guard``). Chunks are
+    held until the unit's next statement: ``upsert_nodes`` then resolves their references
+    with its own keys in one read, and any other method (or the commit) writes them first.
     """
 
     def __init__(self, conn: Connection, sql: GraphSql) -> None:
@@ -59,6 +62,7 @@ class PgWriteUnit:
         self._sql = sql
         self._aliases = AliasGuard(conn)
         self._written: dict[tuple[str, str, str], set[str]] = {}
+        self._pending: list[ChunkRecord] = []
 
     @property
     def connection(self) -> Connection:
@@ -66,10 +70,12 @@ class PgWriteUnit:
         return self._conn
 
     async def lock_source(self, scope: Scope, source_urn: str) -> None:
+        await self.flush()
         key = source_identity(scope, source_urn)
         await self._conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", key)
 
     async def source(self, scope: Scope, source_urn: str) -> SourceRecord | None:
+        await self.flush()
         row = await self._conn.fetchrow(
             """SELECT s.kind, s.content_hash, s.main_node_key, s.connection_id,
                       ARRAY(SELECT c.id FROM chunks c WHERE c.client_id = s.client_id
@@ -99,53 +105,29 @@ class PgWriteUnit:
         )
 
     async def remove_source(self, scope: Scope, source_urn: str) -> tuple[PurgeCounts, list[str]]:
-        parts = _scope(scope)
-        where = "client_id = $1 AND project_id = $2 AND group_id = $3 AND source_urn = $4"
-        chunk_ids = [
-            r["id"]
-            for r in await self._conn.fetch(
-                f"DELETE FROM chunks WHERE {where} RETURNING id", *parts, source_urn
-            )
-        ]
-        mentions = [
-            r["node_key"]
-            for r in await self._conn.fetch(
-                f"DELETE FROM source_mentions WHERE {where} RETURNING node_key",
-                *parts,
-                source_urn,
-            )
-        ]
-        sources = await self._conn.fetchval(
-            f"WITH d AS (DELETE FROM sources WHERE {where} RETURNING 1) SELECT count(*) FROM d",
-            *parts,
-            source_urn,
-        )
-        stripped = deleted = 0
-        if chunk_ids and mentions:
-            touched = await self._conn.fetch(
-                self._sql.strip_evidence(), *parts, mentions, chunk_ids
-            )
-            stripped = len(touched)
-            empty = [r["id"] for r in touched if r["left"] == 0]
-            if empty:
-                result = await self._conn.execute(self._sql.delete_edges_without_evidence(), empty)
-                deleted = int(result.split()[-1])
-        counts = PurgeCounts(
-            sources=int(sources),
-            chunks=len(chunk_ids),
-            evidence_removed=stripped,
-            edges_deleted=deleted,
-        )
-        return counts, mentions
+        await self.flush()
+        return await remove_source(self._conn, self._sql, scope, source_urn)
 
     async def write_chunks(self, chunks: Sequence[ChunkRecord]) -> None:
+        self._pending.extend(chunks)
+
+    async def flush(self, also: Mapping[str, Collection[str]] | None = None) -> None:
+        """Write the held chunks, resolving their references (and ``also``: client → keys
+        the caller is about to write) in one read per client."""
+        chunks, self._pending = self._pending, []
+        wanted: dict[str, set[str]] = {k: set(v) for k, v in (also or {}).items()}
+        for c in chunks:
+            wanted.setdefault(c.scope.client_id, set()).update(c.graph_refs)
+        resolved = {client: await self._aliases.resolve(client, wanted[client])
+                    for client in sorted(wanted)}  # fmt: skip
         if not chunks:
             return
-        rekeyed: list[ChunkRecord] = []
-        for client_id in sorted({c.scope.client_id for c in chunks}):
-            mine = [c for c in chunks if c.scope.client_id == client_id]
-            refs = {ref for c in mine for ref in c.graph_refs}
-            rekeyed += rekey_chunks(mine, await self._aliases.resolve(client_id, refs))
+        rekeyed = [
+            c
+            for client in sorted({c.scope.client_id for c in chunks})
+            for c in rekey_chunks([c for c in chunks if c.scope.client_id == client],
+                                  resolved[client])
+        ]  # fmt: skip
         size = sum(len(c.content) for c in rekeyed)
         records = await off_loop(size, lambda: chunk_records(rekeyed))
         columns = ", ".join(_CHUNK_COLUMNS)
@@ -156,6 +138,7 @@ class PgWriteUnit:
         )
 
     async def upsert_nodes(self, scope: Scope, nodes: Sequence[NodeRecord]) -> None:
+        await self.flush({scope.client_id: {n.key for n in nodes}} if nodes else None)
         if not nodes:
             return
         keys = await self._aliases.resolve(scope.client_id, {n.key for n in nodes})
@@ -182,6 +165,7 @@ class PgWriteUnit:
                 )
 
     async def upsert_edges(self, scope: Scope, edges: Sequence[EdgeRecord]) -> None:
+        await self.flush()
         if not edges:
             return
         ends = {k for e in edges for k in (e.from_key, e.to_key)}
@@ -191,6 +175,7 @@ class PgWriteUnit:
         await self._conn.execute(self._sql.upsert_edges(), *_scope(scope), *columns)
 
     async def record_source(self, record: SourceRecord) -> None:
+        await self.flush()
         named = {*record.mentions, *([record.main_node_key] if record.main_node_key else [])}
         record = rekey_source(record, await self._aliases.resolve(record.scope.client_id, named))
         parts = _scope(record.scope)
@@ -214,6 +199,7 @@ class PgWriteUnit:
         await self.add_mentions(record.scope, record.source_urn, record.mentions)
 
     async def add_mentions(self, scope: Scope, source_urn: str, keys: Collection[str]) -> None:
+        await self.flush()
         if not keys:
             return
         await self._conn.execute(
@@ -227,6 +213,7 @@ class PgWriteUnit:
         )
 
     async def delete_orphans(self, scope: Scope, keys: Collection[str]) -> int:
+        await self.flush()
         # Keys this unit wrote are mentioned by its source, so never orphans; leaving them
         # out spares an exclusive lock on keys it holds shared (two such units would deadlock).
         ordered = sorted(set(keys) - self._written.get(_scope(scope), set()))
@@ -237,6 +224,7 @@ class PgWriteUnit:
         return int(result.split()[-1])
 
     async def existing_keys(self, scope: Scope, keys: Collection[str]) -> set[str]:
+        await self.flush()
         if not keys:
             return set()
         canonical = await self._aliases.resolve(scope.client_id, keys)
@@ -247,6 +235,7 @@ class PgWriteUnit:
         return {key for key in keys if canonical[key] in found}
 
     async def sources_of_connection(self, scope: Scope, connection_id: str) -> list[str]:
+        await self.flush()
         rows = await self._conn.fetch(
             """SELECT source_urn FROM sources
                WHERE client_id = $1 AND project_id = $2 AND group_id = $3
@@ -257,6 +246,7 @@ class PgWriteUnit:
         return [r["source_urn"] for r in rows]
 
     async def merge_alias(self, client_id: str, alias_key: str, canonical_key: str) -> int:
+        await self.flush()
         return await merge_alias(self._conn, self._sql, client_id, alias_key, canonical_key)
 
 
@@ -280,7 +270,10 @@ class PgKnowledgeStore:
         for attempt in range(1, _RETRIES + 1):
             try:
                 async with self._pool.acquire() as conn, conn.transaction():
-                    return await work(PgWriteUnit(conn, self._sql))
+                    unit = PgWriteUnit(conn, self._sql)
+                    done = await work(unit)
+                    await unit.flush()
+                    return done
             except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError):
                 if attempt == _RETRIES:
                     raise
