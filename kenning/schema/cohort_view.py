@@ -2,41 +2,29 @@
 
 Every member of a subscription cohort (``cohorts.py``) is handed the very same ``data``
 object; the websocket message around it differs only by the operation id, so the data's
-JSON is built once and each member's message is assembled around it.
+JSON is built once and each member's message is assembled around it. Over
+graphql-transport-ws, members that keep up skip Strawberry's per-event path altogether
+(``fan_out.py``: ``CohortTransportWSHandler``) and write the same message themselves.
 """
 
 from __future__ import annotations
 
-import json
-from collections import OrderedDict
 from typing import Any
 
 from kenning.graphql_view import KenningGraphQL
-
-ENCODED_KEPT = 64
+from kenning.schema.fan_out import CohortTransportWSHandler, encoded_payloads, next_frame
 
 
 class CohortGraphQL(KenningGraphQL):
     """``KenningGraphQL`` whose subscription messages reuse the JSON of shared data."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        # The data is kept alongside, so its id cannot be reused while cached.
-        self._encoded: OrderedDict[int, tuple[object, str]] = OrderedDict()
+    graphql_transport_ws_handler_class = CohortTransportWSHandler
 
     def encode_json(self, data: object) -> str | bytes:
         shared = _shared_data(data)
-        if shared is None:
+        if shared is None or not isinstance(data, dict):
             return super().encode_json(data)
-        assert isinstance(data, dict)
-        hit = self._encoded.get(id(shared))
-        if hit is None or hit[0] is not shared:
-            hit = (shared, json.dumps({"data": shared}, separators=(",", ":")))
-            self._encoded[id(shared)] = hit
-            if len(self._encoded) > ENCODED_KEPT:
-                self._encoded.popitem(last=False)
-        head = json.dumps({"id": data["id"], "type": data["type"]}, separators=(",", ":"))
-        return f'{head[:-1]},"payload":{hit[1]}}}'
+        return next_frame(data["id"], encoded_payloads(shared), data["type"])
 
 
 def _shared_data(message: object) -> object | None:

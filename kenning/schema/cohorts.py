@@ -15,9 +15,10 @@ never changes what anyone receives. Results with errors are never shared.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 from collections import OrderedDict
-from collections.abc import Awaitable, Hashable, Mapping
+from collections.abc import Awaitable, Callable, Hashable, Mapping
 from typing import Any, cast
 
 import strawberry
@@ -33,6 +34,12 @@ SHARED_KEPT = 256
 
 SUBSCRIPTION = OperationType.SUBSCRIPTION
 _Result = ExecutionResult | Awaitable[ExecutionResult]
+
+# Told of each subscription's executor as it is built, in the operation's own task: how a
+# websocket handler's member (``fan_out.py``) later runs events without Strawberry's loop.
+subscription_built: contextvars.ContextVar[Callable[[CohortExecutor], None] | None] = (
+    contextvars.ContextVar("kenning_subscription_built", default=None)
+)
 
 
 def cohort_key(
@@ -112,6 +119,9 @@ class CohortExecutor(CheckedExecutor):
             name = built.operation.name.value if built.operation.name else None
             key = cohort_key(document, name, raw_variable_values, context_value)
             built.cohort = None if key is None else (id(schema), key)
+            told = subscription_built.get()
+            if told is not None:
+                told(built)
         return built
 
     def build_per_event_executor(self, payload: Any) -> Executor[Any]:

@@ -13,6 +13,7 @@ from kenning.domain.queue.status_feed import QueueStatus
 from kenning.resolvers.access.scope import read_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.queue.jobs import to_job_type
+from kenning.schema.fan_out import direct_delivery
 from kenning.schema.queue import types as gql
 
 MAX_FIRST = 200
@@ -79,8 +80,13 @@ async def queue_status(info: Info, first: int = 20) -> AsyncGenerator[gql.QueueS
     if not 0 <= first <= MAX_FIRST:
         raise ValidationError(f"first must be 0..{MAX_FIRST}", field="first")
     scope = read_scope(info)
+    # Over graphql-transport-ws, an update whose result this subscription's cohort shares is
+    # written to the socket directly (kenning/schema/fan_out.py); any other is yielded.
+    deliver = direct_delivery()
     async for status in info.context.runtime.queue.feeds.watch(scope, first):
-        yield _converted(status)
+        update = _converted(status)
+        if deliver is None or not await deliver(update):
+            yield update
 
 
 async def ingestion_progress(

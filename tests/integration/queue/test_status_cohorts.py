@@ -1,5 +1,6 @@
 """queueStatus cohorts: subscribers with the same selection and visibility share one execution
-per change; other scopes and other selections never share; every member gets every change."""
+per change; other scopes and other selections never share; every member gets every change.
+Over real websockets: test_cohort_frames.py."""
 
 from __future__ import annotations
 

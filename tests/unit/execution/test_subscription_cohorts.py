@@ -1,12 +1,14 @@
 """Who shares a subscription cohort (same document, name, variables and visibility, never just
-the same key), and the websocket messages built around a shared result's JSON."""
+the same key), the websocket messages built around a shared result's JSON, and a member writing
+its own frame."""
 
 from __future__ import annotations
 
 import json
-from typing import cast
+from types import SimpleNamespace
+from typing import Any, cast
 
-from graphql import parse
+from graphql import ExecutionResult, GraphQLError, parse
 
 from kenning.domain.access.principal import Principal, Role
 from kenning.domain.access.scope import Scope
@@ -15,6 +17,7 @@ from kenning.runtime import Runtime
 from kenning.schema.build import build_schema
 from kenning.schema.cohort_view import CohortGraphQL
 from kenning.schema.cohorts import cohort_key
+from kenning.schema.fan_out import Member, direct_delivery, encoded_payloads, next_frame
 from kenning.storage.db.health import unavailable_part
 
 DOCUMENT = parse("subscription S($first: Int!) { queueStatus(first: $first) { degraded } }")
@@ -62,3 +65,73 @@ def test_messages_around_shared_data_are_the_plain_encoding() -> None:
     with_errors = {"id": "2", "type": "next", "payload": {"data": data, "errors": [{"m": 1}]}}
     assert json.loads(view.encode_json(with_errors)) == with_errors
     assert json.loads(view.encode_json({"type": "pong"})) == {"type": "pong"}
+
+
+def test_a_direct_frame_is_strawberrys_encoding_of_the_next_message() -> None:
+    data = {"queueStatus": {"changes": [{"jobId": 'j-\u00e9"\n', "status": "QUEUED"}]}}
+    for op_id in ("1", 'a"b\u00e9', "\u2028"):
+        message = {"id": op_id, "type": "next", "payload": {"data": data}}
+        plain = json.dumps(message, separators=(",", ":"))  # Strawberry's encode_json
+        assert next_frame(op_id, encoded_payloads(data)) == plain
+
+
+class FakeSocket:
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append(text)
+
+
+class FakeExecutor:
+    """A subscription's executor whose every event executes to ``result``."""
+
+    cohort: object = ("cohort",)
+
+    def __init__(self, result: ExecutionResult) -> None:
+        self.result = result
+
+    def build_per_event_executor(self, event: object) -> FakeExecutor:
+        return self
+
+    def execute_operation(self, serially: bool | None = None) -> ExecutionResult:
+        return self.result
+
+    def is_awaitable(self, value: object) -> bool:
+        return False
+
+
+def member_with(result: ExecutionResult) -> tuple[Member, FakeSocket, Any]:
+    socket = FakeSocket()
+    handler = SimpleNamespace(websocket=SimpleNamespace(ws=socket), operations={})
+    operation = SimpleNamespace(id="op-1", completed=False)
+    handler.operations["op-1"] = operation
+    member = Member(cast(Any, handler), cast(Any, operation))
+    member.adopt(cast(Any, FakeExecutor(result)))
+    return member, socket, handler
+
+
+async def test_a_member_writes_its_next_frame_until_the_operation_completes() -> None:
+    member, socket, handler = member_with(ExecutionResult({"queueStatus": {"resynced": True}}))
+    assert await member.deliver(object())
+    assert socket.sent == [
+        '{"id":"op-1","type":"next","payload":{"data":{"queueStatus":{"resynced":true}}}}'
+    ]
+    handler.operations.clear()  # "complete" received: the operation is forgotten
+    assert await member.deliver(object())  # consumed, and nothing more is written
+    assert len(socket.sent) == 1
+
+
+async def test_a_result_with_errors_is_left_to_strawberrys_path() -> None:
+    member, socket, _ = member_with(ExecutionResult(None, [GraphQLError("boom")]))
+    assert not await member.deliver(object())
+    assert socket.sent == []
+
+
+async def test_without_a_member_or_a_cohort_events_are_yielded() -> None:
+    assert direct_delivery() is None  # not inside a graphql-transport-ws operation
+    member, socket, _ = member_with(ExecutionResult({"x": 1}))
+    assert member.executor is not None
+    member.executor.cohort = None  # a caller without a principal has no cohort
+    assert not await member.deliver(object())
+    assert socket.sent == []
