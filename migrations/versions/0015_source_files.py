@@ -18,6 +18,11 @@ Purging a source deletes its originals: a deferred constraint trigger on ``sourc
 (``source_files_purge``) runs at commit, so a re-ingest, which removes and writes the
 source row again in one transaction, keeps them; a purge, which leaves no row, does not.
 
+Once its job has indexed a file (``indexed_at``), the originals of the same source and scope
+indexed before it are superseded and deleted; ones still queued stay. A file whose text held
+a credential is not kept: its object is unlinked and its row stays as a tombstone with
+``content_oid`` NULL and ``not_kept`` saying why, so a download can answer why it is gone.
+
 Revision ID: 0015
 Revises: 0014
 Create Date: 2026-11-28 10:00:00
@@ -49,7 +54,9 @@ def upgrade() -> None:
         sa.Column("media_type", sa.String(length=200), nullable=False),
         sa.Column("size", sa.BigInteger(), nullable=False),
         sa.Column("sha256", sa.String(length=64), nullable=False),
-        sa.Column("content_oid", postgresql.OID(), nullable=False),
+        sa.Column("content_oid", postgresql.OID(), nullable=True),
+        sa.Column("not_kept", sa.String(length=40), nullable=True),
+        sa.Column("indexed_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column(
             "created_at",
             sa.DateTime(timezone=True),

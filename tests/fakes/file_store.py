@@ -6,17 +6,19 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.sources.files.stored import SLICE_BYTES, StoredFile
+from kenning.domain.sources.files.stored import SLICE_BYTES, NotKeptReason, StoredFile
 
 
 class FakeFileStore:
-    """Keeps files in a dict by id."""
+    """Keeps files in a dict by id; ``indexed`` lists the settled ids in settling order."""
 
     def __init__(self) -> None:
         self.files: dict[str, tuple[StoredFile, bytes]] = {}
+        self.indexed: list[str] = []
 
     async def save(
         self, scope: Scope, source_urn: str, filename: str, media_type: str, data: bytes
@@ -47,3 +49,22 @@ class FakeFileStore:
             return False
         del self.files[file_id]
         return True
+
+    async def settle(self, file: StoredFile, not_kept: NotKeptReason | None) -> int:
+        found = self.files.get(file.id)
+        if found is None:
+            return 0
+        if not_kept is not None:
+            self.files[file.id] = (replace(found[0], not_kept=not_kept), b"")
+        if file.id not in self.indexed:
+            self.indexed.append(file.id)
+        before = self.indexed[: self.indexed.index(file.id)]
+        superseded = [
+            other for other in before
+            if other in self.files
+            and (self.files[other][0].scope, self.files[other][0].source_urn)
+            == (file.scope, file.source_urn)
+        ]  # fmt: skip
+        for other in superseded:
+            del self.files[other]
+        return len(superseded)

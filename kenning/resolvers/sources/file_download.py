@@ -3,7 +3,8 @@
 Authenticated like ``/graphql`` (``Authorization: Bearer <API key>``). A file the caller's
 scope may not read gets the same 404 as an unknown id, so an id tells nothing. The answer is
 always an attachment with ``nosniff``: an uploaded HTML file is never rendered as a page of
-this server."""
+this server. A file whose original was not kept (its text held credentials) answers 410 Gone
+with the reason (``extensions.reason``), to the same readers only: others get the 404."""
 
 from __future__ import annotations
 
@@ -16,15 +17,18 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from kenning.domain.access.principal import ANONYMOUS, Principal, bearer_key
-from kenning.domain.sources.files.stored import FileStore, StoredFile
+from kenning.domain.sources.files.stored import NOT_KEPT_MESSAGES, FileStore, StoredFile
 from kenning.runtime import Runtime
 
 logger = logging.getLogger("kenning.sources.files")
 REALM = 'Bearer realm="kenning"'
 
 
-def _error(status: int, message: str, code: str, **headers: str) -> JSONResponse:
-    body = {"errors": [{"message": message, "extensions": {"code": code}}]}
+def _error(
+    status: int, message: str, code: str, reason: str | None = None, **headers: str
+) -> JSONResponse:
+    extensions = {"code": code} | ({"reason": reason} if reason else {})
+    body = {"errors": [{"message": message, "extensions": extensions}]}
     return JSONResponse(body, status_code=status, headers=headers or None)
 
 
@@ -70,6 +74,8 @@ def file_routes(
                           **{"Retry-After": "5"})  # fmt: skip
         if found is None:
             return _error(404, "no such file", "NOT_FOUND")
+        if found.not_kept is not None:
+            return _error(410, NOT_KEPT_MESSAGES[found.not_kept], "GONE", found.not_kept.value)
         logger.info("files.download", extra={"file_id": found.id, "size": found.size})
         headers = {
             "Content-Disposition": content_disposition(found.filename),

@@ -18,6 +18,7 @@ from kenning.domain.sources.files.file_job import (
     QueuedFile,
     request_file,
 )
+from kenning.domain.sources.files.stored import NOT_KEPT_MESSAGES
 from kenning.domain.sources.files.stored import StoredFile as DomainStoredFile
 from kenning.resolvers.access.scope import read_scope, stored_write_scope
 from kenning.resolvers.context import Info
@@ -54,7 +55,9 @@ def to_stored_file(file: DomainStoredFile) -> StoredFile:
         id=strawberry.ID(file.id), source_urn=file.source_urn, filename=file.filename,
         media_type=file.media_type, size=file.size, sha256=file.sha256,
         created_at=file.created_at, scope=scope_info(file.scope),
-        download_url=f"{DOWNLOAD_PATH}{file.id}",
+        download_url=f"{DOWNLOAD_PATH}{file.id}", kept=file.kept,
+        not_kept_reason=file.not_kept,
+        not_kept_message=NOT_KEPT_MESSAGES[file.not_kept] if file.not_kept else None,
     )  # fmt: skip
 
 

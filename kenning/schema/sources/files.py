@@ -10,6 +10,7 @@ import strawberry
 
 from kenning.domain.sources.files.errors import FileProblem, FileRejectedError, FileTooLargeError
 from kenning.domain.sources.files.extracted import OcrMode
+from kenning.domain.sources.files.stored import NotKeptReason
 from kenning.schema.access.scope import ScopeInfo, ScopeInput
 from kenning.schema.errors import Error, ScopeError, SensitiveContentError, ValidationError
 from kenning.schema.queue.types import IngestionHandle
@@ -24,6 +25,13 @@ strawberry.enum(
     name="OcrMode",
     description="When OCR reads PDF pages: AUTO those without text, ALWAYS every page, NEVER "
     "none (images are read by OCR unless NEVER).",
+)
+
+strawberry.enum(
+    NotKeptReason,
+    name="FileNotKeptReason",
+    description="Why a file's original is not kept although its chunks are: CREDENTIALS "
+    "(its extracted text held a credential; its chunks are stored redacted).",
 )
 
 
@@ -51,7 +59,10 @@ class FileRejected(Error):
     )
 
 
-@strawberry.type(description="A stored original, downloadable by whoever may read its chunks.")
+@strawberry.type(
+    description="A stored original, downloadable by whoever may read its chunks unless it "
+    "was not kept (`kept` false, `notKeptReason` why; the download then answers 410 Gone)."
+)
 class StoredFile:
     id: strawberry.ID
     source_urn: str
@@ -63,6 +74,15 @@ class StoredFile:
     scope: ScopeInfo
     download_url: str = strawberry.field(
         description="`/files/<id>` on this server: GET it with the same API key header."
+    )
+    kept: bool = strawberry.field(
+        default=True, description="False once the original's bytes were dropped on purpose."
+    )
+    not_kept_reason: NotKeptReason | None = strawberry.field(
+        default=None, description="Why the original was not kept; null while it is."
+    )
+    not_kept_message: str | None = strawberry.field(
+        default=None, description="The reason in words, for people."
     )
 
 

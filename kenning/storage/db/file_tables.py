@@ -2,7 +2,9 @@
 
 The bytes live in a PostgreSQL large object (``content_oid``), written with ``lo_from_bytea``
 and read in slices with ``lo_get``; a row trigger unlinks the object when its row is
-deleted. Read and written by ``kenning.storage.sources.files.file_store``.
+deleted. ``content_oid`` is NULL once a file is not kept (``not_kept`` says why: its text
+held credentials); ``indexed_at`` is set when its job has indexed it. Read and written by
+``kenning.storage.sources.files.file_store``.
 """
 
 from __future__ import annotations
@@ -39,7 +41,11 @@ class SourceFileRow(SQLModel, table=True):
     media_type: str = Field(max_length=200)
     size: int = Field(sa_type=sa.BigInteger)
     sha256: str = Field(max_length=64)
-    content_oid: int = Field(sa_type=OID)
+    content_oid: int | None = Field(default=None, sa_type=OID, nullable=True)
+    not_kept: str | None = Field(default=None, max_length=40, nullable=True)
+    indexed_at: datetime | None = Field(
+        default=None, sa_column=sa.Column(sa.DateTime(timezone=True), nullable=True)
+    )
     created_at: datetime = Field(
         sa_column=sa.Column(
             sa.DateTime(timezone=True), nullable=False, server_default=sa.text("now()")

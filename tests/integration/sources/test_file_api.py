@@ -29,7 +29,7 @@ from tests.support.graph_rows import graph_edges
 pytestmark = pytest.mark.integration
 
 STATUS = """query S($id: ID!) { ingestionStatus(jobId: $id) { status lastError } }"""
-STORED = """query S($id: ID!) { storedFile(id: $id) { id filename size downloadUrl } }"""
+STORED = """query S($id: ID!) { storedFile(id: $id) { id filename size downloadUrl kept } }"""
 
 
 @pytest.fixture
@@ -189,16 +189,21 @@ PURGE = """mutation P($urn: String!) { purgeSource(sourceUrn: $urn) {
   __typename ... on PurgeSuccess { sources } } }"""
 
 
-async def test_a_reingest_keeps_the_original_and_a_purge_deletes_it(
+async def test_a_new_upload_supersedes_the_older_original_and_a_purge_deletes_it(
     uploads: Uploads, pool: asyncpg.Pool
 ) -> None:
     first = await uploads.upload("plan.pdf", text_pdf(["Plan A."]))
     await finished(uploads, first["job"]["jobId"])
     second = await uploads.upload("plan.pdf", text_pdf(["Plan B."]))
+    assert first["file"]["id"] != second["file"]["id"]
+    assert (await uploads.graphql(STORED, "acme", id=first["file"]["id"]))["storedFile"]
     assert (await finished(uploads, second["job"]["jobId"]))["status"] == "INDEXED"
-    for result in (first, second):  # the re-ingest replaced the source, not the originals
-        kept = await uploads.graphql(STORED, "acme", id=result["file"]["id"])
-        assert kept["storedFile"] is not None
+    # Indexing plan B superseded plan A's original (its chunks were replaced too).
+    assert (await uploads.graphql(STORED, "acme", id=first["file"]["id"]))["storedFile"] is None
+    kept = await uploads.graphql(STORED, "acme", id=second["file"]["id"])
+    assert kept["storedFile"]["kept"] is True
+    assert await pool.fetchval("SELECT count(*) FROM source_files") == 1
+    assert await pool.fetchval("SELECT count(*) FROM pg_largeobject_metadata") == 1
     purged = (await uploads.graphql(PURGE, "acme", urn="file:plan.pdf"))["purgeSource"]
     assert purged["sources"] == 1
     gone = await uploads.http.get(second["file"]["downloadUrl"], headers=uploads.auth("acme"))

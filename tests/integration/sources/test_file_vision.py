@@ -1,6 +1,6 @@
 """Images described by a vision model through the fake Ollama: the chat request carries the
 image as ``messages[].images`` at priority 2 (DOCUMENT), and the description is indexed
-with the image as its part."""
+with the image as its part; an image whose OCR text holds a credential is sent to no model."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 
 from kenning.domain.sources.files import FileLimits, OcrMode, PartOrigin, extract_file
 from kenning.domain.sources.files.describer import ModelImageDescriber
+from kenning.domain.sources.files.extract import NOT_SENT
 from kenning.storage.models.ollama import OllamaModelClient
 from kenning.storage.sources.files import LibraryFileParser
 from tests.fakes.ollama import FakeFactory
@@ -49,3 +50,34 @@ async def test_an_image_is_described_at_document_priority_with_the_image_attache
     text = extracted.part_text(described[0])
     assert "A whiteboard listing the release steps." in text
     assert "Release" in text  # the OCR text rides along
+
+
+async def test_an_image_whose_text_holds_a_credential_is_sent_to_no_model(
+    fake_ollama_factory: FakeFactory,
+) -> None:
+    fake = fake_ollama_factory("vision-secret")
+    fake.replier = lambda body: "A note with a key."
+    clean = text_image(["Release steps", "Tag and deploy"], size=56)
+    secret = text_image(["Deploy notes", "key AKIAVXMTRGHKWNCPDLEM"], size=56)
+    client = OllamaModelClient(fake.url, timeout=10)
+    try:
+        describer = ModelImageDescriber(client, VISION)
+        extracted = [
+            await extract_file(
+                image,
+                filename=name,
+                ocr=OcrMode.AUTO,
+                limits=FileLimits(),
+                parser=LibraryFileParser(),
+                describer=describer,
+            )
+            for name, image in (("secret.png", secret), ("clean.png", clean))
+        ]
+    finally:
+        await client.aclose()
+    # Only the clean image reached the model; the other says why it was not described.
+    assert fake.count("/api/chat", model=VISION) == 1
+    assert NOT_SENT in extracted[0].notes
+    assert [p.origin for p in extracted[0].parts] == [PartOrigin.OCR]
+    assert "AKIAVXMTRGHKWNCPDLEM" in extracted[0].text  # the policy handles it at ingest
+    assert PartOrigin.IMAGE in [p.origin for p in extracted[1].parts]

@@ -1,15 +1,19 @@
 """The "file" runner over fakes: one source per file and attachment with ``attached_to``
 evidence, two attachments of one name kept apart, a credential in an attachment refusing
 the whole file (nothing of the message written), a refused file failing its job with the
-problem named and its original deleted."""
+problem named and its original deleted; under REDACT a file that held a credential indexed
+redacted and its original not kept; a file indexed superseding its source's older originals
+(not queued ones); a file purged while queued failing its job saying so."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
 from kenning.domain.access.scope import Scope
+from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.domain.queue.jobs import Job, JobStatus, Lane, Lease
 from kenning.domain.queue.payload import task_payload
 from kenning.domain.queue.ports import ClaimedJob
@@ -28,6 +32,7 @@ from kenning.domain.sources.files import (
 from kenning.domain.sources.files.file_graph import FileSource, file_graphs
 from kenning.domain.sources.files.file_job import FILE_TASK, FileJob, file_body
 from kenning.domain.sources.files.file_runner import FileWork, file_runner
+from kenning.domain.sources.files.stored import NotKeptReason
 from tests.fakes.embedder import FakeEmbedder
 from tests.fakes.file_store import FakeFileStore
 from tests.fakes.knowledge_store import FakeStore
@@ -65,14 +70,21 @@ def claimed(payload: Mapping[str, Any]) -> ClaimedJob:
     return ClaimedJob(job, Lease("j1", "w/1"), payload)
 
 
-async def run(answer: ExtractedFile | Exception) -> tuple[JobStatus | None, FakeStore, Any]:
-    files, store, queue = FakeFileStore(), FakeStore(), FakeWorkQueue()
-    stored = await files.save(SCOPE, "file:mail.eml", "mail.eml", "message/rfc822", b"x")
+async def run(
+    answer: ExtractedFile | Exception,
+    policy: SecretPolicy = SecretPolicy.REJECT,
+    files: FakeFileStore | None = None,
+    data: bytes = b"x",
+) -> tuple[JobStatus | None, FakeStore, Any]:
+    files = files if files is not None else FakeFileStore()
+    store, queue = FakeStore(), FakeWorkQueue()
+    stored = await files.save(SCOPE, "file:mail.eml", "mail.eml", "message/rfc822", data)
     work = FileWork(files, Parser(answer), lambda *a, **k: MediaType.EMAIL, None, FileLimits())
-    job = JobDeps(ingest=deps(store, FakeEmbedder()), runners={FILE_TASK: file_runner(work)})
+    ingest = replace(deps(store, FakeEmbedder()), secret_policy=policy)
+    job = JobDeps(ingest=ingest, runners={FILE_TASK: file_runner(work)})
     body = file_body(FileJob(stored.id, "file", ("mail",), OcrMode.AUTO))
     status = await run_job(claimed(task_payload(FILE_TASK, body)), queue, job)
-    return status, store, (files, queue)
+    return status, store, (files, queue, stored.id, job, body)
 
 
 async def test_each_attachment_is_a_source_attached_to_its_message() -> None:
@@ -107,14 +119,64 @@ async def test_each_attachment_is_a_source_attached_to_its_message() -> None:
 async def test_a_credential_in_an_attachment_refuses_the_whole_file() -> None:
     mail = text_file("Hello.", MediaType.EMAIL,
                      attachments=(Attachment("env.txt", text_file(CREDENTIAL)),))  # fmt: skip
-    status, store, (files, _) = await run(mail)
+    status, store, (files, *_) = await run(mail)
     assert status is JobStatus.FAILED
     assert store.sources == {} and store.chunks == []
     assert files.files == {}  # the original holding the credential is not kept
 
 
 async def test_a_refused_file_fails_with_its_problem_and_loses_its_original() -> None:
-    status, store, (files, queue) = await run(EncryptedFileError("the PDF is encrypted"))
+    status, store, (files, queue, *_) = await run(EncryptedFileError("the PDF is encrypted"))
     assert status is JobStatus.FAILED
     assert "ENCRYPTED: the PDF is encrypted" in queue.log[-1][1][1]
     assert files.files == {} and store.sources == {}
+
+
+async def test_under_redact_a_file_that_held_a_credential_is_indexed_but_not_kept() -> None:
+    mail = text_file("Hello.", MediaType.EMAIL,
+                     attachments=(Attachment("env.txt", text_file(CREDENTIAL)),))  # fmt: skip
+    status, store, (files, queue, file_id, job, body) = await run(mail, SecretPolicy.REDACT)
+    assert status is JobStatus.INDEXED
+    assert set(store.sources) == {"file:mail.eml", "file:mail.eml/env.txt"}
+    assert not any("AKIAIOSFODNN7EXAMPLF" in c.content for c in store.chunks)
+    stored, data = files.files[file_id]
+    assert (stored.kept, stored.not_kept, data) == (False, NotKeptReason.CREDENTIALS, b"")
+    # A retried job finds the tombstone: its chunks are stored, nothing is read again.
+    again = await run_job(claimed(task_payload(FILE_TASK, body)), queue, job)
+    assert again is JobStatus.SKIPPED_DUPLICATE
+    assert files.files[file_id][0].not_kept is NotKeptReason.CREDENTIALS
+
+
+async def test_under_redact_a_clean_file_is_kept() -> None:
+    status, _, (files, _, file_id, *_) = await run(text_file("Plain."), SecretPolicy.REDACT)
+    assert status is JobStatus.INDEXED
+    assert files.files[file_id][0].kept and files.files[file_id][1] == b"x"
+
+
+async def test_an_indexed_file_supersedes_older_originals_but_not_queued_ones() -> None:
+    files = FakeFileStore()
+    older = await files.save(SCOPE, "file:mail.eml", "mail.eml", "message/rfc822", b"old")
+    await files.settle(older, None)
+    queued = await files.save(SCOPE, "file:mail.eml", "mail.eml", "message/rfc822", b"new")
+    other = await files.save(Scope("globex"), "file:mail.eml", "mail.eml", "x", b"old")
+    await files.settle(other, None)
+    status, _, (_, _, file_id, *_) = await run(text_file("Now."), files=files, data=b"now")
+    assert status is JobStatus.INDEXED
+    assert set(files.files) == {file_id, queued.id, other.id}
+
+
+async def test_a_file_purged_while_queued_fails_its_job_saying_so() -> None:
+    files = FakeFileStore()
+
+    class Purging(FakeFileStore):
+        async def get(self, file_id: str, reader: Scope) -> Any:
+            await files.delete(file_id, SCOPE)  # the purge happened before the job ran
+            return await files.get(file_id, reader)
+
+    purging = Purging()
+    purging.files = files.files
+    status, store, (_, queue, *_) = await run(text_file("Late."), files=purging)
+    assert status is JobStatus.FAILED
+    message = queue.log[-1][1][1]
+    assert "file:mail.eml was purged after this file was uploaded" in message
+    assert store.sources == {}

@@ -1,6 +1,9 @@
 """``extract_file``: the one entry point. The size is checked first, the parser runs off
 the event loop, then each image found (or the image the file is) is described by the
 vision model when there is one, else indexed by its OCR text alone with a note saying so.
+An image is sent to the vision model only after its OCR text passed the secret check: one
+whose text holds a credential never reaches a model, whatever the policy (a note says why;
+the policy then refuses or redacts that text like any other).
 
 Example::
 
@@ -13,7 +16,9 @@ Example::
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
+from kenning.domain.ingestion.secrets.scan import scan
 from kenning.domain.models.ports import ModelCallError
 from kenning.domain.off_loop import OFF_LOOP_CHARS, off_loop
 from kenning.domain.sources.files.document import SEPARATOR
@@ -28,6 +33,7 @@ from kenning.domain.sources.files.limits import FileLimits, check_size
 from kenning.domain.sources.files.ports import FileParser, ImageDescriber
 
 OCR_ONLY = "OCR only: no vision backend"
+NOT_SENT = "an image was not described: its text holds a credential, so it was sent to no model"
 
 
 async def extract_file(
@@ -85,6 +91,11 @@ async def _described(
     image: FoundImage, describer: ImageDescriber | None, notes: list[str]
 ) -> FoundImage:
     if describer is None:
+        return image
+    text = image.ocr_text
+    findings = await off_loop(len(text), partial(scan, text)) if text.strip() else []
+    if findings:
+        notes.append(NOT_SENT)
         return image
     try:
         description = (await describer.describe(image.data, image.media_type)).strip()

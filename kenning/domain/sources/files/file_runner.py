@@ -7,6 +7,12 @@ original is deleted: no chunk of it exists for anyone to download it by. Secrets
 text are handled by ``ingest_graph``'s policy, exactly as for text ingests; a file the
 policy refuses (REJECT) is refused whole, attachments included, and its original deleted.
 
+Secrets never reach storage, so a file whose text (or an attachment's) held a credential is
+not kept whatever the policy: under REDACT its chunks are stored redacted, then ``settle``
+drops its bytes and leaves a tombstone saying why (``NotKeptReason.CREDENTIALS``). Once
+indexed, a file supersedes the originals its source had before (``FileStore.settle``). A
+file purged while its job waited fails the job saying so.
+
 Example: ``JobDeps(..., runners={FILE_TASK: file_runner(FileWork(store, parser, detect))})``.
 """
 
@@ -32,7 +38,12 @@ from kenning.domain.sources.files.file_graph import FileSource, file_graphs
 from kenning.domain.sources.files.file_job import FileJob, TypeDetector, file_job
 from kenning.domain.sources.files.limits import FileLimits
 from kenning.domain.sources.files.ports import FileParser, ImageDescriber
-from kenning.domain.sources.files.stored import FileStore, StoredFile, file_bytes
+from kenning.domain.sources.files.stored import (
+    FileStore,
+    NotKeptReason,
+    StoredFile,
+    file_bytes,
+)
 
 logger = logging.getLogger("kenning.sources.files")
 
@@ -56,35 +67,60 @@ def file_runner(work: FileWork) -> TaskRunner:
         job = file_job(task.payload)
         stored = await work.files.get(job.file_id, task.job.scope)
         if stored is None:
-            raise NotFoundError(f"the stored file {job.file_id} is gone", field="fileId")
+            raise NotFoundError(_gone(task.job.source_urn), field="fileId")
+        if not stored.kept:  # settled by an earlier attempt: its chunks are stored
+            return JobStatus.SKIPPED_DUPLICATE
         extracted = await _extracted(work, stored, job)
         source = FileSource(
             stored.source_urn, job.kind, job.tags, task.job.scope, task.job.priority,
             stored.id, stored.filename,
         )  # fmt: skip
         requests = file_graphs(extracted, source)
-        await _checked(work, stored, requests, task.ingest.secret_policy)
+        held = await _credentials(work, stored, requests, task.ingest.secret_policy)
         indexed = False
         for request in requests:
             await task.checkpoint()
             outcome = await ingest_graph(request, task.ingest)
             indexed = indexed or outcome.outcome.status is IngestStatus.INDEXED
+        not_kept = NotKeptReason.CREDENTIALS if held else None
+        superseded = await work.files.settle(stored, not_kept)
+        logger.info(
+            "files.settled",
+            extra={"file_id": stored.id, "kept": not held, "superseded": superseded},
+        )
         return JobStatus.INDEXED if indexed else JobStatus.SKIPPED_DUPLICATE
 
     return run
 
 
-async def _checked(
+def _gone(source_urn: str | None) -> str:
+    return (
+        f"the source {source_urn or ''} was purged after this file was uploaded: its stored "
+        "original is gone; upload the file again to ingest it"
+    )
+
+
+async def _credentials(
     work: FileWork, stored: StoredFile, requests: list[GraphRequest], policy: SecretPolicy
-) -> None:
-    """A refused attachment (a credential under REJECT) refuses the whole file before its
-    message is written, and the original holding the credential is not kept."""
+) -> bool:
+    """Whether any request holds a credential. Under REJECT one refuses the whole file (an
+    attachment's too) before its message is written; under REDACT a credential in an
+    identifier still refuses it. A refused file's original is not kept."""
+    held = False
     try:
         for request in requests:
-            await off_loop(request_size(request), partial(check_items, request, policy))
+            size = request_size(request)
+            try:
+                await off_loop(size, partial(check_items, request, SecretPolicy.REJECT))
+            except SensitiveContentError:
+                if policy is SecretPolicy.REJECT:
+                    raise
+                await off_loop(size, partial(check_items, request, policy))
+                held = True
     except SensitiveContentError:
         await work.files.delete(stored.id, stored.scope)
         raise
+    return held
 
 
 async def _extracted(work: FileWork, stored: StoredFile, job: FileJob) -> ExtractedFile:

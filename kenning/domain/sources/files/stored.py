@@ -1,12 +1,19 @@
 """Stored originals: the file an ``ingestFile`` was given, kept so that whoever may read its
 chunks can download it (``FileStore``; PostgreSQL large objects in
-``kenning.storage.sources.files.file_store``)."""
+``kenning.storage.sources.files.file_store``).
+
+Secrets never reach storage: a file whose extracted text (or an attachment's) held a
+credential is not kept. Under the REJECT policy its row goes with the refusal; under REDACT
+its chunks are stored redacted and ``settle`` drops its bytes, leaving a tombstone whose
+``not_kept`` says why. Once a file is indexed, the originals its source had before are
+superseded and deleted by the same ``settle``."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import datetime
+from enum import StrEnum
 from typing import Protocol
 
 from kenning.domain.access.scope import Scope
@@ -15,9 +22,22 @@ from kenning.domain.access.scope import Scope
 SLICE_BYTES = 1024 * 1024
 
 
+class NotKeptReason(StrEnum):
+    """Why a file's original is not kept although its chunks are."""
+
+    CREDENTIALS = "CREDENTIALS"  # its text held a credential (stored redacted)
+
+
+NOT_KEPT_MESSAGES: dict[NotKeptReason, str] = {
+    NotKeptReason.CREDENTIALS: "the original was not kept: its text held credentials "
+    "(its chunks are stored redacted)",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class StoredFile:
-    """A stored original: the scope its row (and its chunks) are written at, and what it is."""
+    """A stored original: the scope its row (and its chunks) are written at, and what it is;
+    ``not_kept`` set when its bytes are gone on purpose (the row stays to say why)."""
 
     id: str
     scope: Scope
@@ -27,6 +47,12 @@ class StoredFile:
     size: int
     sha256: str
     created_at: datetime
+    not_kept: NotKeptReason | None = None
+
+    @property
+    def kept(self) -> bool:
+        """Whether the original's bytes can be downloaded."""
+        return self.not_kept is None
 
 
 class FileStore(Protocol):
@@ -49,6 +75,12 @@ class FileStore(Protocol):
 
     async def delete(self, file_id: str, writer: Scope) -> bool:
         """Delete the file stored exactly at ``writer``'s scope (and its bytes)."""
+        ...
+
+    async def settle(self, file: StoredFile, not_kept: NotKeptReason | None) -> int:
+        """Mark ``file`` indexed (its source's chunks now come from it), drop its bytes when
+        ``not_kept`` says so, and delete the originals of its source and scope indexed before
+        it (superseded; ones still queued stay). Idempotent; returns how many were deleted."""
         ...
 
 

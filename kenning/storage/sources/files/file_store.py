@@ -1,6 +1,7 @@
 """``PgFileStore``: originals in ``source_files`` (migration 0015), their bytes as large
 objects written with ``lo_from_bytea`` and read with ``lo_get`` in slices; deleting a row
-unlinks its object (a row trigger)."""
+unlinks its object (a row trigger). ``settle`` unlinks a not-kept file's object itself and
+keeps its row as a tombstone (``content_oid`` NULL, ``not_kept`` the reason)."""
 
 from __future__ import annotations
 
@@ -12,15 +13,19 @@ from typing import Any, Final
 import asyncpg
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.sources.files.stored import SLICE_BYTES, StoredFile
+from kenning.domain.sources.files.stored import SLICE_BYTES, NotKeptReason, StoredFile
 from kenning.storage.db.visibility import reader_params, visible_rows
 
 _COLUMNS: Final = (
     "id, client_id, project_id, group_id, source_urn, filename, media_type, size, sha256, "
-    "created_at"
+    "created_at, not_kept"
 )
 _SAME: Final = (
     "client_id = $1 AND project_id = $2 AND group_id = $3 AND source_urn = $4 AND sha256 = $5"
+)
+
+_MINE: Final = (
+    "client_id = $1 AND project_id = $2 AND group_id = $3 AND source_urn = $4 AND id = $5"
 )
 
 
@@ -34,6 +39,7 @@ def _stored(row: Any) -> StoredFile:
         size=row["size"],
         sha256=row["sha256"],
         created_at=row["created_at"],
+        not_kept=NotKeptReason(row["not_kept"]) if row["not_kept"] else None,
     )
 
 
@@ -103,3 +109,35 @@ class PgFileStore:
             *reader_params(writer), file_id,
         )  # fmt: skip
         return bool(deleted)
+
+    async def settle(self, file: StoredFile, not_kept: NotKeptReason | None) -> int:
+        """Mark ``file`` indexed, unlink its object when not kept, delete the originals of its
+        source and scope indexed before it; one transaction, idempotent."""
+        scope = (*reader_params(file.scope), file.source_urn, file.id)
+        async with self._pool.acquire() as conn, conn.transaction():
+            row = await conn.fetchrow(
+                f"SELECT content_oid FROM source_files WHERE {_MINE} FOR UPDATE", *scope
+            )
+            if row is None:  # purged while its job ran: nothing of the source is left
+                return 0
+            if not_kept is not None and row["content_oid"] is not None:
+                await conn.execute(
+                    "SELECT lo_unlink(oid) FROM pg_largeobject_metadata WHERE oid = $1",
+                    row["content_oid"],
+                )
+            indexed_at = await conn.fetchval(
+                f"""UPDATE source_files SET indexed_at = coalesce(indexed_at, now()),
+                    content_oid = CASE WHEN $6::text IS NULL THEN content_oid END,
+                    not_kept = coalesce($6, not_kept)
+                WHERE {_MINE} RETURNING indexed_at""",
+                *scope, not_kept.value if not_kept is not None else None,
+            )  # fmt: skip
+            # Indexed before this one: superseded. Still queued (indexed_at NULL): kept. A
+            # retried settle deletes no file indexed after this one's first.
+            superseded = await conn.fetchval(
+                "WITH d AS (DELETE FROM source_files WHERE client_id = $1 AND project_id = $2 "
+                "AND group_id = $3 AND source_urn = $4 AND id <> $5 AND indexed_at <= $6 "
+                "RETURNING 1) SELECT count(*) FROM d",
+                *scope, indexed_at,
+            )  # fmt: skip
+        return int(superseded)
