@@ -13,6 +13,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from kenning.domain.extraction.mode import ExtractionMode
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
+from kenning.domain.retrieval.search import FusionMethod, FusionWeights
 from kenning.router.config import RouterSettings
 
 DEFAULT_STACK_DIR = Path("/var/lib/kenning/stack")
@@ -88,6 +89,7 @@ class Settings(BaseSettings):
     search_rrf_k: int = Field(default=60, ge=1)
     search_vector_weight: float = Field(default=1.0, ge=0)
     search_keyword_weight: float = Field(default=1.0, ge=0)
+    search_fusion: FusionMethod = FusionMethod.SCORES
     # pgvector HNSW: candidate list per scan, and how far an iterative (filtered) scan may go.
     search_ef_search: int = Field(default=100, ge=1, le=1000)
     search_max_scan_tuples: int = Field(default=50_000, ge=1)
@@ -157,6 +159,15 @@ class Settings(BaseSettings):
                     f"{origin!r} is not an origin: use scheme://host[:port] (no path), or *"
                 )
         return [origin.rstrip("/") for origin in value]
+
+    def search_fusion_weights(self) -> FusionWeights:
+        """HYBRID's fusion as configured (``KENNING_SEARCH_FUSION`` and its weights)."""
+        return FusionWeights(
+            self.search_rrf_k,
+            self.search_vector_weight,
+            self.search_keyword_weight,
+            method=self.search_fusion,
+        )
 
     @property
     def graphiql_enabled(self) -> bool:

@@ -31,7 +31,6 @@ from kenning.domain.ingestion.rules import check_identifiers, identifier_fields
 from kenning.domain.off_loop import off_loop
 from kenning.domain.queue.requests import chosen_extraction, request_extraction
 from kenning.domain.retrieval.search import (
-    FusionWeights,
     SearchFilters,
     SearchMode,
     SearchRequest,
@@ -75,9 +74,7 @@ async def search_knowledge_tool(
         limit=limit,
         filters=SearchFilters(kinds=tuple(kinds or ()), tags=tuple(tags or ())),
     )
-    fusion = FusionWeights(
-        settings.search_rrf_k, settings.search_vector_weight, settings.search_keyword_weight
-    )
+    fusion = settings.search_fusion_weights()
     started = time.perf_counter()
     hits = await search(
         request,

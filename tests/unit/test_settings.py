@@ -85,3 +85,18 @@ def test_graphiql_follows_development_unless_set() -> None:
     assert Settings(development=True, _env_file=None).graphiql_enabled is True
     assert Settings(development=True, graphiql=False, _env_file=None).graphiql_enabled is False
     assert Settings(graphiql=True, _env_file=None).graphiql_enabled is True
+
+
+def test_hybrid_fusion_defaults_to_scores_and_the_environment_picks_rrf(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from kenning.domain.retrieval.search import FusionMethod
+
+    assert Settings().search_fusion_weights().method is FusionMethod.SCORES
+    monkeypatch.setenv("KENNING_SEARCH_FUSION", "rrf")
+    monkeypatch.setenv("KENNING_SEARCH_RRF_K", "20")
+    weights = Settings().search_fusion_weights()
+    assert (weights.method, weights.k) == (FusionMethod.RRF, 20)
+    monkeypatch.setenv("KENNING_SEARCH_FUSION", "borda")
+    with pytest.raises(ValidationError, match="search_fusion"):
+        Settings()

@@ -10,7 +10,6 @@ import strawberry
 from kenning.domain.errors import ValidationError
 from kenning.domain.ingestion.request import KnowledgeType
 from kenning.domain.retrieval.search import (
-    FusionWeights,
     SearchFilters,
     SearchHit,
     SearchMode,
@@ -74,9 +73,7 @@ async def resolve_search(
             source_urns=tuple(source_urns or ()),
         ),
     )
-    fusion = FusionWeights(
-        settings.search_rrf_k, settings.search_vector_weight, settings.search_keyword_weight
-    )
+    fusion = settings.search_fusion_weights()
     started = time.perf_counter()
     hits = await search(
         request,

@@ -12,7 +12,7 @@ from kenning.schema.retrieval.chunk import Chunk
 
 strawberry.enum(
     SearchMode,
-    description="HYBRID fuses VECTOR (embeddings, cosine) and KEYWORD (full text) by rank.",
+    description="HYBRID fuses VECTOR (embeddings, cosine) and KEYWORD (BM25 full text) by score.",
 )
 
 
@@ -20,8 +20,9 @@ strawberry.enum(
 class SearchHit:
     chunk: Chunk
     score: float = strawberry.field(
-        description="VECTOR: cosine similarity; KEYWORD: text rank in [0, 1); "
-        "HYBRID: fused rank score in (0, 1], 1 = first in both lists."
+        description="VECTOR: cosine similarity; KEYWORD: BM25 over the query's ceiling, in "
+        "[0, 1); HYBRID: the weighted mean of the two (0 where an index did not return the "
+        "chunk), in 0..1, 1 = perfect in both."
     )
     vector_rank: int | None = strawberry.field(
         description="1-based rank among the vector candidates; null when not among them."

@@ -116,7 +116,9 @@ async def test_hybrid_puts_first_what_both_indexes_rank_first(seeded: Api) -> No
     found = await hits(seeded, DOCS[0]["content"], "HYBRID")
     top = found[0]
     assert (top["sourceUrn"], top["vectorRank"], top["keywordRank"]) == ("jira:PAY-1", 1, 1)
-    assert top["score"] == pytest.approx(1.0)
+    # Score fusion: the mean of its cosine similarity (1.0, the same text) and its BM25 score.
+    keyword = await hits(seeded, DOCS[0]["content"], "KEYWORD")
+    assert top["score"] == pytest.approx((1.0 + keyword[0]["score"]) / 2, abs=1e-5)
     assert top["kind"] == top["chunk"]["kind"] == "jira_issue"
     assert top["chunk"]["content"] == DOCS[0]["content"]
     ranks = {h["sourceUrn"]: h["keywordRank"] for h in found}
@@ -168,7 +170,8 @@ async def test_min_score_drops_weaker_hits(seeded: Api) -> None:
     strict = await hits(seeded, query, "VECTOR", minScore=0.99)
     assert [h["sourceUrn"] for h in strict] == ["pref:1"]
     assert await hits(seeded, "retry loop", "KEYWORD", minScore=0.99) == []
-    hybrid = await hits(seeded, DOCS[0]["content"], "HYBRID", minScore=0.99)
+    best = (await hits(seeded, DOCS[0]["content"], "HYBRID"))[0]["score"]
+    hybrid = await hits(seeded, DOCS[0]["content"], "HYBRID", minScore=best)
     assert [h["sourceUrn"] for h in hybrid] == ["jira:PAY-1"]
 
 
