@@ -43,7 +43,7 @@ RUNS = (
     Run("queue_snapshot", "bench.queue_snapshot", "queue_snapshot.json", "queue_snapshot", (),
         ("--history", "100000", "--samples", "50")),
     Run("router", "bench.router", None, "router"),
-    Run("relevance", "bench.relevance", "relevance.json", "relevance"),
+    Run("relevance", "bench.relevance", "relevance.json", "relevance", (), ("--quick",)),
     Run("loop_health", "bench.loop_health", "loop_health.json", "loop_health", (),
         ("--rounds", "1", "--megabytes", "0.5", "--idle-probes", "50")),
     Run("user_context", "bench.user_context", "user_context.json", "user_context", (),
