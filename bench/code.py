@@ -40,11 +40,11 @@ from kenning.domain.ingestion.request import IngestStatus
 from kenning.domain.sources.code import (
     CodeContext,
     PathIndex,
-    apply_plan,
     code_requests,
     parse_files,
     select_files,
 )
+from kenning.domain.sources.code.runner_files import FILES_AT_ONCE, ingest_files
 from kenning.domain.sources.code.selection import selected_path
 from kenning.runtime import Runtime
 from kenning.storage.db.pool import create_pool
@@ -95,9 +95,13 @@ def structure(contents: dict[str, bytes], context: CodeContext, repeat: int) -> 
     }
 
 
-async def end_to_end(git: GitCli, commit: str, files: list[str]) -> dict[str, Any]:
-    """Read, parse, build and store every file, then the same commit again (the database
-    must be fresh: see ``main``)."""
+async def _no_checkpoint() -> None:
+    return None
+
+
+async def end_to_end(git: GitCli, commit: str, files: list[str], width: int) -> dict[str, Any]:
+    """Read, parse, build and store every file, ``width`` files at once as the repository
+    runner does, then the same commit again (the database must be fresh: see ``main``)."""
     settings = own_settings(DATABASE, REDIS_DB)
     pool = await create_pool(settings)
     redis = aioredis.from_url(settings.redis_url)
@@ -109,7 +113,8 @@ async def end_to_end(git: GitCli, commit: str, files: list[str]) -> dict[str, An
             started = time.perf_counter()
             parsed, skipped = parse_files(git.read(commit, files), TreeSitterParser())
             requests = code_requests(parsed, context)
-            applied = await apply_plan(requests, (), SCOPE, runtime.ingest_deps())
+            deps = runtime.ingest_deps()
+            applied = await ingest_files(requests, SCOPE, deps, _no_checkpoint, width=width)
             seconds = time.perf_counter() - started
             statuses: dict[str, int] = {}
             for outcome in applied.outcomes:
@@ -133,6 +138,12 @@ def main(argv: list[str] | None = None) -> None:
     """Measure and write ``bench/results/code.json``."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--files-at-once",
+        type=int,
+        default=FILES_AT_ONCE,
+        help=f"files stored concurrently (default {FILES_AT_ONCE}, the runner's)",
+    )
     args = parser.parse_args(argv)
     git = GitCli(ROOT)
     commit = git.head()
@@ -143,9 +154,10 @@ def main(argv: list[str] | None = None) -> None:
     baseline = parse_only(contents, args.repeat)
     built = structure(contents, context, args.repeat)
     recreate_and_migrate(own_settings(DATABASE, REDIS_DB), DATABASE)
-    stored = asyncio.run(end_to_end(git, commit, files))
+    stored = asyncio.run(end_to_end(git, commit, files, args.files_at_once))
     result = {
         "commit": commit,
+        "files_at_once": args.files_at_once,
         "files": len(files),
         "bytes": sum(len(c) for c in contents.values()),
         "languages": sorted({str(selected_path(p)) for p in files}),

@@ -36,6 +36,7 @@ from kenning.domain.sources.code.aliases import code_aliases
 from kenning.domain.sources.code.code_graph import CodeContext
 from kenning.domain.sources.code.import_targets import PathIndex
 from kenning.domain.sources.code.pipeline import (
+    AppliedPlan,
     apply_plan,
     code_requests,
     parse_files,
@@ -44,6 +45,7 @@ from kenning.domain.sources.code.pipeline import (
 from kenning.domain.sources.code.plan import CodePlan, code_plan
 from kenning.domain.sources.code.ports import CodeParser, GitRepository
 from kenning.domain.sources.code.repository_request import RepositoryJob
+from kenning.domain.sources.code.runner_files import ingest_files
 from kenning.domain.sources.code.selection import DEFAULT_MAX_FILE_BYTES
 from kenning.domain.sources.code.structure import FileStructure
 
@@ -114,9 +116,8 @@ def repository_runner(ports: RepositoryPorts) -> TaskRunner:
             parsed, skipped = await off_loop(OFF_LOOP_CHARS, parse)
             report.skipped += len(skipped)
             structures.extend(parsed)
-            for request in code_requests(parsed, context):
-                await task.checkpoint()
-                await _ingest_one(request, scope, task, report)
+            requests = code_requests(parsed, context)
+            _count(await ingest_files(requests, scope, task.ingest, task.checkpoint), report)
         await task.checkpoint()
         report.purged = (await apply_plan((), plan.purge, scope, task.ingest)).purged.sources
         aliases = code_aliases(job.name, job.branch, files, structures)
@@ -155,10 +156,7 @@ def _plan(
     return plan, files
 
 
-async def _ingest_one(
-    request: GraphRequest, scope: Scope, task: TaskRun, report: RepositoryReport
-) -> None:
-    applied = await apply_plan((request,), (), scope, task.ingest)
+def _count(applied: AppliedPlan, report: RepositoryReport) -> None:
     report.refused += len(applied.refused)
     for refused in applied.refused:
         logger.warning("repository.file_refused", extra={"source_urn": refused.source_urn,
