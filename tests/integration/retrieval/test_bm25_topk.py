@@ -3,7 +3,9 @@
 The reference below is the statement KEYWORD ran before (every posting of every wanted
 lexeme scored, document frequencies from a window over them, candidates joined to chunks
 by hash); the test runs both on a random corpus with common and rare words, duplicate
-chunks (ties), several tenants and scopes, and filters.
+chunks (ties, up to five ways, under ids differing in case and punctuation, so the order
+ties break in is the ids' order in the column's collation), several tenants and scopes,
+and filters.
 """
 
 from __future__ import annotations
@@ -77,6 +79,8 @@ def _corpus(rng: random.Random) -> list[list[str]]:
         rows.append(row)
         if i % 9 == 0:  # an identical chunk under another id: an exact tie
             rows.append([f"d{i:03}", *row[1:]])
+        if i % 27 == 0:  # more of them, ids differing in case and punctuation
+            rows += [[twin, *row[1:]] for twin in (f"D{i:03}", f"_{i:03}", f"d-{i:03}")]
     return rows
 
 
