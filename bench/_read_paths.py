@@ -27,9 +27,11 @@ from kenning.domain.access.scope import Scope
 from kenning.domain.graph.model import Direction
 from kenning.domain.graph.traverse import NeighborsQuery, neighbors
 from kenning.domain.ingestion.node_keys import parse_key
+from kenning.domain.retrieval.fusion import fuse_scores
 from kenning.domain.retrieval.rank_fusion import fuse
 from kenning.domain.retrieval.search import (
     CandidateDepth,
+    FusionMethod,
     FusionWeights,
     SearchFilters,
     SearchMode,
@@ -85,9 +87,7 @@ class Subgraph:
 
 
 def _fusion(settings: Settings) -> FusionWeights:
-    return FusionWeights(
-        settings.search_rrf_k, settings.search_vector_weight, settings.search_keyword_weight
-    )
+    return settings.search_fusion_weights()
 
 
 def _scan(settings: Settings) -> VectorScan:
@@ -130,15 +130,17 @@ class SqlReads:
         return [r["id"] for r in await self._keyword(query, SEARCH_LIMIT)]
 
     async def search(self, query: str) -> list[str]:
-        """HYBRID: nearest and matching at once, fused by rank."""
+        """HYBRID: nearest and matching at once, fused as the server's setting says (by
+        score unless ``KENNING_SEARCH_FUSION=rrf``)."""
         vector, keyword = await asyncio.gather(
             self._vector(query), self._keyword(query, self._depth)
         )
-        fused = fuse(
-            [[r["id"] for r in vector], [r["id"] for r in keyword]],
-            [self._fusion.vector, self._fusion.keyword],
-            k=self._fusion.k,
-        )
+        weights = [self._fusion.vector, self._fusion.keyword]
+        lists = (vector, keyword)
+        if self._fusion.method is FusionMethod.RRF:
+            fused = fuse([[r["id"] for r in rows] for rows in lists], weights, k=self._fusion.k)
+        else:
+            fused = fuse_scores([[(r["id"], r["score"]) for r in rows] for rows in lists], weights)
         return [f.key for f in fused[:SEARCH_LIMIT]]
 
     async def neighbors(self, key: str) -> Subgraph:
