@@ -46,6 +46,19 @@ def describe(progress: dict[str, int]) -> str:
     return " · ".join(f"{name} {progress.get(name, 0)}" for name in COUNTS)
 
 
+VIEWER = "{ viewer { scope { clientId } } }"
+
+
+async def with_client(client: httpx.AsyncClient, input: dict[str, Any]) -> dict[str, Any]:
+    """``input`` with a project scope given alone (``--project``) put under the key's own
+    client, which a project scope needs."""
+    scope = input.get("scope")
+    if not scope or scope.get("clientId"):
+        return input
+    viewer = (await graphql(client, VIEWER))["viewer"]
+    return {**input, "scope": {**scope, "clientId": viewer["scope"]["clientId"]}}
+
+
 async def crawl_site(
     client: httpx.AsyncClient,
     input: dict[str, Any],
@@ -56,7 +69,7 @@ async def crawl_site(
 ) -> CrawlRun:
     """Request the crawl and follow its job, calling ``on_progress`` with each new count;
     ``typer.BadParameter`` naming the field on a refusal."""
-    handle = (await graphql(client, REQUEST, input=input))["crawl"]
+    handle = (await graphql(client, REQUEST, input=await with_client(client, input)))["crawl"]
     if handle["__typename"] != "IngestionHandle":
         raise typer.BadParameter(f"{handle['field']}: {handle['message']}")
     run = CrawlRun(handle["jobId"], handle["status"])

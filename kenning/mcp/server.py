@@ -54,8 +54,9 @@ INSTRUCTIONS = (
     "rules), get_context (what you should know), find_procedures (how it was done before). "
     "During it: search_knowledge, get_node, get_neighbors; append_session for notes. After "
     "it: record_task_outcome; store_knowledge for facts about the user; ingest_document for "
-    "documents worth keeping, structure_knowledge for an expert's free text. Errors start "
-    "with a code (INVALID, OUT_OF_SCOPE, ...)."
+    "documents worth keeping, ingest_file for a file (PDF, Office, HTML, e-mail, image), "
+    "crawl for a web site (crawl_status follows it), structure_knowledge for an expert's "
+    "free text. Errors start with a code (INVALID, OUT_OF_SCOPE, ...)."
 )
 
 

@@ -13,7 +13,7 @@ from kenning.domain.sources.code.repository_request import (
     check_spec,
     request_repository,
 )
-from kenning.resolvers.access.scope import stored_write_scope
+from kenning.resolvers.access.scope import principal, stored_write_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.resolvers.queue.jobs import to_handle
@@ -21,14 +21,15 @@ from kenning.schema.access.scope import ScopeInput
 from kenning.schema.sources.code import IngestRepositoryInput, IngestRepositoryResult
 
 
-def _scope_input(input: IngestRepositoryInput) -> ScopeInput | None:
-    """The scope argument with ``project`` folded in (it must not contradict the scope)."""
+def _scope_input(input: IngestRepositoryInput, caller_client: str) -> ScopeInput | None:
+    """The scope argument with ``project`` folded in (it must not contradict the scope); a
+    project given alone is one of the caller's client."""
     if input.project is None:
         return input.scope
     scope = input.scope or ScopeInput()
     if scope.project_id and scope.project_id != input.project:
         raise ValidationError("project and scope.projectId differ", field="project")
-    return ScopeInput(client_id=scope.client_id, project_id=input.project,
+    return ScopeInput(client_id=scope.client_id or caller_client, project_id=input.project,
                       group_id=scope.group_id)  # fmt: skip
 
 
@@ -40,7 +41,7 @@ async def resolve_ingest_repository(
     runtime = info.context.runtime
     spec = check_spec(RepositorySpec(input.path, input.git_url, input.branch, input.name))
     priority = check_priority(DEFAULT_PRIORITY if input.priority is None else input.priority)
-    scope = await stored_write_scope(info, _scope_input(input))
+    scope = await stored_write_scope(info, _scope_input(input, principal(info).scope.client_id))
     job = await asyncio.to_thread(runtime.repositories.locate, spec)
     result = await request_repository(job, scope, priority, queue=runtime.queue.jobs)
     return to_handle(result)

@@ -65,3 +65,16 @@ async def test_a_private_address_fails_the_run_with_the_ssrf_reason(
         run = await crawl_site(running.http, options(site.base + "/"), every=0.05, within=60)
     assert run.failed and run.status == "FAILED"
     assert run.error is not None and "KENNING_CRAWL_ALLOW_PRIVATE" in run.error
+
+
+async def test_a_project_given_alone_is_stored_under_the_keys_client(
+    pool: asyncpg.Pool, server: Uploads
+) -> None:
+    run = await crawl_site(
+        server.http, options("https://docs.example.com/", scope={"projectId": "docs"}),
+        every=0.05, within=60,
+    )  # fmt: skip
+    row = await pool.fetchrow(
+        "SELECT client_id, project_id FROM ingestion_jobs WHERE id = $1", run.job_id
+    )
+    assert row is not None and tuple(row) == ("acme", "docs")

@@ -214,3 +214,16 @@ async def test_a_read_only_key_may_not_queue_a_repository(
     repo = make_code_repo(tmp_path / "repos" / "shop")
     result = await ingest_repo(Api(repo_runtime, agent("acme", Role.UI)), path=str(repo.root))
     assert result["__typename"] == "ScopeError"
+
+
+async def test_a_project_given_alone_is_one_of_the_callers_client(
+    repo_runtime: Runtime, tmp_path: Path
+) -> None:
+    repo = make_code_repo(tmp_path / "repos" / "shop")
+    api = Api(repo_runtime, ACME)
+    handle = await ingest_repo(api, path=str(repo.root), project="web")
+    assert (handle["__typename"], handle["status"]) == ("IngestionHandle", "QUEUED")
+    scope = await repo_runtime.pool.fetchrow(
+        "SELECT client_id, project_id FROM ingestion_jobs WHERE id = $1", handle["jobId"]
+    )
+    assert scope is not None and tuple(scope) == ("acme", "web")
