@@ -2,7 +2,8 @@
 
 Refused unless allowed: private (RFC 1918, ULA), loopback, link-local (cloud metadata at
 169.254.169.254 among them), multicast, reserved, unspecified, CGNAT (100.64.0.0/10) and any
-other non-global address. An IPv6 address that embeds an IPv4 one (IPv4-mapped
+other non-global address, with the special-purpose ranges ``is_global`` misses (192.0.0.0/24,
+site-local fec0::/10). An IPv6 address that embeds an IPv4 one (IPv4-mapped
 ``::ffff:a.b.c.d``, 6to4, Teredo, NAT64 ``64:ff9b::/96``) is judged by the embedded address
 too. Every address a name resolves to must pass: a name with one private address among
 public ones is refused, so which address the connection uses cannot matter.
@@ -22,6 +23,9 @@ Resolver = Callable[[str, int], Awaitable[Sequence[str]]]
 
 _CGNAT = ipaddress.ip_network("100.64.0.0/10")
 _NAT64 = ipaddress.ip_network("64:ff9b::/96")
+# Special-purpose ranges Python's ``is_global`` lets through: IETF protocol assignments
+# (192.0.0.0/24, e.g. 192.0.0.8) and the deprecated IPv6 site-local fec0::/10.
+_SPECIAL = (ipaddress.ip_network("192.0.0.0/24"), ipaddress.ip_network("fec0::/10"))
 
 
 def refusal(address: IPAddress) -> str | None:
@@ -34,6 +38,8 @@ def refusal(address: IPAddress) -> str | None:
         (address.is_loopback, "loopback"), (address.is_link_local, "link-local"),
         (address.is_multicast, "multicast"), (address.is_unspecified, "unspecified"),
         (address.version == 4 and address in _CGNAT, "shared (CGNAT)"),
+        (any(address.version == n.version and address in n for n in _SPECIAL),
+         "special-purpose"),
         (address.is_private, "private"), (address.is_reserved, "reserved"),
         (not address.is_global, "non-global"),
     )  # fmt: skip
