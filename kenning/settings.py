@@ -113,6 +113,9 @@ class Settings(BaseSettings):
     # file:// URLs included); remote clones are cached in repository_dir.
     repository_roots: Annotated[list[str], NoDecode] = Field(default_factory=list)
     repository_dir: Path = Path("/var/lib/kenning/repositories")
+    # A gitUrl whose host resolves to a loopback, private or link-local address is refused
+    # unless this allows it (a git server on the internal network).
+    repository_allow_private: bool = False
     # Files (kenning.domain.sources.files): the largest upload, and the vision model that
     # describes images at the router's document priority (unset: OCR text alone is indexed).
     max_file_bytes: int = Field(default=100 * 1024 * 1024, ge=1024)

@@ -2,18 +2,22 @@
 
 Files are read from the commit's objects through one ``git cat-file --batch`` process, not
 from the working tree, so uncommitted edits never reach the knowledge the commit stands for.
+git runs with the minimal environment of ``git_env`` and with the repository's own config
+kept from running programs (fsmonitor, hooks, external diff): a local repository is data.
 """
 
 from __future__ import annotations
 
 import re
 import subprocess
+import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from kenning.domain.errors import NotFoundError, ValidationError
 from kenning.domain.ingestion.git_commits import FileChange
 from kenning.domain.sources.code.ports import TrackedFile
+from kenning.storage.sources.code.git_env import HARDENED, git_environment
 
 _COMMIT = re.compile(r"[0-9a-fA-F]{7,64}|HEAD")
 _TIMEOUT = 120
@@ -47,6 +51,12 @@ class GitCli:
             raise NotFoundError(f"no branch {branch!r} in the repository", field="branch")
         return found.decode().strip()
 
+    def has_commit(self, commit: str) -> bool:
+        """Whether the repository holds ``commit`` (a hash)."""
+        if not _COMMIT.fullmatch(commit):
+            return False
+        return self._run("cat-file", "-e", f"{commit}^{{commit}}", check=False) is not None
+
     def tracked_files(self, commit: str) -> list[TrackedFile]:
         """Every blob ``commit`` tracks, with its size (``git ls-tree -r -l``)."""
         output = self._run("ls-tree", "-r", "-l", "-z", "--full-tree", _checked(commit))
@@ -61,7 +71,9 @@ class GitCli:
     def changes(self, old: str, new: str) -> list[FileChange]:
         """``git diff --name-status -M old..new``."""
         span = f"{_checked(old)}..{_checked(new)}"
-        output = self._run("diff", "--name-status", "-M", "-z", span)
+        output = self._run(
+            "diff", "--no-ext-diff", "--no-textconv", "--name-status", "-M", "-z", span
+        )  # fmt: skip
         fields = (output or b"").decode("utf-8", "replace").split("\0")
         changes: list[FileChange] = []
         position = 0
@@ -101,13 +113,15 @@ class GitCli:
         return (self._run(*args) or b"").decode("utf-8", "replace")
 
     def _run(self, *args: str, check: bool = True, stdin: bytes | None = None) -> bytes | None:
-        completed = subprocess.run(
-            [self._git, "-C", str(self.root), *args],
-            input=stdin,
-            capture_output=True,
-            timeout=_TIMEOUT,
-            check=False,
-        )
+        with tempfile.TemporaryDirectory(prefix="kenning-git-") as home:
+            completed = subprocess.run(
+                [self._git, *HARDENED, "-C", str(self.root), *args],
+                input=stdin,
+                capture_output=True,
+                timeout=_TIMEOUT,
+                check=False,
+                env=git_environment(home),
+            )
         if completed.returncode != 0:
             if not check:
                 return None

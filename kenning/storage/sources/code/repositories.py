@@ -3,14 +3,22 @@ clones of remote ones kept in a cache directory (one bare, shallow clone per URL
 again by each job, so ``git diff`` between the last ingested commit and the new one works).
 
 git runs without a shell, with ``GIT_ALLOW_PROTOCOL`` limited to http, https, ssh and file
-(``ext::`` and the other transports never run), no terminal prompt and a timeout.
+(``ext::`` and the other transports never run), no terminal prompt, a timeout and the minimal
+environment of ``git_env``. A remote URL's host is checked and pinned by ``remote_address``
+before every ``ls-remote`` and ``fetch`` (a name may resolve elsewhere by the time the job
+runs); git's own error text is logged, never returned. One job at a time holds a clone
+(``flock`` on ``<clone>.lock`` around init, fetch and the commit lookup); reads after that
+are safe beside a later fetch, which only adds objects (automatic gc is off).
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
+import logging
 import os
 import subprocess
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -25,9 +33,17 @@ from kenning.domain.sources.code.repository_request import (
     under_roots,
 )
 from kenning.storage.sources.code.git_cli import GitCli
+from kenning.storage.sources.code.git_env import HARDENED, git_environment
+from kenning.storage.sources.code.remote_address import (
+    UNREACHABLE,
+    Pinned,
+    SyncResolver,
+    pin_remote,
+    system_resolver,
+)
 
-_ENV = {"GIT_ALLOW_PROTOCOL": "http:https:ssh:file", "GIT_TERMINAL_PROMPT": "0",
-        "GIT_ASKPASS": "true", "GIT_SSH_COMMAND": "ssh -o BatchMode=yes"}  # fmt: skip
+log = logging.getLogger(__name__)
+_UNPINNED = Pinned()
 _TIMEOUT = 600
 # Commits fetched per branch: enough that a later diff finds the last ingested commit.
 FETCH_DEPTH = 50
@@ -36,10 +52,20 @@ FETCH_DEPTH = 50
 class Repositories:
     """``RepositoryLocator`` and ``RepositoryOpener`` over the local file system."""
 
-    def __init__(self, roots: Sequence[str | Path], cache_dir: str | Path, git: str = "git"):
+    def __init__(
+        self,
+        roots: Sequence[str | Path],
+        cache_dir: str | Path,
+        git: str = "git",
+        *,
+        allow_private: bool = False,
+        resolver: SyncResolver = system_resolver,
+    ) -> None:
         self.roots = [os.path.realpath(root) for root in roots]
         self.cache_dir = Path(cache_dir)
         self._git = git
+        self._allow_private = allow_private
+        self._resolver = resolver
 
     def locate(self, spec: RepositorySpec) -> RepositoryJob:
         """The job for ``spec``: the repository found, its branch and the branch's commit."""
@@ -65,15 +91,21 @@ class Repositories:
         if (local := file_url_path(url)) is not None:
             self._allowed(local, "gitUrl")
         clone = self.cache_dir / hashlib.sha256(url.encode()).hexdigest()[:32]
-        if not (clone / "HEAD").exists():
-            clone.mkdir(parents=True, exist_ok=True)
-            self._run("init", "--bare", "--quiet", str(clone))
-        ref = f"+refs/heads/{job.branch}:refs/heads/{job.branch}"
-        self._run("-C", str(clone), "fetch", "--quiet", f"--depth={FETCH_DEPTH}", "--", url, ref)
-        repo = GitCli(clone, self._git)
-        head = repo.commit_of(job.branch)
+        pinned = self._pin(url)
+        clone.parent.mkdir(parents=True, exist_ok=True)
+        with open(f"{clone}.lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+            if not (clone / "HEAD").exists():
+                clone.mkdir(parents=True, exist_ok=True)
+                self._run("init", "--bare", "--quiet", str(clone))
+            ref = f"+refs/heads/{job.branch}:refs/heads/{job.branch}"
+            self._run(*pinned.options, "-C", str(clone), "fetch", "--quiet",
+                      f"--depth={FETCH_DEPTH}", "--", url, ref, pinned=pinned)  # fmt: skip
+            repo = GitCli(clone, self._git)
+            head = repo.commit_of(job.branch)
+            has = repo.has_commit(job.commit)
         # The branch may have moved since the job was queued; ingest what it is now.
-        return repo, job.commit if _has(clone, job.commit, self._git) else head
+        return repo, job.commit if has else head
 
     def _allowed(self, path: str, field: str) -> str:
         resolved = os.path.realpath(path)
@@ -84,7 +116,9 @@ class Repositories:
 
     def _remote_head(self, url: str, branch: str | None) -> tuple[str, str]:
         wanted = f"refs/heads/{branch}" if branch else "HEAD"
-        output = self._run("ls-remote", "--symref", "--", url, wanted, field="gitUrl")
+        pinned = self._pin(url)
+        output = self._run(*pinned.options, "ls-remote", "--symref", "--", url, wanted,
+                           pinned=pinned)  # fmt: skip
         lines = [line.split("\t") for line in output.splitlines() if "\t" in line]
         heads = (ref.removeprefix("ref: refs/heads/") for ref, name in lines
                  if ref.startswith("ref: refs/heads/") and name == "HEAD")  # fmt: skip
@@ -95,17 +129,23 @@ class Repositories:
             raise NotFoundError(f"no branch {branch or 'HEAD'!r} at {url!r}", field="branch")
         return target, commit
 
-    def _run(self, *args: str, field: str = "gitUrl") -> str:
-        try:
-            done = subprocess.run(
-                [self._git, *args], capture_output=True, timeout=_TIMEOUT, check=False,
-                env={**os.environ, **_ENV},
-            )  # fmt: skip
-        except subprocess.TimeoutExpired:
-            raise ValidationError(f"git {args[0]} timed out", field=field) from None
+    def _pin(self, url: str) -> Pinned:
+        return pin_remote(url, allow_private=self._allow_private, resolver=self._resolver)
+
+    def _run(self, *args: str, pinned: Pinned = _UNPINNED) -> str:
+        with tempfile.TemporaryDirectory(prefix="kenning-git-") as home:
+            try:
+                done = subprocess.run(
+                    [self._git, *HARDENED, *args], capture_output=True, timeout=_TIMEOUT,
+                    check=False, env=git_environment(home, pinned.ssh_address),
+                )  # fmt: skip
+            except subprocess.TimeoutExpired:
+                log.warning("git %s timed out", " ".join(a for a in args if "=" not in a)[:200])
+                raise ValidationError(UNREACHABLE, field="gitUrl") from None
         if done.returncode != 0:
-            lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
-            raise ValidationError(f"git failed: {lines[-1] if lines else ''}"[:500], field=field)
+            stderr = done.stderr.decode("utf-8", "replace").strip()
+            log.warning("git failed (exit %s): %s", done.returncode, stderr[-2000:])
+            raise ValidationError(UNREACHABLE, field="gitUrl")
         return done.stdout.decode("utf-8", "replace")
 
 
@@ -113,9 +153,3 @@ def _current(branch: str) -> str:
     if not branch:
         raise ValidationError("the repository is on a detached HEAD: give branch", field="branch")
     return branch
-
-
-def _has(clone: Path, commit: str, git: str) -> bool:
-    done = subprocess.run([git, "-C", str(clone), "cat-file", "-e", f"{commit}^{{commit}}"],
-                          capture_output=True, check=False, timeout=60)  # fmt: skip
-    return done.returncode == 0

@@ -1,0 +1,49 @@
+"""How every git command runs: a minimal environment and configuration that nothing on the
+server (its proxies, credential helpers, keys, ``~/.gitconfig``, ``/etc/gitconfig``) nor the
+repository read (its ``.git/config`` hooks, fsmonitor, external diff) can steer.
+
+Example: ``subprocess.run([git, *HARDENED, "-C", path, ...], env=git_environment(home))``.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from collections.abc import Mapping
+
+# Repository config that would run programs: neutralised on the command line, which wins.
+HARDENED: tuple[str, ...] = (
+    "-c", "core.fsmonitor=", "-c", "core.hooksPath=/dev/null", "-c", "diff.external=",
+    "-c", "credential.helper=", "-c", "gc.auto=0", "-c", "maintenance.auto=false",
+)  # fmt: skip
+# ssh never offers the server's keys or agent, never prompts, and reads no ssh_config.
+_SSH = ["ssh", "-F", "/dev/null", "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes",
+        "-i", "/dev/null", "-o", "IdentityAgent=none", "-o", "ProxyCommand=none",
+        "-o", "PasswordAuthentication=no", "-o", "KbdInteractiveAuthentication=no",
+        "-o", "UserKnownHostsFile=/dev/null", "-o", "StrictHostKeyChecking=accept-new",
+        "-o", "ConnectTimeout=30"]  # fmt: skip
+_DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
+
+
+def ssh_command(address: str | None = None) -> str:
+    """``GIT_SSH_COMMAND``: hardened ssh, connecting to ``address`` (the checked one) if given."""
+    pinned = ["-o", f"HostName={address}"] if address else []
+    return shlex.join([*_SSH, *pinned])
+
+
+def git_environment(home: str, ssh_address: str | None = None) -> Mapping[str, str]:
+    """The whole environment git runs with: no proxy variables, an empty ``HOME``, no system
+    or global config, no prompt, only the http, https, ssh and file transports."""
+    return {
+        "PATH": os.environ.get("PATH", _DEFAULT_PATH),
+        "HOME": home,
+        "XDG_CONFIG_HOME": home,
+        "LC_ALL": "C",
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": "/dev/null",
+        "GIT_TERMINAL_PROMPT": "0",
+        "GIT_ASKPASS": "true",
+        "SSH_ASKPASS": "true",
+        "GIT_ALLOW_PROTOCOL": "http:https:ssh:file",
+        "GIT_SSH_COMMAND": ssh_command(ssh_address),
+    }
