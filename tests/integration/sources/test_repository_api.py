@@ -6,6 +6,7 @@ naming its field (through variables); another tenant seeing nothing."""
 
 from __future__ import annotations
 
+import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -227,3 +228,42 @@ async def test_a_project_given_alone_is_one_of_the_callers_client(
         "SELECT client_id, project_id FROM ingestion_jobs WHERE id = $1", handle["jobId"]
     )
     assert scope is not None and tuple(scope) == ("acme", "web")
+
+
+async def test_a_git_url_on_the_servers_own_network_is_refused_without_reaching_it(
+    repo_runtime: Runtime, pool: asyncpg.Pool
+) -> None:
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    server.settimeout(0.3)
+    port = server.getsockname()[1]
+    try:
+        for url in (f"http://127.0.0.1:{port}/x.git", f"http://localhost:{port}/x.git",
+                    "http://169.254.169.254/latest/x.git", f"https://[::1]:{port}/x"):  # fmt: skip
+            result = await ingest_repo(Api(repo_runtime, ACME), gitUrl=url)
+            assert (result["__typename"], result["field"]) == ("ValidationError", "gitUrl")
+            assert str(port) not in result["message"] and "connect" not in result["message"]
+        with pytest.raises(TimeoutError):
+            server.accept()
+    finally:
+        server.close()
+    assert await pool.fetchval("SELECT count(*) FROM ingestion_jobs") == 0
+
+
+async def test_private_git_hosts_are_reached_when_the_server_allows_them(
+    repo_runtime: Runtime, pool: asyncpg.Pool, embedder: CountingEmbedder
+) -> None:
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))
+    port = closed.getsockname()[1]
+    closed.close()  # nothing listens: git's connection is refused
+    settings = repo_runtime.settings.model_copy(update={"repository_allow_private": True})
+    redis = aioredis.from_url(settings.redis_url)
+    try:
+        runtime = Runtime(settings=settings, pool=pool, redis=redis, embedder=embedder)
+        result = await ingest_repo(Api(runtime, ACME), gitUrl=f"http://127.0.0.1:{port}/x")
+    finally:
+        await redis.aclose()
+    assert (result["__typename"], result["field"]) == ("ValidationError", "gitUrl")
+    assert result["message"] == "could not reach the repository"
