@@ -6,8 +6,10 @@ encrypted Office file (a compound file holding an ``EncryptedPackage`` stream)."
 from __future__ import annotations
 
 import io
+import re
 import struct
 import zipfile
+from collections.abc import Mapping
 from email.message import EmailMessage
 
 import docx
@@ -114,6 +116,49 @@ def sample_xlsx() -> bytes:
         staff.append(list(row))
     out = io.BytesIO()
     workbook.save(out)
+    return out.getvalue()
+
+
+def sparse_xlsx(cells: Mapping[str, str | int]) -> bytes:
+    """A few kB: only ``cells`` are written, but the sheet's dimension spans A1 to the last."""
+    workbook = openpyxl.Workbook()
+    sheet = workbook.active
+    assert sheet is not None
+    sheet.title = "Sparse"
+    for ref, value in cells.items():
+        sheet[ref] = value
+    out = io.BytesIO()
+    workbook.save(out)
+    return out.getvalue()
+
+
+def without_dimension(xlsx: bytes) -> bytes:
+    """The workbook with each sheet's ``<dimension>`` removed (the size is then undeclared)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(xlsx)) as source, zipfile.ZipFile(out, "w") as target:
+        for info in source.infolist():
+            data = source.read(info)
+            if info.filename.startswith("xl/worksheets/"):
+                data = re.sub(rb"<dimension [^>]*/>", b"", data)
+            target.writestr(info, data)
+    return out.getvalue()
+
+
+def large_page_scan(lines: list[str], points: float) -> bytes:
+    """One square page of ``points`` x ``points`` with only an image of text on it."""
+    pdf = FPDF(unit="pt", format=(points, points))
+    pdf.add_page()
+    pdf.image(io.BytesIO(text_image(lines)), x=0, y=0, w=points)
+    return bytes(pdf.output())
+
+
+def with_broken_media(office: bytes) -> bytes:
+    """The Office file with every embedded picture cut to its first 40 bytes."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(office)) as source, zipfile.ZipFile(out, "w") as target:
+        for info in source.infolist():
+            data = source.read(info)
+            target.writestr(info, data[:40] if "/media/" in info.filename else data)
     return out.getvalue()
 
 

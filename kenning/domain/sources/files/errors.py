@@ -6,7 +6,7 @@
     │   ├── CorruptFileError       CORRUPT: the format was recognised but cannot be read
     │   └── EncryptedFileError     ENCRYPTED: a password protects it (PDF, OOXML)
     TooLargeError (TOO_LARGE)
-    ├── FileTooLargeError          TOO_LARGE: over the byte, page or pixel limit
+    ├── FileTooLargeError          TOO_LARGE: over the byte, page, pixel or cell limit
     └── ZipBombError               ZIP_BOMB: declared inflated size or ratio over the limit
 
 Nothing is returned with any of them: extraction is all or nothing.
@@ -63,7 +63,7 @@ class EncryptedFileError(FileRejectedError):
 
 
 class FileTooLargeError(TooLargeError):
-    """The file is over a byte, page or pixel limit; the message gives the limit."""
+    """The file is over a byte, page, pixel or cell limit; the message gives the limit."""
 
     problem = FileProblem.TOO_LARGE
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -23,10 +24,13 @@ class FileLimits:
     max_image_pixels: int = 80_000_000
     max_images: int = 50  # images described or read by OCR per file
     max_attachment_depth: int = 2  # an attachment's attachment, and no deeper
+    max_cells: int = 1_000_000  # spreadsheet cells read per file, empty padding included
+    max_ocr_seconds: float = 300.0  # OCR time per file; pages and images past it are skipped
 
     def __post_init__(self) -> None:
-        for name in ("max_bytes", "max_pages", "max_uncompressed_bytes", "max_image_pixels"):
-            if getattr(self, name) < 1:
+        positive = ("max_bytes", "max_pages", "max_uncompressed_bytes", "max_image_pixels")
+        for name in (*positive, "max_cells", "max_ocr_seconds"):
+            if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive")
         if self.max_ratio < 1:
             raise ValueError("max_ratio must be at least 1")
@@ -61,6 +65,26 @@ def check_pixels(width: int, height: int, limits: FileLimits) -> None:
         raise FileTooLargeError(
             f"the image has {width}x{height} pixels, over the limit of {limits.max_image_pixels}"
         )
+
+
+def render_dpi(width_pt: float, height_pt: float, dpi: float, limits: FileLimits) -> float:
+    """The highest dpi up to ``dpi`` at which a page of ``width_pt`` x ``height_pt`` points
+    renders within ``max_image_pixels`` (a 200-inch MediaBox must not become 3.6 GB).
+
+    Example: ``render_dpi(612, 792, 300, FileLimits(max_image_pixels=1_000_000))`` -> ~113.
+    """
+    width_in, height_in = max(width_pt, 1.0) / 72, max(height_pt, 1.0) / 72
+    budget = limits.max_image_pixels
+    if _pixels(width_in, height_in, dpi) <= budget:
+        return dpi
+    fitted = math.sqrt(budget / (width_in * height_in))
+    while fitted > 0 and _pixels(width_in, height_in, fitted) > budget:
+        fitted *= 0.99  # rounding up to whole pixels can still overshoot
+    return fitted
+
+
+def _pixels(width_in: float, height_in: float, dpi: float) -> int:
+    return math.ceil(width_in * dpi) * math.ceil(height_in * dpi)
 
 
 def check_archive(entries: Iterable[ArchiveEntry], limits: FileLimits) -> None:

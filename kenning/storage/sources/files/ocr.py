@@ -21,8 +21,10 @@ class TesseractOcr:
     timeout_s: float = 120.0
     command: str = "tesseract"
 
-    def read(self, image: bytes) -> str:
-        """The text tesseract recognises in ``image`` (PNG, JPEG, TIFF...)."""
+    def read(self, image: bytes, *, timeout_s: float | None = None) -> str:
+        """The text tesseract recognises in ``image`` (PNG, JPEG, TIFF...), within
+        ``timeout_s`` (default: ``self.timeout_s``)."""
+        timeout = self.timeout_s if timeout_s is None else timeout_s
         executable = shutil.which(self.command)
         if executable is None:
             raise ConfigurationError(
@@ -33,12 +35,12 @@ class TesseractOcr:
                 [executable, "stdin", "stdout", "-l", self.language],
                 input=image,
                 capture_output=True,
-                timeout=self.timeout_s,
+                timeout=timeout,
                 check=False,
             )
         except subprocess.TimeoutExpired:
             raise FileTooLargeError(
-                f"OCR of one image took longer than the limit of {self.timeout_s:.0f} s"
+                f"OCR of one image took longer than the limit of {timeout:.0f} s"
             ) from None
         if done.returncode != 0:
             reason = done.stderr.decode("utf-8", errors="replace").strip().splitlines()

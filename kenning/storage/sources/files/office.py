@@ -24,8 +24,10 @@ from kenning.domain.sources.files.extracted import (
     MediaType,
 )
 from kenning.domain.sources.files.limits import check_pages
+from kenning.domain.sources.files.sheet_cells import CellBudget, bounded_rows
 from kenning.storage.sources.files.archive import open_zip
 from kenning.storage.sources.files.context import ReadContext
+from kenning.storage.sources.files.image import check_image
 
 _HEADING_STYLE = re.compile(r"^Heading (\d)$")
 _IMAGE_TYPES = {"image/png": "image/png", "image/jpeg": "image/jpeg"}
@@ -78,16 +80,18 @@ def read_pptx(data: bytes, context: ReadContext) -> ExtractedFile:
 
 
 def read_xlsx(data: bytes, context: ReadContext) -> ExtractedFile:
-    """One part per sheet (``sheet`` its name): its used cells as a Markdown table."""
+    """One part per sheet (``sheet`` its name): its used cells as a Markdown table, read
+    within ``max_cells`` (a sheet declaring more is refused before a row is read)."""
     workbook = _opened(data, context, _load_workbook)
     try:
         check_pages(len(workbook.sheetnames), context.limits, "sheets")
         builder = DocumentBuilder()
+        cells = CellBudget.of(context.limits)
         for sheet in workbook.worksheets:
+            cells.declare(sheet.title, sheet.max_row, sheet.max_column)
             builder.container(sheet=sheet.title)
             builder.heading(2, sheet.title)
-            rows = [list(row) for row in sheet.iter_rows(values_only=True)]
-            builder.table(_trimmed(rows))
+            builder.table(bounded_rows(sheet.title, sheet.iter_rows(values_only=True), cells))
         title = workbook.properties.title
         return builder.build(MediaType.XLSX, title=title, pages=len(workbook.sheetnames))
     finally:
@@ -136,13 +140,10 @@ def _found_image(
     if len(builder.images) >= context.limits.max_images:
         builder.notes.append(f"only the first {context.limits.max_images} images were read")
         return
+    try:
+        check_image(data, context)  # over the pixel limit: the whole file is refused
+    except CorruptFileError as error:
+        builder.notes.append(f"an embedded image was skipped: {error.message}")
+        return
     text = context.recognise(data)
     builder.images.append(FoundImage(data, media_type, where, text))
-
-
-def _trimmed(rows: list[list[object]]) -> list[list[object]]:
-    """Rows without trailing empty rows and columns (read-only sheets report their max)."""
-    while rows and all(value is None for value in rows[-1]):
-        rows.pop()
-    width = max((i + 1 for row in rows for i, v in enumerate(row) if v is not None), default=0)
-    return [row[:width] for row in rows]

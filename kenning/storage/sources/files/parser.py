@@ -5,12 +5,14 @@ None of them fetches models or data at run time."""
 
 from __future__ import annotations
 
+import dataclasses
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from kenning.domain.sources.files.extracted import ExtractedFile, MediaType, OcrMode
 from kenning.domain.sources.files.limits import FileLimits, check_size
-from kenning.storage.sources.files.context import ReadContext
+from kenning.storage.sources.files.context import OcrBudget, ReadContext
 from kenning.storage.sources.files.detect import detect
 from kenning.storage.sources.files.image import read_image
 from kenning.storage.sources.files.mail import read_email
@@ -37,9 +39,11 @@ _READERS: dict[MediaType, Reader] = {
 
 @dataclass(frozen=True, slots=True)
 class LibraryFileParser:
-    """Detects the type from content and extracts it. Blocking (OCR runs a subprocess)."""
+    """Detects the type from content and extracts it. Blocking (OCR runs a subprocess).
+    OCR time is measured with ``clock`` against ``FileLimits.max_ocr_seconds``."""
 
     ocr_engine: TesseractOcr = field(default_factory=TesseractOcr)
+    clock: Callable[[], float] = time.monotonic
 
     def parse(
         self,
@@ -50,16 +54,18 @@ class LibraryFileParser:
         ocr: OcrMode,
         limits: FileLimits,
     ) -> ExtractedFile:
+        budget = OcrBudget(limits.max_ocr_seconds, self.clock)  # shared with attachments
+
         def nested(
             inner: bytes, name: str | None, declared: str | None, depth: int
         ) -> ExtractedFile:
-            return self._parse(
-                inner, name, declared, ReadContext(ocr, limits, self.ocr_engine, nested, depth)
-            )
+            context = ReadContext(ocr, limits, self.ocr_engine, nested, depth, budget)
+            return self._parse(inner, name, declared, context)
 
-        return self._parse(
-            data, filename, declared_type, ReadContext(ocr, limits, self.ocr_engine, nested)
-        )
+        context = ReadContext(ocr, limits, self.ocr_engine, nested, 0, budget)
+        file = self._parse(data, filename, declared_type, context)
+        note = budget.note()
+        return dataclasses.replace(file, notes=(*file.notes, note)) if note else file
 
     def _parse(
         self, data: bytes, filename: str | None, declared: str | None, context: ReadContext

@@ -1,5 +1,6 @@
 """PDF with pypdfium2: the text layer page by page; pages without one (AUTO) or every page
-(ALWAYS) rendered at 300 dpi and read by tesseract. Each page is its own part."""
+(ALWAYS) rendered at 300 dpi, or lower where the page would pass ``max_image_pixels`` (a
+note says so), and read by tesseract within the file's OCR time. Each page is its own part."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pypdfium2 as pdfium
 from kenning.domain.sources.files.document import DocumentBuilder
 from kenning.domain.sources.files.errors import CorruptFileError, EncryptedFileError
 from kenning.domain.sources.files.extracted import ExtractedFile, MediaType, OcrMode, PartOrigin
-from kenning.domain.sources.files.limits import check_pages
+from kenning.domain.sources.files.limits import FileLimits, check_pages, render_dpi
 from kenning.storage.sources.files.context import ReadContext
 
 # A page whose text layer has fewer characters than this is treated as scanned (AUTO).
@@ -50,8 +51,8 @@ def page_text(page: pdfium.PdfPage) -> str:
         textpage.close()
 
 
-def render_png(page: pdfium.PdfPage, dpi: int = OCR_DPI) -> bytes:
-    """The page as a grayscale PNG at ``dpi``."""
+def render_png(page: pdfium.PdfPage, dpi: float = OCR_DPI) -> bytes:
+    """The page as a grayscale PNG at ``dpi`` (see ``limits.render_dpi``)."""
     bitmap = page.render(scale=dpi / 72, grayscale=True)
     try:
         image = bitmap.to_pil()
@@ -76,9 +77,21 @@ def _read_page(page: pdfium.PdfPage, builder: DocumentBuilder, context: ReadCont
     mode = context.ocr_mode
     scanned = len(text) < MIN_TEXT_CHARS
     if mode is OcrMode.ALWAYS or (mode is OcrMode.AUTO and scanned):
-        recognised = context.ocr.read(render_png(page))
+        dpi = page_dpi(page, context.limits)
+        if dpi < OCR_DPI:
+            builder.notes.append(
+                f"page {builder.location.page} rendered for OCR at {dpi:.0f} dpi "
+                f"to stay within {context.limits.max_image_pixels} pixels"
+            )
+        recognised = context.recognise(lambda: render_png(page, dpi))
         if recognised.strip():
             builder.block(recognised, origin=PartOrigin.OCR)
             return 1
     builder.block(text)
     return 0
+
+
+def page_dpi(page: pdfium.PdfPage, limits: FileLimits) -> float:
+    """The dpi at which ``page`` renders within ``max_image_pixels``, at most ``OCR_DPI``."""
+    width, height = page.get_size()
+    return render_dpi(width, height, OCR_DPI, limits)
