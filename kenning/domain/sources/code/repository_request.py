@@ -117,7 +117,9 @@ def check_spec(spec: RepositorySpec) -> RepositorySpec:
 
 def check_git_url(url: str) -> str:
     """``url`` when it is an http(s), ssh or file URL git may clone; ``ValidationError``
-    (field ``gitUrl``) otherwise. ``ext::sh -c …`` and options in disguise are refused."""
+    (field ``gitUrl``) otherwise. ``ext::sh -c …`` and options in disguise are refused;
+    where the host resolves (no loopback, private or link-local address) is the locator's
+    check, made again before each connection."""
     parts = urlsplit(url)
     if (
         len(url) > 2000

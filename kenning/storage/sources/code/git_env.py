@@ -15,6 +15,8 @@ from collections.abc import Mapping
 HARDENED: tuple[str, ...] = (
     "-c", "core.fsmonitor=", "-c", "core.hooksPath=/dev/null", "-c", "diff.external=",
     "-c", "credential.helper=", "-c", "gc.auto=0", "-c", "maintenance.auto=false",
+    # An http server silent for a minute is dropped rather than holding a thread.
+    "-c", "http.lowSpeedLimit=1", "-c", "http.lowSpeedTime=60",
 )  # fmt: skip
 # ssh never offers the server's keys or agent, never prompts, and reads no ssh_config.
 _SSH = ["ssh", "-F", "/dev/null", "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes",

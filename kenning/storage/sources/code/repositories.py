@@ -45,6 +45,8 @@ from kenning.storage.sources.code.remote_address import (
 log = logging.getLogger(__name__)
 _UNPINNED = Pinned()
 _TIMEOUT = 600
+# ls-remote runs inside the ingestRepository request: a caller waits for it.
+_LS_REMOTE_TIMEOUT = 60
 # Commits fetched per branch: enough that a later diff finds the last ingested commit.
 FETCH_DEPTH = 50
 
@@ -118,7 +120,7 @@ class Repositories:
         wanted = f"refs/heads/{branch}" if branch else "HEAD"
         pinned = self._pin(url)
         output = self._run(*pinned.options, "ls-remote", "--symref", "--", url, wanted,
-                           pinned=pinned)  # fmt: skip
+                           pinned=pinned, timeout=_LS_REMOTE_TIMEOUT)  # fmt: skip
         lines = [line.split("\t") for line in output.splitlines() if "\t" in line]
         heads = (ref.removeprefix("ref: refs/heads/") for ref, name in lines
                  if ref.startswith("ref: refs/heads/") and name == "HEAD")  # fmt: skip
@@ -132,11 +134,11 @@ class Repositories:
     def _pin(self, url: str) -> Pinned:
         return pin_remote(url, allow_private=self._allow_private, resolver=self._resolver)
 
-    def _run(self, *args: str, pinned: Pinned = _UNPINNED) -> str:
+    def _run(self, *args: str, pinned: Pinned = _UNPINNED, timeout: float = _TIMEOUT) -> str:
         with tempfile.TemporaryDirectory(prefix="kenning-git-") as home:
             try:
                 done = subprocess.run(
-                    [self._git, *HARDENED, *args], capture_output=True, timeout=_TIMEOUT,
+                    [self._git, *HARDENED, *args], capture_output=True, timeout=timeout,
                     check=False, env=git_environment(home, pinned.ssh_address),
                 )  # fmt: skip
             except subprocess.TimeoutExpired:
