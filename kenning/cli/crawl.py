@@ -103,21 +103,37 @@ def crawl_input(
 
 
 def crawl_command(
-    url: Annotated[str, typer.Argument(help="The start URL (http or https).")],
-    max_depth: Annotated[int, typer.Option(help="Links away from the start, 0..20.")] = 2,
-    max_pages: Annotated[int, typer.Option(help="URLs visited at most, 1..5000.")] = 100,
+    url: Annotated[str, typer.Argument(metavar="URL", help="The start URL (http or https).")],
+    max_depth: Annotated[
+        int, typer.Option(metavar="N", help="Links away from the start, 0..20.")
+    ] = 2,
+    max_pages: Annotated[
+        int, typer.Option(metavar="N", help="URLs visited at most, 1..5000.")
+    ] = 100,
     same_site: Annotated[bool, typer.Option(help="Stay on the start host.")] = True,
-    include: Annotated[list[str] | None, typer.Option(help="Glob to keep (repeatable).")] = None,
-    exclude: Annotated[list[str] | None, typer.Option(help="Glob to skip (repeatable).")] = None,
-    recrawl_after: Annotated[
-        int | None, typer.Option(help="Seconds: pages fetched more recently are not fetched.")
+    include: Annotated[
+        list[str] | None,
+        typer.Option(metavar="GLOB", help="Glob to keep, repeatable [default: everything]."),
     ] = None,
-    project: Annotated[str | None, typer.Option(help="The project to store under.")] = None,
+    exclude: Annotated[
+        list[str] | None,
+        typer.Option(metavar="GLOB", help="Glob to skip, repeatable [default: none]."),
+    ] = None,
+    recrawl_after: Annotated[
+        int | None,
+        typer.Option(
+            metavar="SECONDS",
+            help="Pages fetched more recently are not fetched [default: always fetch].",
+        ),
+    ] = None,
+    project: Annotated[
+        str | None, typer.Option(metavar="ID", help="The project to store under [default: none].")
+    ] = None,
     url_of_server: Annotated[
-        str, typer.Option("--server", help="The running server.")
+        str, typer.Option("--server", metavar="URL", help="The running server.")
     ] = "http://127.0.0.1:8000",
     api_key: Annotated[
-        str | None, typer.Option(help="An agent key [default: $KENNING_API_KEY].")
+        str | None, typer.Option(metavar="KEY", help="An agent key [default: $KENNING_API_KEY].")
     ] = None,
 ) -> None:
     """Crawl a site into the knowledge base and follow the job to its end."""

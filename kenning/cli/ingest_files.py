@@ -144,14 +144,23 @@ def summary(runs: list[FileRun]) -> Table:
 
 
 def ingest_command(
-    paths: Annotated[list[Path], typer.Argument(help="Files and folders (recursively).")],
-    url: Annotated[str, typer.Option(help="The running server.")] = "http://127.0.0.1:8000",
+    paths: Annotated[
+        list[Path], typer.Argument(metavar="PATH...", help="Files and folders (recursively).")
+    ],
+    url: Annotated[
+        str, typer.Option(metavar="URL", help="The running server.")
+    ] = "http://127.0.0.1:8000",
     api_key: Annotated[
-        str | None, typer.Option(help="An agent key [default: $KENNING_API_KEY].")
+        str | None, typer.Option(metavar="KEY", help="An agent key [default: $KENNING_API_KEY].")
     ] = None,
-    kind: Annotated[str | None, typer.Option(help='The chunks\' kind [default: "file"].')] = None,
-    tag: Annotated[list[str] | None, typer.Option(help="A tag of every chunk (repeat).")] = None,
-    ocr: Annotated[str, typer.Option(help="AUTO, ALWAYS or NEVER.")] = "AUTO",
+    kind: Annotated[
+        str | None, typer.Option(metavar="KIND", help='The chunks\' kind [default: "file"].')
+    ] = None,
+    tag: Annotated[
+        list[str] | None,
+        typer.Option(metavar="TAG", help="A tag of every chunk, repeatable [default: none]."),
+    ] = None,
+    ocr: Annotated[str, typer.Option(metavar="MODE", help="AUTO, ALWAYS or NEVER.")] = "AUTO",
 ) -> None:
     """Ingest files and folders into a running server, with a summary at the end."""
     key = api_key or os.environ.get("KENNING_API_KEY")

@@ -78,13 +78,26 @@ async def last_run(client: httpx.AsyncClient, state_urn: str) -> dict[str, Any]:
 
 
 def ingest_repo_command(
-    path: Annotated[str, typer.Argument(help="A directory on the server, or a git URL.")],
-    branch: Annotated[str | None, typer.Option(help="[default: the current branch]")] = None,
-    project: Annotated[str | None, typer.Option(help="The project to store under.")] = None,
-    name: Annotated[str | None, typer.Option(help="The repository's name in keys.")] = None,
-    url: Annotated[str, typer.Option(help="The running server.")] = "http://127.0.0.1:8000",
+    path: Annotated[
+        str, typer.Argument(metavar="PATH|URL", help="A directory on the server, or a git URL.")
+    ],
+    branch: Annotated[
+        str | None, typer.Option(metavar="NAME", help="The branch [default: the current branch].")
+    ] = None,
+    project: Annotated[
+        str | None, typer.Option(metavar="ID", help="The project to store under [default: none].")
+    ] = None,
+    name: Annotated[
+        str | None,
+        typer.Option(
+            metavar="NAME", help="The repository's name in keys [default: from the path]."
+        ),
+    ] = None,
+    url: Annotated[
+        str, typer.Option(metavar="URL", help="The running server.")
+    ] = "http://127.0.0.1:8000",
     api_key: Annotated[
-        str | None, typer.Option(help="An agent key [default: $KENNING_API_KEY].")
+        str | None, typer.Option(metavar="KEY", help="An agent key [default: $KENNING_API_KEY].")
     ] = None,
 ) -> None:
     """Ingest a git repository's code structure and follow the job to its end."""

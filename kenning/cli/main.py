@@ -66,13 +66,15 @@ app.command(
 app.command("worker", short_help="Run ingestion queue workers without an HTTP server.")(
     worker_command
 )
-app.command("ingest", short_help="Ingest files and folders through a running server.")(
-    ingest_command
+app.command(
+    "ingest", cls=PlainCommand, short_help="Ingest files and folders through a running server."
+)(ingest_command)
+app.command(
+    "ingest-repo", cls=PlainCommand, short_help="Ingest a git repository's code through a server."
+)(ingest_repo_command)
+app.command("crawl", cls=PlainCommand, short_help="Crawl a web site through a running server.")(
+    crawl_command
 )
-app.command("ingest-repo", short_help="Ingest a git repository's code through a server.")(
-    ingest_repo_command
-)
-app.command("crawl", short_help="Crawl a web site through a running server.")(crawl_command)
 app.add_typer(
     router_app, name="router", short_help="Run the model router alone, or fake backends (demo)."
 )
