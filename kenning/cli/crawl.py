@@ -18,7 +18,7 @@ from typing import Annotated, Any
 import httpx
 import typer
 
-from kenning.cli.ingest_repo import FINISHED, graphql
+from kenning.cli.server_calls import FINISHED, graphql
 
 REQUEST = """mutation C($input: CrawlInput!) { crawl(input: $input) {
   __typename ... on IngestionHandle { jobId status } ... on Error { code field message } } }"""

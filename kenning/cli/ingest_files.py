@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Column, Table
 
+from kenning.cli.server_calls import FINISHED, graphql
 from kenning.domain.sources.files.file_graph import document_key
 
 UPLOAD = """mutation F($file: Upload!, $input: IngestFileInput) {
@@ -32,7 +33,6 @@ UPLOAD = """mutation F($file: Upload!, $input: IngestFileInput) {
 STATUS = "query S($id: ID!) { ingestionStatus(jobId: $id) { status lastError } }"
 NODE = "query N($key: String!) { node(key: $key) { properties } }"
 DONE = {"INDEXED", "SKIPPED_DUPLICATE"}
-FINISHED = DONE | {"FAILED", "CANCELLED"}
 
 
 @dataclass(slots=True)
@@ -70,15 +70,6 @@ def _hidden(path: Path, root: Path) -> bool:
     return any(part.startswith(".") for part in path.relative_to(root).parts)
 
 
-async def _graphql(client: httpx.AsyncClient, query: str, **variables: Any) -> dict[str, Any]:
-    answer = await client.post("/graphql", json={"query": query, "variables": variables})
-    body: dict[str, Any] = answer.json()
-    if answer.status_code != 200 or body.get("errors"):
-        raise RuntimeError(str(body.get("errors") or answer.text))
-    data: dict[str, Any] = body["data"]
-    return data
-
-
 async def upload(client: httpx.AsyncClient, run: FileRun, options: dict[str, Any]) -> None:
     """Send ``run.path`` as ``ingestFile``; a refusal ends the run as FAILED."""
     operations = {"query": UPLOAD, "variables": {"file": None, "input": options or None}}
@@ -105,7 +96,7 @@ async def upload(client: httpx.AsyncClient, run: FileRun, options: dict[str, Any
 async def follow(client: httpx.AsyncClient, run: FileRun, every: float = 0.25) -> None:
     """Poll the run's job until it ends; then read the chunk count from its document node."""
     while run.job_id is not None:
-        job = (await _graphql(client, STATUS, id=run.job_id))["ingestionStatus"]
+        job = (await graphql(client, STATUS, id=run.job_id))["ingestionStatus"]
         if job is None:
             run.status, run.error = "FAILED", "the job is not visible to this key"
             return
@@ -115,7 +106,7 @@ async def follow(client: httpx.AsyncClient, run: FileRun, every: float = 0.25) -
             break
         await asyncio.sleep(every)
     if run.status in DONE:
-        node = (await _graphql(client, NODE, key=document_key(run.source_urn)))["node"]
+        node = (await graphql(client, NODE, key=document_key(run.source_urn)))["node"]
         run.chunks = node["properties"].get("chunks") if node else None
 
 

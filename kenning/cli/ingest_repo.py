@@ -18,22 +18,13 @@ from typing import Annotated, Any
 import httpx
 import typer
 
+from kenning.cli.server_calls import FINISHED, graphql
+
 REQUEST = """mutation R($input: IngestRepositoryInput!) { ingestRepository(input: $input) {
   __typename ... on IngestionHandle { jobId status } ... on Error { code field message } } }"""
 STATUS = "query S($id: ID!) { ingestionStatus(jobId: $id) { status stage lastError sourceUrn } }"
 NODE = "query N($key: String!) { node(key: $key) { properties } }"
-FINISHED = {"INDEXED", "SKIPPED_DUPLICATE", "FAILED", "CANCELLED"}
 COUNTS = ("ingested", "unchanged", "purged", "refused", "skipped", "aliases")
-
-
-async def graphql(client: httpx.AsyncClient, query: str, **variables: Any) -> dict[str, Any]:
-    """The data of one GraphQL call; ``RuntimeError`` with the errors when there are any."""
-    answer = await client.post("/graphql", json={"query": query, "variables": variables})
-    body: dict[str, Any] = answer.json()
-    if answer.status_code != 200 or body.get("errors"):
-        raise RuntimeError(str(body.get("errors") or answer.text))
-    data: dict[str, Any] = body["data"]
-    return data
 
 
 def repository_input(
