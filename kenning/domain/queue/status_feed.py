@@ -21,7 +21,7 @@ from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
 
 from kenning.domain.access.scope import NO_GROUPS, ProjectGroups, Scope
-from kenning.domain.queue.event_hub import EventHub
+from kenning.domain.queue.event_hub import EventHub, Inbox, InboxMessage
 from kenning.domain.queue.jobs import JobEvent
 from kenning.domain.queue.ports import QueueReader, QueueSnapshot, Resync
 
@@ -29,8 +29,14 @@ logger = logging.getLogger("kenning.queue")
 
 MAX_PENDING_CHANGES = 500
 ERROR_PAUSE = 1.0
-# At most this many updates per second and feed; a burst of changes shares one update.
+# A lone change goes out at once. One that comes within MIN_INTERVAL of the previous update
+# belongs to a burst (a job's transitions follow each other closely): the feed gathers the
+# burst until no change has come for QUIET seconds, at most until MIN_INTERVAL after the
+# previous update, and sends it as one update. A burst therefore costs about as many
+# updates as with a fixed MIN_INTERVAL window, but its changes wait for the burst's end
+# rather than for the whole window.
 MIN_INTERVAL = 0.25
+QUIET = 0.03
 MAX_UPDATES = 10**9
 # How often a degraded feed re-reads the queue, and how long a new feed waits for a bus
 # that neither answers nor refuses (one that refuses makes it start degraded at once).
@@ -133,12 +139,7 @@ class _Feed:
                     await self._send((), resynced=was and not degraded, degraded=degraded)
                     sent = loop.time()
                     continue
-                # Under a burst, gather what arrives within the interval into one update;
-                # a lone change goes out at once.
-                pause = min_interval - (loop.time() - sent)
-                if first is not None and pause > 0:
-                    await asyncio.sleep(pause)
-                batch = [first, *inbox.drain()] if first is not None else []
+                batch = [] if first is None else [first, *await _burst(inbox, sent + min_interval)]
                 if not self.hub.ready:  # the bus went away during the pause: poll
                     degraded = True
                     await self._send((), resynced=False, degraded=True)
@@ -173,6 +174,21 @@ class _Feed:
         status = QueueStatus(snapshot, changes, resynced, degraded=degraded)
         for box in list(self.mailboxes):
             box.put(status)
+
+
+async def _burst(inbox: Inbox, until: float) -> list[InboxMessage]:
+    """The changes that follow closely, up to ``until`` (see ``QUIET``); none after it."""
+    loop = asyncio.get_running_loop()
+    gathered = inbox.drain()
+    for _ in range(MAX_UPDATES):
+        left = until - loop.time()
+        if left <= 0:
+            break
+        message = await inbox.get(min(QUIET, left))
+        if message is None:
+            break  # quiet: the burst is over
+        gathered += [message, *inbox.drain()]
+    return gathered
 
 
 def _same(one: QueueSnapshot, other: QueueSnapshot) -> bool:
