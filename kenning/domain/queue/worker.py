@@ -2,8 +2,11 @@
 
 Each lane has its own slots, so a full bulk lane never holds up a priority job: the
 priority slots only ever claim priority work, and are idle (not borrowed) otherwise. While a
-priority job runs, bulk slots claim nothing new, so the job shares the process only with
-the bulk jobs already under way.
+priority job runs, and for ``priority_linger`` seconds after the last one ended, bulk slots
+claim nothing new, so the job shares the process only with the bulk jobs already under way.
+The linger is for priority work that comes in a run (an agent's notes one after another):
+without it the bulk jobs claimed between two priority jobs compete with the next one for
+the CPU. It never starves bulk work: without priority work bulk slots claim as before.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ class WorkerConfig:
     recover_every: float = 10.0
     idle_wait: float = 2.0
     stop_grace: float = 10.0
+    priority_linger: float = 0.25
 
     def slots(self, lane: Lane) -> int:
         return self.priority_slots if lane is Lane.PRIORITY else self.bulk_slots
@@ -103,6 +107,7 @@ class Worker:
         self._urgent = 0  # priority jobs running now
         self._calm = asyncio.Event()
         self._calm.set()
+        self._urgent_ended = -float("inf")  # time.monotonic() when the last one ended
 
     @property
     def running(self) -> bool:
@@ -150,9 +155,9 @@ class Worker:
 
     async def _slot(self, lane: Lane) -> None:
         while not self._stopping.is_set():
-            if lane is Lane.BULK and self._urgent:
-                # Priority jobs of this worker run: take no new bulk job until they end, so
-                # they get the process (bulk jobs already running continue).
+            if lane is Lane.BULK and self._bulk_paused():
+                # Priority jobs of this worker run, or just ran: take no new bulk job until
+                # they end and the linger is over (bulk jobs already running continue).
                 await self._idle_priority_wait()
                 continue
             ticket = self._wakeup.ticket(lane)
@@ -190,10 +195,19 @@ class Worker:
                 self._held.pop(claimed.job.id, None)
                 if lane is Lane.PRIORITY:
                     self._urgent -= 1
+                    self._urgent_ended = time.monotonic()
                     if not self._urgent:
                         self._calm.set()
 
+    def _bulk_paused(self) -> bool:
+        lingering = time.monotonic() - self._urgent_ended < self._config.priority_linger
+        return bool(self._urgent) or lingering
+
     async def _idle_priority_wait(self) -> None:
+        if not self._urgent:  # lingering: until it is over (or the worker stops)
+            left = self._urgent_ended + self._config.priority_linger - time.monotonic()
+            await self._pause(min(max(left, 0.0), self._config.idle_wait))
+            return
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._calm.wait(), self._config.idle_wait)
 
