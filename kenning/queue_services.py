@@ -30,6 +30,7 @@ def worker_config(settings: Settings) -> WorkerConfig:
         lease_seconds=settings.queue_lease_seconds,
         recover_every=settings.queue_recover_seconds,
         idle_wait=settings.queue_idle_seconds,
+        priority_linger=settings.queue_priority_linger_seconds,
     )
 
 

@@ -101,6 +101,8 @@ class Settings(BaseSettings):
     queue_lease_seconds: float = Field(default=30.0, ge=1.0, le=3600.0)
     queue_recover_seconds: float = Field(default=10.0, ge=0.1, le=3600.0)
     queue_idle_seconds: float = Field(default=2.0, ge=0.05, le=60.0)
+    # After a priority job ends, a worker starts no bulk job for this long (0: off).
+    queue_priority_linger_seconds: float = Field(default=0.25, ge=0.0, le=10.0)
     queue_status_refresh_seconds: float = Field(default=5.0, ge=0.1, le=300.0)
     # Crawling (kenning.domain.sources.crawl): private/loopback/link-local targets are
     # refused unless allowed; requests to one host are spaced; a page over the size is skipped.

@@ -100,3 +100,11 @@ def test_hybrid_fusion_defaults_to_scores_and_the_environment_picks_rrf(
     monkeypatch.setenv("KENNING_SEARCH_FUSION", "borda")
     with pytest.raises(ValidationError, match="search_fusion"):
         Settings()
+
+
+def test_the_priority_linger_reaches_the_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kenning.queue_services import worker_config
+
+    assert worker_config(Settings()).priority_linger == 0.25
+    monkeypatch.setenv("KENNING_QUEUE_PRIORITY_LINGER_SECONDS", "0")
+    assert worker_config(Settings()).priority_linger == 0.0
