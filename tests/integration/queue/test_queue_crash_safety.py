@@ -90,6 +90,15 @@ async def indexed(pool: asyncpg.Pool) -> int:
     return int(await pool.fetchval("SELECT count(*) FROM ingestion_jobs WHERE status = 'INDEXED'"))
 
 
+async def until_progress(pool: asyncpg.Pool, before: int, worker: subprocess.Popen[bytes]) -> None:
+    """Wait until a job more than ``before`` is indexed (the new worker is running jobs)."""
+    deadline = time.monotonic() + 120
+    while await indexed(pool) <= before:
+        assert worker.poll() is None, "the worker exited; its log is in the test's tmp_path"
+        assert time.monotonic() < deadline, "the worker indexed nothing within 120 s"
+        await asyncio.sleep(0.05)
+
+
 @pytest.mark.timeout(900)
 async def test_killed_workers_lose_nothing_and_do_nothing_twice(
     queue_settings: Settings, queue_pool: asyncpg.Pool, queue_clean: None, tmp_path: Path
@@ -104,8 +113,10 @@ async def test_killed_workers_lose_nothing_and_do_nothing_twice(
     worker = start_worker(queue_settings, log)
     kills_at: list[int] = []
     for _ in range(KILLS):
-        # Let it get going (start-up takes a moment), then kill it mid-flight.
-        await asyncio.sleep(rng.uniform(2.5, 6.0))
+        # Let it get going (start-up takes a moment, longer on a loaded machine: wait for its
+        # first finished job rather than a fixed time), then kill it mid-flight.
+        await until_progress(queue_pool, await indexed(queue_pool), worker)
+        await asyncio.sleep(rng.uniform(0.3, 1.5))
         kills_at.append(await indexed(queue_pool))
         os.kill(worker.pid, signal.SIGKILL)
         worker.wait(timeout=10)
