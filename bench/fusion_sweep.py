@@ -36,14 +36,9 @@ from pathlib import Path
 import httpx
 
 from bench._processes import ROOT
+from bench._relevance_eval import graphql
 from bench.ir_metrics import first_per_source, mean, ndcg_at, recall_at
-from bench.relevance import (
-    bench_key,
-    bench_settings,
-    ensure_database,
-    graphql,
-    scifact_server,
-)
+from bench.relevance import bench_key, bench_settings, ensure_database, scifact_server
 from bench.scifact import Query, load_qrels, load_test_queries
 from kenning.domain.retrieval.fusion import fuse_scores
 from kenning.domain.retrieval.rank_fusion import DEFAULT_K, Fused, fuse

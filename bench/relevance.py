@@ -30,21 +30,18 @@ import sys
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import asdict
 
 import asyncpg
 import httpx
 
 from bench._own_database import create_and_migrate, own_settings
 from bench._processes import ROOT, Server, running_server
-from bench._timing import percentile
-from bench.ir_metrics import first_per_source, mean, ndcg_at, recall_at
+from bench._relevance_eval import REFERENCES, SEARCH, evaluate, graphql, table
 from bench.scifact import (
     QUICK_DOCS,
     QUICK_QUERIES,
     Doc,
-    Query,
     load_docs,
     load_qrels,
     load_test_queries,
@@ -65,7 +62,6 @@ REDIS_DB = "13"
 CLIENT = "scifact"
 KIND = "scifact_abstract"
 MODES = ("KEYWORD", "VECTOR", "HYBRID")
-REFERENCES = {"BM25 (BEIR)": 0.665, "all-MiniLM-L6-v2 dense (BEIR/MTEB)": 0.64}
 NOTES = (
     "KEYWORD is Okapi BM25 (k1 1.2, b 0.75) over PostgreSQL full-text lexemes, any wanted "
     "term matching. Documents are ranked by their best chunk (abstracts of 1,000+ characters "
@@ -86,15 +82,6 @@ REQUEST_TIMEOUT = 600.0
 INGEST = """
 mutation($input: IngestInput!) {
   ingest(input: $input) { __typename ... on IngestSuccess { status chunks { id } } }
-}"""
-SEARCH = """
-query($q: String!, $mode: SearchMode!, $limit: Int!) {
-  search(query: $q, mode: $mode, limit: $limit, scope: {clientId: "scifact"}) {
-    __typename
-    ... on SearchSuccess { hits { sourceUrn } }
-    ... on ValidationError { code message field }
-    ... on ScopeError { code message }
-  }
 }"""
 
 
@@ -147,16 +134,6 @@ def scifact_server(
     return running_server(settings, key, request_timeout=REQUEST_TIMEOUT, connections=workers)
 
 
-async def graphql(client: httpx.AsyncClient, query: str, **variables: object) -> Any:
-    """One operation over HTTP; GraphQL errors are fatal here."""
-    response = await client.post("/graphql", json={"query": query, "variables": variables})
-    response.raise_for_status()
-    body = response.json()
-    if body.get("errors"):
-        raise RuntimeError(f"GraphQL errors: {body['errors']}")
-    return body["data"]
-
-
 async def ingest_all(client: httpx.AsyncClient, docs: Sequence[Doc], workers: int) -> int:
     """Send every document; return how many were indexed (the rest were unchanged)."""
     indexed = 0
@@ -185,67 +162,6 @@ async def ingest_all(client: httpx.AsyncClient, docs: Sequence[Doc], workers: in
         for _ in range(workers):
             group.create_task(worker())
     return indexed
-
-
-@dataclass(frozen=True, slots=True)
-class ModeResult:
-    """The figures of one search mode over the test queries."""
-
-    mode: str
-    ndcg_at_10: float
-    recall_at_100: float
-    queries: int
-    docs_per_query_min: int
-    wall_s: float
-    latency_p50_ms: float
-    latency_p95_ms: float
-
-
-async def evaluate(
-    client: httpx.AsyncClient,
-    mode: str,
-    queries: Sequence[Query],
-    qrels: dict[str, set[str]],
-    chunks: int,
-) -> ModeResult:
-    """Search every query in ``mode`` (one at a time, so latencies are not queueing)."""
-    ndcgs, recalls, latencies, depths = [], [], [], []
-    started = time.perf_counter()
-    for query in queries:
-        sent = time.perf_counter()
-        result = (await graphql(client, SEARCH, q=query.text, mode=mode, limit=chunks))["search"]
-        latencies.append((time.perf_counter() - sent) * 1000)
-        if result["__typename"] != "SearchSuccess":
-            raise RuntimeError(f"query {query.id} failed in {mode}: {result}")
-        ranked = first_per_source(hit["sourceUrn"] for hit in result["hits"])
-        depths.append(len(ranked))
-        ndcgs.append(ndcg_at(ranked, qrels[query.id], 10))
-        recalls.append(recall_at(ranked, qrels[query.id], 100))
-    return ModeResult(
-        mode=mode,
-        ndcg_at_10=round(mean(ndcgs), 4),
-        recall_at_100=round(mean(recalls), 4),
-        queries=len(queries),
-        docs_per_query_min=min(depths),
-        wall_s=round(time.perf_counter() - started, 1),
-        latency_p50_ms=round(percentile(latencies, 50), 1),
-        latency_p95_ms=round(percentile(latencies, 95), 1),
-    )
-
-
-def table(results: Sequence[ModeResult]) -> str:
-    """The results beside the published reference points."""
-    lines = [
-        f"{'mode':<40} {'nDCG@10':>8} {'R@100':>7} {'wall s':>7} {'p50 ms':>7} {'p95 ms':>7}",
-    ]
-    for r in results:
-        lines.append(
-            f"{'Kenning ' + r.mode:<40} {r.ndcg_at_10:>8.3f} {r.recall_at_100:>7.3f} "
-            f"{r.wall_s:>7.1f} {r.latency_p50_ms:>7.1f} {r.latency_p95_ms:>7.1f}"
-        )
-    for name, value in REFERENCES.items():
-        lines.append(f"{'reference ' + name:<40} {value:>8.3f}")
-    return "\n".join(lines)
 
 
 async def run(args: argparse.Namespace) -> dict[str, object]:
