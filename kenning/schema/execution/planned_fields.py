@@ -12,7 +12,7 @@ always does. A 2-hop ``neighbors`` read (100 nodes, 100 edges) spends half the t
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Final
 
 from graphql import GraphQLObjectType, Undefined
@@ -146,16 +146,13 @@ class PlannedFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
             return _SLOW
         field_path = Path(path, field.name, parent_type.name)
         # From here on as execute_field and complete_value would do for an object type.
-        try:
-            completed = self.collect_and_execute_subfields(
+        return self._completed(
+            field,
+            field_path,
+            lambda: self.collect_and_execute_subfields(
                 field.complete, field.details, field_path, value, position_context
-            )
-        except Exception as raw_error:
-            self.handle_field_error(raw_error, field.return_type, field.details, field_path)
-            return None
-        if self.is_awaitable(completed):
-            return self._awaited(completed, field.return_type, field.details, field_path)
-        return completed
+            ),
+        )
 
     def _list(
         self,
@@ -175,13 +172,20 @@ class PlannedFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
             return _SLOW
         field_path = Path(path, field.name, parent_type.name)
         # From here on as execute_field and complete_list_value would do.
+        return self._completed(
+            field, field_path, lambda: self._items(field, value, field_path, position_context)
+        )
+
+    def _completed(self, field: PlannedField, path: Path, complete: Callable[[], Any]) -> Any:
+        """``complete()`` as execute_field runs a completion: an error is the field's (null
+        at ``path``), an awaitable result is awaited with the same error handling."""
         try:
-            completed = self._items(field, value, field_path, position_context)
+            completed = complete()
         except Exception as raw_error:
-            self.handle_field_error(raw_error, field.return_type, field.details, field_path)
+            self.handle_field_error(raw_error, field.return_type, field.details, path)
             return None
         if self.is_awaitable(completed):
-            return self._awaited(completed, field.return_type, field.details, field_path)
+            return self._awaited(completed, field.return_type, field.details, path)
         return completed
 
     def _plain_item(self, item: Any) -> bool:
