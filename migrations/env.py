@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any, Literal
 
 from alembic import context
@@ -52,10 +53,20 @@ def _render_item(type_: str, obj: Any, autogen_context: AutogenContext) -> str |
     return False
 
 
+def _include_name(name: str | None, type_: str, parent_names: Any) -> bool:
+    # The partitions of ``chunks`` (0016) are its storage, not tables of their own: the
+    # partitioned parent carries the columns and indexes that are compared.
+    return not (type_ == "table" and name is not None and _PARTITION.fullmatch(name))
+
+
+_PARTITION = re.compile(r"chunks_p\d+")
+
+
 def _configure(connection: Connection | None = None, **kwargs: Any) -> None:
     context.configure(
         connection=connection,
         target_metadata=metadata,
+        include_name=_include_name,
         compare_type=_compare_type,
         render_item=_render_item,
         **kwargs,

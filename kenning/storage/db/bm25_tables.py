@@ -2,13 +2,18 @@
 
 ``bm25_postings`` holds one row per client, lexeme and chunk with the lexeme's count in the
 chunk (``tf``) and the chunk's length (``dl``); ``bm25_lengths`` the chunk count and total
-length per client, in slots summed on read. Read by ``kenning.storage.retrieval.search_sql``.
+length per client and ``bm25_terms`` each lexeme's document frequency per client, both in
+slots summed on read; ``impact`` (migration 0016) orders a lexeme's postings best first.
+Read by ``kenning.storage.retrieval.search_sql``.
 """
 
 from __future__ import annotations
 
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
+
+# BM25's saturation of (tf, dl) at a reference length of 100 lexemes, 0..10000 (0016).
+IMPACT = "(10000 * tf::float8 / (tf + 1.2 * (0.25 + 0.75 * dl::float8 / 100)))::smallint"
 
 
 class Bm25PostingRow(SQLModel, table=True):
@@ -17,6 +22,13 @@ class Bm25PostingRow(SQLModel, table=True):
     __tablename__ = "bm25_postings"
     __table_args__ = (
         sa.PrimaryKeyConstraint("client_id", "lexeme", "chunk_id", postgresql_include=["tf", "dl"]),
+        sa.Index(
+            "ix_bm25_postings_impact",
+            "client_id",
+            "lexeme",
+            sa.text("impact DESC"),
+            postgresql_include=["chunk_id", "tf", "dl"],
+        ),
     )
 
     client_id: str = Field(max_length=200)
@@ -24,6 +36,23 @@ class Bm25PostingRow(SQLModel, table=True):
     chunk_id: str = Field(max_length=64)
     tf: int = Field(sa_type=sa.SmallInteger)
     dl: int
+    impact: int = Field(
+        sa_column=sa.Column(
+            sa.SmallInteger,
+            sa.Computed(IMPACT, persisted=True),
+        )
+    )
+
+
+class Bm25TermRow(SQLModel, table=True):
+    """One slot of a lexeme's document frequency in a client (migration 0016)."""
+
+    __tablename__ = "bm25_terms"
+
+    client_id: str = Field(primary_key=True, max_length=200)
+    lexeme: str = Field(primary_key=True, sa_type=sa.Text)
+    slot: int = Field(primary_key=True, sa_type=sa.SmallInteger)
+    df: int = Field(sa_type=sa.BigInteger)
 
 
 class Bm25LengthRow(SQLModel, table=True):

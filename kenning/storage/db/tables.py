@@ -38,10 +38,12 @@ def _scope_field() -> Any:
 
 
 class ChunkRow(SQLModel, table=True):
-    """A searchable piece of a source, with its embedding and full-text vector."""
+    """A searchable piece of a source, with its embedding and full-text vector; hash-partitioned
+    by client (migration 0016), so its key holds the client too."""
 
     __tablename__ = "chunks"
     __table_args__ = (
+        sa.PrimaryKeyConstraint("client_id", "id"),
         sa.Index("ix_chunks_scope", "client_id", "project_id", "group_id"),
         sa.Index("ix_chunks_source", "client_id", "source_urn"),
         sa.Index("ix_chunks_connection", "client_id", "connection_id"),
@@ -55,9 +57,10 @@ class ChunkRow(SQLModel, table=True):
             postgresql_with={"m": 16, "ef_construction": 64},
             postgresql_ops={"embedding": "vector_cosine_ops"},
         ),
+        {"postgresql_partition_by": "HASH (client_id)"},
     )
 
-    id: str = Field(primary_key=True, max_length=64)
+    id: str = Field(max_length=64)
     source_urn: str = Field(max_length=2048)
     ordinal: int
     kind: str = Field(max_length=200)

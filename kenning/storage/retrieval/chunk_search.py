@@ -50,15 +50,21 @@ class VectorScan:
 class PgChunkIndex:
     """Search over the ``chunks`` table; each search is one statement on one connection."""
 
-    def __init__(self, pool: asyncpg.Pool, scan: VectorScan | None = None) -> None:
+    def __init__(
+        self,
+        pool: asyncpg.Pool,
+        scan: VectorScan | None = None,
+        bm25: search_sql.Bm25 | None = None,
+    ) -> None:
         self._pool = pool
         self._scan = scan or VectorScan()
+        self._bm25 = bm25 or search_sql.Bm25()
 
     async def nearest(
         self, embedding: Sequence[float], reader: Scope, filters: SearchFilters, limit: int
     ) -> list[IndexHit]:
         """Visible chunks nearest to ``embedding``; score is the cosine similarity."""
-        statement = search_sql.nearest(filters)
+        statement = search_sql.nearest(filters, one_client=bool(reader.client_id))
         vector = np.asarray(embedding, dtype=np.float32)
         async with self._pool.acquire() as conn, conn.transaction():
             await conn.execute(
@@ -75,9 +81,17 @@ class PgChunkIndex:
     async def matching(
         self, text: str, reader: Scope, filters: SearchFilters, limit: int
     ) -> list[IndexHit]:
-        """Visible chunks holding any wanted term of ``text``, by BM25 over the query's ceiling."""
-        statement = search_sql.matching(filters)
-        rows = await self._pool.fetch(
-            statement.text, *reader_params(reader), text, limit, *statement.filter_args
-        )
+        """Visible chunks holding any wanted term of ``text``, by BM25 over the query's ceiling.
+
+        The top-k statement reads the head of each term's postings; when fewer than
+        ``limit`` of its candidates pass the scope and filters, the statement that scores
+        every posting answers instead.
+        """
+        one_client = bool(reader.client_id)
+        args = (*reader_params(reader), text, limit)
+        fast = search_sql.matching(filters, self._bm25, one_client=one_client)
+        rows = await self._pool.fetch(fast.text, *args, *fast.filter_args)
+        if len(rows) < limit:
+            every = search_sql.matching_exhaustive(filters, self._bm25, one_client=one_client)
+            rows = await self._pool.fetch(every.text, *args, *every.filter_args)
         return [IndexHit(chunk_view(row), float(row["score"])) for row in rows]

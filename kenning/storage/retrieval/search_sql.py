@@ -38,8 +38,14 @@ class Statement:
     filter_args: tuple[list[str], ...]
 
 
-def _where(filters: SearchFilters) -> tuple[str, tuple[list[str], ...]]:
-    clauses = [visible_rows(1, "c")]
+# ``chunks`` is partitioned by client (migration 0016): naming the reader's client and the
+# global one lets PostgreSQL skip every other partition, at plan time or at executor start.
+# Only for a reader of one client: a global reader (``$1 = ''``) sees every client's rows.
+_ONE_CLIENT = "c.client_id IN ($1, '')"
+
+
+def _where(filters: SearchFilters, one_client: bool) -> tuple[str, tuple[list[str], ...]]:
+    clauses = [_ONE_CLIENT, visible_rows(1, "c")] if one_client else [visible_rows(1, "c")]
     args: list[list[str]] = []
     for name, template in _FILTERS:
         values: tuple[str, ...] = getattr(filters, name)
@@ -49,14 +55,17 @@ def _where(filters: SearchFilters) -> tuple[str, tuple[list[str], ...]]:
     return " AND ".join(clauses), tuple(args)
 
 
-def nearest(filters: SearchFilters) -> Statement:
+def nearest(filters: SearchFilters, *, one_client: bool = False) -> Statement:
     """Visible chunks nearest to ``$4`` by cosine distance, score = cosine similarity.
+
+    ``one_client``: the reader belongs to a client (``$1 <> ''``), so only its partition
+    and the global one's are searched, each with its own HNSW graph.
 
     The inner query is what the HNSW index answers; with ``iterative_scan = relaxed_order``
     it may return rows slightly out of distance order, so the outer query sorts them again
     (``+ 0`` keeps PostgreSQL 17 from trusting the inner order and skipping the sort).
     """
-    where, args = _where(filters)
+    where, args = _where(filters, one_client)
     text = (
         "WITH nearest AS MATERIALIZED ("
         f"SELECT {CHUNK_COLUMNS}, c.embedding <=> $4 AS distance FROM chunks c "
@@ -88,10 +97,9 @@ _PARSED = (
 
 # The reader's statistics: the clients it counts (its own and the global one; a global
 # reader every client), their chunk count and average length, and each wanted lexeme's IDF
-# as Lucene's (never negative): ln(1 + (N - df + 0.5) / (df + 0.5)). A document frequency
-# is counted from the postings index alone (an index-only scan per lexeme). ``term``
-# numbers the lexemes in order, a cheaper sort key than the text when a chunk's terms are
-# added up.
+# as Lucene's (never negative): ln(1 + (N - df + 0.5) / (df + 0.5)), its document
+# frequency summed from the slots of ``bm25_terms`` (migration 0016). ``term`` numbers the
+# lexemes in order, a cheaper sort key than the text when a chunk's terms are added up.
 _STATISTICS = (
     "clients AS (SELECT CASE WHEN $1 = '' THEN "
     "(SELECT coalesce(array_agg(DISTINCT client_id::text), '{}') FROM bm25_lengths) "
@@ -100,14 +108,21 @@ _STATISTICS = (
     "greatest(coalesce(sum(total_length)::float8 / nullif(sum(chunks), 0), 1), 1) AS avgdl "
     "FROM bm25_lengths, clients WHERE client_id = ANY(clients.ids)), "
     "idf AS MATERIALIZED (SELECT t.lexeme, row_number() OVER (ORDER BY t.lexeme) AS term, "
-    "ln(1 + (s.n - d.df + 0.5) / (d.df + 0.5)) AS idf "
-    "FROM terms t, s, clients, LATERAL (SELECT count(*)::float8 AS df FROM bm25_postings p "
-    "WHERE p.client_id = ANY(clients.ids) AND p.lexeme = t.lexeme) d)"
+    "ln(1 + (s.n - d.df + 0.5) / (d.df + 0.5)) AS idf, d.df "
+    "FROM terms t, s, clients, LATERAL (SELECT coalesce(sum(b.df), 0)::float8 AS df "
+    "FROM bm25_terms b WHERE b.client_id = ANY(clients.ids) AND b.lexeme = t.lexeme) d)"
 )
 # Every posting of every wanted lexeme the reader's clients hold, beside the lexeme's IDF.
 _POSTINGS = (
     "idf w CROSS JOIN clients CROSS JOIN s "
     "JOIN bm25_postings x ON x.client_id = ANY(clients.ids) AND x.lexeme = w.lexeme"
+)
+# The head of each wanted lexeme's postings in each of the reader's clients: its ``budget``
+# best by impact (``ix_bm25_postings_impact``), the whole list when it is no longer.
+_HEADS = (
+    "idf w CROSS JOIN s CROSS JOIN clients CROSS JOIN LATERAL unnest(clients.ids) k(id) "
+    "CROSS JOIN LATERAL (SELECT h.client_id, h.chunk_id, h.tf, h.dl FROM bm25_postings h "
+    "WHERE h.client_id = k.id AND h.lexeme = w.lexeme ORDER BY h.impact DESC LIMIT {budget}) x"
 )
 
 
@@ -118,10 +133,16 @@ _BYTES = '(x.chunk_id COLLATE "C")'
 class Bm25:
     """Okapi BM25's parameters: ``k1`` (how fast a term's count saturates) and ``b`` (how
     much a chunk's length, against the average, discounts it); Robertson's and Lucene's
-    defaults, which BEIR's BM25 baseline uses too."""
+    defaults, which BEIR's BM25 baseline uses too.
+
+    The top-k statement reads at most ``budget`` postings of each lexeme per client, best
+    by impact, and rescores its best ``rescore_per_row`` candidates per wanted row exactly.
+    """
 
     k1: float = 1.2
     b: float = 0.75
+    budget: int = 1000
+    rescore_per_row: int = 4
 
 
 def _term_score(p: Bm25) -> str:
@@ -132,32 +153,83 @@ def _term_score(p: Bm25) -> str:
     )
 
 
-def matching(filters: SearchFilters, params: Bm25 | None = None) -> Statement:
-    """Visible chunks holding any wanted term of ``$4`` (web-search syntax), by BM25.
+def _exact_score(p: Bm25) -> str:
+    """A candidate's BM25 over every wanted lexeme: one key probe of its postings per term."""
+    return (
+        f"(SELECT sum({_term_score(p)} ORDER BY w.term) FROM idf w CROSS JOIN s "
+        "JOIN bm25_postings x ON x.client_id = r.client_id AND x.lexeme = w.lexeme "
+        "AND x.chunk_id = r.chunk_id)"
+    )
+
+
+def _ranked_rows(where: str, p: Bm25, ranked: str) -> str:
+    """``ranked`` (client_id, chunk_id, bm25) walked best first: each candidate's chunk is
+    looked up (LATERAL: one index probe per candidate, its partition only) and checked
+    against the full query (phrases, exclusions), the scope and the filters until ``$5``
+    pass. The score is BM25 over the query's ceiling."""
+    return (
+        f"SELECT {CHUNK_COLUMNS}, r.bm25 / (SELECT sum(idf * {p.k1 + 1}) FROM idf) AS score "
+        f"FROM (SELECT client_id, chunk_id, bm25 FROM {ranked} ORDER BY bm25 DESC, chunk_id) r "
+        f"CROSS JOIN LATERAL (SELECT {CHUNK_COLUMNS} FROM chunks c "
+        "WHERE c.client_id = r.client_id AND c.id = r.chunk_id "
+        f"AND c.content_tsv @@ (SELECT query FROM q) AND {where} OFFSET 0) c "
+        "ORDER BY r.bm25 DESC, r.chunk_id LIMIT $5"
+    )
+
+
+def matching(
+    filters: SearchFilters, params: Bm25 | None = None, *, one_client: bool = False
+) -> Statement:
+    """Visible chunks holding any wanted term of ``$4`` (web-search syntax), by BM25, from
+    the head of each lexeme's postings (see ``matching_exhaustive`` for the scoring).
+
+    Each wanted lexeme contributes its ``budget`` best postings per client by impact (its
+    whole list when that is shorter); a candidate's partial sum over the heads it appears
+    in is a lower bound of its BM25, and the ``$5 * rescore_per_row`` best by that bound
+    are scored exactly before they are walked. When no list was cut this is exactly
+    ``matching_exhaustive``'s answer; when one was, a chunk outside every head can be
+    missed, and the column ``cut`` says so. Fewer than ``$5`` rows back (the scope or the
+    filters rejected too many candidates) means the caller runs ``matching_exhaustive``
+    (``PgChunkIndex.matching`` does).
+    """
+    p = params or Bm25()
+    where, args = _where(filters, one_client)
+    text = (
+        f"WITH {_PARSED}, {_STATISTICS}, "
+        "heads AS (SELECT x.client_id, x.chunk_id, "
+        f"sum({_term_score(p)} ORDER BY w.term) AS bound FROM {_HEADS.format(budget=p.budget)} "
+        "GROUP BY x.client_id, x.chunk_id "
+        f"ORDER BY bound DESC, x.chunk_id LIMIT $5 * {p.rescore_per_row}), "
+        f"rescored AS (SELECT r.client_id, r.chunk_id, {_exact_score(p)} AS bm25 FROM heads r) "
+        f"SELECT *, (SELECT coalesce(bool_or(df > {p.budget}), false) FROM idf) AS cut "
+        f"FROM ({_ranked_rows(where, p, 'rescored')}) found"
+    )
+    return Statement(text, args)
+
+
+def matching_exhaustive(
+    filters: SearchFilters, params: Bm25 | None = None, *, one_client: bool = False
+) -> Statement:
+    """Visible chunks holding any wanted term of ``$4`` (web-search syntax), by BM25, every
+    posting of every wanted lexeme scored.
 
     Candidates come from the reader's client's and the global postings of the wanted
     lexemes; a term's document frequency, the chunk count and the average length are
     counted over those same clients only, so one tenant's text never moves another's
     scores. The score is the chunk's BM25 divided by the query's ceiling (the sum over its
     wanted lexemes of ``idf * (k1 + 1)``, what a chunk saturated with every term would
-    reach), so it lies in [0, 1). Candidates are walked best first and checked against the
-    full query (phrases, exclusions), the reader's scope and the filters until ``$5`` pass.
+    reach), so it lies in [0, 1).
     """
     p = params or Bm25()
-    where, args = _where(filters)
+    where, args = _where(filters, one_client)
     # Terms add up in lexeme order, so equal chunks score bit for bit alike and tie on id.
     # Postings are grouped by the id's bytes (COLLATE "C": memcmp and abbreviated keys
     # instead of strcoll; equality is the same), the id then back in the column's collation
     # so the chunk lookup uses the primary key and ties order as before.
     text = (
         f"WITH {_PARSED}, {_STATISTICS}, "
-        f'ranked AS (SELECT {_BYTES} COLLATE "default" AS chunk_id, '
-        f"sum({_term_score(p)} ORDER BY w.term) AS bm25 FROM {_POSTINGS} GROUP BY {_BYTES}) "
-        f"SELECT {CHUNK_COLUMNS}, r.bm25 / (SELECT sum(idf * {p.k1 + 1}) FROM idf) AS score "
-        "FROM (SELECT chunk_id, bm25 FROM ranked ORDER BY bm25 DESC, chunk_id) r "
-        # LATERAL: one index probe per candidate, best first, until $5 rows pass.
-        f"CROSS JOIN LATERAL (SELECT {CHUNK_COLUMNS} FROM chunks c WHERE c.id = r.chunk_id "
-        f"AND c.content_tsv @@ (SELECT query FROM q) AND {where} OFFSET 0) c "
-        "ORDER BY r.bm25 DESC, r.chunk_id LIMIT $5"
+        f'ranked AS (SELECT x.client_id, {_BYTES} COLLATE "default" AS chunk_id, '
+        f"sum({_term_score(p)} ORDER BY w.term) AS bm25 FROM {_POSTINGS} "
+        f"GROUP BY x.client_id, {_BYTES}) {_ranked_rows(where, p, 'ranked')}"
     )
     return Statement(text, args)

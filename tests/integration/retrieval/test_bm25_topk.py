@@ -15,10 +15,12 @@ import random
 import asyncpg
 import pytest
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.retrieval.search import SearchFilters
 from kenning.settings import Settings
 from kenning.storage.graph.chunk_reads import CHUNK_COLUMNS
 from kenning.storage.retrieval import search_sql
+from kenning.storage.retrieval.chunk_search import PgChunkIndex
 
 pytestmark = [pytest.mark.integration, pytest.mark.usefixtures("clean")]
 
@@ -37,7 +39,7 @@ SLOTS = [("", ""), ("p1", ""), ("p2", "g1"), ("", "g1"), ("p3", "g2")]
 
 def _reference(filters: SearchFilters) -> str:
     """The former statement: every posting scored before any candidate is checked."""
-    where, _ = search_sql._where(filters)
+    where, _ = search_sql._where(filters, one_client=False)
     score = (
         "ln(1 + (s.n - x.df + 0.5) / (x.df + 0.5)) * x.tf * 2.2::float8 / "
         "(x.tf + 1.2::float8 * (0.25::float8 + 0.75::float8 * x.dl / s.avgdl))"
@@ -72,9 +74,11 @@ def _corpus(rng: random.Random) -> list[list[str]]:
     for i in range(400):
         words = [rng.choice(COMMON) for _ in range(rng.randint(2, 12))]
         words += rng.sample(RARE, rng.randint(0, 2))
-        project, group = rng.choice(SLOTS)
+        client, (project, group) = rng.choice(CLIENTS), rng.choice(SLOTS)
+        if not client:  # a global row has no project or group (as Kenning writes them)
+            project = group = ""
         content = " ".join(rng.sample(words, len(words)))
-        row = [f"c{i:03}", f"urn:{i % 7}", rng.choice(["note", "code"]), rng.choice(CLIENTS),
+        row = [f"c{i:03}", f"urn:{i % 7}", rng.choice(["note", "code"]), client,
                project, group, rng.choice(["t1", "t2"]), content]  # fmt: skip
         rows.append(row)
         if i % 9 == 0:  # an identical chunk under another id: an exact tie
@@ -98,28 +102,71 @@ FILTERS = [SearchFilters(), SearchFilters(kinds=("code",)),
            SearchFilters(tags=("t1",), source_urns=("urn:1", "urn:2", "urn:3"))]  # fmt: skip
 
 
-async def test_topk_statement_equals_the_plain_bm25_statement(
+def _reader(values: tuple[str, str, str]) -> Scope:
+    return Scope(*values)
+
+
+async def test_topk_statements_equal_the_plain_bm25_statement(
     pool: asyncpg.Pool, migrated_settings: Settings
 ) -> None:
     rng = random.Random(15)
     rows = _corpus(rng)
     await pool.execute(INSERT, *(list(col) for col in zip(*rows, strict=True)),
                        migrated_settings.embedding_dim)  # fmt: skip
+    index = PgChunkIndex(pool)
     compared = nonempty = 0
     for filters in FILTERS:
-        statement = search_sql.matching(filters)
         reference = _reference(filters)
         for reader in READERS:
+            one_client = bool(reader[0])
+            every = search_sql.matching_exhaustive(filters, one_client=one_client)
             for query in _queries(rng):
                 for limit in (1, 5, 40):
-                    args = (*reader, query, limit, *statement.filter_args)
-                    got = await pool.fetch(statement.text, *args)
+                    args = (*reader, query, limit, *every.filter_args)
                     want = await pool.fetch(reference, *args)
+                    got = await pool.fetch(every.text, *args)
+                    hits = await index.matching(query, _reader(reader), filters, limit)
                     case = (filters, reader, query, limit)
-                    assert [r["id"] for r in got] == [r["id"] for r in want], case
+                    ids = [r["id"] for r in want]
+                    assert [r["id"] for r in got] == ids, case
+                    assert [h.chunk.id for h in hits] == ids, case
                     # Equal up to the order floating-point terms are added in.
                     scores = [r["score"] for r in want]
                     assert [r["score"] for r in got] == pytest.approx(scores, rel=1e-12), case
+                    assert [h.score for h in hits] == pytest.approx(scores, rel=1e-12), case
                     compared += 1
                     nonempty += bool(want)
     assert nonempty > compared // 2  # the comparison is not between empty answers
+
+
+async def test_cut_heads_return_true_scores_of_matching_chunks_and_never_too_few(
+    pool: asyncpg.Pool, migrated_settings: Settings
+) -> None:
+    """With a budget of two postings per lexeme almost every list is cut: what comes back
+    may differ from the exhaustive top-k, but every row is a visible match with its exact
+    score, best first, and there are as many rows as the exhaustive answer has."""
+    rng = random.Random(16)
+    rows = _corpus(rng)
+    await pool.execute(INSERT, *(list(col) for col in zip(*rows, strict=True)),
+                       migrated_settings.embedding_dim)  # fmt: skip
+    tiny = search_sql.Bm25(budget=2, rescore_per_row=1)
+    index = PgChunkIndex(pool, bm25=tiny)
+    cut = differs = 0
+    for filters in FILTERS:
+        reference = _reference(filters)
+        for reader in READERS:
+            fast = search_sql.matching(filters, tiny, one_client=bool(reader[0]))
+            for query in _queries(rng):
+                args = (*reader, query, 1000, *fast.filter_args)
+                every = {r["id"]: r["score"] for r in await pool.fetch(reference, *args)}
+                cut += any(r["cut"] for r in await pool.fetch(fast.text, *args))
+                for limit in (1, 5, 40):
+                    hits = await index.matching(query, _reader(reader), filters, limit)
+                    case = (filters, reader, query, limit)
+                    assert len(hits) == min(limit, len(every)), case
+                    for hit in hits:
+                        assert hit.score == pytest.approx(every[hit.chunk.id], rel=1e-12), case
+                    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+                    best = sorted(every.values(), reverse=True)[:limit]
+                    differs += [h.score for h in hits] != pytest.approx(best, rel=1e-12)
+    assert cut > 0 and differs > 0  # the heads were cut and that was visible in the answers
