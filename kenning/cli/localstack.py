@@ -208,7 +208,10 @@ class LocalStack:
             "shared_preload_libraries = 'age'\n"
             "max_connections = 200\n"
             "shared_buffers = '512MB'\n"
-            "maintenance_work_mem = '512MB'\n"
+            # Index builds: an HNSW graph of one chunks partition (a client's, ~100k
+            # chunks at a million) fits in memory, built by the leader and 2 workers.
+            "maintenance_work_mem = '1GB'\n"
+            "max_parallel_maintenance_workers = 2\n"
             "work_mem = '16MB'\n"
             "effective_cache_size = '4GB'\n"
             "max_wal_size = '2GB'\n"
