@@ -5,12 +5,12 @@ see. This revision changes the storage under them:
 
 - ``chunks`` becomes ``PARTITION BY HASH (client_id)`` with ``PARTITIONS`` partitions, so
   every index, the HNSW graph too, exists once per partition. A reader's search names its
-  own client and the global one (``client_id IN ($1, '')``) and PostgreSQL prunes the rest:
-  the nearest-neighbour walk visits a graph holding its tenant's rows (and the few tenants
-  that share its hash), not everyone's, so the scope filter rejects few of the rows it
-  meets; an HNSW build is per partition and each one fits in ``maintenance_work_mem``. The
-  primary key becomes ``(client_id, id)``, as a partitioned table's unique keys must hold
-  the partition key.
+  own client and the global one (``client_id = ANY(ARRAY[$1::text, ''])``) and PostgreSQL
+  prunes the rest: the nearest-neighbour walk visits a graph holding its tenant's rows
+  (and the few tenants that share its hash), not everyone's, so the scope filter rejects
+  few of the rows it meets; an HNSW build is per partition and each one fits in
+  ``maintenance_work_mem``. The primary key becomes ``(client_id, id)``, as a partitioned
+  table's unique keys must hold the partition key.
 - ``bm25_terms``: each lexeme's document frequency per client, in slots like
   ``bm25_lengths`` (a statement adds its deltas to its backend's slot, in key order), so a
   query reads its IDF from a few rows instead of counting every posting of a common word.

@@ -41,7 +41,9 @@ class Statement:
 # ``chunks`` is partitioned by client (migration 0016): naming the reader's client and the
 # global one lets PostgreSQL skip every other partition, at plan time or at executor start.
 # Only for a reader of one client: a global reader (``$1 = ''``) sees every client's rows.
-_ONE_CLIENT = "c.client_id IN ($1, '')"
+# Written as ``= ANY(ARRAY[text, text])``: ``IN ($1, '')`` becomes an array cast to the
+# column's type, which PostgreSQL cannot prune a generic plan by.
+_ONE_CLIENT = "c.client_id = ANY(ARRAY[$1::text, ''])"
 
 
 def _where(filters: SearchFilters, one_client: bool) -> tuple[str, tuple[list[str], ...]]:
