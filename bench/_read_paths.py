@@ -4,6 +4,9 @@
   ``search_sql`` and ``graph_read_sql``; the alias lookup is ``PgAliasRegistry``'s) with
   asyncpg, plus the minimum Python between them: the query embedding, reciprocal rank
   fusion on ids, the breadth-first bookkeeping of ``traverse.neighbors`` on raw records.
+  As ``PgChunkIndex`` does, the nearest statement names the reader's client (its
+  partitions only) and KEYWORD runs the top-k statement, then the exhaustive one when
+  fewer than the limit came back.
 - ``DomainReads`` calls ``search`` / ``neighbors`` with the storage adapters the server
   builds (``PgChunkIndex``, ``PgGraphReader``, ``PgAliasRegistry``), without GraphQL/HTTP.
 - ``GraphqlReads`` posts the GraphQL query to the running server.
@@ -100,33 +103,55 @@ class SqlReads:
     def __init__(self, pool: asyncpg.Pool, settings: Settings, reader: Scope) -> None:
         self._pool = pool
         self._reader = reader
-        self._params = reader_params(reader)
+        self.params = reader_params(reader)
         self._dim = settings.embedding_dim
         self._fusion = _fusion(settings)
         self._depth = CandidateDepth().for_limit(SEARCH_LIMIT)
-        scan = _scan(settings)
-        self._scan = (str(scan.ef_for(self._depth)), scan.iterative_scan, str(scan.max_scan_tuples))
-        self._nearest = search_sql.nearest(SearchFilters()).text
-        # The statement KEYWORD runs, whatever its ranking (it follows search_sql's text).
-        self._matching = search_sql.matching(SearchFilters())
+        self._scan = _scan(settings)
+        one_client = bool(reader.client_id)
+        self.nearest_text = search_sql.nearest(SearchFilters(), one_client=one_client).text
+        # The statements KEYWORD runs, whatever their ranking (they follow search_sql's text).
+        self._matching = search_sql.matching(SearchFilters(), one_client=one_client)
+        self._exhaustive = search_sql.matching_exhaustive(SearchFilters(), one_client=one_client)
         statements = graph_read_sql(settings.graph_name)
         self._frontier = statements.frontier_edges(Direction.BOTH, False, False)
         self._nodes = statements.nodes_by_keys()
 
-    async def _vector(self, query: str) -> list[asyncpg.Record]:
-        embedding = np.asarray(hash_vector(query, self._dim), dtype=np.float32)
+    def embedding(self, query: str) -> np.ndarray:
+        """The query's vector as the server's hash embedder makes it."""
+        return np.asarray(hash_vector(query, self._dim), dtype=np.float32)
+
+    async def nearest_rows(self, embedding: np.ndarray, limit: int) -> list[asyncpg.Record]:
+        """``PgChunkIndex.nearest``: its scan settings, then its statement, ``limit`` deep."""
+        scan = self._scan
+        settings = (str(scan.ef_for(limit)), scan.iterative_scan, str(scan.max_scan_tuples))
         async with self._pool.acquire() as conn, conn.transaction():
-            await conn.execute(search_sql.SCAN_SETTINGS, *self._scan)
-            return await conn.fetch(self._nearest, *self._params, embedding, self._depth)
+            await conn.execute(search_sql.SCAN_SETTINGS, *settings)
+            return await conn.fetch(self.nearest_text, *self.params, embedding, limit)
+
+    async def _vector(self, query: str) -> list[asyncpg.Record]:
+        return await self.nearest_rows(self.embedding(query), self._depth)
+
+    async def keyword_rows(self, query: str, limit: int) -> tuple[list[asyncpg.Record], bool]:
+        """``PgChunkIndex.matching``: the top-k statement, the exhaustive one when fewer
+        than ``limit`` rows came back; also whether it fell back."""
+        args = (*self.params, query, limit)
+        rows = await self._pool.fetch(self._matching.text, *args, *self._matching.filter_args)
+        if len(rows) >= limit:
+            return rows, False
+        every = self._exhaustive
+        return await self._pool.fetch(every.text, *args, *every.filter_args), True
+
+    async def exhaustive_rows(self, query: str, limit: int) -> list[asyncpg.Record]:
+        """``matching_exhaustive`` alone: every posting scored, the exact BM25 answer."""
+        every = self._exhaustive
+        return await self._pool.fetch(every.text, *self.params, query, limit, *every.filter_args)
 
     async def _keyword(self, query: str, limit: int) -> list[asyncpg.Record]:
-        matching = self._matching
-        return await self._pool.fetch(
-            matching.text, *self._params, query, limit, *matching.filter_args
-        )
+        return (await self.keyword_rows(query, limit))[0]
 
     async def keyword_search(self, query: str) -> list[str]:
-        """KEYWORD: the matching statement alone, ``SEARCH_LIMIT`` deep."""
+        """KEYWORD: the matching statements as the server runs them, ``SEARCH_LIMIT`` deep."""
         return [r["id"] for r in await self._keyword(query, SEARCH_LIMIT)]
 
     async def search(self, query: str) -> list[str]:
@@ -152,7 +177,7 @@ class SqlReads:
         frontier, truncated = [start], False
         for _ in range(DEPTH):
             rows = await self._pool.fetch(
-                self._frontier, *self._params, sorted(set(frontier)), NEIGHBOR_LIMIT + 1
+                self._frontier, *self.params, sorted(set(frontier)), NEIGHBOR_LIMIT + 1
             )
             found: list[str] = []
             for row in rows:
@@ -169,7 +194,7 @@ class SqlReads:
             if truncated or not found:
                 break
             frontier = found
-        rows = await self._pool.fetch(self._nodes, *self._params, sorted(seen))
+        rows = await self._pool.fetch(self._nodes, *self.params, sorted(seen))
         visible = frozenset(r["key"] for r in rows)
         if start not in visible:
             return Subgraph(frozenset(), 0, False)
