@@ -107,7 +107,43 @@ def render(report: dict[str, Any]) -> str:
             f"{values['graphql_layer_cpu_ms']:.2f} ms/query"
         )
     lines.append(_cypher_line(ops["neighbors"]))
+    lines += quality_lines(report.get("search_quality"), report.get("ingest_at_size"))
     return "\n".join(lines)
+
+
+def quality_lines(quality: dict[str, Any] | None, writes: dict[str, Any] | None) -> list[str]:
+    """Vector recall against the exact scan, KEYWORD top-k against exhaustive, ingest at
+    size against an empty database; each only when the run measured it."""
+    lines = []
+    if quality:
+        vector, keyword = quality["vector_recall"], quality["keyword_agreement"]
+        at10, deep, lat = vector["recall_at_10"], vector["recall_at_depth"], vector["latency"]
+        lines.append(
+            f"vector recall@10 vs exact scan ({vector['queries']} queries): mean "
+            f"{at10['mean']:.3f}, min {at10['min']:.2f}; @{vector['hybrid_depth']} mean "
+            f"{deep['mean']:.3f}, min {deep['min']:.2f}; server p50 "
+            f"{lat['server']['p50_ms']:.2f} ms, exact scan p50 {lat['exact']['p50_ms']:.2f} ms"
+            f"{'' if vector['server_plan_uses_hnsw'] else ' (server plan used no HNSW index)'}"
+        )
+        over, lat = keyword[f"overlap_at_{keyword['depth']}"], keyword["latency"]
+        lines.append(
+            f"keyword top-{keyword['depth']} vs exhaustive ({keyword['queries']} queries): "
+            f"overlap mean {over['mean']:.3f}, min {over['min']:.2f}, identical "
+            f"{keyword['identical_share']:.0%}, heads cut {keyword['cut_share']:.0%}, fell back "
+            f"{keyword['fell_back_share']:.0%}; p50/p95 top-k {lat['topk']['p50_ms']:.2f}/"
+            f"{lat['topk']['p95_ms']:.2f} ms, exhaustive {lat['exhaustive']['p50_ms']:.2f}/"
+            f"{lat['exhaustive']['p95_ms']:.2f} ms"
+        )
+    if writes:
+        corpus, empty = writes["corpus"], writes["empty"]
+        lines.append(
+            f"ingest ({corpus['documents']} docs, {corpus['chunks']} chunks, "
+            f"{writes['concurrency']} in flight): {corpus['docs_per_s']:.1f} docs/s with "
+            f"{writes['corpus_chunks_before']:,} chunks stored, {empty['docs_per_s']:.1f} into an "
+            f"empty database: x{writes['ratio_corpus_over_empty']:.2f}; p50 "
+            f"{corpus['latency']['p50_ms']:.1f} vs {empty['latency']['p50_ms']:.1f} ms/doc"
+        )
+    return lines
 
 
 def _cypher_line(neighbors: dict[str, Any]) -> str:

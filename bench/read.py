@@ -20,7 +20,11 @@ server's statements via asyncpg, least Python), ``domain`` (Kenning's use case o
 storage adapters, in process) and ``graphql`` (HTTP to the server), plus ``http_floor``
 (``GET /healthz``, the transport alone). Latency is measured one query at a time with the
 paths interleaved; throughput with ``--concurrency`` queries in flight. All paths must
-return the same answers. Results go to stdout and ``bench/results/read.json``.
+return the same answers. Then, without the server: recall@10 of the scoped vector search
+against an exact scan and KEYWORD's top-k statement against the exhaustive one, on
+``--recall-queries`` texts (``bench._read_recall``), and ingest throughput into this database
+against an empty one (``--ingest-docs``, ``bench._read_ingest``). Results go to stdout and
+``bench/results/read.json``.
 """
 
 from __future__ import annotations
@@ -44,9 +48,11 @@ from bench._processes import running_server
 from bench._read_corpus import READER, Spec, node_keys, search_queries, visible_start_keys
 from bench._read_cypher import CypherReads
 from bench._read_data import PREFIX, bench_settings, load, recreate, stale_reason
+from bench._read_ingest import empty_database, ingest_at_size
 from bench._read_measure import Interleaved, interleaved, loaded, saturate
 from bench._read_paths import DomainReads, GraphqlReads, SqlReads
 from bench._read_profile import profiled
+from bench._read_recall import search_quality
 from bench._read_report import ratios, render
 from bench._read_server import SERVE, serve
 from kenning.domain.access.principal import Role
@@ -77,6 +83,8 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         default=10,
         help="neighbors as AGE Cypher vs SQL, sequential (each Cypher read takes seconds)",
     )
+    parser.add_argument("--recall-queries", type=int, default=200, help="exact scans, 0: none")
+    parser.add_argument("--ingest-docs", type=int, default=200, help="per database, 0: none")
     parser.add_argument("--output", type=Path, default=RESULTS)
     parser.add_argument(
         "--profile", action="store_true", help="sample the server with py-spy (extra pass)"
@@ -242,8 +250,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     data = _prepare(settings, spec, args)
     print("measuring ...", file=sys.stderr)
     started, load_before = time.perf_counter(), os.getloadavg()
+    empty = empty_database(args.database, spec.dim) if args.ingest_docs else None
     with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
         ops = runner.run(measure(settings, spec, args))
+        count, docs = args.recall_queries, args.ingest_docs
+        quality = runner.run(search_quality(settings, spec, count)) if count else None
+        writes = (
+            runner.run(ingest_at_size(settings, empty, docs, args.concurrency)) if empty else None
+        )
     report = {
         "spec": asdict(spec) | {"edges": spec.edges},
         "reader": asdict(READER),
@@ -261,6 +275,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         "measure_s": time.perf_counter() - started,
         "ops": ops,
         "ratios": ratios(ops),
+        "search_quality": quality,
+        "ingest_at_size": writes,
     }
     print(render(report))
     args.output.parent.mkdir(parents=True, exist_ok=True)

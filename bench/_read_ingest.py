@@ -1,0 +1,174 @@
+"""Ingest at size: the same small documents through Kenning's ``ingest`` use case into the
+read benchmark's database and into an empty, freshly migrated one, in alternating rounds.
+
+The documents are ``bench.corpus`` documents joined two or three at a time (3-6 chunks
+each), under the source prefix ``bench-read-ingest:``. They are written with the server's
+storage adapters (``PgKnowledgeStore``, ``PgAliasRegistry``) and the hash embedder, at
+``SCOPE``: the reader's client, so the chunks land in the partition the corpus fills, and a
+project no loaded row uses, so no loaded vertex is touched and purging deletes only what the
+ingest created. Each round sends one share of the documents to one database, then the same
+share to the other (which goes first alternates), ``concurrency`` in flight. Afterwards
+every ingested source is purged from the big database through ``purge_source`` and its row
+counts are checked against those before, so the data stays reusable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import asyncpg
+
+from bench._read_corpus import READER
+from bench._read_data import bench_settings, recreate
+from bench._read_measure import Latency
+from bench.corpus import Document, documents
+from kenning.domain.access.scope import Scope
+from kenning.domain.ingestion.ingest import IngestDeps, ingest
+from kenning.domain.ingestion.purge import purge_source
+from kenning.domain.ingestion.request import IngestRequest, IngestStatus
+from kenning.settings import Settings
+from kenning.storage.db.pool import create_pool
+from kenning.storage.embedders.constant import ConstantTimeEmbedder
+from kenning.storage.ingestion.alias_registry import PgAliasRegistry
+from kenning.storage.ingestion.knowledge_store import PgKnowledgeStore
+
+URN_PREFIX = "bench-read-ingest:"
+SCOPE = Scope(READER.client_id, "bench-ingest", "")
+ROUNDS = 4
+
+
+def empty_database(database: str, dim: int) -> Settings:
+    """A freshly migrated database beside ``database`` (dropped first if it exists); sync,
+    as Alembic runs its own event loop."""
+    settings = bench_settings(f"{database}_empty", dim)
+    recreate(settings)
+    return settings
+
+
+def ingest_documents(count: int) -> list[Document]:
+    """``count`` documents of two or three corpus documents each, under ``URN_PREFIX``."""
+    parts = documents(count * 5 // 2 + 2)
+    found, start = [], 0
+    for index in range(count):
+        joined = parts[start : start + 2 + index % 2]
+        start += len(joined)
+        content = "\n\n".join(part.content for part in joined)
+        first = joined[0]
+        found.append(Document(f"{URN_PREFIX}{index}", first.kind, first.main_node_key, content))
+    return found
+
+
+@dataclass(slots=True)
+class _Tally:
+    seconds: list[float] = field(default_factory=list)
+    wall: float = 0.0
+    chunks: int = 0
+
+    def result(self) -> dict[str, Any]:
+        count = len(self.seconds)
+        return {
+            "documents": count,
+            "chunks": self.chunks,
+            "wall_s": self.wall,
+            "docs_per_s": count / self.wall if self.wall else float("nan"),
+            "chunks_per_s": self.chunks / self.wall if self.wall else float("nan"),
+            "latency": asdict(Latency.of(self.seconds)),
+        }
+
+
+def _deps(pool: asyncpg.Pool, settings: Settings) -> IngestDeps:
+    """What ``Runtime.ingest_deps`` builds, with the hash embedder."""
+    return IngestDeps(
+        PgKnowledgeStore(pool, settings.graph_name),
+        PgAliasRegistry(pool),
+        ConstantTimeEmbedder(settings.embedding_dim),
+        secret_policy=settings.secret_policy,
+        chunk_limit=settings.chunk_limit,
+    )
+
+
+async def _send(deps: IngestDeps, docs: Sequence[Document], workers: int, tally: _Tally) -> None:
+    pending = iter(docs)  # shared: each document is taken by one worker, once
+
+    async def worker() -> None:
+        for doc in pending:
+            request = IngestRequest(
+                doc.source_urn, doc.kind, doc.content, SCOPE, main_node_key=doc.main_node_key
+            )
+            started = time.perf_counter()
+            outcome = await ingest(request, deps)
+            tally.seconds.append(time.perf_counter() - started)
+            if outcome.status is not IngestStatus.INDEXED:
+                raise RuntimeError(f"{doc.source_urn}: {outcome.status}, not INDEXED")
+            tally.chunks += len(outcome.chunk_ids)
+
+    started = time.perf_counter()
+    async with asyncio.TaskGroup() as group:
+        for _ in range(workers):
+            group.create_task(worker())
+    tally.wall += time.perf_counter() - started
+
+
+async def _counts(pool: asyncpg.Pool, graph: str) -> tuple[int, int, int]:
+    return (
+        await pool.fetchval("SELECT count(*) FROM chunks"),
+        await pool.fetchval(f'SELECT count(*) FROM {graph}."Entity"'),
+        await pool.fetchval(f'SELECT count(*) FROM {graph}."REL"'),
+    )
+
+
+async def purge_ingested(pool: asyncpg.Pool, settings: Settings) -> int:
+    """Purge every source under ``URN_PREFIX`` at ``SCOPE`` through the domain; how many."""
+    rows = await pool.fetch(
+        "SELECT source_urn FROM sources WHERE client_id = $1 AND project_id = $2 "
+        "AND group_id = $3 AND starts_with(source_urn, $4) ORDER BY source_urn",
+        SCOPE.client_id, SCOPE.project_id, SCOPE.group_id, URN_PREFIX,
+    )  # fmt: skip
+    store = PgKnowledgeStore(pool, settings.graph_name)
+    for row in rows:
+        await purge_source(SCOPE, row["source_urn"], store)
+    return len(rows)
+
+
+async def ingest_at_size(
+    big: Settings, empty: Settings, count: int, concurrency: int
+) -> dict[str, Any]:
+    """Docs/s into the big database and into the empty one, alternating; ratio big/empty."""
+    docs = ingest_documents(count)
+    pools = {
+        "corpus": await create_pool(big, min_size=1),
+        "empty": await create_pool(empty, min_size=1),
+    }
+    try:
+        leftover = await purge_ingested(pools["corpus"], big)  # from a run that stopped
+        before = await _counts(pools["corpus"], big.graph_name)
+        deps = {"corpus": _deps(pools["corpus"], big), "empty": _deps(pools["empty"], empty)}
+        tallies = {name: _Tally() for name in deps}
+        size = -(-len(docs) // ROUNDS)
+        for index, start in enumerate(range(0, len(docs), size)):
+            names = ["corpus", "empty"] if index % 2 == 0 else ["empty", "corpus"]
+            for name in names:
+                await _send(deps[name], docs[start : start + size], concurrency, tallies[name])
+        purged = await purge_ingested(pools["corpus"], big)
+        after = await _counts(pools["corpus"], big.graph_name)
+    finally:
+        for pool in pools.values():
+            await pool.close()
+    if after != before or purged != len(docs):
+        raise RuntimeError(f"purge left the corpus at {after} rows, not {before} ({purged})")
+    found = {name: tally.result() for name, tally in tallies.items()}
+    corpus, bare = found["corpus"]["docs_per_s"], found["empty"]["docs_per_s"]
+    return {
+        **found,
+        "concurrency": concurrency,
+        "rounds": ROUNDS,
+        "corpus_chunks_before": before[0],
+        "ratio_corpus_over_empty": corpus / bare if bare else float("nan"),
+        "purged_sources": purged,
+        "leftover_sources_purged_first": leftover,
+        "counts_restored": after == before,
+    }

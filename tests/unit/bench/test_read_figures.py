@@ -1,0 +1,57 @@
+"""The read benchmark's rows in the make-bench table: recall, keyword agreement, ingest at size."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bench._all_figures import read
+from bench._read_ingest import URN_PREFIX, ingest_documents
+
+
+def _latency(p50: float) -> dict[str, float]:
+    return {"p50_ms": p50, "p95_ms": p50 * 2, "mean_ms": p50, "count": 10}
+
+
+def _run(**extra: Any) -> dict[str, Any]:
+    ops = {
+        "search": {"latency": {"graphql": _latency(20), "sql": _latency(10)}},
+        "neighbors": {"latency": {"graphql": _latency(12), "sql": _latency(10)}},
+    }
+    return {"spec": {"chunks": 1_000_000}, "ops": ops, **extra}
+
+
+def test_a_run_without_the_new_parts_keeps_its_old_rows() -> None:
+    labels = [f.label for f in read(_run())]
+    assert labels == ["HYBRID search p50, 1M chunks", "2-hop neighbors p50"]
+
+
+def test_recall_keyword_ingest_and_build_become_rows() -> None:
+    quality = {
+        "vector_recall": {"recall_at_10": {"mean": 0.93, "min": 0.6, "count": 200}},
+        "keyword_agreement": {
+            "depth": 20,
+            "overlap_at_20": {"mean": 0.99, "min": 0.8, "count": 200},
+            "latency": {"topk": _latency(8), "exhaustive": _latency(40)},
+        },
+    }
+    writes = {"corpus": {"docs_per_s": 30.0}, "empty": {"docs_per_s": 40.0}}
+    data = {"built_now": True, "build": {"hnsw_s": 600.0}}
+    found = {
+        f.label: f for f in read(_run(search_quality=quality, ingest_at_size=writes, data=data))
+    }
+    recall = found["scoped vector recall@10 vs exact scan"]
+    assert recall.kenning == 0.93 and recall.goal is not None
+    assert recall.goal.met(recall.kenning, None) is False
+    assert found["KEYWORD top-20 overlap with exhaustive BM25"].kenning == 0.99
+    keyword = found["KEYWORD top-k statement p50"]
+    assert (keyword.kenning, keyword.baseline) == (8, 40)
+    ingest = found["ingest docs/s with the corpus stored"]
+    assert ingest.goal is not None and ingest.goal.met(30.0, 30.0 / 40.0) is False
+    assert found["HNSW index build"].kenning == 600.0
+
+
+def test_ingest_documents_are_distinct_and_under_their_own_prefix() -> None:
+    docs = ingest_documents(50)
+    assert len({d.source_urn for d in docs}) == 50
+    assert all(d.source_urn.startswith(URN_PREFIX) for d in docs)
+    assert ingest_documents(10) == docs[:10]
