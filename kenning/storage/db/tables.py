@@ -44,6 +44,7 @@ class ChunkRow(SQLModel, table=True):
     __tablename__ = "chunks"
     __table_args__ = (
         sa.PrimaryKeyConstraint("client_id", "id"),
+        sa.Index("ix_chunks_id", "id"),
         sa.Index("ix_chunks_scope", "client_id", "project_id", "group_id"),
         sa.Index("ix_chunks_source", "client_id", "source_urn"),
         sa.Index("ix_chunks_connection", "client_id", "connection_id"),
