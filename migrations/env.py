@@ -20,6 +20,7 @@ from kenning.storage.db import (  # noqa: F401  (their tables)
     file_tables,
     model_tables,
     procedure_table,
+    queue_tables,
     rule_table,
     session_table,
 )

@@ -14,8 +14,8 @@ from pgvector.sqlalchemy import Vector
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB, TSVECTOR
 from sqlmodel import Field, SQLModel
 
-# The dimension is a setting applied by the migration; the declaration leaves it open and
-# the migration environment compares it with the recorded one instead.
+# The dimension is a setting applied by the migration; the declaration leaves it open
+# (the migration environment compares it with the recorded one).
 EMBEDDING = Vector()
 
 
@@ -38,8 +38,8 @@ def _scope_field() -> Any:
 
 
 class ChunkRow(SQLModel, table=True):
-    """A searchable piece of a source, with its embedding and full-text vector; hash-partitioned
-    by client (migration 0016), so its key holds the client too."""
+    """A searchable piece of a source, with embedding and full-text vector; hash-partitioned
+    by client (migration 0016), so its key holds the client."""
 
     __tablename__ = "chunks"
     __table_args__ = (
@@ -278,18 +278,6 @@ class ProjectGroupRow(SQLModel, table=True):
     project_id: str = Field(primary_key=True, max_length=200)
     group_id: str = Field(max_length=200)
     updated_at: datetime = _created()
-
-
-class QueueCountRow(SQLModel, table=True):
-    """Jobs per scope, lane and status; triggers on ``ingestion_jobs`` keep it (0013)."""
-
-    __tablename__ = "queue_counts"
-    client_id: str = Field(primary_key=True, max_length=200)
-    project_id: str = Field(primary_key=True, max_length=200)
-    group_id: str = Field(primary_key=True, max_length=200)
-    lane: str = Field(primary_key=True, max_length=20)
-    status: str = Field(primary_key=True, max_length=40)
-    n: int = Field(sa_type=sa.BigInteger)
 
 
 class MetaRow(SQLModel, table=True):

@@ -18,6 +18,7 @@ import pytest
 from kenning.domain.access.scope import Scope
 from kenning.domain.retrieval.search import SearchFilters
 from kenning.settings import Settings
+from kenning.storage.db.pool import Connection
 from kenning.storage.db.visibility import reader_params
 from kenning.storage.retrieval import search_sql
 from kenning.storage.retrieval.chunk_search import PgChunkIndex
@@ -29,7 +30,7 @@ COLUMNS = ["id", "source_urn", "ordinal", "kind", "client_id", "project_id", "gr
            "content", "embedding", "content_hash"]  # fmt: skip
 
 
-async def _partition(conn: asyncpg.Connection, client: str) -> str:
+async def _partition(conn: Connection, client: str) -> str:
     found = await conn.fetchval(
         "SELECT format('chunks_p%s', lpad(r::text, 2, '0')) FROM generate_series(0, 15) r "
         "WHERE satisfies_hash_partition('chunks'::regclass, 16, r, $1::varchar)",
@@ -38,7 +39,7 @@ async def _partition(conn: asyncpg.Connection, client: str) -> str:
     return str(found)
 
 
-async def _twin(conn: asyncpg.Connection) -> str:
+async def _twin(conn: Connection) -> str:
     """A client id other than the reader's that lands in the reader's partition."""
     home = await _partition(conn, READER.client_id)
     for i in range(1000):
@@ -102,8 +103,8 @@ async def test_neither_arm_returns_the_twin_tenants_rows(pool: asyncpg.Pool, ten
         near = await index.nearest(query.tolist(), READER, SearchFilters(), 45)
         assert {h.chunk.scope.client_id for h in near} == {READER.client_id, ""}
         assert len(near) == 45  # all 40 of the reader's and the 5 global chunks
-    for query in ("rollout checklist", "step 7", "rollout"):
-        found = await index.matching(query, READER, SearchFilters(), 100)
+    for text in ("rollout checklist", "step 7", "rollout"):
+        found = await index.matching(text, READER, SearchFilters(), 100)
         assert found and {h.chunk.scope.client_id for h in found} <= {READER.client_id, ""}
-        twin_reader = await index.matching(query, Scope(tenants, "web", ""), SearchFilters(), 100)
+        twin_reader = await index.matching(text, Scope(tenants, "web", ""), SearchFilters(), 100)
         assert {h.chunk.scope.client_id for h in twin_reader} <= {tenants, ""}
