@@ -137,7 +137,7 @@ class SqlReads:
         than ``limit`` rows came back; also whether it fell back."""
         args = (*self.params, query, limit)
         rows = await self._pool.fetch(self._matching.text, *args, *self._matching.filter_args)
-        if len(rows) >= limit:
+        if search_sql.answered(rows, limit):
             return rows, False
         every = self._exhaustive
         return await self._pool.fetch(every.text, *args, *every.filter_args), True

@@ -84,14 +84,14 @@ class PgChunkIndex:
         """Visible chunks holding any wanted term of ``text``, by BM25 over the query's ceiling.
 
         The top-k statement reads the head of each term's postings; when fewer than
-        ``limit`` of its candidates pass the scope and filters, the statement that scores
-        every posting answers instead.
+        ``limit`` of its candidates pass the scope and filters and some were not walked,
+        the statement that scores every posting answers instead.
         """
         one_client = bool(reader.client_id)
         args = (*reader_params(reader), text, limit)
         fast = search_sql.matching(filters, self._bm25, one_client=one_client)
         rows = await self._pool.fetch(fast.text, *args, *fast.filter_args)
-        if len(rows) < limit:
+        if not search_sql.answered(rows, limit):
             every = search_sql.matching_exhaustive(filters, self._bm25, one_client=one_client)
             rows = await self._pool.fetch(every.text, *args, *every.filter_args)
         return [IndexHit(chunk_view(row), float(row["score"])) for row in rows]

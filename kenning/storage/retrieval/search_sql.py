@@ -6,7 +6,9 @@ or the query text), ``$5`` the limit, then one array per filter that is set.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from kenning.domain.retrieval.search import SearchFilters
 from kenning.storage.db.visibility import visible_rows
@@ -190,9 +192,10 @@ def matching(
     in is a lower bound of its BM25, and the ``$5 * rescore_per_row`` best by that bound
     are scored exactly before they are walked. When no list was cut this is exactly
     ``matching_exhaustive``'s answer; when one was, a chunk outside every head can be
-    missed, and the column ``cut`` says so. Fewer than ``$5`` rows back (the scope or the
-    filters rejected too many candidates) means the caller runs ``matching_exhaustive``
-    (``PgChunkIndex.matching`` does).
+    missed, and the column ``cut`` says so. Fewer than ``$5`` rows back are the answer when
+    every candidate was walked (``complete``: no head cut, fewer candidates than the
+    rescoring depth); otherwise the scope or the filters rejected too many and the caller
+    runs ``matching_exhaustive`` (see ``answered``).
     """
     p = params or Bm25()
     where, args = _where(filters, one_client)
@@ -202,11 +205,19 @@ def matching(
         f"sum({_term_score(p)} ORDER BY w.term) AS bound FROM {_HEADS.format(budget=p.budget)} "
         "GROUP BY x.client_id, x.chunk_id "
         f"ORDER BY bound DESC, x.chunk_id LIMIT $5 * {p.rescore_per_row}), "
-        f"rescored AS (SELECT r.client_id, r.chunk_id, {_exact_score(p)} AS bm25 FROM heads r) "
-        f"SELECT *, (SELECT coalesce(bool_or(df > {p.budget}), false) FROM idf) AS cut "
-        f"FROM ({_ranked_rows(where, p, 'rescored')}) found"
+        f"rescored AS (SELECT r.client_id, r.chunk_id, {_exact_score(p)} AS bm25 FROM heads r), "
+        f"cut AS (SELECT coalesce(bool_or(df > {p.budget}), false) AS cut FROM idf) "
+        "SELECT found.*, cut.cut, NOT cut.cut AND "
+        f"(SELECT count(*) FROM heads) < $5 * {p.rescore_per_row} AS complete "
+        f"FROM ({_ranked_rows(where, p, 'rescored')}) found, cut"
     )
     return Statement(text, args)
+
+
+def answered(rows: Sequence[Mapping[str, Any]], limit: int) -> bool:
+    """Whether the rows of ``matching`` are the answer, or ``matching_exhaustive`` must run:
+    ``limit`` rows, or fewer from candidates that were all walked."""
+    return len(rows) >= limit or bool(rows and rows[0]["complete"])
 
 
 def matching_exhaustive(
