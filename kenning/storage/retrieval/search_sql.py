@@ -6,9 +6,10 @@ or the query text), ``$5`` the limit, then one array per filter that is set.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+
+import asyncpg
 
 from kenning.domain.retrieval.search import SearchFilters
 from kenning.storage.db.visibility import visible_rows
@@ -214,7 +215,7 @@ def matching(
     return Statement(text, args)
 
 
-def answered(rows: Sequence[Mapping[str, Any]], limit: int) -> bool:
+def answered(rows: Sequence[asyncpg.Record], limit: int) -> bool:
     """Whether the rows of ``matching`` are the answer, or ``matching_exhaustive`` must run:
     ``limit`` rows, or fewer from candidates that were all walked."""
     return len(rows) >= limit or bool(rows and rows[0]["complete"])
