@@ -90,6 +90,14 @@ FROM (
 """
 
 
+def database_for(chunks: int) -> str:
+    """The database of a corpus size: ``PREFIX`` at the default 100k, else suffixed."""
+    if chunks == Spec().chunks:
+        return PREFIX
+    size = f"{chunks // 10**6}m" if chunks % 10**6 == 0 else f"{chunks / 1000:g}k"
+    return f"{PREFIX}_{size.replace('.', '_')}"
+
+
 def bench_settings(database: str, dim: int) -> Settings:
     """The stack's settings (env overrides honoured) on the benchmark's own database."""
     # No queue workers: nothing polls the queue while reads are measured.

@@ -47,7 +47,7 @@ import uvloop
 from bench._processes import running_server
 from bench._read_corpus import READER, Spec, node_keys, search_queries, visible_start_keys
 from bench._read_cypher import CypherReads
-from bench._read_data import PREFIX, bench_settings, load, recreate, stale_reason
+from bench._read_data import PREFIX, bench_settings, database_for, load, recreate, stale_reason
 from bench._read_ingest import empty_database, ingest_at_size
 from bench._read_measure import Interleaved, interleaved, loaded, saturate
 from bench._read_paths import DomainReads, GraphqlReads, SqlReads
@@ -73,7 +73,11 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--rebuild", action="store_true", help="build the data again")
     parser.add_argument("--chunks", type=int, default=DEFAULT.chunks)
     parser.add_argument("--vertices", type=int, default=DEFAULT.vertices)
-    parser.add_argument("--database", default=PREFIX, help=f"must start with {PREFIX}")
+    parser.add_argument(
+        "--database",
+        help=f"must start with {PREFIX}; default {PREFIX} at 100k chunks, else one per size "
+        f"({PREFIX}_10k, {PREFIX}_1m, ...), so sizes do not rebuild each other",
+    )
     parser.add_argument("--queries", type=int, default=300, help="sequential, per path")
     parser.add_argument("--load-queries", type=int, default=600, help="concurrent, per path")
     parser.add_argument("--concurrency", type=int, default=8)
@@ -246,6 +250,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         serve()
         return
     spec = Spec(chunks=args.chunks, vertices=args.vertices)
+    args.database = args.database or database_for(spec.chunks)
     settings = bench_settings(args.database, spec.dim)
     data = _prepare(settings, spec, args)
     print("measuring ...", file=sys.stderr)
