@@ -82,6 +82,11 @@ def _read_at_size(data: dict[str, Any]) -> list[Figure]:
             Figure("KEYWORD top-k statement p50", "ms", latency["topk"]["p50_ms"],
                    latency["exhaustive"]["p50_ms"], "exhaustive"),
         ]  # fmt: skip
+        if "keyword_sentences" in quality:
+            latency = quality["keyword_sentences"]["latency"]
+            found.append(Figure("KEYWORD top-k statement p50, sentence queries", "ms",
+                                latency["topk"]["p50_ms"], latency["exhaustive"]["p50_ms"],
+                                "exhaustive", Goal("figure", most=30)))  # fmt: skip
     if writes:
         found.append(Figure("ingest docs/s with the corpus stored", "docs/s",
                             writes["corpus"]["docs_per_s"], writes["empty"]["docs_per_s"],

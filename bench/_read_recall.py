@@ -189,7 +189,14 @@ async def search_quality(settings: Settings, spec: Spec, count: int) -> dict[str
         started = time.perf_counter()
         vector = await vector_recall(pool, sql, queries, depth)
         keyword = await keyword_agreement(pool, sql, queries)
+        # The sentence-like half alone (the names-only half matches far fewer chunks).
+        sentences = [q for q in queries if q.startswith("why does ")]
+        keyword_sentences = await keyword_agreement(pool, sql, sentences)
     finally:
         await pool.close()
     print(f"  recall and keyword agreement: {time.perf_counter() - started:.1f} s", file=sys.stderr)
-    return {"vector_recall": vector, "keyword_agreement": keyword}
+    return {
+        "vector_recall": vector,
+        "keyword_agreement": keyword,
+        "keyword_sentences": keyword_sentences,
+    }

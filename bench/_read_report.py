@@ -111,12 +111,24 @@ def render(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _keyword_line(keyword: dict[str, Any], label: str) -> str:
+    over, lat = keyword[f"overlap_at_{keyword['depth']}"], keyword["latency"]
+    return (
+        f"keyword top-{keyword['depth']} vs exhaustive ({keyword['queries']} {label}): "
+        f"overlap mean {over['mean']:.3f}, min {over['min']:.2f}, identical "
+        f"{keyword['identical_share']:.0%}, heads cut {keyword['cut_share']:.0%}, fell back "
+        f"{keyword['fell_back_share']:.0%}; p50/p95 top-k {lat['topk']['p50_ms']:.2f}/"
+        f"{lat['topk']['p95_ms']:.2f} ms, exhaustive {lat['exhaustive']['p50_ms']:.2f}/"
+        f"{lat['exhaustive']['p95_ms']:.2f} ms"
+    )
+
+
 def quality_lines(quality: dict[str, Any] | None, writes: dict[str, Any] | None) -> list[str]:
     """Vector recall against the exact scan, KEYWORD top-k against exhaustive, ingest at
     size against an empty database; each only when the run measured it."""
     lines = []
     if quality:
-        vector, keyword = quality["vector_recall"], quality["keyword_agreement"]
+        vector = quality["vector_recall"]
         at10, deep, lat = vector["recall_at_10"], vector["recall_at_depth"], vector["latency"]
         lines.append(
             f"vector recall@10 vs exact scan ({vector['queries']} queries): mean "
@@ -125,15 +137,9 @@ def quality_lines(quality: dict[str, Any] | None, writes: dict[str, Any] | None)
             f"{lat['server']['p50_ms']:.2f} ms, exact scan p50 {lat['exact']['p50_ms']:.2f} ms"
             f"{'' if vector['server_plan_uses_hnsw'] else ' (server plan used no HNSW index)'}"
         )
-        over, lat = keyword[f"overlap_at_{keyword['depth']}"], keyword["latency"]
-        lines.append(
-            f"keyword top-{keyword['depth']} vs exhaustive ({keyword['queries']} queries): "
-            f"overlap mean {over['mean']:.3f}, min {over['min']:.2f}, identical "
-            f"{keyword['identical_share']:.0%}, heads cut {keyword['cut_share']:.0%}, fell back "
-            f"{keyword['fell_back_share']:.0%}; p50/p95 top-k {lat['topk']['p50_ms']:.2f}/"
-            f"{lat['topk']['p95_ms']:.2f} ms, exhaustive {lat['exhaustive']['p50_ms']:.2f}/"
-            f"{lat['exhaustive']['p95_ms']:.2f} ms"
-        )
+        for name, label in (("keyword_agreement", "queries"), ("keyword_sentences", "sentences")):
+            if name in quality:
+                lines.append(_keyword_line(quality[name], label))
     if writes:
         corpus, empty = writes["corpus"], writes["empty"]
         lines.append(
