@@ -29,9 +29,9 @@ import numpy as np
 
 from kenning.domain.access.scope import ProjectGroups, Scope
 from kenning.domain.ingestion.node_keys import parse_key
-from kenning.storage.embedders.constant import hash_vector
+from kenning.storage.embedders.words import words_vector
 
-VERSION = 1  # bump when anything below changes what is stored
+VERSION = 2  # bump when anything below changes what is stored
 SLOTS = (("", ""), ("", "g0"), ("", "g1"), ("p0", "g0"), ("p1", "g0"), ("p2", "g1"), ("p3", "g1"))
 READER = Scope("client-00", "p0", "g0")
 GLOBAL_EVERY = 50  # one chunk in 50 of every client's share is global
@@ -212,8 +212,10 @@ def _content(rng: random.Random, words: _Words, refs: Sequence[str]) -> str:
 
 
 def chunk_rows(spec: Spec, keys: Sequence[str], start: int, stop: int) -> list[tuple[object, ...]]:
-    """Rows of chunks ``start..stop-1`` in ``CHUNK_COLUMNS`` order, vectors from the hash
-    embedder (as a server configured with it would store them)."""
+    """Rows of chunks ``start..stop-1`` in ``CHUNK_COLUMNS`` order, vectors from the words
+    embedder (as a server configured with it would store them: texts sharing words lie
+    near each other, as with a real model; the hash embedder's unrelated vectors would
+    leave an approximate index nothing to navigate by)."""
     words = _Words(spec.seed)
     rows: list[tuple[object, ...]] = []
     for n in range(start, stop):
@@ -228,7 +230,7 @@ def chunk_rows(spec: Spec, keys: Sequence[str], start: int, stop: int) -> list[t
         rows.append(
             (
                 chunk_id(n), f"bench-read:{kind}/{n // 2}", n % 2, kind, client, project,
-                group, content, np.asarray(hash_vector(content, spec.dim), dtype=np.float32),
+                group, content, np.asarray(words_vector(content, spec.dim), dtype=np.float32),
                 refs, "FACT" if n % 5 == 0 else None, None, ["bench"] if n % 3 == 0 else [],
                 kind, None, None, None, hashlib.sha256(content.encode()).hexdigest(), "{}",
             )

@@ -33,7 +33,7 @@ from bench._read_corpus import (
     client_name,
     node_keys,
 )
-from kenning.settings import Settings
+from kenning.settings import EmbedderKind, Settings
 from kenning.storage.db.database_url import asyncpg_dsn, database_name, with_database
 from kenning.storage.db.migrate import head_revision
 from kenning.storage.db.pool import connect
@@ -101,7 +101,9 @@ def database_for(chunks: int) -> str:
 def bench_settings(database: str, dim: int) -> Settings:
     """The stack's settings (env overrides honoured) on the benchmark's own database."""
     # No queue workers: nothing polls the queue while reads are measured.
-    return own_settings(database, REDIS_DB, embedding_dim=dim, queue_workers=0)
+    return own_settings(
+        database, REDIS_DB, embedder=EmbedderKind.WORDS, embedding_dim=dim, queue_workers=0
+    )
 
 
 def _check_name(settings: Settings) -> str:

@@ -32,7 +32,7 @@ from kenning.domain.ingestion.purge import purge_source
 from kenning.domain.ingestion.request import IngestRequest, IngestStatus
 from kenning.settings import Settings
 from kenning.storage.db.pool import create_pool
-from kenning.storage.embedders.constant import ConstantTimeEmbedder
+from kenning.storage.embedders.factory import create_embedder
 from kenning.storage.ingestion.alias_registry import PgAliasRegistry
 from kenning.storage.ingestion.knowledge_store import PgKnowledgeStore
 
@@ -85,7 +85,7 @@ def _deps(pool: asyncpg.Pool, settings: Settings) -> IngestDeps:
     return IngestDeps(
         PgKnowledgeStore(pool, settings.graph_name),
         PgAliasRegistry(pool),
-        ConstantTimeEmbedder(settings.embedding_dim),
+        create_embedder(settings),
         secret_policy=settings.secret_policy,
         chunk_limit=settings.chunk_limit,
     )

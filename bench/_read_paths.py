@@ -44,7 +44,8 @@ from kenning.domain.retrieval.search import (
 )
 from kenning.settings import Settings
 from kenning.storage.db.visibility import reader_params
-from kenning.storage.embedders.constant import ConstantTimeEmbedder, hash_vector
+from kenning.storage.embedders.factory import create_embedder
+from kenning.storage.embedders.words import words_vector
 from kenning.storage.graph.read_sql import graph_read_sql
 from kenning.storage.graph.reader import PgGraphReader
 from kenning.storage.ingestion.alias_registry import PgAliasRegistry
@@ -118,8 +119,8 @@ class SqlReads:
         self._nodes = statements.nodes_by_keys()
 
     def embedding(self, query: str) -> np.ndarray:
-        """The query's vector as the server's hash embedder makes it."""
-        return np.asarray(hash_vector(query, self._dim), dtype=np.float32)
+        """The query's vector as the server's words embedder makes it."""
+        return np.asarray(words_vector(query, self._dim), dtype=np.float32)
 
     async def nearest_rows(self, embedding: np.ndarray, limit: int) -> list[asyncpg.Record]:
         """``PgChunkIndex.nearest``: its scan settings, then its statement, ``limit`` deep."""
@@ -209,7 +210,7 @@ class DomainReads:
         self._reader = reader
         self._max_limit = settings.search_max_limit
         self._index = PgChunkIndex(pool, _scan(settings))
-        self._embedder = ConstantTimeEmbedder(settings.embedding_dim)
+        self._embedder = create_embedder(settings)
         self._configs = {mode: config_for(mode, _fusion(settings)) for mode in SearchMode}
         self._graph = PgGraphReader(pool, settings.graph_name)
         self._aliases = PgAliasRegistry(pool)

@@ -1,10 +1,10 @@
 """Whether the fast search statements miss anything: the scoped vector search against the
 exact scoped answer, and KEYWORD's top-k statement against the one that scores every posting.
 
-- ``vector_recall``: each query's hash embedding (as the server embeds it) goes through the
-  server's ``nearest`` statement with its scan settings (``SqlReads.nearest_rows``), 10 deep
-  and HYBRID's candidate depth deep, and through the same statement with the inner order
-  written ``(embedding <=> $4) + 0``: no index can serve that order, so PostgreSQL computes
+- ``vector_recall``: each query's embedding (as the server's words embedder makes it) goes
+  through the server's ``nearest`` statement with its scan settings
+  (``SqlReads.nearest_rows``), 10 deep and HYBRID's candidate depth deep, and through the
+  same statement with the inner order written ``(embedding <=> $4) + 0``: no index can serve that order, so PostgreSQL computes
   the distance of every visible row of the reader's partitions, the exact answer. ``EXPLAIN``
   checks the exact statement uses no HNSW index (else the run stops) and records whether the
   server's does (when it does not, a recall of 1.0 says nothing).

@@ -57,7 +57,7 @@ from kenning.settings import Settings
 from kenning.storage.access.api_keys import PgApiKeys
 from kenning.storage.access.project_groups import PgProjectGroups
 from kenning.storage.db.pool import create_pool
-from kenning.storage.embedders.constant import ConstantTimeEmbedder
+from kenning.storage.embedders.factory import create_embedder
 from kenning.storage.graph.chunk_reads import PgChunkReader
 from kenning.storage.graph.reader import PgGraphReader
 from kenning.storage.ingestion.alias_registry import PgAliasRegistry
@@ -133,7 +133,7 @@ async def remember(pool: asyncpg.Pool, settings: Settings, triggers: Sequence[st
         said = SessionDraft(SessionSource.CHAT, f"Looked at item {n}.", {"n": n})
         entry = new_entry(said, READER, "bench", SecretPolicy.REJECT)
         await sessions.append(entry, timedelta(days=7), 50)
-    procedures, embedder = PgProcedureStore(pool), ConstantTimeEmbedder(settings.embedding_dim)
+    procedures, embedder = PgProcedureStore(pool), create_embedder(settings)
     for n, trigger in enumerate([*triggers, *(f"recurring task {n}" for n in range(15))]):
         draft = ProcedureDraft(trigger, f"How task {n} is done.",
                                [ProcedureStep("coder", "run_tests", {})], _source(n))  # fmt: skip
@@ -149,7 +149,7 @@ def direct(pool: asyncpg.Pool, settings: Settings) -> Call:
     """The use case in process over the adapters the server builds (no GraphQL, no HTTP)."""
     graph, aliases = PgGraphReader(pool, settings.graph_name), PgAliasRegistry(pool)
     ports = memory_context.MemoryPorts(
-        embedder=ConstantTimeEmbedder(settings.embedding_dim),
+        embedder=create_embedder(settings),
         index=PgChunkIndex(pool, VectorScan(settings.search_ef_search,
                                             settings.search_max_scan_tuples)),
         graph=graph, chunks=PgChunkReader(pool), knowledge=PgUserKnowledge(pool),

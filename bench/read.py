@@ -9,8 +9,9 @@ Run from the repository root::
 The data lives in its own database (``kenning_bench_read``), built with direct SQL on the
 first run (see ``bench._read_data``) and reused while spec, migrations and row counts
 match; ``--rebuild`` forces a new one. A server process runs ``create_app`` under uvicorn on
-a free loopback port with the hash embedder; an API key of project ``p0`` / group ``g0`` of
-``client-00`` reads about 7.6 % of the chunks (see ``bench._read_corpus``).
+a free loopback port with the words embedder (``KENNING_EMBEDDER=words``); an API key of
+project ``p0`` / group ``g0`` of ``client-00`` reads about 7.6 % of the chunks (see
+``bench._read_corpus``).
 
 The 2-hop traversal is also run as one AGE Cypher statement with a variable-length pattern
 (``bench._read_cypher``, ``--cypher-queries`` keys, interleaved with SQL), reported as

@@ -26,6 +26,7 @@ class EmbedderKind(StrEnum):
     LOCAL = "local"
     OLLAMA = "ollama"
     HASH = "hash"
+    WORDS = "words"
 
 
 class Settings(BaseSettings):

