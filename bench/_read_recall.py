@@ -4,10 +4,11 @@ exact scoped answer, and KEYWORD's top-k statement against the one that scores e
 - ``vector_recall``: each query's embedding (as the server's words embedder makes it) goes
   through the server's ``nearest`` statement with its scan settings
   (``SqlReads.nearest_rows``), 10 deep and HYBRID's candidate depth deep, and through the
-  same statement with the inner order written ``(embedding <=> $4) + 0``: no index can serve that order, so PostgreSQL computes
-  the distance of every visible row of the reader's partitions, the exact answer. ``EXPLAIN``
-  checks the exact statement uses no HNSW index (else the run stops) and records whether the
-  server's does (when it does not, a recall of 1.0 says nothing).
+  same statement with the inner order written ``(embedding <=> $4) + 0``: no index can serve
+  that order, so PostgreSQL computes the distance of every visible row of the reader's
+  partitions, the exact answer. ``EXPLAIN`` checks the exact statement uses no HNSW index
+  (else the run stops) and records whether the server's does (when it does not, a recall of
+  1.0 says nothing).
 - ``keyword_agreement``: KEYWORD's answer as ``PgChunkIndex.matching`` gives it (the top-k
   statement, the exhaustive one when fewer than the limit came back) against
   ``matching_exhaustive``'s, ``KEYWORD_DEPTH`` deep, both timed one at a time, interleaved.
