@@ -42,6 +42,12 @@ class RouterMetrics:
             ["backend", "target"],
             registry=self.registry,
         )
+        self.shared_slots_up = Gauge(
+            "kenning_router_shared_slots_up",
+            "1 while GPU slots are shared with other processes through Redis, 0 while this "
+            "process schedules its GPUs alone.",
+            registry=self.registry,
+        )
         self.ttfb = Histogram(
             "kenning_router_time_to_first_byte_seconds",
             "From request arrival to the first response byte sent to the caller.",

@@ -28,6 +28,7 @@ from .policy import (
 from .redis_state import RedisState
 from .relay import Relay
 from .scheduler import Scheduler
+from .slots import SLOT_LEASE_SECONDS, SharedSlots
 from .state import ResilientState
 from .tasks import cancel_all
 
@@ -54,6 +55,14 @@ class Router:
         self.leases = SessionLeases(settings, self.state)
         self.relay = Relay(settings, self.pool, self.scheduler, self.leases, self.metrics)
         self.scheduler.claim_hook = self._claim_critical
+        self.slots = (
+            SharedSlots(
+                url, settings.state_prefix, self.metrics, self._preempt_here, self._on_slots
+            )
+            if url
+            else None
+        )
+        self.scheduler.slots = self.slots
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loop_task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
@@ -61,11 +70,15 @@ class Router:
     # ---- lifecycle -------------------------------------------------------------------
     async def start(self) -> None:
         await self.pool.start()
+        if self.slots is not None:
+            await self.slots.start()
         await self.reconcile()
         self._loop_task = asyncio.create_task(self._reconcile_loop())
 
     async def stop(self) -> None:
         await cancel_all([*self._tasks, *([self._loop_task] if self._loop_task else [])])
+        if self.slots is not None:
+            await self.slots.stop()
         await self.pool.stop()
         await self.state.close()
 
@@ -81,6 +94,8 @@ class Router:
     async def _claim_critical(self, gpu: Backend) -> None:
         """Before P0 queues on a GPU: cancel background work there, hold the orchestrator set."""
         self.leases.touch_traffic()
+        if self.slots is not None:
+            await self.slots.claim(gpu.name)
         self.scheduler.preempt_background(gpu, reason="priority-0 request")
         await self.sets.ensure(gpu, ModelSet.ORCHESTRATOR)
 
@@ -106,6 +121,9 @@ class Router:
     async def release(self, session: str | None) -> dict[str, Any]:
         """Drop the lease; a single GPU swaps back to the background set unless others remain."""
         await self.leases.release(session)
+        if self.slots is not None:
+            for gpu in self.pool.gpus:
+                await self.slots.unclaim(gpu.name)
         self.events.publish(RouterEvent(EventKind.RELEASE, None, {"session": session}))
         await self.reconcile(wait=True)
         remaining = await self.leases.active()
@@ -156,6 +174,17 @@ class Router:
     def _on_health_change(self, _: Backend) -> None:
         self._wake.set()
 
+    def _preempt_here(self, gpu: str, reason: str) -> None:
+        """Another process preempted background work on ``gpu``: cancel ours there too."""
+        backend = self.pool.by_name.get(gpu)
+        if backend is not None and backend.gpu:
+            self.scheduler.preempt_background(backend, reason, broadcast=False)
+
+    def _on_slots(self, up: bool, detail: str) -> None:
+        self.events.publish(
+            RouterEvent(EventKind.STATE_STORE, None, {"slots_shared": up, "detail": detail})
+        )
+
     def _on_state_transition(self, up: bool, detail: str) -> None:
         self.events.publish(
             RouterEvent(EventKind.STATE_STORE, None, {"redis_up": up, "detail": detail})
@@ -168,24 +197,48 @@ class Router:
         return {
             "mode": str(mode_of(self.pool.views())),
             "state_store": self.state.backend_name,
+            "slots": self._slots_status(),
             "critical_inflight": self.leases.critical_inflight,
             "leases": {k: round(v - now, 3) for k, v in leases.items()},
-            "backends": [
-                {
-                    "name": b.name,
-                    "kind": "gpu" if b.gpu else "cpu",
-                    "url": b.url,
-                    "healthy": b.healthy,
-                    "breaker": str(b.breaker.state),
-                    "last_error": b.last_error,
-                    "holds": str(b.holds) if b.holds else None,
-                    "swapping": b.swapping,
-                    "inflight": b.queue.inflight,
-                    "waiting": b.queue.waiting,
-                    "queue_depth": b.queue.depth,
-                    "vram_budget_mb": b.vram_budget_mb,
-                }
-                for b in self.pool.backends
-            ],
+            "backends": [await self._backend_status(b) for b in self.pool.backends],
             "recent_events": [e.as_dict() for e in list(self.events.recent)[-20:]],
+        }
+
+    def _slots_status(self) -> dict[str, Any]:
+        if self.slots is None:
+            return {"store": "local", "process": None, "lease_seconds": None}
+        return {
+            "store": self.slots.store_name,
+            "process": self.slots.process,
+            "lease_seconds": SLOT_LEASE_SECONDS,
+        }
+
+    async def _backend_status(self, b: Backend) -> dict[str, Any]:
+        holders = await self.slots.holders(b.name) if self.slots and b.gpu else None
+        return {
+            "name": b.name,
+            "kind": "gpu" if b.gpu else "cpu",
+            "url": b.url,
+            "healthy": b.healthy,
+            "breaker": str(b.breaker.state),
+            "last_error": b.last_error,
+            "holds": str(b.holds) if b.holds else None,
+            "swapping": b.swapping,
+            "inflight": b.queue.inflight,
+            "waiting": b.queue.waiting,
+            "queue_depth": b.queue.depth,
+            "vram_budget_mb": b.vram_budget_mb,
+            # Every process's slots on this GPU (None: not shared, or Redis unreachable).
+            "slots": None
+            if holders is None
+            else [
+                {
+                    "process": h.process,
+                    "priority": h.priority,
+                    "preemptible": h.preemptible,
+                    "expires_in": round(h.expires_in, 3),
+                    "here": h.process == self.slots.process if self.slots else True,
+                }
+                for h in holders
+            ],
         }

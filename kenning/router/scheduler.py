@@ -12,35 +12,84 @@ from .errors import NoBackendAvailable
 from .events import EventHub, EventKind, RouterEvent
 from .metrics import RouterMetrics
 from .policy import PriorityDecision, place, preemption_victims
+from .slots import SharedSlots
 
 ClaimHook = Callable[[Backend], Awaitable[None]]
 
 
 class Scheduler:
-    """Gives each request a `Lease` on a backend, honouring the policy and the queues."""
+    """Gives each request a `Lease` on a backend, honouring the policy and the queues.
+
+    With ``slots`` (shared through Redis) a GPU lease also holds one of the GPU's slots
+    across every process; see `slots`.
+    """
 
     def __init__(self, pool: BackendPool, events: EventHub, metrics: RouterMetrics) -> None:
         self.pool = pool
         self.events = events
         self.metrics = metrics
         self.claim_hook: ClaimHook | None = None
+        self.slots: SharedSlots | None = None
 
     @asynccontextmanager
     async def lease(
         self, decision: PriorityDecision, exclude: Iterable[str] = ()
     ) -> AsyncIterator[Lease]:
         """Hold a slot on the chosen backend for the body of the ``async with``."""
-        backend = await self._acquire(decision, set(exclude))
-        lease = Lease(backend, decision.priority, decision.preemptible)
-        backend.running[lease.id] = lease
-        self._gauge(backend)
+        lease = await self._take(decision, set(exclude))
         try:
             yield lease
         finally:
-            del backend.running[lease.id]
-            backend.queue.release()
-            lease.released.set()
+            self._drop(lease)
+
+    async def _take(self, decision: PriorityDecision, exclude: set[str]) -> Lease:
+        avoid: set[str] = set()  # GPUs whose shared slots sent this background work away
+        patient = False
+        while True:
+            try:
+                backend = await self._acquire(decision, exclude | avoid)
+            except NoBackendAvailable:
+                if not avoid:
+                    raise
+                avoid.clear()
+                patient = True  # nowhere else to go: wait for the GPU like everyone else
+                continue
+            lease = Lease(backend, decision.priority, decision.preemptible)
+            backend.running[lease.id] = lease
             self._gauge(backend)
+            if await self._share(lease, patient):
+                return lease
+            self._drop(lease)
+            avoid.add(backend.name)
+
+    async def _share(self, lease: Lease, patient: bool) -> bool:
+        """Take the GPU's shared slot; False when background work should go elsewhere."""
+        if self.slots is None or not lease.backend.gpu:
+            return True
+        task = asyncio.ensure_future(
+            self.slots.acquire(lease, lease.backend.queue.depth, patient=patient)
+        )
+        lease.attach(task)  # a preemption while waiting sends this request elsewhere
+        try:
+            return await task
+        except asyncio.CancelledError:
+            if lease.preempted and not _cancelling():
+                return False
+            self._drop(lease)
+            raise
+        except BaseException:
+            self._drop(lease)
+            raise
+
+    def _drop(self, lease: Lease) -> None:
+        backend = lease.backend
+        if backend.running.pop(lease.id, None) is None:
+            return
+        backend.queue.release()
+        if self.slots is not None:
+            self.slots.release(lease)
+        lease.released.set()
+        self._gauge(backend)
 
     async def _acquire(self, decision: PriorityDecision, exclude: set[str]) -> Backend:
         while True:
@@ -61,11 +110,16 @@ class Scheduler:
                 self._gauge(backend)
             return backend
 
-    def preempt_background(self, backend: Backend, reason: str) -> list[Lease]:
-        """Cancel background requests running on a GPU and send its background waiters away.
+    def preempt_background(
+        self, backend: Backend, reason: str, *, broadcast: bool = True
+    ) -> list[Lease]:
+        """Cancel background requests running on a GPU and send its background waiters away;
+        with shared slots ``broadcast`` tells every other process to do the same.
 
-        Returns every preempted lease still holding a slot there, so callers can drain them.
+        Returns every preempted lease still holding a slot here, so callers can drain them.
         """
+        if broadcast and backend.gpu and self.slots is not None:
+            self.slots.announce_preemption(backend.name, reason)
         fresh = {
             lease.id: lease.priority for lease in backend.running.values() if not lease.preempted
         }
@@ -94,3 +148,8 @@ class Scheduler:
     def _gauge(self, backend: Backend, waiting_delta: int = 0) -> None:
         self.metrics.queue_depth.labels(backend.name).set(backend.queue.waiting + waiting_delta)
         self.metrics.inflight.labels(backend.name).set(backend.queue.inflight)
+
+
+def _cancelling() -> bool:
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
