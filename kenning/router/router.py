@@ -56,9 +56,7 @@ class Router:
         self.relay = Relay(settings, self.pool, self.scheduler, self.leases, self.metrics)
         self.scheduler.claim_hook = self._claim_critical
         self.slots = (
-            SharedSlots(
-                url, settings.state_prefix, self.metrics, self._preempt_here, self._on_slots
-            )
+            SharedSlots(url, settings.state_prefix, self.metrics, self._preempt_here)
             if url
             else None
         )
@@ -179,11 +177,6 @@ class Router:
         backend = self.pool.by_name.get(gpu)
         if backend is not None and backend.gpu:
             self.scheduler.preempt_background(backend, reason, broadcast=False)
-
-    def _on_slots(self, up: bool, detail: str) -> None:
-        self.events.publish(
-            RouterEvent(EventKind.STATE_STORE, None, {"slots_shared": up, "detail": detail})
-        )
 
     def _on_state_transition(self, up: bool, detail: str) -> None:
         self.events.publish(

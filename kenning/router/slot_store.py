@@ -148,5 +148,8 @@ class RedisSlots:
     async def waiting(self, gpu: str) -> int:
         return int(await cast(Any, self.redis.zcard(self._keys(gpu)[1])))
 
+    async def ping(self) -> None:
+        await cast(Any, self.redis.ping())
+
     async def publish(self, message: dict[str, Any]) -> None:
         await cast(Any, self.redis.publish(self.channel, json.dumps(message)))

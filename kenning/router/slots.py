@@ -170,7 +170,10 @@ class SharedSlots:
             await self._try(self._renew_held, retry_now=True)
 
     async def _renew_held(self, store: RedisSlots) -> None:
-        await store.renew(list(self.held.values()), SLOT_LEASE_SECONDS)
+        if self.held:
+            await store.renew(list(self.held.values()), SLOT_LEASE_SECONDS)
+        else:  # still notice Redis going away (and back) while idle
+            await store.ping()
 
     async def _listen_loop(self) -> None:
         while True:
