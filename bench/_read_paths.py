@@ -94,6 +94,12 @@ def _fusion(settings: Settings) -> FusionWeights:
     return settings.search_fusion_weights()
 
 
+def _bm25(settings: Settings) -> search_sql.Bm25:
+    return search_sql.Bm25(
+        budget=settings.search_keyword_budget, rescore_per_row=settings.search_keyword_rescore
+    )
+
+
 def _scan(settings: Settings) -> VectorScan:
     return VectorScan(settings.search_ef_search, settings.search_max_scan_tuples)
 
@@ -112,8 +118,11 @@ class SqlReads:
         one_client = bool(reader.client_id)
         self.nearest_text = search_sql.nearest(SearchFilters(), one_client=one_client).text
         # The statements KEYWORD runs, whatever their ranking (they follow search_sql's text).
-        self._matching = search_sql.matching(SearchFilters(), one_client=one_client)
-        self._exhaustive = search_sql.matching_exhaustive(SearchFilters(), one_client=one_client)
+        bm25 = _bm25(settings)
+        self._matching = search_sql.matching(SearchFilters(), bm25, one_client=one_client)
+        self._exhaustive = search_sql.matching_exhaustive(
+            SearchFilters(), bm25, one_client=one_client
+        )
         statements = graph_read_sql(settings.graph_name)
         self._frontier = statements.frontier_edges(Direction.BOTH, False, False)
         self._nodes = statements.nodes_by_keys()
@@ -209,7 +218,7 @@ class DomainReads:
     def __init__(self, pool: asyncpg.Pool, settings: Settings, reader: Scope) -> None:
         self._reader = reader
         self._max_limit = settings.search_max_limit
-        self._index = PgChunkIndex(pool, _scan(settings))
+        self._index = PgChunkIndex(pool, _scan(settings), _bm25(settings))
         self._embedder = create_embedder(settings)
         self._configs = {mode: config_for(mode, _fusion(settings)) for mode in SearchMode}
         self._graph = PgGraphReader(pool, settings.graph_name)

@@ -58,6 +58,7 @@ from kenning.storage.memory.session_entries import PgSessionStore
 from kenning.storage.memory.user_knowledge import PgUserKnowledge
 from kenning.storage.models.factory import create_model_client
 from kenning.storage.retrieval.chunk_search import PgChunkIndex, VectorScan
+from kenning.storage.retrieval.search_sql import Bm25
 from kenning.storage.sources.code import Repositories, TreeSitterParser
 from kenning.storage.sources.crawl import SafeFetcher
 from kenning.storage.sources.crawl.progress import RedisCrawlProgress, progress_prefix
@@ -112,6 +113,10 @@ class Runtime:
         self.chunk_index = PgChunkIndex(
             self.pool,
             VectorScan(self.settings.search_ef_search, self.settings.search_max_scan_tuples),
+            Bm25(
+                budget=self.settings.search_keyword_budget,
+                rescore_per_row=self.settings.search_keyword_rescore,
+            ),
         )
         self.queue = QueueServices(self.settings, self.pool, self.redis)
         self.project_groups = PgProjectGroups(self.pool)

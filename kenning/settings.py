@@ -94,6 +94,10 @@ class Settings(BaseSettings):
     # pgvector HNSW: candidate list per scan, and how far an iterative (filtered) scan may go.
     search_ef_search: int = Field(default=100, ge=1, le=1000)
     search_max_scan_tuples: int = Field(default=50_000, ge=1)
+    # KEYWORD top-k: postings read per query word and client (best by impact), and the
+    # candidates scored exactly per wanted row (see kenning.storage.retrieval.search_sql).
+    search_keyword_budget: int = Field(default=1000, ge=1, le=1_000_000)
+    search_keyword_rescore: int = Field(default=4, ge=1, le=1000)
     # Queue: workers inside `kenning serve` (0 leaves the work to `kenning worker`), slots
     # per lane for each worker, and lease timing (see kenning.domain.queue.worker).
     queue_workers: int = Field(default=1, ge=0, le=64)

@@ -59,7 +59,7 @@ def test_a_setting_that_is_not_json_says_so() -> None:
 def test_two_bad_settings_share_the_one_line() -> None:
     result = run("worker", KENNING_EMBEDDER="gpu", KENNING_GRAPH_NAME="a-b")
     assert result.stderr.count("\n") == 1
-    assert "KENNING_EMBEDDER: Input should be 'local', 'ollama' or 'hash' (got 'gpu')" in (
+    assert "KENNING_EMBEDDER: Input should be 'local', 'ollama', 'hash' or 'words' (got 'gpu')" in (
         result.stderr
     )
     assert "KENNING_GRAPH_NAME: graph_name must be an ASCII identifier" in result.stderr
