@@ -30,8 +30,9 @@ Create Date: 2026-11-26 02:00:00
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import ModuleType
 
 import sqlalchemy as sa
 from alembic import op
@@ -64,17 +65,25 @@ _INDEXES = (
     "(embedding vector_cosine_ops) WITH (m = 16, ef_construction = 64)",
 )
 
+
+def _migration_0014() -> ModuleType:
+    """Migration 0014, whose postings statement, length expression and trigger names this
+    one keeps, and whose trigger function a downgrade restores."""
+    path = Path(__file__).with_name("0014_bm25.py")
+    spec = importlib.util.spec_from_file_location("kenning_migration_0014", path)
+    if spec is None or spec.loader is None:
+        raise RuntimeError(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_0014 = _migration_0014()
 # A chunk's length: its lexemes' positions (a stripped lexeme has none and counts once).
-_LENGTH = "(SELECT coalesce(sum(coalesce(cardinality(t.positions), 1)), 0) FROM unnest({v}) t)"
-
-
-def _postings(rows: str) -> str:
-    """(client_id, lexeme, chunk_id, tf, dl) of every lexeme of ``rows`` (aliased ``x``)."""
-    return (
-        "SELECT x.client_id, t.lexeme, x.id, coalesce(cardinality(t.positions), 1), d.dl "
-        f"FROM {rows} x, LATERAL {_LENGTH.format(v='x.content_tsv')} d(dl), "
-        "unnest(x.content_tsv) t"
-    )
+_LENGTH: str = _0014._LENGTH
+# (client_id, lexeme, chunk_id, tf, dl) of every lexeme of ``rows`` (aliased ``x``).
+_postings: Callable[[str], str] = _0014._postings
+_TRIGGERS: dict[str, str] = _0014._TRIGGERS
 
 
 def _slotted(table: str, key: str, sums: dict[str, str], deltas: str) -> str:
@@ -138,14 +147,6 @@ BEGIN
     END IF;
     RETURN NULL;
 END $$"""
-_TRIGGERS = {
-    "bm25_chunks_insert": "AFTER INSERT ON chunks REFERENCING NEW TABLE AS new_chunks",
-    "bm25_chunks_update": (
-        "AFTER UPDATE ON chunks REFERENCING OLD TABLE AS old_chunks NEW TABLE AS new_chunks"
-    ),
-    "bm25_chunks_delete": "AFTER DELETE ON chunks REFERENCING OLD TABLE AS old_chunks",
-    "bm25_chunks_truncate": "AFTER TRUNCATE ON chunks",
-}
 
 
 def _rebuild_chunks(partitioned: bool) -> None:
@@ -211,20 +212,10 @@ def upgrade() -> None:
     _create_triggers()
 
 
-def _function_of_0014() -> str:
-    path = Path(__file__).with_name("0014_bm25.py")
-    spec = importlib.util.spec_from_file_location("kenning_migration_0014", path)
-    if spec is None or spec.loader is None:
-        raise RuntimeError(f"cannot load {path}")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return str(module._FUNCTION).replace("CREATE FUNCTION", "CREATE OR REPLACE FUNCTION", 1)
-
-
 def downgrade() -> None:
     _rebuild_chunks(partitioned=False)
     op.drop_index("ix_bm25_postings_impact", table_name="bm25_postings")
     op.drop_column("bm25_postings", "impact")
     op.drop_table("bm25_terms")
-    op.execute(_function_of_0014())
+    op.execute(str(_0014._FUNCTION).replace("CREATE FUNCTION", "CREATE OR REPLACE FUNCTION", 1))
     _create_triggers()

@@ -23,6 +23,13 @@ class ConstantTimeEmbedder:
     Example: ``await ConstantTimeEmbedder(384).embed(["a"])`` → one vector of norm 1.
     """
 
+    # What a subclass changes: its model name's prefix and how one text becomes a vector.
+    name = "hash"
+
+    @staticmethod
+    def vector(text: str, dimension: int) -> list[float]:
+        return hash_vector(text, dimension)
+
     def __init__(self, dimension: int = 384, *, latency: float = 0.0) -> None:
         if dimension < 1:
             raise ValueError("dimension must be at least 1")
@@ -34,7 +41,7 @@ class ConstantTimeEmbedder:
 
     @property
     def model(self) -> str:
-        return f"hash-{self._dimension}"
+        return f"{self.name}-{self._dimension}"
 
     @property
     def dimension(self) -> int:
@@ -48,7 +55,7 @@ class ConstantTimeEmbedder:
             await asyncio.sleep(self._latency)
         # A large document's batches cost tens of milliseconds: off the loop, like a model.
         size = sum(len(text) for text in texts)
-        return await off_loop(size, lambda: [hash_vector(t, self._dimension) for t in texts])
+        return await off_loop(size, lambda: [self.vector(t, self._dimension) for t in texts])
 
     async def aclose(self) -> None:
         return None

@@ -13,14 +13,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
 from functools import lru_cache
 
 import numpy as np
 
-from kenning.domain.embedding import BACKGROUND_PRIORITY
-from kenning.domain.off_loop import off_loop
-from kenning.storage.embedders.constant import hash_vector
+from kenning.storage.embedders.constant import ConstantTimeEmbedder, hash_vector
 
 _WORD = re.compile(r"\w+")
 
@@ -48,31 +45,14 @@ def words_vector(text: str, dimension: int) -> list[float]:
     return result
 
 
-class WordHashEmbedder:
+class WordHashEmbedder(ConstantTimeEmbedder):
     """Deterministic ``dimension``-float unit vectors from the words of each text.
 
     Example: ``await WordHashEmbedder(384).embed(["a b"])`` → one vector of norm 1.
     """
 
-    def __init__(self, dimension: int = 384) -> None:
-        if dimension < 1:
-            raise ValueError("dimension must be at least 1")
-        self._dimension = dimension
+    name = "words"
 
-    @property
-    def model(self) -> str:
-        return f"words-{self._dimension}"
-
-    @property
-    def dimension(self) -> int:
-        return self._dimension
-
-    async def embed(
-        self, texts: Sequence[str], *, priority: int = BACKGROUND_PRIORITY
-    ) -> list[list[float]]:
-        """One vector per text; ``priority`` changes nothing here."""
-        size = sum(len(text) for text in texts)
-        return await off_loop(size, lambda: [words_vector(t, self._dimension) for t in texts])
-
-    async def aclose(self) -> None:
-        return None
+    @staticmethod
+    def vector(text: str, dimension: int) -> list[float]:
+        return words_vector(text, dimension)
