@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Awaitable, Callable
 
 import asyncpg
@@ -38,6 +39,10 @@ from kenning.storage.db.health import unavailable_part, verify_database, verify_
 from kenning.storage.db.migrate import head_revision
 from kenning.storage.db.pool import connect
 from kenning.storage.embedders.factory import create_embedder
+
+# prometheus_client's own variable: set before the library is imported, every metric of the
+# process writes to files there (see kenning.http_metrics).
+MULTIPROCESS_DIR = "PROMETHEUS_MULTIPROC_DIR"
 
 
 def _wants_page(request: Request) -> bool:
@@ -88,20 +93,36 @@ def key_holder(holder: dict[str, Runtime]) -> Callable[[Request], Awaitable[Prin
     return identify
 
 
+def app_from_environment() -> Starlette:
+    """The app of one of ``kenning serve --workers N``'s processes (a uvicorn factory).
+
+    Settings come from the environment the parent left, host and port included; the
+    parent's ``PROMETHEUS_MULTIPROC_DIR`` is where every worker's metrics are summed.
+    """
+    return create_app(Settings(), metrics_dir=os.environ.get(MULTIPROCESS_DIR) or None)
+
+
 def create_app(
-    settings: Settings, *, embedder: Embedder | None = None, models: ModelClient | None = None
+    settings: Settings,
+    *,
+    embedder: Embedder | None = None,
+    models: ModelClient | None = None,
+    metrics_dir: str | None = None,
 ) -> Starlette:
     """Build the ASGI app; pools open and close in its lifespan, nothing at import.
 
     ``embedder`` replaces the one the settings name (benchmarks count its calls), ``models``
     the model client; the app closes them on shutdown either way. With a router backend
     configured (``settings.router``) the model router is mounted at ``/ollama`` and
-    ``/router``, and the ollama embedder and Kenning's model calls use it.
+    ``/router``, and the ollama embedder and Kenning's model calls use it. ``metrics_dir``
+    (one of several server processes) makes ``/metrics`` sum the series of all of them.
     """
     holder: dict[str, Runtime] = {}
     router_app = router_app_for(settings)
     routed_paths = router_metric_paths() if router_app is not None else ()
-    metrics = HttpMetrics(("/graphql", "/mcp", "/healthz", "/readyz", "/metrics", *routed_paths))
+    metrics = HttpMetrics(
+        ("/graphql", "/mcp", "/healthz", "/readyz", "/metrics", *routed_paths), metrics_dir
+    )
     service = ServiceMetrics(metrics.registry)
     graphql = _graphql_view(settings, holder, service)
     # The same use cases as MCP tools for agents, admitted with the same API keys.
@@ -136,17 +157,21 @@ def create_app(
         ),
     )
     if settings.cors_origins:
-        app.add_middleware(
-            CORSMiddleware,
-            allow_origins=settings.cors_origins,
-            allow_methods=["GET", "POST", "OPTIONS"],
-            allow_headers=["authorization", "content-type", *PREFLIGHT_HEADERS],
-            expose_headers=["x-request-id"],
-            max_age=600,
-        )
+        _allow_origins(app, settings.cors_origins)
     # Outermost: every answer, CORS preflights included, is counted and has a request id.
     app.add_middleware(metrics.middleware_class)
     return app
+
+
+def _allow_origins(app: Starlette, origins: list[str]) -> None:
+    app.add_middleware(
+        CORSMiddleware,
+        allow_origins=origins,
+        allow_methods=["GET", "POST", "OPTIONS"],
+        allow_headers=["authorization", "content-type", *PREFLIGHT_HEADERS],
+        expose_headers=["x-request-id", "x-kenning-worker"],
+        max_age=600,
+    )
 
 
 def _graphql_view(

@@ -51,6 +51,9 @@ class ServiceMetrics:
             "Jobs waiting or running, by lane and status.",
             ["lane", "status"],
             registry=registry,
+            # Read from the database at a scrape: with several server processes the latest
+            # reading is the queue's, whichever process took it.
+            multiprocess_mode="mostrecent",
         )
         self.job_seconds = Histogram(
             "kenning_queue_job_seconds",

@@ -51,7 +51,9 @@ def probe_routes(
             with contextlib.suppress(Exception):  # a scrape still answers with PG down
                 await service.refresh_queue(runtime.queue.live_counts)
         payload, content_type = metrics.render()
-        if router_app is not None:  # two registries, disjoint names: one exposition
+        # Two registries, disjoint names: one exposition. Aggregated over processes, the
+        # router's series are in the shared files already.
+        if router_app is not None and not metrics.aggregated:
             payload += router_of(router_app).metrics.exposition()
         return PlainTextResponse(payload, media_type=content_type)
 

@@ -1,15 +1,37 @@
-"""``kenning serve``: the GraphQL server under uvicorn."""
+"""``kenning serve``: the GraphQL server under uvicorn, in one process or several.
+
+With ``--workers N`` uvicorn binds the port once and spawns N processes that accept on it;
+each builds its app with ``kenning.app:app_from_environment`` from the environment this
+process leaves (the options given here included) and sums its metrics with the others in a
+directory made for this run (removed at exit).
+"""
 
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated
+import logging
+import os
+import shutil
+import tempfile
+from typing import Annotated, Any
 
 import typer
 
 from kenning.cli.migrate import print_migrated
 from kenning.cli.options import setting_help, valid_port
+from kenning.logs import configure_logging, log_event
 from kenning.settings import Settings
+
+logger = logging.getLogger("kenning.app")
+# More server processes than this is a typo, not a deployment: each opens its own pools.
+MAX_WORKERS = 64
+
+
+def valid_workers(value: int) -> int:
+    """Option callback: a count of server processes, 1 to ``MAX_WORKERS``."""
+    if not 1 <= value <= MAX_WORKERS:
+        raise typer.BadParameter(f"{value} server processes: give 1 to {MAX_WORKERS}")
+    return value
 
 
 def serve_command(
@@ -23,6 +45,15 @@ def serve_command(
             metavar="PORT", callback=valid_port, help=setting_help("TCP port to listen on", "port")
         ),
     ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            metavar="N",
+            callback=valid_workers,
+            help=f"Server processes on the one port (1 to {MAX_WORKERS}); each runs its own "
+            "database pool, router and KENNING_QUEUE_WORKERS queue workers [default: 1]",
+        ),
+    ] = 1,
     migrate_first: Annotated[
         bool,
         typer.Option(
@@ -48,12 +79,45 @@ def serve_command(
     if migrate_first or settings.migrate_on_start:
         print_migrated(run_upgrade(settings, "head"), err=True)
     asyncio.run(preflight(settings))
-    uvicorn.run(
-        create_app(settings),
-        host=settings.host,
-        port=settings.port,
-        log_config=None,
-        ws="websockets-sansio",
-        ws_per_message_deflate=settings.ws_per_message_deflate,
-        lifespan="on",
+    options: dict[str, Any] = {
+        "host": settings.host,
+        "port": settings.port,
+        "log_config": None,
+        "ws": "websockets-sansio",
+        "ws_per_message_deflate": settings.ws_per_message_deflate,
+        "lifespan": "on",
+    }
+    if workers == 1:
+        uvicorn.run(create_app(settings), **options)
+    else:
+        serve_processes(settings, workers, options)
+
+
+def serve_processes(settings: Settings, workers: int, options: dict[str, Any]) -> None:
+    """Run ``workers`` server processes on one port until SIGTERM or Ctrl-C."""
+    import uvicorn
+
+    from kenning.app import MULTIPROCESS_DIR
+
+    # The parent's own lines (a worker died and was replaced) in the server's log format.
+    configure_logging(settings.log_level, as_json=settings.log_json)
+    # A fresh directory per run: files left by an earlier run would be summed into this one's.
+    shared = tempfile.mkdtemp(prefix="kenning-metrics-")
+    # The workers are spawned, not forked: they read everything from the environment.
+    os.environ.update(
+        {
+            "KENNING_HOST": settings.host,
+            "KENNING_PORT": str(settings.port),
+            MULTIPROCESS_DIR: shared,
+        }
     )
+    log_event(logger, "server.workers", workers=workers, metrics_dir=shared)
+    try:
+        uvicorn.run(
+            "kenning.app:app_from_environment",
+            factory=True,
+            workers=workers,
+            **options,
+        )
+    finally:
+        shutil.rmtree(shared, ignore_errors=True)
