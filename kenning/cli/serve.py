@@ -51,7 +51,7 @@ def serve_command(
             metavar="N",
             callback=valid_workers,
             help=f"Server processes on the one port (1 to {MAX_WORKERS}); each runs its own "
-            "database pool, router and KENNING_QUEUE_WORKERS queue workers [default: 1]",
+            "database pool, router and KENNING_QUEUE_WORKERS queue workers.",
         ),
     ] = 1,
     migrate_first: Annotated[

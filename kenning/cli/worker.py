@@ -1,11 +1,14 @@
-"""``kenning worker``: queue workers in their own process, no HTTP server."""
+"""``kenning worker``: queue workers in their own process (or ``--processes N``), no HTTP
+server."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+import multiprocessing
 import signal
+import threading
 from typing import Annotated
 
 import redis.asyncio as aioredis
@@ -16,6 +19,8 @@ from kenning.logs import configure_logging, log_event
 from kenning.settings import Settings
 
 logger = logging.getLogger("kenning.worker")
+# More processes than this is a typo: each opens its own pool and loads its own embedder.
+MAX_PROCESSES = 64
 
 
 async def run_worker(settings: Settings, count: int, stop: asyncio.Event | None = None) -> None:
@@ -70,6 +75,13 @@ async def run_worker(settings: Settings, count: int, stop: asyncio.Event | None 
         log_event(logger, "worker.process.stopped")
 
 
+def valid_processes(value: int) -> int:
+    """Option callback: a count of worker processes, 1 to ``MAX_PROCESSES``."""
+    if not 1 <= value <= MAX_PROCESSES:
+        raise typer.BadParameter(f"{value} processes: give 1 to {MAX_PROCESSES}")
+    return value
+
+
 def worker_command(
     count: Annotated[
         int,
@@ -78,6 +90,15 @@ def worker_command(
             callback=at_least_one,
             help="Workers in this process; each runs KENNING_QUEUE_PRIORITY_SLOTS priority and "
             "KENNING_QUEUE_BULK_SLOTS bulk jobs at a time.",
+        ),
+    ] = 1,
+    processes: Annotated[
+        int,
+        typer.Option(
+            metavar="N",
+            callback=valid_processes,
+            help=f"Processes (1 to {MAX_PROCESSES}), each running --count workers: one Python "
+            "process uses one core.",
         ),
     ] = 1,
 ) -> None:
@@ -92,4 +113,46 @@ def worker_command(
     settings = Settings()
     configure_logging(settings.log_level, as_json=settings.log_json)
     asyncio.run(preflight(settings))
-    asyncio.run(run_worker(settings, count))
+    if processes == 1:
+        asyncio.run(run_worker(settings, count))
+    elif not run_processes(count, processes):
+        raise typer.Exit(code=1)
+
+
+def run_processes(count: int, processes: int) -> bool:
+    """Run ``processes`` worker processes until SIGTERM or Ctrl-C (True), or until one of
+    them dies (False: the others are stopped, so a supervisor sees the failure)."""
+    # Spawned, not forked: a child starts with no pool, loop or model of this process.
+    spawn = multiprocessing.get_context("spawn")
+    children = [
+        spawn.Process(target=_worker_process, args=(count,), name=f"kenning-worker-{n}")
+        for n in range(processes)
+    ]
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    for child in children:
+        child.start()
+    log_event(logger, "worker.processes.started", processes=[c.pid for c in children])
+    while not stop.wait(0.5):
+        if any(not child.is_alive() for child in children):
+            break
+    died = [child.pid for child in children if not child.is_alive()] if not stop.is_set() else []
+    for child in children:
+        if child.is_alive():
+            child.terminate()  # SIGTERM: the worker finishes its loop and closes its pools
+    for child in children:
+        child.join(30)
+        if child.is_alive():
+            child.kill()
+            child.join()
+    log_event(logger, "worker.processes.stopped", died=died)
+    return not died
+
+
+def _worker_process(count: int) -> None:
+    # Settings again from the environment the parent was started with.
+    settings = Settings()
+    configure_logging(settings.log_level, as_json=settings.log_json)
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(run_worker(settings, count))
