@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from bench._all_table import Extract, Figure, Goal
+from bench._scale_figures import scale
 
 
 def ingest(data: dict[str, Any]) -> list[Figure]:
@@ -276,6 +277,7 @@ EXTRACTS: dict[str, Extract] = {
     "files": files,
     "crawl": crawl,
     "code": code,
+    "scale": scale,
 }
 
 __all__ = ["EXTRACTS", "router_results"]

@@ -40,6 +40,7 @@ RUNS = (
         ("--only", "fan-out", "--subscribers", "200", "--transitions-of", "5")),
     Run("interactive_search", "bench.interactive_search", "interactive_search.json",
         "interactive_search", (), ("--samples", "20", "--bulk", "100")),
+    Run("scale", "bench.scale", "scale.json", "scale", (), ("--requests", "300", "--jobs", "200")),
     Run("queue_snapshot", "bench.queue_snapshot", "queue_snapshot.json", "queue_snapshot", (),
         ("--history", "100000", "--samples", "50")),
     Run("router", "bench.router", None, "router"),
