@@ -36,20 +36,21 @@ def ratios(report: dict[str, Any]) -> dict[str, float]:
 
 def scale(data: dict[str, Any]) -> list[Figure]:
     """Requests/s with N server processes against one; jobs/s with N worker processes
-    against one; PostgreSQL's share of the machine's busy CPU at N server processes."""
+    against one; PostgreSQL's share of the CPU server, PostgreSQL and client used, at N."""
     found = []
     serve, drain = data["serve"], data["drain"]
-    if len(serve) > 1:
-        top, width = _most(serve), data["concurrency"]
-        for op, name in OPS.items():
-            goal = SEARCH_GOAL if op == "search" else None
-            found.append(Figure(f"{name} req/s, {top} server processes, {width} in flight",
-                                "req/s", serve[top][op]["qps"], serve["1"][op]["qps"],
-                                "1 process", goal))  # fmt: skip
-        for op, name in OPS.items():
-            share = serve[top][op]["postgres_cpu_share"]
-            found.append(Figure(f"PostgreSQL share of busy CPU, {name}, {top} processes", "%",
-                                round(100 * share, 1)))  # fmt: skip
+    if "1" not in serve or len(serve) < 2:
+        raise ValueError("no ratio: the run did not serve with 1 and with more processes")
+    top, width = _most(serve), data["concurrency"]
+    for op, name in OPS.items():
+        goal = SEARCH_GOAL if op == "search" else None
+        found.append(Figure(f"{name} req/s, {top} server processes, {width} in flight",
+                            "req/s", serve[top][op]["qps"], serve["1"][op]["qps"],
+                            "1 process", goal))  # fmt: skip
+    for op, name in OPS.items():
+        share = serve[top][op]["postgres_cpu_share"]
+        found.append(Figure(f"PostgreSQL share of the CPU used, {name}, {top} processes", "%",
+                            round(100 * share, 1)))  # fmt: skip
     if len(drain) > 1:
         top = _most(drain)
         found.append(Figure(f"queue drain, {top} worker processes", "jobs/s",
@@ -68,8 +69,8 @@ def render(report: dict[str, Any]) -> str:
                 f"  serve x{count} {name:16} {run['qps']:8.1f} req/s  p50 "
                 f"{run['latency']['p50_ms']:6.1f} ms  cpu ms/req: server "
                 f"{run['server_cpu_ms']:.2f} postgres {run['postgres_cpu_ms']:.2f} client "
-                f"{run['client_cpu_ms']:.2f}  postgres share {100 * run['postgres_cpu_share']:.0f}%"
-                f"  by process {run['requests_by_process']}"
+                f"{run['client_cpu_ms']:.2f} other {run['other_cpu_ms']:.2f}  cores busy "
+                f"{run['cores_busy']}  by process {run['requests_by_process']}"
             )
     for count, run in sorted(report["drain"].items(), key=lambda kv: int(kv[0])):
         rate, jobs = run["jobs_per_s"], run["jobs"]
