@@ -14,6 +14,7 @@ from bench._all_table import Figure, Goal
 
 SEARCH_GOAL = Goal("ratio", least=1.6)  # issue 19: searches on a 2-core machine
 OPS = {"search": "HYBRID search", "neighbors": "2-hop neighbors"}
+CONTENDED = 0.25  # cores busy with other work
 
 
 def _most(counts: dict[str, Any]) -> str:
@@ -59,6 +60,13 @@ def scale(data: dict[str, Any]) -> list[Figure]:
     return found
 
 
+def contention(report: dict[str, Any]) -> float:
+    """The most cores anything else on the machine kept busy during a measured phase: above
+    ``CONTENDED`` the ratios say more about that load than about Kenning."""
+    serve = report.get("serve", {}).values()
+    return max((run["cores_busy"]["other"] for ops in serve for run in ops.values()), default=0)
+
+
 def render(report: dict[str, Any]) -> str:
     """The report as a few lines for the terminal."""
     lines = [f"concurrency {report['concurrency']}, {report['spec']['chunks']} chunks"]
@@ -76,4 +84,7 @@ def render(report: dict[str, Any]) -> str:
         rate, jobs = run["jobs_per_s"], run["jobs"]
         lines.append(f"  worker x{count} drain {rate:8.1f} jobs/s ({jobs} jobs)")
     lines.append(f"  ratios: {report['ratios']}")
+    other = contention(report)
+    if other > CONTENDED:
+        lines.append(f"  WARNING: other work kept up to {other:.2f} cores busy: run it again idle")
     return "\n".join(lines)

@@ -40,7 +40,7 @@ from bench._processes import ROOT
 from bench._read_corpus import READER, Spec, node_keys, search_queries, visible_start_keys
 from bench._read_data import bench_settings, database_for, load, recreate, stale_reason
 from bench._scale_drain import drain, prepare
-from bench._scale_figures import ratios, render
+from bench._scale_figures import contention, ratios, render
 from bench._scale_serve import measure, serving
 from kenning.domain.access.principal import Role
 from kenning.settings import Settings
@@ -153,6 +153,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "drain": drained,
     }
     report["ratios"] = ratios(report)
+    report["other_cores_busy_max"] = contention(report)
     print(render(report))
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(report, indent=2) + "\n")

@@ -9,7 +9,7 @@ import pytest
 from bench._all_figures import EXTRACTS
 from bench._all_runs import RUNS
 from bench._all_table import rows
-from bench._scale_figures import ratios
+from bench._scale_figures import contention, ratios
 from bench.scale import _arguments
 
 
@@ -69,3 +69,11 @@ def test_make_bench_runs_it_and_bad_counts_are_refused() -> None:
     assert _arguments(["--workers", "2,1,2"]).workers == [1, 2]
     with pytest.raises(SystemExit):
         _arguments(["--workers", "0,2"])
+
+
+def test_other_work_on_the_machine_is_the_largest_other_cores_of_any_phase() -> None:
+    report = _report(170.0)
+    for count, other in (("1", 0.1), ("2", 0.9)):
+        for run in report["serve"][count].values():
+            run["cores_busy"] = {"server": 0.5, "postgres": 0.5, "client": 0.1, "other": other}
+    assert contention(report) == 0.9
