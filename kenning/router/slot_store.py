@@ -44,12 +44,20 @@ redis.call('ZADD', KEYS[1], now + ttl, member)
 return 1
 """
 
-# Renewal re-adds a member that expired or vanished (Redis restarted empty): merging back.
+# Renewal extends a held member, and re-adds one that expired or vanished (Redis restarted
+# empty: merging back), unless its release left a tombstone: a renewal that raced past the
+# release must not bring back a slot nobody holds. KEYS: n holder sets, then n tombstones.
 _RENEW = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-for i = 2, #ARGV do redis.call('ZADD', KEYS[i - 1], now + tonumber(ARGV[1]), ARGV[i]) end
-return #ARGV - 1
+local n = #ARGV - 1
+for i = 1, n do
+  local member = ARGV[i + 1]
+  if redis.call('ZSCORE', KEYS[i], member) or redis.call('EXISTS', KEYS[n + i]) == 0 then
+    redis.call('ZADD', KEYS[i], now + tonumber(ARGV[1]), member)
+  end
+end
+return n
 """
 
 _HOLDERS = """
@@ -119,19 +127,22 @@ class RedisSlots:
     async def renew(self, held: list[tuple[str, str]], ttl: float) -> None:
         """Extend (or re-register) every ``(gpu, member)`` this process holds."""
         if held:
-            keys = [self._keys(gpu)[0] for gpu, _ in held]
+            keys = [self._keys(gpu)[0] for gpu, _ in held] + [self._gone(m) for _, m in held]
             await self._renew(keys=keys, args=[int(ttl * 1000), *[m for _, m in held]])
 
-    async def release(self, gpu: str, member: str) -> None:
+    def _gone(self, member: str) -> str:
+        return f"{self.prefix}slotgone:{member}"
+
+    async def release(self, gpu: str, member: str, ttl: float) -> None:
+        """Free the slot (and a waiter's place); a tombstone for one lease keeps a renewal
+        already under way from adding it back."""
         holders, waiters, _ = self._keys(gpu)
-        async with self.redis.pipeline(transaction=False) as pipe:
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.set(self._gone(member), "1", px=int(ttl * 1000))
             pipe.zrem(holders, member)
             pipe.zrem(waiters, member)
             await pipe.execute()
         await self.publish({"kind": "release", "backend": gpu})
-
-    async def leave_queue(self, gpu: str, member: str) -> None:
-        await cast(Any, self.redis.zrem(self._keys(gpu)[1], member))
 
     async def claim(self, gpu: str, ttl: float) -> None:
         """Keep background work off ``gpu`` for ``ttl`` seconds (a priority-0 request claims it)."""

@@ -29,6 +29,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .backends import Lease
 from .metrics import RouterMetrics
@@ -114,15 +116,15 @@ class SharedSlots:
                     return False
                 await self._wait_release(gpu)
         finally:
-            if not granted:
-                self._spawn(self._try(lambda s: s.leave_queue(gpu, member)))
+            if not granted:  # also a grant whose reply a cancellation cut off
+                self._spawn(self._try(lambda s: s.release(gpu, member, SLOT_LEASE_SECONDS)))
 
     def release(self, lease: Lease) -> None:
         """Give the slot back (in a task: a cancelled request must still free it)."""
         held = self.held.pop(lease.id, None)
         if held is not None:
             gpu, member = held
-            self._spawn(self._try(lambda s: s.release(gpu, member)))
+            self._spawn(self._try(lambda s: s.release(gpu, member, SLOT_LEASE_SECONDS)))
             self._wake(gpu)
 
     async def claim(self, gpu: str) -> None:
@@ -212,7 +214,7 @@ class SharedSlots:
             if not self.redis_up:  # merge: slots taken while alone count again at once
                 await self.store.renew(list(self.held.values()), SLOT_LEASE_SECONDS)
             result = await op(self.store)
-        except Exception as exc:  # any Redis failure means: schedule alone for now
+        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:  # schedule alone
             self._retry_at = time.monotonic() + RETRY_SECONDS
             if self.redis_up:
                 self.redis_up = False
@@ -222,6 +224,9 @@ class SharedSlots:
                     exc,
                 )
                 self._notify(False, str(exc))
+            return None
+        except Exception:  # not an outage (a script or reply bug): said loudly, not hidden
+            logger.exception("router slots: a redis call failed; scheduling this step alone")
             return None
         if not self.redis_up:
             self.redis_up = True
@@ -239,4 +244,4 @@ class SharedSlots:
 
 async def _release_all(store: RedisSlots, held: list[tuple[str, str]]) -> None:
     for gpu, member in held:
-        await store.release(gpu, member)
+        await store.release(gpu, member, SLOT_LEASE_SECONDS)

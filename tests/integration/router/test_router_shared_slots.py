@@ -142,3 +142,25 @@ async def test_a_slot_of_a_dead_process_lapses_within_one_lease(
     waited = loop.time() - started
     assert answer.status_code == 200
     assert 1.0 < waited < SLOT_LEASE_SECONDS + 0.5
+
+
+async def test_a_renewal_racing_a_release_does_not_bring_the_slot_back(
+    shared_redis: tuple[str, str],
+) -> None:
+    """The renewal read the held slots before the release; it reaches Redis after it."""
+    url, prefix = shared_redis
+    client: Redis = Redis.from_url(url, decode_responses=True)
+    store = RedisSlots(client, prefix)
+    gone, kept = slot_member(3, True, "p1", "l1"), slot_member(0, False, "p1", "l2")
+    try:
+        for member in (gone, kept):
+            assert await store.acquire("gpu", member, 2, SLOT_LEASE_SECONDS, False) == 1
+        await store.release("gpu", gone, SLOT_LEASE_SECONDS)
+        await store.renew([("gpu", gone), ("gpu", kept)], SLOT_LEASE_SECONDS)
+        assert [h.member for h in await store.holders("gpu")] == [kept]
+        # A slot that vanished without a release (Redis restarted empty) is merged back.
+        await client.delete(f"{prefix}slots:gpu")
+        await store.renew([("gpu", kept)], SLOT_LEASE_SECONDS)
+        assert [h.member for h in await store.holders("gpu")] == [kept]
+    finally:
+        await client.aclose()
