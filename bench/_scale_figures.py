@@ -82,7 +82,11 @@ def render(report: dict[str, Any]) -> str:
             )
     for count, run in sorted(report["drain"].items(), key=lambda kv: int(kv[0])):
         rate, jobs = run["jobs_per_s"], run["jobs"]
-        lines.append(f"  worker x{count} drain {rate:8.1f} jobs/s ({jobs} jobs)")
+        busy, postgres = run["machine_cores_busy"], run["postgres_cores_busy"]
+        lines.append(
+            f"  worker x{count} drain {rate:8.1f} jobs/s ({jobs} jobs)  cores busy: machine "
+            f"{busy}, postgres {postgres}"
+        )
     lines.append(f"  ratios: {report['ratios']}")
     other = contention(report)
     if other > CONTENDED:

@@ -14,7 +14,7 @@ import asyncio
 import os
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import asdict
 from typing import Any
@@ -57,7 +57,7 @@ async def _all_ready(server: Server, workers: int) -> set[str]:
     return seen
 
 
-def _cpu_seconds(pids: Sequence[int]) -> float:
+def cpu_seconds(pids: Iterable[int]) -> float:
     """User and system CPU seconds the processes used so far, from ``/proc``."""
     total = 0
     for pid in pids:
@@ -131,9 +131,9 @@ async def measure(
         call = getattr(reads, op)
         await saturate(call, warm, concurrency, pool)
         counting.taken()
-        before = _cpu_seconds(counting.pids)
+        before = cpu_seconds(counting.pids)
         run = asdict(await saturate(call, items, concurrency, pool))
-        server = (_cpu_seconds(counting.pids) - before) * 1000 / max(len(items), 1)
+        server = (cpu_seconds(counting.pids) - before) * 1000 / max(len(items), 1)
         postgres, client = run["postgres_cpu_ms"], run["client_cpu_ms"]
         ours = server + postgres + client
         run["server_cpu_ms"] = server
