@@ -20,7 +20,10 @@ see. This revision changes the storage under them:
   keyword search can read the head of a common word's list instead of all of it.
 
 The rows are copied into the new table inside the migration's transaction; the BM25
-triggers are created on it after the copy (its postings already exist).
+triggers are created on it after the copy (its postings already exist). They are statement
+triggers of the partitioned table: every write goes through ``chunks`` (as Kenning's do); a
+write naming a partition (``chunks_p03``) directly would bypass them and leave the BM25
+statistics stale.
 
 Revision ID: 0016
 Revises: 0015
@@ -213,6 +216,16 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    # Since 0016 one id may exist under two clients; the old key (id alone) cannot hold them.
+    bind = op.get_bind()
+    twice = bind.execute(
+        sa.text("SELECT id FROM chunks GROUP BY id HAVING count(*) > 1 LIMIT 1")
+    ).scalar()
+    if twice is not None:
+        raise RuntimeError(
+            f"cannot downgrade below 0016: chunk id {twice!r} exists under several clients, "
+            "which the key before 0016 (id alone) cannot hold; delete one of them first"
+        )
     _rebuild_chunks(partitioned=False)
     op.drop_index("ix_bm25_postings_impact", table_name="bm25_postings")
     op.drop_column("bm25_postings", "impact")

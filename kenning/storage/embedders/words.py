@@ -22,9 +22,9 @@ from kenning.storage.embedders.constant import ConstantTimeEmbedder, hash_vector
 _WORD = re.compile(r"\w+")
 
 
-@lru_cache(maxsize=200_000)
+@lru_cache(maxsize=20_000)  # 20,000 words of 384 float32: about 31 MB
 def _word_vector(word: str, dimension: int) -> np.ndarray:
-    return np.asarray(hash_vector(word, dimension), dtype=np.float64)
+    return np.asarray(hash_vector(word, dimension), dtype=np.float32)
 
 
 def words_vector(text: str, dimension: int) -> list[float]:
@@ -35,7 +35,7 @@ def words_vector(text: str, dimension: int) -> list[float]:
     counts = Counter(word.lower() for word in _WORD.findall(text))
     if not counts:
         return hash_vector(text, dimension)
-    total = np.zeros(dimension)
+    total = np.zeros(dimension, dtype=np.float64)
     for word, count in counts.items():
         total += count * _word_vector(word, dimension)
     norm = float(np.linalg.norm(total))

@@ -88,3 +88,19 @@ def test_chunks_survive_0016_both_ways_with_whole_statistics(settings: Settings)
 
     run_downgrade(settings, "0015")
     assert asyncio.run(_state(url)) == after
+
+
+def test_a_downgrade_refuses_an_id_held_by_two_clients_and_keeps_everything(
+    settings: Settings,
+) -> None:
+    url, dim = settings.database_url, settings.embedding_dim
+    run_upgrade(settings, "head")
+    asyncio.run(_run(url, INSERT, 1, 20, dim))
+    twin = INSERT.replace("'c' || i", "'c1'").replace("generate_series($1::int, $2::int) i",
+                                                         "generate_series($1::int, $2::int) i "
+                                                         "WHERE i = 2")  # fmt: skip
+    asyncio.run(_run(url, twin, 1, 2, dim))  # id c1 again, under client 'beta'
+    before = asyncio.run(_state(url))
+    with pytest.raises(RuntimeError, match="chunk id 'c1' exists under several clients"):
+        run_downgrade(settings, "0015")
+    assert asyncio.run(_state(url)) == before
