@@ -14,11 +14,8 @@ a later run with the same spec, migration head and row counts reuses the data.
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import time
 from collections.abc import Awaitable
-from pathlib import Path
-from types import ModuleType
 
 import asyncpg
 
@@ -37,8 +34,8 @@ from kenning.settings import EmbedderKind, Settings
 from kenning.storage.db.database_url import asyncpg_dsn, database_name, with_database
 from kenning.storage.db.migrate import head_revision
 from kenning.storage.db.pool import connect
+from kenning.storage.db.revision_files import load_revision
 
-ROOT = Path(__file__).resolve().parents[1]
 PREFIX = "kenning_bench_read"
 REDIS_DB = "13"
 COPY_BATCH = 5_000
@@ -211,23 +208,11 @@ async def _create(conn: asyncpg.Connection, definitions: list[str]) -> None:
         await conn.execute(definition)
 
 
-def _migration_0016() -> ModuleType:
-    """Migration 0016, for its postings statement: the bulk fill below derives BM25
-    postings exactly as its triggers do."""
-    path = ROOT / "migrations" / "versions" / "0016_chunks_by_client.py"
-    spec = importlib.util.spec_from_file_location("kenning_migration_0016", path)
-    if spec is None or spec.loader is None:
-        raise RuntimeError(f"cannot load {path}")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 async def _bm25_statistics(conn: asyncpg.Connection) -> None:
     """Postings, document frequencies and lengths of every chunk in three statements, the
     triggers off while the rows were copied (one trigger run per COPY batch of 5,000 chunks
     maintained the postings' keys row by row: most of the build at a million)."""
-    migration = _migration_0016()
+    migration = load_revision("0016_chunks_by_client.py")
     await conn.execute(
         f"INSERT INTO bm25_postings (client_id, lexeme, chunk_id, tf, dl) "
         f"{migration._postings('chunks')}"

@@ -32,13 +32,12 @@ Create Date: 2026-11-26 02:00:00
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Callable, Sequence
-from pathlib import Path
-from types import ModuleType
 
 import sqlalchemy as sa
 from alembic import op
+
+from kenning.storage.db.revision_files import load_revision
 
 revision: str = "0016"
 down_revision: str | None = "0015"
@@ -69,19 +68,9 @@ _INDEXES = (
 )
 
 
-def _migration_0014() -> ModuleType:
-    """Migration 0014, whose postings statement, length expression and trigger names this
-    one keeps, and whose trigger function a downgrade restores."""
-    path = Path(__file__).with_name("0014_bm25.py")
-    spec = importlib.util.spec_from_file_location("kenning_migration_0014", path)
-    if spec is None or spec.loader is None:
-        raise RuntimeError(f"cannot load {path}")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-_0014 = _migration_0014()
+# Migration 0014: its postings statement, length expression and trigger names are kept here,
+# and a downgrade restores its trigger function.
+_0014 = load_revision("0014_bm25.py")
 # A chunk's length: its lexemes' positions (a stripped lexeme has none and counts once).
 _LENGTH: str = _0014._LENGTH
 # (client_id, lexeme, chunk_id, tf, dl) of every lexeme of ``rows`` (aliased ``x``).
