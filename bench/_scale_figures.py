@@ -52,6 +52,10 @@ def scale(data: dict[str, Any]) -> list[Figure]:
         share = serve[top][op]["postgres_cpu_share"]
         found.append(Figure(f"PostgreSQL share of the CPU used, {name}, {top} processes", "%",
                             round(100 * share, 1)))  # fmt: skip
+    if "other_cores_busy_max" in data:  # a miss: the ratios above measured a busy machine
+        busy, goal = data["other_cores_busy_max"], Goal("figure", most=CONTENDED)
+        found.append(Figure("other work on the machine during the reads, at most", "cores",
+                            busy, goal=goal))  # fmt: skip
     if len(drain) > 1:
         top = _most(drain)
         found.append(Figure(f"queue drain, {top} worker processes", "jobs/s",

@@ -77,3 +77,9 @@ def test_other_work_on_the_machine_is_the_largest_other_cores_of_any_phase() -> 
         for run in report["serve"][count].values():
             run["cores_busy"] = {"server": 0.5, "postgres": 0.5, "client": 0.1, "other": other}
     assert contention(report) == 0.9
+
+
+def test_a_busy_machine_is_a_missed_row() -> None:
+    label = "other work on the machine during the reads, at most"
+    assert _verdicts(_report(170.0) | {"other_cores_busy_max": 0.6})[label] == "missed"
+    assert _verdicts(_report(170.0) | {"other_cores_busy_max": 0.05})[label] == "met"
