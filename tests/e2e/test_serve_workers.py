@@ -25,6 +25,7 @@ from kenning.domain.access.scope import Scope
 from kenning.settings import Settings
 from kenning.storage.access.api_keys import PgApiKeys
 from kenning.storage.db.pool import create_pool
+from tests.support.queue_api import settled_jobs
 from tests.support.server_process import create_key, free_port, server_env
 
 pytestmark = pytest.mark.e2e
@@ -262,18 +263,7 @@ async def test_each_queued_job_runs_once_across_both_workers(
             (await request_job(client, workers, f"urn:e2e:workers:once:{n}"))[0]
             for n in range(count)
         ]
-        pool = await create_pool(migrated_settings, min_size=1)
-        try:
-            deadline = time.monotonic() + 60
-            while True:
-                rows = await pool.fetch(
-                    "SELECT status, attempts FROM ingestion_jobs WHERE id::text = ANY($1)", jobs
-                )
-                if all(r["status"] == "INDEXED" for r in rows) or time.monotonic() > deadline:
-                    break
-                await asyncio.sleep(0.2)
-        finally:
-            await pool.close()
+        rows = await settled_jobs(migrated_settings, jobs, time.monotonic() + 60)
         await asyncio.sleep(0.5)  # a second run of a job would have ended by now
         ran = await _scrape_both(client, workers, **runs)
     # attempts counts retries: 0 is one run that indexed.

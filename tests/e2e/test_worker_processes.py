@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from kenning.settings import Settings
-from kenning.storage.db.pool import create_pool
+from tests.support.queue_api import settled_jobs
 from tests.support.server_process import Server, server_env
 
 pytestmark = pytest.mark.e2e
@@ -71,17 +71,7 @@ async def test_two_worker_processes_run_each_job_once_and_stop_together(
                     headers=server.headers,
                 )
                 jobs.append(answer.json()["data"]["requestIngestion"]["jobId"])
-        pool = await create_pool(migrated_settings, min_size=1)
-        try:
-            while True:
-                rows = await pool.fetch(
-                    "SELECT status, attempts FROM ingestion_jobs WHERE id::text = ANY($1)", jobs
-                )
-                if all(r["status"] == "INDEXED" for r in rows) or time.monotonic() > deadline:
-                    break
-                await asyncio.sleep(0.2)
-        finally:
-            await pool.close()
+        rows = await settled_jobs(migrated_settings, jobs, deadline)
         # attempts counts retries: 0 is one run that indexed.
         assert [(r["status"], r["attempts"]) for r in rows] == [("INDEXED", 0)] * len(jobs)
     finally:

@@ -4,6 +4,7 @@ including subscriptions run in process."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncGenerator
 from typing import Any
 
@@ -17,11 +18,30 @@ from kenning.domain.embedding import Embedder
 from kenning.resolvers.context import Context
 from kenning.runtime import Runtime
 from kenning.settings import Settings
+from kenning.storage.db.pool import create_pool
 from kenning.storage.embedders.constant import ConstantTimeEmbedder
 from tests.support.database import TEST_DATABASE
 from tests.support.graphql_api import Api
 
 QUEUE_DATABASE = f"{TEST_DATABASE}_queue"
+
+
+async def settled_jobs(
+    settings: Settings, jobs: list[str], deadline: float
+) -> list[asyncpg.Record]:
+    """(status, attempts) of ``jobs`` once every one is INDEXED, or as they stand at
+    ``deadline`` (``time.monotonic()``), polled every 0.2 s on a pool of its own."""
+    pool = await create_pool(settings, min_size=1)
+    try:
+        while True:
+            rows = await pool.fetch(
+                "SELECT status, attempts FROM ingestion_jobs WHERE id::text = ANY($1)", jobs
+            )
+            if all(r["status"] == "INDEXED" for r in rows) or time.monotonic() > deadline:
+                return list(rows)
+            await asyncio.sleep(0.2)
+    finally:
+        await pool.close()
 
 
 async def truncate(pool: asyncpg.Pool, settings: Settings) -> None:
