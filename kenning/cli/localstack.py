@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from kenning.cli.stack_config import StackConfig, StackStatus
+from kenning.cli.stack_config import StackConfig, StackStatus, memory_settings
 from kenning.cli.stack_process import (
     StackError,
     output_tail,
@@ -200,6 +200,7 @@ class LocalStack:
 
     def _write_postgres_conf(self) -> None:
         conf = self._root.host(PG_DATA) / "postgresql.auto.conf"
+        memory = memory_settings()
         conf.write_text(
             "# Written by `kenning stack up`; edits are overwritten.\n"
             f"port = {self.config.pg_port}\n"
@@ -207,13 +208,13 @@ class LocalStack:
             f"unix_socket_directories = '{SOCKET_DIR}'\n"
             "shared_preload_libraries = 'age'\n"
             "max_connections = 200\n"
-            "shared_buffers = '512MB'\n"
+            f"shared_buffers = '{memory['shared_buffers']}'\n"
             # Index builds: an HNSW graph of one chunks partition (a client's, ~100k
             # chunks at a million) fits in memory, built by the leader and 2 workers.
             "maintenance_work_mem = '1GB'\n"
             "max_parallel_maintenance_workers = 2\n"
             "work_mem = '16MB'\n"
-            "effective_cache_size = '4GB'\n"
+            f"effective_cache_size = '{memory['effective_cache_size']}'\n"
             "max_wal_size = '2GB'\n"
             "fsync = on\n"
         )

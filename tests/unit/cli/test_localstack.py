@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from kenning.cli.localstack import LocalStack, StackConfig
+from kenning.cli.stack_config import memory_settings
 from kenning.cli.stack_process import StackError
 from tests.fakes.stack_host import FakeHost
 
@@ -119,3 +120,19 @@ def test_a_start_that_keeps_failing_is_a_clear_error(tmp_path: Path) -> None:
     host = FakeHost(tmp_path / "root", refused_starts=10)
     with pytest.raises(StackError, match="postgres did not start"):
         _stack(tmp_path, host).up()
+
+
+def test_postgres_memory_follows_the_machine(tmp_path: Path) -> None:
+    gib = 2**30
+    assert memory_settings(24 * gib) == {
+        "shared_buffers": "6144MB",
+        "effective_cache_size": "12288MB",
+    }
+    assert memory_settings(256 * gib)["shared_buffers"] == "8192MB"  # capped
+    assert memory_settings(256 * 2**20) == {  # a tiny machine keeps PostgreSQL's floor
+        "shared_buffers": "128MB",
+        "effective_cache_size": "128MB",
+    }
+    _stack(tmp_path, FakeHost(tmp_path / "root")).up()
+    conf = (tmp_path / "root/srv/kenning/pg/postgresql.auto.conf").read_text()
+    assert f"shared_buffers = '{memory_settings()['shared_buffers']}'" in conf
