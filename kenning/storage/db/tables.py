@@ -49,7 +49,6 @@ class ChunkRow(SQLModel, table=True):
         sa.Index("ix_chunks_source", "client_id", "source_urn"),
         sa.Index("ix_chunks_connection", "client_id", "connection_id"),
         sa.Index("ix_chunks_kind", "kind"),
-        sa.Index("ix_chunks_tsv", "content_tsv", postgresql_using="gin"),
         sa.Index("ix_chunks_graph_refs", "graph_refs", postgresql_using="gin"),
         sa.Index(
             "ix_chunks_embedding_hnsw",

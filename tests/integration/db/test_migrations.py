@@ -100,3 +100,28 @@ def test_head_is_recorded(settings: Settings) -> None:
             await conn.close()
 
     assert asyncio.run(current()) == head_revision(settings)
+
+
+def test_no_full_text_gin_on_chunks_from_0018(settings: Settings) -> None:
+    """Chunk writes no longer maintain a GIN on ``content_tsv`` (no read used it); a
+    downgrade to 0017 brings it back on every partition."""
+
+    async def tsv_indexes() -> set[str]:
+        conn = await asyncpg.connect(asyncpg_dsn(settings.database_url))
+        try:
+            rows = await conn.fetch(
+                "SELECT indexname FROM pg_indexes WHERE schemaname = 'public' "
+                "AND indexdef LIKE '%USING gin (content_tsv)%'"
+            )
+            return {r["indexname"] for r in rows}
+        finally:
+            await conn.close()
+
+    run_upgrade(settings, "head")
+    assert asyncio.run(tsv_indexes()) == set()
+    run_downgrade(settings, "0017")
+    try:
+        restored = asyncio.run(tsv_indexes())
+        assert "ix_chunks_tsv" in restored and len(restored) == 17  # parent and 16 partitions
+    finally:
+        run_upgrade(settings, "head")
