@@ -15,6 +15,7 @@ counts are checked against those before, so the data stays reusable.
 from __future__ import annotations
 
 import asyncio
+import statistics
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -38,7 +39,7 @@ from kenning.storage.ingestion.knowledge_store import PgKnowledgeStore
 
 URN_PREFIX = "bench-read-ingest:"
 SCOPE = Scope(READER.client_id, "bench-ingest", "")
-ROUNDS = 4
+ROUNDS = 8  # paired rounds: a burst of autovacuum or checkpoint I/O spoils one, not the ratio
 
 
 def empty_database(database: str, dim: int) -> Settings:
@@ -67,6 +68,7 @@ class _Tally:
     seconds: list[float] = field(default_factory=list)
     wall: float = 0.0
     chunks: int = 0
+    rounds: list[float] = field(default_factory=list)  # docs/s of each round
 
     def result(self) -> dict[str, Any]:
         count = len(self.seconds)
@@ -110,7 +112,9 @@ async def _send(deps: IngestDeps, docs: Sequence[Document], workers: int, tally:
     async with asyncio.TaskGroup() as group:
         for _ in range(workers):
             group.create_task(worker())
-    tally.wall += time.perf_counter() - started
+    wall = time.perf_counter() - started
+    tally.wall += wall
+    tally.rounds.append(len(docs) / wall)
 
 
 async def _counts(pool: asyncpg.Pool, graph: str) -> tuple[int, int, int]:
@@ -162,12 +166,15 @@ async def ingest_at_size(
         raise RuntimeError(f"purge left the corpus at {after} rows, not {before} ({purged})")
     found = {name: tally.result() for name, tally in tallies.items()}
     corpus, bare = found["corpus"]["docs_per_s"], found["empty"]["docs_per_s"]
+    paired = [a / b for a, b in zip(tallies["corpus"].rounds, tallies["empty"].rounds, strict=True)]
     return {
         **found,
         "concurrency": concurrency,
         "rounds": ROUNDS,
         "corpus_chunks_before": before[0],
         "ratio_corpus_over_empty": corpus / bare if bare else float("nan"),
+        "round_ratios": paired,
+        "ratio_median_of_rounds": statistics.median(paired),
         "purged_sources": purged,
         "leftover_sources_purged_first": leftover,
         "counts_restored": after == before,

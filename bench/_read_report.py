@@ -142,11 +142,13 @@ def quality_lines(quality: dict[str, Any] | None, writes: dict[str, Any] | None)
                 lines.append(_keyword_line(quality[name], label))
     if writes:
         corpus, empty = writes["corpus"], writes["empty"]
+        median = writes.get("ratio_median_of_rounds", float("nan"))
         lines.append(
             f"ingest ({corpus['documents']} docs, {corpus['chunks']} chunks, "
             f"{writes['concurrency']} in flight): {corpus['docs_per_s']:.1f} docs/s with "
             f"{writes['corpus_chunks_before']:,} chunks stored, {empty['docs_per_s']:.1f} into an "
-            f"empty database: x{writes['ratio_corpus_over_empty']:.2f}; p50 "
+            f"empty database: x{writes['ratio_corpus_over_empty']:.2f} (median of "
+            f"{writes['rounds']} paired rounds x{median:.2f}); p50 "
             f"{corpus['latency']['p50_ms']:.1f} vs {empty['latency']['p50_ms']:.1f} ms/doc"
         )
     return lines

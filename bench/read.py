@@ -89,7 +89,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         help="neighbors as AGE Cypher vs SQL, sequential (each Cypher read takes seconds)",
     )
     parser.add_argument("--recall-queries", type=int, default=200, help="exact scans, 0: none")
-    parser.add_argument("--ingest-docs", type=int, default=200, help="per database, 0: none")
+    parser.add_argument("--ingest-docs", type=int, default=400, help="per database, 0: none")
     parser.add_argument("--output", type=Path, default=RESULTS)
     parser.add_argument(
         "--profile", action="store_true", help="sample the server with py-spy (extra pass)"
