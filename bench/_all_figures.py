@@ -78,6 +78,8 @@ def _read_at_size(data: dict[str, Any]) -> list[Figure]:
         found += [
             Figure("scoped vector recall@10 vs exact scan", "", vector["recall_at_10"]["mean"],
                    goal=Goal("figure", least=0.95)),
+            *(Figure(f"scoped vector recall@10, {kind} only", "", value["mean"])
+              for kind, value in vector.get("recall_at_10_by_kind", {}).items()),
             Figure(f"KEYWORD top-{depth} overlap with exhaustive BM25", "",
                    keyword[f"overlap_at_{depth}"]["mean"]),
             Figure("KEYWORD top-k statement p50", "ms", latency["topk"]["p50_ms"],

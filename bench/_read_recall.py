@@ -112,6 +112,12 @@ def _pairs(rows: Sequence[asyncpg.Record]) -> list[tuple[str, float]]:
     return [(r["id"], float(r["distance"])) for r in rows]
 
 
+def is_sentence(query: str) -> bool:
+    """Whether ``query`` is one of ``search_queries``' sentence-like ones (the others are
+    two or three bare code names)."""
+    return query.startswith("why does ")
+
+
 async def vector_recall(
     pool: asyncpg.Pool, sql: SqlReads, queries: Sequence[str], depth: int
 ) -> dict[str, Any]:
@@ -136,10 +142,16 @@ async def vector_recall(
         seconds["exact"].append(time.perf_counter() - started)
         recalls[RECALL_K].append(recall_at(_pairs(served), _pairs(truth), RECALL_K))
         recalls[depth].append(recall_at(_pairs(deep), _pairs(truth), depth))
+    top = recalls[RECALL_K]
+    sentence = [is_sentence(query) for query in queries]
     return {
         "queries": len(queries),
         "server_plan_uses_hnsw": server_uses_hnsw,
-        f"recall_at_{RECALL_K}": summary(recalls[RECALL_K]),
+        f"recall_at_{RECALL_K}": summary(top),
+        f"recall_at_{RECALL_K}_by_kind": {
+            "sentences": summary([r for r, s in zip(top, sentence, strict=True) if s]),
+            "names": summary([r for r, s in zip(top, sentence, strict=True) if not s]),
+        },
         "hybrid_depth": depth,
         "recall_at_depth": summary(recalls[depth]),
         "latency": {name: asdict(Latency.of(values)) for name, values in seconds.items()},
@@ -191,7 +203,7 @@ async def search_quality(settings: Settings, spec: Spec, count: int) -> dict[str
         vector = await vector_recall(pool, sql, queries, depth)
         keyword = await keyword_agreement(pool, sql, queries)
         # The sentence-like half alone (the names-only half matches far fewer chunks).
-        sentences = [q for q in queries if q.startswith("why does ")]
+        sentences = [q for q in queries if is_sentence(q)]
         keyword_sentences = await keyword_agreement(pool, sql, sentences)
     finally:
         await pool.close()

@@ -137,6 +137,12 @@ def quality_lines(quality: dict[str, Any] | None, writes: dict[str, Any] | None)
             f"{lat['server']['p50_ms']:.2f} ms, exact scan p50 {lat['exact']['p50_ms']:.2f} ms"
             f"{'' if vector['server_plan_uses_hnsw'] else ' (server plan used no HNSW index)'}"
         )
+        kinds = vector.get("recall_at_10_by_kind", {})
+        if kinds:
+            lines.append(
+                "  recall@10 by query kind: "
+                + ", ".join(f"{kind} {value['mean']:.3f}" for kind, value in kinds.items())
+            )
         for name, label in (("keyword_agreement", "queries"), ("keyword_sentences", "sentences")):
             if name in quality:
                 lines.append(_keyword_line(quality[name], label))

@@ -27,7 +27,13 @@ def test_a_run_without_the_new_parts_keeps_its_old_rows() -> None:
 
 def test_recall_keyword_ingest_and_build_become_rows() -> None:
     quality = {
-        "vector_recall": {"recall_at_10": {"mean": 0.93, "min": 0.6, "count": 200}},
+        "vector_recall": {
+            "recall_at_10": {"mean": 0.93, "min": 0.6, "count": 200},
+            "recall_at_10_by_kind": {
+                "sentences": {"mean": 0.97, "min": 0.8, "count": 100},
+                "names": {"mean": 0.89, "min": 0.6, "count": 100},
+            },
+        },
         "keyword_agreement": {
             "depth": 20,
             "overlap_at_20": {"mean": 0.99, "min": 0.8, "count": 200},
@@ -42,6 +48,8 @@ def test_recall_keyword_ingest_and_build_become_rows() -> None:
     recall = found["scoped vector recall@10 vs exact scan"]
     assert recall.kenning == 0.93 and recall.goal is not None
     assert recall.goal.met(recall.kenning, None) is False
+    assert found["scoped vector recall@10, sentences only"].kenning == 0.97
+    assert found["scoped vector recall@10, names only"].kenning == 0.89
     assert found["KEYWORD top-20 overlap with exhaustive BM25"].kenning == 0.99
     keyword = found["KEYWORD top-k statement p50"]
     assert (keyword.kenning, keyword.baseline) == (8, 40)

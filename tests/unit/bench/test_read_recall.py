@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bench._read_recall import exact_text, overlap_at, recall_at, summary
+from bench._read_corpus import Spec, search_queries
+from bench._read_recall import exact_text, is_sentence, overlap_at, recall_at, summary
 from kenning.domain.retrieval.search import SearchFilters
 from kenning.storage.retrieval.search_sql import nearest
 
@@ -60,3 +61,11 @@ def test_the_exact_statement_keeps_the_server_s_predicate_and_drops_the_index_or
 def test_an_unexpected_nearest_statement_stops_the_run() -> None:
     with pytest.raises(RuntimeError, match="inner ORDER BY"):
         exact_text("SELECT 1")
+
+
+def test_recall_by_kind_splits_the_query_mix_in_half() -> None:
+    queries = search_queries(Spec(chunks=1000), 20, salt=1)
+    sentences = [q for q in queries if is_sentence(q)]
+    assert len(sentences) == 10
+    assert all(q.startswith("why does ") for q in sentences)
+    assert all(not any(w in q for w in ("why", "does")) for q in queries if not is_sentence(q))
