@@ -229,17 +229,22 @@ async def _bm25_statistics(conn: asyncpg.Connection) -> None:
 
 
 async def _bm25_keys(conn: asyncpg.Connection) -> list[str]:
-    """Drop the postings' key and impact index (made again after the fill); their DDL."""
+    """Drop the postings' key and any other index (made again after the fill); their DDL."""
     rows = await conn.fetch(
-        """SELECT c.conname, pg_get_constraintdef(c.oid) AS def FROM pg_constraint c
-           WHERE c.conrelid = 'bm25_postings'::regclass AND c.contype = 'p'"""
+        """SELECT quote_ident(c.conname) AS name, pg_get_constraintdef(c.oid) AS def
+           FROM pg_constraint c WHERE c.conrelid = 'bm25_postings'::regclass AND c.contype = 'p'"""
     )
-    index = await conn.fetchval("SELECT pg_get_indexdef('ix_bm25_postings_impact'::regclass)")
+    others = await conn.fetch(
+        """SELECT quote_ident(i.indexrelid::regclass::text) AS name,
+                  pg_get_indexdef(i.indexrelid) AS def
+           FROM pg_index i WHERE i.indrelid = 'bm25_postings'::regclass AND NOT i.indisprimary"""
+    )
     for row in rows:
-        await conn.execute(f"ALTER TABLE bm25_postings DROP CONSTRAINT {row['conname']}")
-    await conn.execute("DROP INDEX ix_bm25_postings_impact")
-    keys = [f"ALTER TABLE bm25_postings ADD CONSTRAINT {r['conname']} {r['def']}" for r in rows]
-    return [*keys, index]
+        await conn.execute(f"ALTER TABLE bm25_postings DROP CONSTRAINT {row['name']}")
+    for row in others:
+        await conn.execute(f"DROP INDEX {row['name']}")
+    keys = [f"ALTER TABLE bm25_postings ADD CONSTRAINT {r['name']} {r['def']}" for r in rows]
+    return [*keys, *(r["def"] for r in others)]
 
 
 async def _timed(seconds: dict[str, float], name: str, work: Awaitable[object]) -> None:

@@ -3,7 +3,8 @@
 ``bm25_postings`` holds one row per client, lexeme and chunk with the lexeme's count in the
 chunk (``tf``) and the chunk's length (``dl``); ``bm25_lengths`` the chunk count and total
 length per client and ``bm25_terms`` each lexeme's document frequency per client, both in
-slots summed on read; ``impact`` (migration 0016) orders a lexeme's postings best first.
+slots summed on read; ``impact`` (migration 0016) orders a lexeme's postings in the key
+(migration 0019), so a backward scan reads them best first.
 Read by ``kenning.storage.retrieval.search_sql``.
 """
 
@@ -21,13 +22,9 @@ class Bm25PostingRow(SQLModel, table=True):
 
     __tablename__ = "bm25_postings"
     __table_args__ = (
-        sa.PrimaryKeyConstraint("client_id", "lexeme", "chunk_id", postgresql_include=["tf", "dl"]),
-        sa.Index(
-            "ix_bm25_postings_impact",
-            "client_id",
-            "lexeme",
-            sa.text("impact DESC"),
-            postgresql_include=["chunk_id", "tf", "dl"],
+        # One btree (migration 0019): a lexeme's postings by impact, each found by its key.
+        sa.PrimaryKeyConstraint(
+            "client_id", "lexeme", "impact", "chunk_id", postgresql_include=["tf", "dl"]
         ),
     )
 

@@ -123,7 +123,7 @@ _POSTINGS = (
     "JOIN bm25_postings x ON x.client_id = ANY(clients.ids) AND x.lexeme = w.lexeme"
 )
 # The head of each wanted lexeme's postings in each of the reader's clients: its ``budget``
-# best by impact (``ix_bm25_postings_impact``), the whole list when it is no longer.
+# best by impact (the key read backwards, migration 0019), the whole list when it is no longer.
 _HEADS = (
     "idf w CROSS JOIN s CROSS JOIN clients CROSS JOIN LATERAL unnest(clients.ids) k(id) "
     "CROSS JOIN LATERAL (SELECT h.client_id, h.chunk_id, h.tf, h.dl FROM bm25_postings h "
@@ -132,6 +132,8 @@ _HEADS = (
 
 
 _BYTES = '(x.chunk_id COLLATE "C")'
+# A lexeme's count in a chunk: its positions; a stripped lexeme has none and counts once.
+_COUNT = "coalesce(cardinality(t.positions), 1)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,11 +161,14 @@ def _term_score(p: Bm25) -> str:
 
 
 def _exact_score(p: Bm25) -> str:
-    """A candidate's BM25 over every wanted lexeme: one key probe of its postings per term."""
+    """A candidate's BM25 over every wanted lexeme, from its own ``content_tsv`` (one key
+    probe of the chunk): each lexeme's count and the chunk's length as the postings hold
+    them, so the score equals the exhaustive statement's bit for bit."""
     return (
-        f"(SELECT sum({_term_score(p)} ORDER BY w.term) FROM idf w CROSS JOIN s "
-        "JOIN bm25_postings x ON x.client_id = r.client_id AND x.lexeme = w.lexeme "
-        "AND x.chunk_id = r.chunk_id)"
+        f"(SELECT sum({_term_score(p)} ORDER BY w.term) FROM (SELECT t.lexeme, "
+        f"{_COUNT} AS tf, sum({_COUNT}) OVER () AS dl FROM chunks c, unnest(c.content_tsv) t "
+        "WHERE c.client_id = r.client_id AND c.id = r.chunk_id) x "
+        "JOIN idf w ON w.lexeme = x.lexeme CROSS JOIN s)"
     )
 
 
