@@ -216,6 +216,7 @@ class LocalStack:
             "work_mem = '16MB'\n"
             f"effective_cache_size = '{memory['effective_cache_size']}'\n"
             "max_wal_size = '2GB'\n"
+            "wal_compression = 'lz4'\n"
             "fsync = on\n"
         )
         self._root.run(["chown", "postgres:postgres", f"{PG_DATA}/postgresql.auto.conf"])
