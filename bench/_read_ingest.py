@@ -3,13 +3,14 @@ read benchmark's database and into an empty, freshly migrated one, in alternatin
 
 The documents are ``bench.corpus`` documents joined two or three at a time (3-6 chunks
 each), under the source prefix ``bench-read-ingest:``. They are written with the server's
-storage adapters (``PgKnowledgeStore``, ``PgAliasRegistry``) and the hash embedder, at
-``SCOPE``: the reader's client, so the chunks land in the partition the corpus fills, and a
-project no loaded row uses, so no loaded vertex is touched and purging deletes only what the
-ingest created. Each round sends one share of the documents to one database, then the same
-share to the other (which goes first alternates), ``concurrency`` in flight. Afterwards
-every ingested source is purged from the big database through ``purge_source`` and its row
-counts are checked against those before, so the data stays reusable.
+storage adapters (``PgKnowledgeStore``, ``PgAliasRegistry``) and the corpus's words
+embedder, at ``SCOPE``: the reader's client, so the chunks land in the partition the corpus
+fills, and a project no loaded row uses, so no loaded vertex is touched and purging deletes
+only what the ingest created. First both databases settle (no vacuum running, a
+checkpoint: see ``settle``). Each round sends one share of the documents to one database,
+then the same share to the other (which goes first alternates), ``concurrency`` in flight.
+Afterwards every ingested source is purged from the big database through ``purge_source``
+and its row counts are checked against those before, so the data stays reusable.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from kenning.domain.ingestion.ingest import IngestDeps, ingest
 from kenning.domain.ingestion.purge import purge_source
 from kenning.domain.ingestion.request import IngestRequest, IngestStatus
 from kenning.settings import Settings
+from kenning.storage.db.database_url import database_name
 from kenning.storage.db.pool import create_pool
 from kenning.storage.embedders.factory import create_embedder
 from kenning.storage.ingestion.alias_registry import PgAliasRegistry
@@ -83,7 +85,7 @@ class _Tally:
 
 
 def _deps(pool: asyncpg.Pool, settings: Settings) -> IngestDeps:
-    """What ``Runtime.ingest_deps`` builds, with the hash embedder."""
+    """What ``Runtime.ingest_deps`` builds, with the benchmark's (words) embedder."""
     return IngestDeps(
         PgKnowledgeStore(pool, settings.graph_name),
         PgAliasRegistry(pool),
@@ -138,6 +140,41 @@ async def purge_ingested(pool: asyncpg.Pool, settings: Settings) -> int:
     return len(rows)
 
 
+async def settle(pool: asyncpg.Pool, databases: Sequence[str], limit: float = 600.0) -> float:
+    """Wait until no (auto)vacuum runs in ``databases``, at most ``limit`` s, then
+    checkpoint; the seconds waited. A previous run's purge leaves an HNSW vacuum of the
+    partition behind (over a minute at a million chunks) that would otherwise land in
+    whichever database's rounds it overlaps, moving the ratio by 0.3 either way."""
+    started = time.perf_counter()
+    while time.perf_counter() - started < limit:
+        running = await pool.fetchval(
+            "SELECT count(*) FROM pg_stat_progress_vacuum WHERE datname = ANY($1::text[])",
+            list(databases),
+        )
+        if not running:
+            break
+        await asyncio.sleep(1.0)
+    await pool.execute("CHECKPOINT")  # the stack's role is a superuser
+    return time.perf_counter() - started
+
+
+async def vacuum_purged(pool: asyncpg.Pool, graph: str) -> float:
+    """``VACUUM (ANALYZE)`` what a purge dirtied (the reader's chunk partition with its HNSW
+    graph, the BM25 statistics, sources, the AGE vertex and edge tables), so the next run
+    does not meet this run's cleanup as an autovacuum mid-measurement; the seconds it took.
+    ``bm25_postings`` is left to autovacuum: a run leaves about 0.2 % of its rows dead."""
+    started = time.perf_counter()
+    partition = await pool.fetchval(
+        "SELECT tableoid::regclass::text FROM chunks WHERE client_id = $1 LIMIT 1",
+        SCOPE.client_id,
+    )
+    tables = ["bm25_terms", "bm25_lengths", "sources", "source_mentions"]
+    tables += [f'{graph}."Entity"', f'{graph}."REL"']  # graph: a checked setting
+    for table in [partition, *tables] if partition else tables:
+        await pool.execute(f"VACUUM (ANALYZE) {table}")  # names from the catalog or above
+    return time.perf_counter() - started
+
+
 async def ingest_at_size(
     big: Settings, empty: Settings, count: int, concurrency: int
 ) -> dict[str, Any]:
@@ -150,6 +187,8 @@ async def ingest_at_size(
     try:
         leftover = await purge_ingested(pools["corpus"], big)  # from a run that stopped
         before = await _counts(pools["corpus"], big.graph_name)
+        databases = [database_name(big.database_url), database_name(empty.database_url)]
+        waited = await settle(pools["corpus"], databases)
         deps = {"corpus": _deps(pools["corpus"], big), "empty": _deps(pools["empty"], empty)}
         tallies = {name: _Tally() for name in deps}
         size = -(-len(docs) // ROUNDS)
@@ -159,6 +198,7 @@ async def ingest_at_size(
                 await _send(deps[name], docs[start : start + size], concurrency, tallies[name])
         purged = await purge_ingested(pools["corpus"], big)
         after = await _counts(pools["corpus"], big.graph_name)
+        tidied = await vacuum_purged(pools["corpus"], big.graph_name)
     finally:
         for pool in pools.values():
             await pool.close()
@@ -173,6 +213,8 @@ async def ingest_at_size(
         "rounds": ROUNDS,
         "corpus_chunks_before": before[0],
         "ratio_corpus_over_empty": corpus / bare if bare else float("nan"),
+        "settle_wait_s": waited,
+        "vacuum_after_purge_s": tidied,
         "round_ratios": paired,
         "ratio_median_of_rounds": statistics.median(paired),
         "purged_sources": purged,
