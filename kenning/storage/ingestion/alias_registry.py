@@ -32,6 +32,9 @@ class PgAliasRegistry:
         self._pool = pool
         self._ttl = ttl
         self._cache: dict[_Key, tuple[float, str | None]] = {}
+        # Counts ``forget`` calls: a lookup that read the table before a registration
+        # committed must not cache its answer after the registration dropped the key.
+        self._forgotten = 0
         # Weak values: a key's lock lives only while someone holds or awaits it.
         self._locks: weakref.WeakValueDictionary[_Key, asyncio.Lock] = weakref.WeakValueDictionary()
 
@@ -64,6 +67,7 @@ class PgAliasRegistry:
         for lock in locks:  # sorted keys, so no two resolvers wait on each other in a cycle
             await lock.acquire()
         try:
+            forgotten = self._forgotten
             rows = await self._pool.fetch(
                 """SELECT alias_key, canonical_key FROM aliases
                    WHERE client_id = $1 AND alias_key = ANY($2::text[])""",
@@ -71,6 +75,8 @@ class PgAliasRegistry:
                 keys,
             )
             found = {r["alias_key"]: r["canonical_key"] for r in rows}
+            if self._forgotten != forgotten:  # possibly read before an alias committed
+                return found
             now = time.monotonic()
             if len(self._cache) > _MAX_CACHED:
                 self._cache = {k: v for k, v in self._cache.items() if v[0] > now}
@@ -141,6 +147,7 @@ class PgAliasRegistry:
         )
 
     def forget(self, client_id: str, keys: set[str]) -> None:
+        self._forgotten += 1
         for key in keys:
             self._cache.pop((client_id, key), None)
 
