@@ -35,6 +35,9 @@ class PgAliasRegistry:
         # Counts ``forget`` calls: a lookup that read the table before a registration
         # committed must not cache its answer after the registration dropped the key.
         self._forgotten = 0
+        # Keys ``put`` re-pointed, by client: forgotten again by the caller's ``forget``
+        # after commit, as a lookup between ``put`` and the commit cached the old target.
+        self._repointed: dict[str, set[str]] = {}
         # Weak values: a key's lock lives only while someone holds or awaits it.
         self._locks: weakref.WeakValueDictionary[_Key, asyncio.Lock] = weakref.WeakValueDictionary()
 
@@ -141,14 +144,16 @@ class PgAliasRegistry:
             alias_key,
             canonical_key,
         )
-        self.forget(client_id, {r["alias_key"] for r in repointed})
+        moved_keys = {r["alias_key"] for r in repointed}
+        self.forget(client_id, moved_keys)
+        self._repointed.setdefault(client_id, set()).update(moved_keys)
         return Alias(
             client_id, alias_key, canonical_key, area, row["seen_count"], row["last_seen_at"]
         )
 
     def forget(self, client_id: str, keys: set[str]) -> None:
         self._forgotten += 1
-        for key in keys:
+        for key in keys | self._repointed.pop(client_id, set()):
             self._cache.pop((client_id, key), None)
 
     async def list(self, client_id: str, limit: int = 1000) -> list[Alias]:

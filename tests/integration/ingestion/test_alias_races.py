@@ -19,6 +19,7 @@ from kenning.settings import Settings
 from tests.support.graph_rows import graph_edges, graph_vertices
 from tests.support.graphql_api import Api
 from tests.support.ingest_documents import INGEST, INGEST_GRAPH, REGISTER
+from tests.support.router_harness import wait_until
 
 pytestmark = pytest.mark.integration
 
@@ -210,3 +211,23 @@ async def test_alias_onto_a_key_being_made_an_alias_follows_it(runtime: Runtime,
         ("org:a", "org:c"),
         ("org:b", "org:c"),
     ]
+
+
+async def test_a_key_repointed_by_a_registration_is_not_left_cached_at_its_old_target(
+    runtime: Runtime,
+) -> None:
+    book, store = runtime.aliases, runtime.store
+    await register_alias("acme", "org:x", "org:a", area="", book=book, store=store)
+
+    async def put_then_look(unit: WriteUnit) -> asyncio.Task[dict[str, str]]:
+        await book.put(unit, "acme", "org:a", "org:b", "")  # re-points org:x to org:b
+        # Another request resolves org:x before this commits: it reads org:x -> org:a and
+        # caches it (then its seen-count update waits for the commit).
+        looking = asyncio.create_task(book.resolve("acme", {"org:x"}))
+        await wait_until(lambda: ("acme", "org:x") in book._cache)  # type: ignore[attr-defined]
+        return looking
+
+    looking = await store.write(put_then_look)
+    assert await looking == {"org:x": "org:a"}
+    book.forget("acme", {"org:a", "org:b"})  # what register_alias forgets after commit
+    assert await book.resolve("acme", {"org:x"}) == {"org:x": "org:b"}
