@@ -60,7 +60,7 @@ def memory_settings(total_bytes: int | None = None) -> dict[str, str]:
     Example: ``memory_settings(24 * 2**30) == {"shared_buffers": "6144MB",
     "effective_cache_size": "12288MB"}``.
     """
-    total = total_bytes if total_bytes is not None else _machine_memory()
+    total = total_bytes if total_bytes is not None else machine_memory()
     shared = min(max(total // 4, 128 * _MB), 8192 * _MB)
     return {
         "shared_buffers": f"{shared // _MB}MB",
@@ -68,5 +68,11 @@ def memory_settings(total_bytes: int | None = None) -> dict[str, str]:
     }
 
 
-def _machine_memory() -> int:
-    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+def machine_memory(limit_file: Path = Path("/sys/fs/cgroup/memory.max")) -> int:
+    """Physical memory, or the cgroup's limit when this runs under a lower one."""
+    physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    try:
+        limit = limit_file.read_text().strip()
+    except OSError:
+        return physical
+    return min(physical, int(limit)) if limit.isdigit() else physical  # "max": no limit

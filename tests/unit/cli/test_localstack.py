@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from kenning.cli.localstack import LocalStack, StackConfig
-from kenning.cli.stack_config import memory_settings
+from kenning.cli.stack_config import machine_memory, memory_settings
 from kenning.cli.stack_process import StackError
 from tests.fakes.stack_host import FakeHost
 
@@ -136,3 +136,12 @@ def test_postgres_memory_follows_the_machine(tmp_path: Path) -> None:
     _stack(tmp_path, FakeHost(tmp_path / "root")).up()
     conf = (tmp_path / "root/srv/kenning/pg/postgresql.auto.conf").read_text()
     assert f"shared_buffers = '{memory_settings()['shared_buffers']}'" in conf
+
+
+def test_a_cgroup_memory_limit_below_the_machine_counts(tmp_path: Path) -> None:
+    limit = tmp_path / "memory.max"
+    limit.write_text("2147483648\n")
+    assert machine_memory(limit) == 2 * 2**30
+    limit.write_text("max\n")
+    assert machine_memory(limit) > 2**20
+    assert machine_memory(tmp_path / "absent") == machine_memory(limit)
