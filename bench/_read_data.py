@@ -235,7 +235,7 @@ async def _bm25_keys(conn: asyncpg.Connection) -> list[str]:
            FROM pg_constraint c WHERE c.conrelid = 'bm25_postings'::regclass AND c.contype = 'p'"""
     )
     others = await conn.fetch(
-        """SELECT quote_ident(i.indexrelid::regclass::text) AS name,
+        """SELECT i.indexrelid::regclass::text AS name,
                   pg_get_indexdef(i.indexrelid) AS def
            FROM pg_index i WHERE i.indrelid = 'bm25_postings'::regclass AND NOT i.indisprimary"""
     )

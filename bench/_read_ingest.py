@@ -210,7 +210,7 @@ async def ingest_at_size(
     return {
         **found,
         "concurrency": concurrency,
-        "rounds": ROUNDS,
+        "rounds": len(paired),
         "corpus_chunks_before": before[0],
         "ratio_corpus_over_empty": corpus / bare if bare else float("nan"),
         "settle_wait_s": waited,

@@ -15,6 +15,15 @@ a chunk against 1.6 into an empty database, measured by ``pg_stat_statements`` d
 - exact rescoring reads the candidate chunk's own ``content_tsv`` instead of probing
   postings by chunk (``kenning.storage.retrieval.search_sql``).
 
+What this gives up: the key no longer makes (client, lexeme, chunk) unique by itself, and a
+delete finds a posting only while its ``tf`` and ``dl`` match the chunk's ``content_tsv``.
+Both hold as long as every write goes through ``chunks``' triggers (as 0016 requires: a
+write naming a partition directly bypasses them, and such stale postings could then no
+longer be deleted by the triggers).
+
+The upgrade rebuilds the key under an exclusive lock on ``bm25_postings``: chunk writes wait
+for it (2 min 9 s at a million chunks here).
+
 Revision ID: 0019
 Revises: 0018
 Create Date: 2026-11-26 04:40:00

@@ -40,7 +40,7 @@ async def test_each_end_is_an_index_probe_by_key_with_stale_statistics(
     sql = GraphSql(migrated_settings.graph_name)
     keys = [f"service:plan-{i:04d}" for i in range(VERTICES)]
     async with pool.acquire() as conn:
-        transaction = conn.transaction()  # rolled back, the statistics with it
+        transaction = conn.transaction()  # rolled back (pg_class.reltuples stays as counted)
         await transaction.start()
         try:
             plan, inserted = await _upsert_plan(conn, sql, keys)
