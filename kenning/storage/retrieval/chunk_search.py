@@ -34,7 +34,7 @@ class VectorScan:
     2.5x pgvector's default of 40; at a million chunks 200 lifts sentence-like queries'
     recall@10 from 0.90 to 0.95-0.97 for about 4 ms, but at 100k chunks it made PostgreSQL
     cost the HNSW scan above an exact scan of the partition, which reads every wide row:
-    HYBRID throughput fell from 53 to 29 queries/s, see ``bench.read``); raised to the
+    HYBRID throughput fell from 77 to 29 queries/s, see ``bench.read``); raised to the
     limit when a caller asks for more rows.
     ``max_scan_tuples``: how many index tuples an iterative scan may visit before it gives
     up (pgvector's default is 20,000; 50,000 lets a reader who sees 0.1 % of 50,000 chunks
