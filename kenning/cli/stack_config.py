@@ -54,8 +54,8 @@ def memory_settings(total_bytes: int | None = None) -> dict[str, str]:
     """PostgreSQL's memory settings for a machine of ``total_bytes`` (this one's by default):
     a quarter of it as ``shared_buffers`` (128 MB to 8 GB), so the pages a write touches at a
     million chunks (the partition's HNSW graph, the upper levels of the postings btrees) stay
-    in PostgreSQL's own cache instead of being copied in from the OS cache on every insert,
-    and half of it as ``effective_cache_size``.
+    in PostgreSQL's own cache instead of being copied in from the OS cache again on many
+    inserts, and half of it as ``effective_cache_size``.
 
     Example: ``memory_settings(24 * 2**30) == {"shared_buffers": "6144MB",
     "effective_cache_size": "12288MB"}``.
