@@ -14,6 +14,7 @@ import asyncpg
 import pytest
 
 from kenning.settings import Settings
+from kenning.storage.db.pool import Connection
 from kenning.storage.ingestion.graph_write_sql import GraphSql
 
 pytestmark = pytest.mark.integration
@@ -56,7 +57,7 @@ async def test_each_end_is_an_index_probe_by_key_with_stale_statistics(
     assert inserted == 20
 
 
-async def _upsert_plan(conn: asyncpg.Connection, sql: GraphSql, keys: list[str]) -> tuple[str, int]:
+async def _upsert_plan(conn: Connection, sql: GraphSql, keys: list[str]) -> tuple[str, int]:
     """``VERTICES`` vertices stored after ``ANALYZE`` counted none, then 20 edges between
     them upserted under ``EXPLAIN ANALYZE``: the plan and the edges stored."""
     await conn.execute(f"ANALYZE {sql.vertices}")  # the scope has no vertex yet
