@@ -26,7 +26,7 @@ from kenning.settings import Settings
 from kenning.storage.access.api_keys import PgApiKeys
 from kenning.storage.db.pool import create_pool
 from tests.support.queue_api import settled_jobs
-from tests.support.server_process import create_key, free_port, server_env
+from tests.support.server_process import create_key, free_port, server_env, stop_server
 
 pytestmark = pytest.mark.e2e
 
@@ -71,12 +71,7 @@ def workers(
         _wait_for_both(running, process)
         yield running
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_server(process, timeout=20)  # uvicorn's parent stops both workers first
 
 
 def _wait_for_both(running: Workers, process: subprocess.Popen[bytes]) -> None:

@@ -94,10 +94,11 @@ def start_server(
     raise RuntimeError(f"server not ready in 30 s:\n{log.read_text()}")
 
 
-def stop_server(process: subprocess.Popen[bytes]) -> None:
+def stop_server(process: subprocess.Popen[bytes], timeout: float = 15) -> None:
+    """SIGTERM, then SIGKILL if it has not exited within ``timeout`` s."""
     process.terminate()
     try:
-        process.wait(timeout=15)
+        process.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
