@@ -134,13 +134,15 @@ async def _probe_database(pool: asyncpg.Pool, graph: str) -> list[PartState]:
             versions = await database_versions(conn)
             age = await _probe(conn, _age_probe(graph))
             vector = await _probe(conn, "SELECT '[1,0]'::vector <=> '[0,1]'::vector = 1")
+            if vector == "ok":
+                vector = _distance_cost(await conn.fetchval(_DISTANCE_COST))
     except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
         reason = f"unreachable: {type(error).__name__}"
         return [PartState(name, False, detail=reason) for name in ("postgres", "age", "pgvector")]
     return [
         PartState("postgres", True, versions.postgres),
         PartState("age", age == "ok", versions.age, age),
-        PartState("pgvector", vector == "ok", versions.pgvector, vector),
+        PartState("pgvector", vector.startswith("ok"), versions.pgvector, vector),
     ]
 
 
@@ -149,6 +151,25 @@ async def _probe_redis(client: aioredis.Redis) -> list[PartState]:
         return [PartState("redis", True, await redis_version(client))]
     except (OSError, aioredis.RedisError) as error:
         return [PartState("redis", False, detail=f"unreachable: {type(error).__name__}")]
+
+
+# Migration 0020 prices the cosine distance for the planner; an ``ALTER EXTENSION vector
+# UPDATE`` that replaces the function puts it back to 1, and plans then prefer exact scans
+# of partitions to their HNSW indexes (the part still works: it stays up, with this said).
+DISTANCE_COST = 100
+_DISTANCE_COST = (
+    "SELECT procost FROM pg_proc WHERE oid = to_regprocedure('cosine_distance(vector, vector)')"
+)
+
+
+def _distance_cost(cost: float | None) -> str:
+    if cost is None or cost >= DISTANCE_COST:
+        return "ok"
+    return (
+        f"ok, but cosine_distance(vector, vector) has cost {cost:g} (migration 0020 sets "
+        f"{DISTANCE_COST}): nearest-neighbour searches may scan partitions instead of their "
+        f"HNSW indexes; run ALTER FUNCTION cosine_distance(vector, vector) COST {DISTANCE_COST}"
+    )
 
 
 def _age_probe(graph: str) -> str:

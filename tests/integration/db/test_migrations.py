@@ -125,3 +125,27 @@ def test_no_full_text_gin_on_chunks_from_0018(settings: Settings) -> None:
         assert "ix_chunks_tsv" in restored and len(restored) == 17  # parent and 16 partitions
     finally:
         run_upgrade(settings, "head")
+
+
+def test_cosine_distance_is_priced_from_0020(settings: Settings) -> None:
+    """0020 gives pgvector's cosine distance cost 100; a downgrade to 0019 restores 1."""
+
+    async def cost() -> float:
+        conn = await asyncpg.connect(asyncpg_dsn(settings.database_url))
+        try:
+            return float(
+                await conn.fetchval(
+                    "SELECT procost FROM pg_proc "
+                    "WHERE oid = 'cosine_distance(vector, vector)'::regprocedure"
+                )
+            )
+        finally:
+            await conn.close()
+
+    run_upgrade(settings, "head")
+    assert asyncio.run(cost()) == 100
+    run_downgrade(settings, "0019")
+    try:
+        assert asyncio.run(cost()) == 1
+    finally:
+        run_upgrade(settings, "head")
