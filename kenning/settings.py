@@ -92,7 +92,7 @@ class Settings(BaseSettings):
     search_keyword_weight: float = Field(default=1.0, ge=0)
     search_fusion: FusionMethod = FusionMethod.SCORES
     # pgvector HNSW: candidate list per scan, and how far an iterative (filtered) scan may go.
-    search_ef_search: int = Field(default=100, ge=1, le=1000)
+    search_ef_search: int = Field(default=200, ge=1, le=1000)
     search_max_scan_tuples: int = Field(default=50_000, ge=1)
     # KEYWORD top-k: postings read per query word and client (best by impact), and the
     # candidates scored exactly per wanted row (see kenning.storage.retrieval.search_sql).

@@ -16,7 +16,7 @@ scope of a few hundred rows found by its btree).
 
 The setting belongs to pgvector's function, so ``ALTER EXTENSION vector UPDATE`` may put it
 back to 1 (an update script that replaces the function resets it); ``kenning db upgrade``
-does not re-apply it, and the readiness check reports it (``vector`` detail).
+does not re-apply it; `/readyz` reports it in the ``pgvector`` part's detail.
 
 Revision ID: 0020
 Revises: 0019

@@ -30,18 +30,18 @@ MAX_EF_SEARCH = 1000  # pgvector's upper bound for hnsw.ef_search
 class VectorScan:
     """pgvector settings of one nearest-neighbour search.
 
-    ``ef_search``: candidates kept while walking the graph (recall against time; 100 is
-    2.5x pgvector's default of 40; at a million chunks 200 lifts sentence-like queries'
-    recall@10 from 0.90 to 0.95-0.97 for about 4 ms, but at 100k chunks it made PostgreSQL
-    cost the HNSW scan above an exact scan of the partition, which reads every wide row:
-    HYBRID throughput fell from 77 to 29 queries/s, see ``bench.read``); raised to the
-    limit when a caller asks for more rows.
+    ``ef_search``: candidates kept while walking the graph (recall against time; 200 is
+    5x pgvector's default of 40; at a million chunks it lifts sentence-like queries'
+    recall@10 from 0.90 at 100 to 0.95-0.97 for about 3 ms, see ``bench.read``; it became the
+    default once migration 0020 priced the cosine distance, without which PostgreSQL costed
+    the HNSW scan of a 10k-row partition above an exact scan of it, 35 ms instead of 6);
+    raised to the limit when a caller asks for more rows.
     ``max_scan_tuples``: how many index tuples an iterative scan may visit before it gives
     up (pgvector's default is 20,000; 50,000 lets a reader who sees 0.1 % of 50,000 chunks
     still get its rows).
     """
 
-    ef_search: int = 100
+    ef_search: int = 200
     max_scan_tuples: int = 50_000
     iterative_scan: Literal["relaxed_order", "strict_order"] = "relaxed_order"
 
