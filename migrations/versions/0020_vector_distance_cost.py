@@ -15,7 +15,7 @@ the index there, and still scans exactly where that is cheap (partitions of abou
 scope of a few hundred rows found by its btree).
 
 The setting belongs to pgvector's function, so ``ALTER EXTENSION vector UPDATE`` may put it
-back to 1 (an update script that replaces the function resets it); ``kenning db upgrade``
+back to 1 (an update script that replaces the function resets it); ``kenning migrate``
 does not re-apply it; `/readyz` reports it in the ``pgvector`` part's detail.
 
 Revision ID: 0020
