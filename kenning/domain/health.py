@@ -10,7 +10,8 @@ REQUIRED_PARTS = frozenset({"postgres", "age", "pgvector", "workers"})
 
 @dataclass(frozen=True, slots=True)
 class PartState:
-    """One part: up or not, its version when known, and ``ok`` or why it is not working."""
+    """One part: up or not, its version when known, and ``ok`` or why it is not working (a
+    working part may add what to fix: ``ok, but …``)."""
 
     name: str
     up: bool

@@ -22,7 +22,10 @@ class PartHealth:
     name: str = strawberry.field(description="postgres, age, pgvector, redis, embedder or workers.")
     up: bool
     version: str | None
-    detail: str = strawberry.field(description='"ok", or why the part is not working.')
+    detail: str = strawberry.field(
+        description='"ok", or why the part is not working; a working part may add what to '
+        'fix ("ok, but ...").'
+    )
 
 
 @strawberry.type(description="The state and versions of every part Kenning runs on; a part "

@@ -135,7 +135,7 @@ async def _probe_database(pool: asyncpg.Pool, graph: str) -> list[PartState]:
             age = await _probe(conn, _age_probe(graph))
             vector = await _probe(conn, "SELECT '[1,0]'::vector <=> '[0,1]'::vector = 1")
             if vector == "ok":
-                vector = _distance_cost(await conn.fetchval(_DISTANCE_COST))
+                vector = await _distance_cost(conn)
     except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
         reason = f"unreachable: {type(error).__name__}"
         return [PartState(name, False, detail=reason) for name in ("postgres", "age", "pgvector")]
@@ -153,22 +153,28 @@ async def _probe_redis(client: aioredis.Redis) -> list[PartState]:
         return [PartState("redis", False, detail=f"unreachable: {type(error).__name__}")]
 
 
-# Migration 0020 prices the cosine distance for the planner; an ``ALTER EXTENSION vector
-# UPDATE`` that replaces the function puts it back to 1, and plans then prefer exact scans
-# of partitions to their HNSW indexes (the part still works: it stays up, with this said).
+# Migration 0020 prices the cosine distance for the planner. A dump and restore, or the
+# extension created again, puts it back to 1 (and a migrating role that does not own the
+# function could not set it): plans then prefer exact scans of partitions to their HNSW
+# indexes. Searches still work, so the part stays up, with this said.
 DISTANCE_COST = 100
-_DISTANCE_COST = (
+_COST_QUERY = (
     "SELECT procost FROM pg_proc WHERE oid = to_regprocedure('cosine_distance(vector, vector)')"
 )
 
 
-def _distance_cost(cost: float | None) -> str:
+async def _distance_cost(conn: Connection) -> str:
+    try:
+        cost = await conn.fetchval(_COST_QUERY)
+    except asyncpg.PostgresError as error:
+        return f"ok, but its cost could not be read: {type(error).__name__}"
     if cost is None or cost >= DISTANCE_COST:
         return "ok"
     return (
         f"ok, but cosine_distance(vector, vector) has cost {cost:g} (migration 0020 sets "
         f"{DISTANCE_COST}): nearest-neighbour searches may scan partitions instead of their "
-        f"HNSW indexes; run ALTER FUNCTION cosine_distance(vector, vector) COST {DISTANCE_COST}"
+        f"HNSW indexes; as the function's owner (the role that created the extension) run "
+        f"ALTER FUNCTION cosine_distance(vector, vector) COST {DISTANCE_COST}"
     )
 
 
