@@ -90,6 +90,9 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--recall-queries", type=int, default=200, help="exact scans, 0: none")
     parser.add_argument("--ingest-docs", type=int, default=400, help="per database, 0: none")
+    parser.add_argument(
+        "--ingest-seed", type=int, default=None, help="which documents (default: new each run)"
+    )
     parser.add_argument("--output", type=Path, default=RESULTS)
     parser.add_argument(
         "--profile", action="store_true", help="sample the server with py-spy (extra pass)"
@@ -262,7 +265,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         count, docs = args.recall_queries, args.ingest_docs
         quality = runner.run(search_quality(settings, spec, count)) if count else None
         writes = (
-            runner.run(ingest_at_size(settings, empty, docs, args.concurrency)) if empty else None
+            runner.run(ingest_at_size(settings, empty, docs, args.concurrency, args.ingest_seed))
+            if empty
+            else None
         )
     report = {
         "spec": asdict(spec) | {"edges": spec.edges},

@@ -59,7 +59,13 @@ def test_recall_keyword_ingest_and_build_become_rows() -> None:
 
 
 def test_ingest_documents_are_distinct_and_under_their_own_prefix() -> None:
-    docs = ingest_documents(50)
+    docs = ingest_documents(50, seed=1)
     assert len({d.source_urn for d in docs}) == 50
     assert all(d.source_urn.startswith(URN_PREFIX) for d in docs)
-    assert ingest_documents(10) == docs[:10]
+    assert ingest_documents(10, seed=1) == docs[:10]
+
+
+def test_another_seed_draws_other_documents() -> None:
+    """A run must not ingest what the previous run purged (see ``bench._read_ingest``)."""
+    first, second = ingest_documents(20, seed=1), ingest_documents(20, seed=2)
+    assert not {d.content for d in first} & {d.content for d in second}
