@@ -13,6 +13,7 @@ from kenning.domain.access.scope import Scope
 from kenning.domain.retrieval.search import SearchFilters
 from kenning.settings import Settings
 from kenning.storage.db.health import DISTANCE_COST
+from kenning.storage.db.pool import Connection
 from kenning.storage.db.visibility import reader_params
 from kenning.storage.retrieval import search_sql
 
@@ -47,7 +48,7 @@ async def partition(pool: asyncpg.Pool, migrated_settings: Settings) -> AsyncIte
     await pool.execute("TRUNCATE chunks")
 
 
-async def _plan(conn: asyncpg.Connection, ef_search: int, dimension: int) -> str:
+async def _plan(conn: Connection, ef_search: int, dimension: int) -> str:
     statement = search_sql.nearest(SearchFilters(), one_client=True)
     await conn.execute(search_sql.SCAN_SETTINGS, str(ef_search), "relaxed_order", "50000")
     query = np.ones(dimension, dtype=np.float32) / np.sqrt(dimension)
