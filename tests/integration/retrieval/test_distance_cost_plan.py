@@ -16,6 +16,7 @@ from kenning.storage.db.health import DISTANCE_COST
 from kenning.storage.db.pool import Connection
 from kenning.storage.db.visibility import reader_params
 from kenning.storage.retrieval import search_sql
+from tests.support.chunk_rows import replace_chunks, unit_vectors
 
 pytestmark = pytest.mark.integration
 
@@ -27,22 +28,13 @@ READER = Scope("acme", "", "")  # client-wide: every row of the partition is vis
 async def partition(pool: asyncpg.Pool, migrated_settings: Settings) -> AsyncIterator[str]:
     """``ROWS`` chunks of one client with random unit vectors, analyzed; the name of the
     partition that holds them. Emptied afterwards."""
-    rng = np.random.default_rng(11)
-    vectors = rng.standard_normal((ROWS, migrated_settings.embedding_dim)).astype(np.float32)
-    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    vectors = unit_vectors(11, ROWS, migrated_settings.embedding_dim)
     records = [
         (f"d{i:05d}", f"doc:{i}", 0, "note", "acme", "", "", f"note {i}", vector, f"h{i}")
         for i, vector in enumerate(vectors)
     ]
     async with pool.acquire() as conn:
-        await conn.execute("TRUNCATE chunks")
-        await conn.copy_records_to_table(
-            "chunks",
-            records=records,
-            columns=["id", "source_urn", "ordinal", "kind", "client_id", "project_id",
-                     "group_id", "content", "embedding", "content_hash"],
-        )  # fmt: skip
-        await conn.execute("ANALYZE chunks")
+        await replace_chunks(conn, records)
         name = await conn.fetchval("SELECT tableoid::regclass::text FROM chunks LIMIT 1")
     yield name
     await pool.execute("TRUNCATE chunks")

@@ -22,12 +22,11 @@ from kenning.storage.db.pool import Connection
 from kenning.storage.db.visibility import reader_params
 from kenning.storage.retrieval import search_sql
 from kenning.storage.retrieval.chunk_search import PgChunkIndex
+from tests.support.chunk_rows import replace_chunks, unit_vectors
 
 pytestmark = pytest.mark.integration
 
 READER = Scope("acme", "web", "")
-COLUMNS = ["id", "source_urn", "ordinal", "kind", "client_id", "project_id", "group_id",
-           "content", "embedding", "content_hash"]  # fmt: skip
 
 
 async def _partition(conn: Connection, client: str) -> str:
@@ -52,11 +51,8 @@ async def _twin(conn: Connection) -> str:
 async def tenants(pool: asyncpg.Pool, migrated_settings: Settings) -> AsyncIterator[str]:
     """The same 40 chunks (ids, texts, vectors) for the reader's client, its twin and a
     client in another partition; 5 global ones."""
-    rng = np.random.default_rng(3)
-    vectors = rng.standard_normal((40, migrated_settings.embedding_dim)).astype(np.float32)
-    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    vectors = unit_vectors(3, 40, migrated_settings.embedding_dim)
     async with pool.acquire() as conn:
-        await conn.execute("TRUNCATE chunks")
         twin = await _twin(conn)
         records = [
             (f"c{i:02d}", f"doc:{i}", 0, "note", client, "web" if client else "", "",
@@ -65,8 +61,7 @@ async def tenants(pool: asyncpg.Pool, migrated_settings: Settings) -> AsyncItera
             for i in range(40)
         ] + [(f"g{i}", f"doc:g{i}", 0, "note", "", "", "", f"rollout guide {i}", vectors[i],
               f"g{i}") for i in range(5)]  # fmt: skip
-        await conn.copy_records_to_table("chunks", records=records, columns=COLUMNS)
-        await conn.execute("ANALYZE chunks")
+        await replace_chunks(conn, records)
     yield twin
     await pool.execute("TRUNCATE chunks")
 

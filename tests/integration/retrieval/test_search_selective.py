@@ -20,6 +20,7 @@ from kenning.storage.db.database_url import asyncpg_dsn
 from kenning.storage.db.visibility import reader_params
 from kenning.storage.retrieval import search_sql
 from kenning.storage.retrieval.chunk_search import PgChunkIndex, VectorScan
+from tests.support.chunk_rows import replace_chunks, unit_vectors
 from tests.support.counting_embedder import CountingEmbedder
 from tests.support.graphql_api import Api
 
@@ -39,9 +40,7 @@ async def selective(pool: asyncpg.Pool, migrated_settings: Settings) -> AsyncIte
     """3,000 chunks of one client with random unit vectors, in 100 projects of 50 groups;
     30 in the reader's project, spread evenly; two tagged ``rare``. Written once for the
     module (the HNSW inserts are the slow part), read by every test, never changed."""
-    rng = np.random.default_rng(7)
-    vectors = rng.standard_normal((TOTAL, migrated_settings.embedding_dim)).astype(np.float32)
-    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    vectors = unit_vectors(7, TOTAL, migrated_settings.embedding_dim)
     records = []
     for i, vector in enumerate(vectors):
         mine = i % (TOTAL // MINE) == 0
@@ -52,14 +51,7 @@ async def selective(pool: asyncpg.Pool, migrated_settings: Settings) -> AsyncIte
              f"note number {i}", vector, f"h{i}", tags)
         )  # fmt: skip
     async with pool.acquire() as conn:
-        await conn.execute("TRUNCATE chunks")
-        await conn.copy_records_to_table(
-            "chunks",
-            records=records,
-            columns=["id", "source_urn", "ordinal", "kind", "client_id", "project_id",
-                     "group_id", "content", "embedding", "content_hash", "tags"],
-        )  # fmt: skip
-        await conn.execute("ANALYZE chunks")
+        await replace_chunks(conn, records, extra=("tags",))
     redis = aioredis.from_url(migrated_settings.redis_url)
     runtime = Runtime(
         settings=migrated_settings,
