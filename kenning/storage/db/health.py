@@ -163,9 +163,15 @@ _COST_QUERY = (
 )
 
 
+async def distance_cost(conn: Connection) -> float | None:
+    """The planner cost of ``cosine_distance(vector, vector)``; ``None`` without pgvector."""
+    cost = await conn.fetchval(_COST_QUERY)
+    return None if cost is None else float(cost)
+
+
 async def _distance_cost(conn: Connection) -> str:
     try:
-        cost = await conn.fetchval(_COST_QUERY)
+        cost = await distance_cost(conn)
     except asyncpg.PostgresError as error:
         return f"ok, but its cost could not be read: {type(error).__name__}"
     if cost is None or cost >= DISTANCE_COST:

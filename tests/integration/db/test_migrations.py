@@ -10,6 +10,7 @@ from alembic import command
 
 from kenning.settings import Settings
 from kenning.storage.db.database_url import asyncpg_dsn, with_database
+from kenning.storage.db.health import distance_cost
 from kenning.storage.db.migrate import alembic_config, head_revision, run_downgrade, run_upgrade
 from kenning.storage.db.revision_files import load_revision
 from tests.support.database import TEST_DATABASE, recreate_database
@@ -131,15 +132,10 @@ def test_no_full_text_gin_on_chunks_from_0018(settings: Settings) -> None:
 def test_cosine_distance_is_priced_from_0020(settings: Settings) -> None:
     """0020 gives pgvector's cosine distance cost 100; a downgrade to 0019 restores 1."""
 
-    async def cost() -> float:
+    async def cost() -> float | None:
         conn = await asyncpg.connect(asyncpg_dsn(settings.database_url))
         try:
-            return float(
-                await conn.fetchval(
-                    "SELECT procost FROM pg_proc "
-                    "WHERE oid = 'cosine_distance(vector, vector)'::regprocedure"
-                )
-            )
+            return await distance_cost(conn)
         finally:
             await conn.close()
 
@@ -157,27 +153,21 @@ def test_0020_warns_a_role_that_does_not_own_the_distance(settings: Settings) ->
     and warns with the statement to run as the owner, instead of failing the migration."""
     set_cost = load_revision("0020_vector_distance_cost.py")._set_cost
 
-    async def as_another_role() -> tuple[float, list[str]]:
+    async def as_another_role() -> tuple[float | None, list[str]]:
         conn = await asyncpg.connect(asyncpg_dsn(settings.database_url))
         warnings: list[str] = []
         conn.add_log_listener(lambda _conn, message: warnings.append(str(message)))
+        transaction = conn.transaction()
+        await transaction.start()
         try:
-            async with conn.transaction():
-                await conn.execute("ALTER FUNCTION cosine_distance(vector, vector) COST 1")
-                await conn.execute("CREATE ROLE kenning_not_owner NOLOGIN")
-                await conn.execute("SET LOCAL ROLE kenning_not_owner")
-                await conn.execute(set_cost(100))
-                await conn.execute("RESET ROLE")
-                cost = float(
-                    await conn.fetchval(
-                        "SELECT procost FROM pg_proc "
-                        "WHERE oid = 'cosine_distance(vector, vector)'::regprocedure"
-                    )
-                )
-                raise _RolledBack(cost)
-        except _RolledBack as rolled_back:
-            return rolled_back.cost, warnings
+            await conn.execute("ALTER FUNCTION cosine_distance(vector, vector) COST 1")
+            await conn.execute("CREATE ROLE kenning_not_owner NOLOGIN")
+            await conn.execute("SET LOCAL ROLE kenning_not_owner")
+            await conn.execute(set_cost(100))
+            await conn.execute("RESET ROLE")
+            return await distance_cost(conn), warnings
         finally:
+            await transaction.rollback()  # the role and the cost of 1 with it
             await conn.close()
 
     run_upgrade(settings, "head")
@@ -187,9 +177,3 @@ def test_0020_warns_a_role_that_does_not_own_the_distance(settings: Settings) ->
         "not the owner of cosine_distance(vector, vector)" in w and "COST 100" in w
         for w in warnings
     ), warnings
-
-
-class _RolledBack(Exception):
-    def __init__(self, cost: float) -> None:
-        super().__init__(cost)
-        self.cost = cost

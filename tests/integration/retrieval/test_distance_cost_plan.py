@@ -12,7 +12,7 @@ import pytest
 from kenning.domain.access.scope import Scope
 from kenning.domain.retrieval.search import SearchFilters
 from kenning.settings import Settings
-from kenning.storage.db.health import DISTANCE_COST
+from kenning.storage.db.health import DISTANCE_COST, distance_cost
 from kenning.storage.db.pool import Connection
 from kenning.storage.db.visibility import reader_params
 from kenning.storage.retrieval import search_sql
@@ -54,11 +54,7 @@ async def test_the_partition_index_is_planned_at_ef_search_200(
     hnsw = f"Index Scan using {partition}_embedding_idx"
     exact = f"Seq Scan on {partition}"
     async with pool.acquire() as conn:
-        cost = await conn.fetchval(
-            "SELECT procost FROM pg_proc "
-            "WHERE oid = 'cosine_distance(vector, vector)'::regprocedure"
-        )
-        assert cost == DISTANCE_COST
+        assert await distance_cost(conn) == DISTANCE_COST
         async with conn.transaction():
             plan = await _plan(conn, 200, migrated_settings.embedding_dim)
         assert hnsw in plan, plan
