@@ -152,7 +152,8 @@ def quality_lines(quality: dict[str, Any] | None, writes: dict[str, Any] | None)
         lines.append(
             f"ingest ({corpus['documents']} docs of seed {writes.get('documents_seed')}, "
             f"{corpus['chunks']} chunks, "
-            f"{writes['concurrency']} in flight): {corpus['docs_per_s']:.1f} docs/s with "
+            f"{writes['concurrency']} in flight, after {writes.get('warm_up_documents', 0)} "
+            f"unmeasured into each): {corpus['docs_per_s']:.1f} docs/s with "
             f"{writes['corpus_chunks_before']:,} chunks stored, {empty['docs_per_s']:.1f} into an "
             f"empty database: x{writes['ratio_corpus_over_empty']:.2f} (median of "
             f"{writes['rounds']} paired rounds x{median:.2f}); p50 "

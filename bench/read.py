@@ -89,7 +89,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         help="neighbors as AGE Cypher vs SQL, sequential (each Cypher read takes seconds)",
     )
     parser.add_argument("--recall-queries", type=int, default=200, help="exact scans, 0: none")
-    parser.add_argument("--ingest-docs", type=int, default=400, help="per database, 0: none")
+    parser.add_argument("--ingest-docs", type=int, default=1200, help="per database, 0: none")
     parser.add_argument(
         "--ingest-seed", type=int, default=None, help="which documents (default: new each run)"
     )
