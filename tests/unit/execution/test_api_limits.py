@@ -97,8 +97,6 @@ async def test_a_fragment_bomb_is_refused_by_its_expanded_size_at_once() -> None
 
 
 async def test_a_refused_document_is_never_validated(monkeypatch: pytest.MonkeyPatch) -> None:
-    from kenning.schema.execution import document_guard
-
     def no_validation(*_: object) -> list[GraphQLError]:
         raise AssertionError("a validation rule ran on a refused document")
 
@@ -145,23 +143,30 @@ def _overlapping(count: int) -> str:
 async def test_validating_a_new_large_document_leaves_the_loop_free(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The rules run in a worker thread, and the loop stays free meanwhile: before it
-    validates, the thread hands the loop a callback and waits for it to run. On the loop
-    itself that wait could never end (it gives up after 10 s and fails the document)."""
+    """The rules run in a worker thread, not on the loop, and the loop does not wait for
+    them: before and after the rules, the thread hands the loop a callback and waits for it
+    to run. Were the rules on the loop, or the loop blocked on the thread, that wait could
+    never end (it gives up after 10 s and fails the document)."""
     schema = build_schema()
     await schema.execute("{ __typename }")  # warm-up
     loop = asyncio.get_running_loop()
+    loop_thread = threading.current_thread()
     threads: list[threading.Thread] = []
 
-    def validate_once_the_loop_answers(*args: Any) -> Any:
-        threads.append(threading.current_thread())
+    def loop_answers() -> None:
         answered = threading.Event()
         loop.call_soon_threadsafe(answered.set)
         if not answered.wait(10):
             raise AssertionError("the loop did not run while the document was validated")
-        return validate_document(*args)
 
-    monkeypatch.setattr(document_guard, "validate_document", validate_once_the_loop_answers)
+    def validate_while_the_loop_answers(*args: Any) -> Any:
+        threads.append(threading.current_thread())
+        loop_answers()
+        errors = validate_document(*args)
+        loop_answers()
+        return errors
+
+    monkeypatch.setattr(document_guard, "validate_document", validate_while_the_loop_answers)
     result = await asyncio.wait_for(schema.execute(_overlapping(200)), 30)
     assert result.errors is None
-    assert len(threads) == 1 and threads[0] is not threading.main_thread()
+    assert len(threads) == 1 and threads[0] is not loop_thread
