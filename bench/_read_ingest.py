@@ -21,8 +21,9 @@ vectors and commit keys under the same URNs and ticket keys. The same documents 
 meet their own previous elements in the partition's HNSW graph, which the purge's vacuum
 leaves in a state where inserting the same vectors again took 900 buffer hits a chunk
 instead of the 1,800-2,000 a new document takes: at a million chunks the ratio read
-0.87-0.93 every other run instead of 0.73-0.79. (The BM25 statistics keep a row counting
-zero for each word only a purged run brought, such as its commit hashes.)
+0.87-0.93 every other run. (The BM25 statistics keep a row counting zero for each word
+only a purged run brought, such as its commit hashes.) The warm-up share comes first in a
+seed's draw, so a seed given before it came in now draws other measured documents.
 """
 
 from __future__ import annotations
