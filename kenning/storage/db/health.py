@@ -157,14 +157,18 @@ async def _probe_redis(client: aioredis.Redis) -> list[PartState]:
 # extension created again, puts it back to 1 (and a migrating role that does not own the
 # function could not set it): plans then prefer exact scans of partitions to their HNSW
 # indexes. Searches still work, so the part stays up, with this said.
+DISTANCE = "cosine_distance(vector, vector)"
 DISTANCE_COST = 100
-_COST_QUERY = (
-    "SELECT procost FROM pg_proc WHERE oid = to_regprocedure('cosine_distance(vector, vector)')"
-)
+_COST_QUERY = f"SELECT procost FROM pg_proc WHERE oid = to_regprocedure('{DISTANCE}')"
+
+
+def set_distance_cost(cost: float) -> str:
+    """The statement that gives the distance ``cost``; only the function's owner may run it."""
+    return f"ALTER FUNCTION {DISTANCE} COST {cost:g}"
 
 
 async def distance_cost(conn: Connection) -> float | None:
-    """The planner cost of ``cosine_distance(vector, vector)``; ``None`` without pgvector."""
+    """The planner cost of ``DISTANCE``; ``None`` without pgvector."""
     cost = await conn.fetchval(_COST_QUERY)
     return None if cost is None else float(cost)
 
@@ -177,10 +181,10 @@ async def _distance_cost(conn: Connection) -> str:
     if cost is None or cost >= DISTANCE_COST:
         return "ok"
     return (
-        f"ok, but cosine_distance(vector, vector) has cost {cost:g} (migration 0020 sets "
-        f"{DISTANCE_COST}): nearest-neighbour searches may scan partitions instead of their "
-        f"HNSW indexes; as the function's owner (the role that created the extension) run "
-        f"ALTER FUNCTION cosine_distance(vector, vector) COST {DISTANCE_COST}"
+        f"ok, but {DISTANCE} has cost {cost:g} (migration 0020 sets {DISTANCE_COST}): "
+        f"nearest-neighbour searches may scan partitions instead of their HNSW indexes; as "
+        f"the function's owner (the role that created the extension) run "
+        f"{set_distance_cost(DISTANCE_COST)}"
     )
 
 

@@ -10,19 +10,17 @@ import pytest
 import redis.asyncio as aioredis
 
 from kenning.settings import Settings
-from kenning.storage.db.health import DISTANCE_COST, probe_parts
+from kenning.storage.db.health import DISTANCE_COST, probe_parts, set_distance_cost
 
 pytestmark = pytest.mark.integration
-
-_SET = "ALTER FUNCTION cosine_distance(vector, vector) COST {}"
 
 
 @pytest.fixture
 async def priced(pool: asyncpg.Pool) -> AsyncIterator[None]:
     """The migrated cost before and after, whatever an earlier, killed run left."""
-    await pool.execute(_SET.format(DISTANCE_COST))
+    await pool.execute(set_distance_cost(DISTANCE_COST))
     yield
-    await pool.execute(_SET.format(DISTANCE_COST))
+    await pool.execute(set_distance_cost(DISTANCE_COST))
 
 
 async def _vector_part(pool: asyncpg.Pool, redis: aioredis.Redis, graph: str) -> tuple[bool, str]:
@@ -35,7 +33,7 @@ async def test_readiness_says_when_the_cost_was_reset(
 ) -> None:
     graph = migrated_settings.graph_name
     assert await _vector_part(pool, redis_client, graph) == (True, "ok")
-    await pool.execute(_SET.format(1))
+    await pool.execute(set_distance_cost(1))
     up, detail = await _vector_part(pool, redis_client, graph)
     assert up  # searches still work: the part is up, with what to fix said
     assert detail.startswith("ok, but cosine_distance(vector, vector) has cost 1 ")

@@ -10,7 +10,7 @@ from alembic import command
 
 from kenning.settings import Settings
 from kenning.storage.db.database_url import asyncpg_dsn, with_database
-from kenning.storage.db.health import distance_cost
+from kenning.storage.db.health import distance_cost, set_distance_cost
 from kenning.storage.db.migrate import alembic_config, head_revision, run_downgrade, run_upgrade
 from kenning.storage.db.revision_files import load_revision
 from tests.support.database import TEST_DATABASE, recreate_database
@@ -160,7 +160,7 @@ def test_0020_warns_a_role_that_does_not_own_the_distance(settings: Settings) ->
         transaction = conn.transaction()
         await transaction.start()
         try:
-            await conn.execute("ALTER FUNCTION cosine_distance(vector, vector) COST 1")
+            await conn.execute(set_distance_cost(1))
             await conn.execute("CREATE ROLE kenning_not_owner NOLOGIN")
             await conn.execute("SET LOCAL ROLE kenning_not_owner")
             await conn.execute(set_cost(100))

@@ -12,7 +12,7 @@ import pytest
 from kenning.domain.access.scope import Scope
 from kenning.domain.retrieval.search import SearchFilters
 from kenning.settings import Settings
-from kenning.storage.db.health import DISTANCE_COST, distance_cost
+from kenning.storage.db.health import DISTANCE_COST, distance_cost, set_distance_cost
 from kenning.storage.db.pool import Connection
 from kenning.storage.db.visibility import reader_params
 from kenning.storage.retrieval import search_sql
@@ -61,7 +61,7 @@ async def test_the_partition_index_is_planned_at_ef_search_200(
         tr = conn.transaction()
         await tr.start()
         try:
-            await conn.execute("ALTER FUNCTION cosine_distance(vector, vector) COST 1")
+            await conn.execute(set_distance_cost(1))
             unpriced = await _plan(conn, 200, migrated_settings.embedding_dim)
         finally:
             await tr.rollback()
