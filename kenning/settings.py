@@ -149,6 +149,8 @@ class Settings(BaseSettings):
     stack_redis_port: int = Field(default=6380, ge=1, le=65535)
     stack_mirror: str = "http://deb.debian.org/debian"
     stack_suite: str = "trixie"
+    # `kenning stack up` reserves huge pages for PostgreSQL's shared memory (stack_hugepages).
+    stack_huge_pages: bool = True
 
     @field_validator("cors_origins", "repository_roots", mode="before")
     @classmethod

@@ -14,7 +14,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from kenning.cli.stack_config import StackConfig, StackStatus, memory_settings
+from kenning.cli.stack_config import StackConfig, StackStatus, memory_settings, postgres_conf
+from kenning.cli.stack_hugepages import HugePagePool, release, reserve_for_postgres
 from kenning.cli.stack_process import (
     StackError,
     output_tail,
@@ -43,12 +44,20 @@ Say = Callable[[str], None]
 class LocalStack:
     """Provision, start, stop and inspect the local stack."""
 
-    def __init__(self, config: StackConfig, say: Say = print, runner: Runner | None = None) -> None:
+    def __init__(
+        self,
+        config: StackConfig,
+        say: Say = print,
+        runner: Runner | None = None,
+        pool: HugePagePool | None = None,
+    ) -> None:
         self.config = config
         self._say = say
         self._runner: Runner = runner or (lambda argv, check: run_command(argv, check=check))
         self._pause: Callable[[float], None] = time.sleep if runner is None else (lambda _: None)
         self._root = StackRoot(config, self._runner)
+        # The kernel's huge page pool; a test that fakes the host passes its own or none.
+        self._pool = pool if pool is not None or runner is not None else HugePagePool()
 
     # ---- public commands -------------------------------------------------
 
@@ -74,6 +83,7 @@ class LocalStack:
             self._say("postgres: stopped")
         else:
             self._say("postgres: not running")
+        self._release_huge_pages()
         if self._root.redis_running():
             self._root.redis_cli("shutdown", "nosave", check=False)
             wait_until(lambda: not self._root.redis_running(), 10.0, "redis to stop")
@@ -85,9 +95,10 @@ class LocalStack:
         """Versions and URLs of what runs now."""
         pg_up = self._root.postgres_running()
         redis_up = self._root.redis_running()
-        pg_version = age = vector = redis_version = None
+        pg_version = age = vector = redis_version = huge_pages = None
         if pg_up:
             pg_version = self._root.psql("SHOW server_version")
+            huge_pages = self._root.psql("SHOW huge_pages_status")
             age = self._root.psql(
                 "SELECT default_version FROM pg_available_extensions WHERE name = 'age'"
             )
@@ -95,15 +106,9 @@ class LocalStack:
                 "SELECT default_version FROM pg_available_extensions WHERE name = 'vector'"
             )
         if redis_up:
-            info = self._root.redis_cli("info", "server").stdout
-            redis_version = next(
-                (
-                    line.split(":", 1)[1].strip()
-                    for line in info.splitlines()
-                    if line.startswith("redis_version:")
-                ),
-                None,
-            )
+            info = self._root.redis_cli("info", "server").stdout.splitlines()
+            versions = [line.split(":", 1)[1] for line in info if line.startswith("redis_version:")]
+            redis_version = versions[0].strip() if versions else None
         return StackStatus(
             provisioned=self._marker("cluster").exists(),
             postgres_running=pg_up,
@@ -114,6 +119,7 @@ class LocalStack:
             redis_version=redis_version,
             postgres_url=self.config.postgres_url,
             redis_url=self.config.redis_url,
+            huge_pages=huge_pages or None,
         )
 
     # ---- provisioning steps ----------------------------------------------
@@ -200,25 +206,7 @@ class LocalStack:
 
     def _write_postgres_conf(self) -> None:
         conf = self._root.host(PG_DATA) / "postgresql.auto.conf"
-        memory = memory_settings()
-        conf.write_text(
-            "# Written by `kenning stack up`; edits are overwritten.\n"
-            f"port = {self.config.pg_port}\n"
-            "listen_addresses = '127.0.0.1'\n"
-            f"unix_socket_directories = '{SOCKET_DIR}'\n"
-            "shared_preload_libraries = 'age'\n"
-            "max_connections = 200\n"
-            f"shared_buffers = '{memory['shared_buffers']}'\n"
-            # Index builds: an HNSW graph of one chunks partition (a client's, ~100k
-            # chunks at a million) fits in memory, built by the leader and 2 workers.
-            "maintenance_work_mem = '1GB'\n"
-            "max_parallel_maintenance_workers = 2\n"
-            "work_mem = '16MB'\n"
-            f"effective_cache_size = '{memory['effective_cache_size']}'\n"
-            "max_wal_size = '2GB'\n"
-            "wal_compression = 'lz4'\n"
-            "fsync = on\n"
-        )
+        conf.write_text(postgres_conf(self.config, SOCKET_DIR, memory_settings()))
         self._root.run(["chown", "postgres:postgres", f"{PG_DATA}/postgresql.auto.conf"])
 
     def _start_postgres(self) -> None:
@@ -227,6 +215,7 @@ class LocalStack:
         self._root.host(SOCKET_DIR).mkdir(parents=True, exist_ok=True)
         self._root.run(["chown", "postgres:postgres", SOCKET_DIR])
         self._write_postgres_conf()
+        self._reserve_huge_pages()
         self._say(f"postgres: starting on 127.0.0.1:{self.config.pg_port}")
         argv = [f"{PG_BIN}/pg_ctl", "-D", PG_DATA, "-l", f"{LOG_DIR}/postgres.log", "-w", "-t",
                 "60", "start"]  # fmt: skip
@@ -239,9 +228,21 @@ class LocalStack:
             self._say("postgres: start refused, retrying")
             self._pause(2.0)
         if result.returncode != 0:
+            self._release_huge_pages()
             log = self._root.host(LOG_DIR) / "postgres.log"
             tail = log.read_text(errors="replace")[-1500:] if log.exists() else ""
             raise StackError(f"postgres did not start: {output_tail(result)}\n{tail}")
+
+    def _reserve_huge_pages(self) -> None:
+        """Grow the kernel's huge page pool by what PostgreSQL's shared memory needs."""
+        if self._pool is not None and self.config.huge_pages:
+            said = reserve_for_postgres(self._root, self._pool, self.config.huge_page_record)
+            if said:
+                self._say(f"postgres: {said}")
+
+    def _release_huge_pages(self) -> None:
+        if self._pool is not None and release(self._pool, self.config.huge_page_record):
+            self._say("postgres: huge pages given back (vm.nr_hugepages)")
 
     def _create_databases(self) -> None:
         for name in self.config.databases:

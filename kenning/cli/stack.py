@@ -24,7 +24,8 @@ stack_app = typer.Typer(
         "on loopback ports. Needs root the first time (it installs the packages).\n\n"
         f"Where: {_where('stack_dir')}; ports {_where('stack_pg_port')} and "
         f"{_where('stack_redis_port')}. up also creates the database KENNING_DATABASE_URL "
-        "names."
+        "names, and reserves huge pages for PostgreSQL's shared memory (vm.nr_hugepages; "
+        f"down gives them back; {_where('stack_huge_pages')})."
     ),
 )
 
@@ -37,6 +38,7 @@ def _stack(settings: Settings) -> LocalStack:
         mirror=settings.stack_mirror,
         suite=settings.stack_suite,
         databases=(database_name(settings.database_url),),
+        huge_pages=settings.stack_huge_pages,
     )
     return LocalStack(config, say=lambda line: typer.echo(line, err=True))
 
@@ -68,5 +70,6 @@ def _print_status(status: StackStatus) -> None:
     typer.echo(f"  version {status.postgres_version or '-'}")
     typer.echo(f"  age     {status.age_version or '-'}")
     typer.echo(f"  vector  {status.pgvector_version or '-'}")
+    typer.echo(f"  huge pages {status.huge_pages or '-'}")
     typer.echo(f"redis     {state[status.redis_running]:8} {status.redis_url}")
     typer.echo(f"  version {status.redis_version or '-'}")

@@ -21,6 +21,7 @@ class StackConfig:
     mirror: str = "http://deb.debian.org/debian"
     suite: str = "trixie"
     databases: Sequence[str] = ("kenning",)
+    huge_pages: bool = True  # reserve huge pages for PostgreSQL's shared memory (up/down)
 
     @property
     def root(self) -> Path:
@@ -33,6 +34,11 @@ class StackConfig:
     @property
     def redis_url(self) -> str:
         return f"redis://127.0.0.1:{self.redis_port}/0"
+
+    @property
+    def huge_page_record(self) -> Path:
+        """How many huge pages ``up`` added to the kernel's pool (see ``stack_hugepages``)."""
+        return self.directory / "hugepages-added"
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +54,7 @@ class StackStatus:
     redis_version: str | None
     postgres_url: str
     redis_url: str
+    huge_pages: str | None = None  # PostgreSQL's huge_pages_status: on or off
 
 
 def memory_settings(total_bytes: int | None = None) -> dict[str, str]:
@@ -76,3 +83,27 @@ def machine_memory(limit_file: Path = Path("/sys/fs/cgroup/memory.max")) -> int:
     except OSError:
         return physical
     return min(physical, int(limit)) if limit.isdigit() else physical  # "max": no limit
+
+
+def postgres_conf(config: StackConfig, socket_dir: str, memory: dict[str, str]) -> str:
+    """The stack's ``postgresql.auto.conf``: loopback only, AGE preloaded, ``memory``'s
+    settings, index builds in memory, huge pages when the kernel has them reserved."""
+    return (
+        "# Written by `kenning stack up`; edits are overwritten.\n"
+        f"port = {config.pg_port}\n"
+        "listen_addresses = '127.0.0.1'\n"
+        f"unix_socket_directories = '{socket_dir}'\n"
+        "shared_preload_libraries = 'age'\n"
+        "max_connections = 200\n"
+        f"shared_buffers = '{memory['shared_buffers']}'\n"
+        # Index builds: an HNSW graph of one chunks partition (a client's, ~100k
+        # chunks at a million) fits in memory, built by the leader and 2 workers.
+        "maintenance_work_mem = '1GB'\n"
+        "max_parallel_maintenance_workers = 2\n"
+        "work_mem = '16MB'\n"
+        f"effective_cache_size = '{memory['effective_cache_size']}'\n"
+        "max_wal_size = '2GB'\n"
+        "wal_compression = 'lz4'\n"
+        f"huge_pages = '{'try' if config.huge_pages else 'off'}'\n"
+        "fsync = on\n"
+    )

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
+from kenning.cli.stack_hugepages import HugePagePool
 from kenning.cli.stack_process import StackError
 from kenning.cli.stack_root import PG_BIN
 
@@ -13,9 +15,15 @@ class FakeHost:
     """Plays the commands `LocalStack` runs, keeping server state in memory."""
 
     def __init__(
-        self, root: Path, *, debootstrap_fails: bool = False, refused_starts: int = 0
+        self,
+        root: Path,
+        *,
+        debootstrap_fails: bool = False,
+        refused_starts: int = 0,
+        huge_pages_needed: int = -1,
     ) -> None:
         self.root = root
+        self.huge_pages_needed = huge_pages_needed  # postgres -C's answer; -1: unsupported
         self.refused_starts = refused_starts
         self.calls: list[list[str]] = []
         self.pg_up = False
@@ -46,6 +54,8 @@ class FakeHost:
             (self.root / "usr/bin/redis-cli").touch()
         if name == "initdb":
             (self.root / "srv/kenning/pg/PG_VERSION").write_text("17")
+        if name == "postgres" and "-C" in cmd:
+            return 0, f"{self.huge_pages_needed}\n"
         if name == "pg_isready":
             return (0 if self.pg_up else 2), ""
         if name == "pg_ctl":
@@ -72,7 +82,38 @@ class FakeHost:
         if "pg_database" in sql:
             name = sql.rsplit("'", 2)[1]
             return "1" if name in self.databases else ""
+        if "huge_pages_status" in sql:
+            return "off"
         return "17.11" if "server_version" in sql else "1.5.0"
 
     def ran(self, program: str) -> int:
         return sum(1 for argv in self.calls if any(Path(a).name == program for a in argv[:4]))
+
+
+@dataclass(frozen=True, slots=True)
+class FakeHugePages(HugePagePool):
+    """The kernel's huge page pool as two files, growing only up to ``limit`` pages."""
+
+    limit: int = 10_000
+
+    @classmethod
+    def in_dir(cls, directory: Path, *, total: int = 0, limit: int = 10_000) -> FakeHugePages:
+        pool = cls(directory / "nr_hugepages", directory / "meminfo", limit)
+        pool.set(total=total, free=total, reserved=0)
+        return pool
+
+    def set(self, *, total: int, free: int, reserved: int) -> None:
+        self.size_file.write_text(f"{total}\n")
+        self.meminfo.write_text(
+            "MemTotal:       24576000 kB\n"
+            f"HugePages_Total:   {total}\nHugePages_Free:    {free}\n"
+            f"HugePages_Rsvd:    {reserved}\nHugePages_Surp:        0\n"
+            "Hugepagesize:       2048 kB\n"
+        )
+
+    def resize(self, pages: int) -> int:
+        counts = self.counts()
+        total = min(pages, self.limit)
+        used = counts["HugePages_Total"] - counts["HugePages_Free"]
+        self.set(total=total, free=total - used, reserved=counts["HugePages_Rsvd"])
+        return total
