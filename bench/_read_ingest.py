@@ -173,6 +173,16 @@ async def settle(pool: asyncpg.Pool, databases: Sequence[str], limit: float = 60
     return time.perf_counter() - started
 
 
+async def maintenance_runs(pool: asyncpg.Pool) -> int:
+    """Autovacuum and autoanalyze runs finished in ``pool``'s database so far: a run
+    during a measurement takes CPU and cache from it (one vacuum of ``bm25_postings`` at a
+    million chunks made HYBRID five times slower while it lasted)."""
+    total = await pool.fetchval(
+        "SELECT coalesce(sum(autovacuum_count + autoanalyze_count), 0) FROM pg_stat_all_tables"
+    )
+    return int(total)
+
+
 async def vacuum_purged(pool: asyncpg.Pool, graph: str) -> float:
     """``VACUUM (ANALYZE)`` what a purge dirtied (the reader's chunk partition with its HNSW
     graph, the BM25 statistics, sources, the AGE vertex and edge tables), so the next run

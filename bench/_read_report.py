@@ -61,6 +61,19 @@ def _rows(ops: dict[str, Any], row: Any, *parts: str) -> list[str]:
     return lines
 
 
+def background_line(background: dict[str, Any]) -> str:
+    """What ran in the database beside the measurement.
+
+    Example: ``background_line({"settle_wait_s": 12.4, "autovacuum_runs": 0})`` starts
+    ``"background: waited 12 s for vacuums to end before measuring; 0 autovacuum"``.
+    """
+    return (
+        f"background: waited {background['settle_wait_s']:.0f} s for vacuums to end before "
+        f"measuring; {background['autovacuum_runs']} autovacuum/autoanalyze runs ended during "
+        "the passes (a vacuum of the postings slows searches while it runs)"
+    )
+
+
 def render(report: dict[str, Any]) -> str:
     """The figures as two tables, then the ratios."""
     ops = report["ops"]
@@ -97,6 +110,8 @@ def render(report: dict[str, Any]) -> str:
         f"machine: {report['machine']['cpus']} CPUs, 1-min load {load[0]:.1f} before, "
         f"{load[1]:.1f} after (other work on the machine shows as 'all' above the parts)"
     )
+    if report.get("background"):
+        lines.append(background_line(report["background"]))
     for op, values in report["ratios"].items():
         lines.append(
             f"{op}: GraphQL/SQL p50 x{values['p50_graphql_over_sql']:.2f} "

@@ -49,7 +49,7 @@ from bench._processes import running_server
 from bench._read_corpus import READER, Spec, node_keys, search_queries, visible_start_keys
 from bench._read_cypher import CypherReads
 from bench._read_data import PREFIX, bench_settings, database_for, load, recreate, stale_reason
-from bench._read_ingest import empty_database, ingest_at_size
+from bench._read_ingest import empty_database, ingest_at_size, maintenance_runs, settle
 from bench._read_measure import Interleaved, interleaved, loaded, saturate
 from bench._read_paths import DomainReads, GraphqlReads, SqlReads
 from bench._read_profile import profiled
@@ -59,7 +59,7 @@ from bench._read_server import SERVE, serve
 from kenning.domain.access.principal import Role
 from kenning.settings import Settings
 from kenning.storage.access.api_keys import PgApiKeys
-from kenning.storage.db.database_url import asyncpg_dsn
+from kenning.storage.db.database_url import asyncpg_dsn, database_name
 from kenning.storage.db.pool import create_pool
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -152,10 +152,16 @@ async def _measure_op(
     return result
 
 
-async def measure(settings: Settings, spec: Spec, args: argparse.Namespace) -> dict[str, Any]:
-    """Everything measured against a running server; the report's ``ops`` part."""
+async def measure(
+    settings: Settings, spec: Spec, args: argparse.Namespace
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Everything measured against a running server, the report's ``ops`` part, after any
+    vacuum of the database ended; and the background: the wait for it, and the autovacuum
+    and autoanalyze runs that finished during the passes."""
     pool = await create_pool(settings)
     try:
+        waited = await settle(pool, [database_name(settings.database_url)])
+        runs = await maintenance_runs(pool)
         key = await _api_key(pool)
         starts = visible_start_keys(spec, node_keys(spec))
         sizes = (WARM_UP, args.queries, args.load_queries)
@@ -184,9 +190,14 @@ async def measure(settings: Settings, spec: Spec, args: argparse.Namespace) -> d
             )
             floor = {"http_floor": paths["graphql"]}
             http = await _measure_op("floor", floor, texts, args, pool, pid)
+        background = {
+            "settle_wait_s": waited,
+            "autovacuum_runs": await maintenance_runs(pool) - runs,
+        }
     finally:
         await pool.close()
-    return {"search": search, "keyword_search": keyword, "neighbors": near, "http_floor": http}
+    ops = {"search": search, "keyword_search": keyword, "neighbors": near, "http_floor": http}
+    return ops, background
 
 
 async def _cypher(
@@ -261,7 +272,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     started, load_before = time.perf_counter(), os.getloadavg()
     empty = empty_database(args.database, spec.dim) if args.ingest_docs else None
     with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-        ops = runner.run(measure(settings, spec, args))
+        ops, background = runner.run(measure(settings, spec, args))
         count, docs = args.recall_queries, args.ingest_docs
         quality = runner.run(search_quality(settings, spec, count)) if count else None
         writes = (
@@ -284,6 +295,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             "load_average_1m_before_after": [load_before[0], os.getloadavg()[0]],
         },
         "measure_s": time.perf_counter() - started,
+        "background": background,
         "ops": ops,
         "ratios": ratios(ops),
         "search_quality": quality,

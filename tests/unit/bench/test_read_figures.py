@@ -6,6 +6,7 @@ from typing import Any
 
 from bench._all_figures import read
 from bench._read_ingest import URN_PREFIX, ingest_documents
+from bench._read_report import background_line
 
 
 def _latency(p50: float) -> dict[str, float]:
@@ -69,3 +70,9 @@ def test_another_seed_draws_other_documents() -> None:
     """A run must not ingest what the previous run purged (see ``bench._read_ingest``)."""
     first, second = ingest_documents(20, seed=1), ingest_documents(20, seed=2)
     assert not {d.content for d in first} & {d.content for d in second}
+
+
+def test_the_report_says_what_vacuums_ran_beside_the_measurement() -> None:
+    line = background_line({"settle_wait_s": 41.6, "autovacuum_runs": 3})
+    assert line.startswith("background: waited 42 s for vacuums to end before measuring;")
+    assert "3 autovacuum/autoanalyze runs ended during the passes" in line
