@@ -175,8 +175,9 @@ async def settle(pool: asyncpg.Pool, databases: Sequence[str], limit: float = 60
 
 async def maintenance_runs(pool: asyncpg.Pool) -> int:
     """Autovacuum and autoanalyze runs finished in ``pool``'s database so far: a run
-    during a measurement takes CPU and cache from it (one vacuum of ``bm25_postings`` at a
-    million chunks made HYBRID five times slower while it lasted)."""
+    during a measurement takes CPU and cache from it (a search pass that overlapped a
+    vacuum of ``bm25_postings`` at a million chunks, on a server with cold caches, read
+    HYBRID five times slower)."""
     total = await pool.fetchval(
         "SELECT coalesce(sum(autovacuum_count + autoanalyze_count), 0) FROM pg_stat_all_tables"
     )
