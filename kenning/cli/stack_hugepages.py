@@ -70,13 +70,13 @@ def reserve(pool: HugePagePool, needed: int, record: Path) -> Reservation:
     """Make ``needed`` huge pages available, growing the pool by what is missing and adding
     that to the count in ``record``; on a short grant the pool goes back to its old size.
     The count never exceeds the pool (after a reboot the kernel starts from its own)."""
-    missing = needed - pool.available()
-    if missing <= 0:
-        return Reservation(needed, 0)
-    before = pool.total()
     try:
+        missing = needed - pool.available()
+        if missing <= 0:
+            return Reservation(needed, 0)
+        before = pool.total()
         granted = pool.resize(before + missing) - before
-    except OSError as error:
+    except OSError as error:  # no pool files (no hugetlb), or a read-only /proc
         return Reservation(needed, 0, f"the pool cannot grow ({error.strerror})")
     if granted < missing:
         pool.resize(before)
@@ -90,8 +90,11 @@ def release(pool: HugePagePool, record: Path) -> int:
     another stack's or program's pages stay); pages returned."""
     if not record.exists():
         return 0
-    before = pool.total()
-    after = pool.resize(before - min(_recorded(record), before))
+    try:
+        before = pool.total()
+        after = pool.resize(before - min(_recorded(record), before))
+    except OSError:  # a read-only /proc now: the count stays for a later down
+        return 0
     record.unlink()
     return before - after
 

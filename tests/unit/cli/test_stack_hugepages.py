@@ -128,3 +128,12 @@ def test_after_a_reboot_the_count_starts_again(tmp_path: Path) -> None:
     assert (tmp_path / "hugepages-added").read_text() == f"{NEEDED}\n"
     stack.down()
     assert pool.total() == 0
+
+
+def test_a_kernel_without_the_pool_files_runs_in_normal_pages(tmp_path: Path) -> None:
+    pool = HugePagePool(tmp_path / "absent/nr_hugepages", tmp_path / "absent/meminfo")
+    host, said = FakeHost(tmp_path / "root", huge_pages_needed=NEEDED), list[str]()
+    status = _stack(tmp_path, host, pool, said).up()
+    assert status.postgres_running
+    assert any("the pool cannot grow (No such file or directory)" in line for line in said)
+    assert not (tmp_path / "hugepages-added").exists()
