@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from kenning.cli.stack_config import StackConfig, StackStatus, memory_settings, postgres_conf
-from kenning.cli.stack_hugepages import HugePagePool, release, reserve_for_postgres
+from kenning.cli.stack_hugepages import HugePagePool, after_start, before_start, release
 from kenning.cli.stack_process import (
     StackError,
     output_tail,
@@ -215,7 +215,7 @@ class LocalStack:
         self._root.host(SOCKET_DIR).mkdir(parents=True, exist_ok=True)
         self._root.run(["chown", "postgres:postgres", SOCKET_DIR])
         self._write_postgres_conf()
-        self._reserve_huge_pages()
+        self._huge_pages(before_start)
         self._say(f"postgres: starting on 127.0.0.1:{self.config.pg_port}")
         argv = [f"{PG_BIN}/pg_ctl", "-D", PG_DATA, "-l", f"{LOG_DIR}/postgres.log", "-w", "-t",
                 "60", "start"]  # fmt: skip
@@ -232,17 +232,16 @@ class LocalStack:
             log = self._root.host(LOG_DIR) / "postgres.log"
             tail = log.read_text(errors="replace")[-1500:] if log.exists() else ""
             raise StackError(f"postgres did not start: {output_tail(result)}\n{tail}")
+        self._huge_pages(after_start)
 
-    def _reserve_huge_pages(self) -> None:
-        """Grow the kernel's huge page pool by what PostgreSQL's shared memory needs."""
-        if self._pool is not None and self.config.huge_pages:
-            said = reserve_for_postgres(self._root, self._pool, self.config.huge_page_record)
-            if said:
-                self._say(f"postgres: {said}")
+    def _huge_pages(self, step: Callable[[StackRoot, HugePagePool, StackConfig], str]) -> None:
+        """Reserve or check the kernel's huge pages around a start (``stack_hugepages``)."""
+        if self._pool is not None and (said := step(self._root, self._pool, self.config)):
+            self._say(f"postgres: {said}")
 
     def _release_huge_pages(self) -> None:
-        if self._pool is not None and release(self._pool, self.config.huge_page_record):
-            self._say("postgres: huge pages given back (vm.nr_hugepages)")
+        if self._pool is not None and (said := release(self._pool, self.config.huge_page_record)):
+            self._say(f"postgres: {said}")
 
     def _create_databases(self) -> None:
         for name in self.config.databases:

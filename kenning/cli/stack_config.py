@@ -54,7 +54,7 @@ class StackStatus:
     redis_version: str | None
     postgres_url: str
     redis_url: str
-    huge_pages: str | None = None  # PostgreSQL's huge_pages_status: on or off
+    huge_pages: str | None = None  # PostgreSQL's huge_pages_status: on, off or unknown
 
 
 def memory_settings(total_bytes: int | None = None) -> dict[str, str]:
@@ -87,7 +87,8 @@ def machine_memory(limit_file: Path = Path("/sys/fs/cgroup/memory.max")) -> int:
 
 def postgres_conf(config: StackConfig, socket_dir: str, memory: dict[str, str]) -> str:
     """The stack's ``postgresql.auto.conf``: loopback only, AGE preloaded, ``memory``'s
-    settings, index builds in memory, huge pages when the kernel has them reserved."""
+    settings, index builds in memory, and huge pages tried unless switched off (the server
+    falls back to normal pages when the kernel has none free)."""
     return (
         "# Written by `kenning stack up`; edits are overwritten.\n"
         f"port = {config.pg_port}\n"

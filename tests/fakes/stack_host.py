@@ -21,9 +21,11 @@ class FakeHost:
         debootstrap_fails: bool = False,
         refused_starts: int = 0,
         huge_pages_needed: int = -1,
+        maps_huge_pages: bool = True,
     ) -> None:
         self.root = root
         self.huge_pages_needed = huge_pages_needed  # postgres -C's answer; -1: unsupported
+        self.maps_huge_pages = maps_huge_pages  # what the started server's status says
         self.refused_starts = refused_starts
         self.calls: list[list[str]] = []
         self.pg_up = False
@@ -83,7 +85,7 @@ class FakeHost:
             name = sql.rsplit("'", 2)[1]
             return "1" if name in self.databases else ""
         if "huge_pages_status" in sql:
-            return "off"
+            return "on" if self.huge_pages_needed > 0 and self.maps_huge_pages else "off"
         return "17.11" if "server_version" in sql else "1.5.0"
 
     def ran(self, program: str) -> int:
@@ -92,28 +94,41 @@ class FakeHost:
 
 @dataclass(frozen=True, slots=True)
 class FakeHugePages(HugePagePool):
-    """The kernel's huge page pool as two files, growing only up to ``limit`` pages."""
+    """The kernel's huge page pool as files, growing only up to ``limit`` pages."""
 
     limit: int = 10_000
 
     @classmethod
-    def in_dir(cls, directory: Path, *, total: int = 0, limit: int = 10_000) -> FakeHugePages:
-        pool = cls(directory / "nr_hugepages", directory / "meminfo", limit)
-        pool.set(total=total, free=total, reserved=0)
+    def in_dir(
+        cls, directory: Path, *, total: int = 0, limit: int = 10_000, page_kb: int = 2048
+    ) -> FakeHugePages:
+        pool = cls(directory / "nr_hugepages", directory / "meminfo", directory / "boot_id", limit)
+        pool.boot_id_file.write_text("boot-1\n")
+        pool.set(total=total, free=total, reserved=0, page_kb=page_kb)
         return pool
 
-    def set(self, *, total: int, free: int, reserved: int) -> None:
+    def set(self, *, total: int, free: int, reserved: int, page_kb: int = 2048) -> None:
         self.size_file.write_text(f"{total}\n")
         self.meminfo.write_text(
             "MemTotal:       24576000 kB\n"
             f"HugePages_Total:   {total}\nHugePages_Free:    {free}\n"
             f"HugePages_Rsvd:    {reserved}\nHugePages_Surp:        0\n"
-            "Hugepagesize:       2048 kB\n"
+            f"Hugepagesize:       {page_kb} kB\n"
         )
 
     def resize(self, pages: int) -> int:
         counts = self.counts()
         total = min(pages, self.limit)
         used = counts["HugePages_Total"] - counts["HugePages_Free"]
-        self.set(total=total, free=total - used, reserved=counts["HugePages_Rsvd"])
+        self.set(
+            total=total,
+            free=total - used,
+            reserved=counts["HugePages_Rsvd"],
+            page_kb=counts["Hugepagesize"],
+        )
         return total
+
+    def reboot(self, pages: int) -> None:
+        """A new boot whose pool starts with ``pages`` (an administrator's)."""
+        self.boot_id_file.write_text("boot-2\n")
+        self.set(total=pages, free=pages, reserved=0)
