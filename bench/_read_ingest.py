@@ -162,15 +162,20 @@ async def settle(pool: asyncpg.Pool, databases: Sequence[str], limit: float = 60
     whichever database's rounds it overlaps, moving the ratio by 0.3 either way."""
     started = time.perf_counter()
     while time.perf_counter() - started < limit:
-        running = await pool.fetchval(
-            "SELECT count(*) FROM pg_stat_progress_vacuum WHERE datname = ANY($1::text[])",
-            list(databases),
-        )
-        if not running:
+        if not await vacuums_running(pool, databases):
             break
         await asyncio.sleep(1.0)
     await pool.execute("CHECKPOINT")  # the stack's role is a superuser
     return time.perf_counter() - started
+
+
+async def vacuums_running(pool: asyncpg.Pool, databases: Sequence[str]) -> int:
+    """(Auto)vacuums running in ``databases`` now."""
+    count = await pool.fetchval(
+        "SELECT count(*) FROM pg_stat_progress_vacuum WHERE datname = ANY($1::text[])",
+        list(databases),
+    )
+    return int(count)
 
 
 async def maintenance_runs(pool: asyncpg.Pool) -> int:

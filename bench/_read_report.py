@@ -64,13 +64,16 @@ def _rows(ops: dict[str, Any], row: Any, *parts: str) -> list[str]:
 def background_line(background: dict[str, Any]) -> str:
     """What ran in the database beside the measurement.
 
-    Example: ``background_line({"settle_wait_s": 12.4, "autovacuum_runs": 0})`` starts
-    ``"background: waited 12 s for vacuums to end before measuring; 0 autovacuum"``.
+    Example: ``background_line({"settle_wait_s": 12.4, "vacuums_running_at_start": 0,
+    "autovacuum_runs": 0, "vacuums_running_at_end": 1})`` starts ``"background: waited 12 s
+    for vacuums to end, then a checkpoint; 0 vacuums still running at the start"``.
     """
     return (
-        f"background: waited {background['settle_wait_s']:.0f} s for vacuums to end before "
-        f"measuring; {background['autovacuum_runs']} autovacuum/autoanalyze runs ended during "
-        "the passes (a vacuum of the postings slows searches while it runs)"
+        f"background: waited {background['settle_wait_s']:.0f} s for vacuums to end, then a "
+        f"checkpoint; {background.get('vacuums_running_at_start', 0)} vacuums still running "
+        f"at the start, {background['autovacuum_runs']} autovacuum/autoanalyze runs ended "
+        f"during the passes, {background.get('vacuums_running_at_end', 0)} running at the end "
+        "(a vacuum of the postings slows searches while it runs)"
     )
 
 

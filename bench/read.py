@@ -49,7 +49,13 @@ from bench._processes import running_server
 from bench._read_corpus import READER, Spec, node_keys, search_queries, visible_start_keys
 from bench._read_cypher import CypherReads
 from bench._read_data import PREFIX, bench_settings, database_for, load, recreate, stale_reason
-from bench._read_ingest import empty_database, ingest_at_size, maintenance_runs, settle
+from bench._read_ingest import (
+    empty_database,
+    ingest_at_size,
+    maintenance_runs,
+    settle,
+    vacuums_running,
+)
 from bench._read_measure import Interleaved, interleaved, loaded, saturate
 from bench._read_paths import DomainReads, GraphqlReads, SqlReads
 from bench._read_profile import profiled
@@ -160,8 +166,9 @@ async def measure(
     and autoanalyze runs that finished during the passes."""
     pool = await create_pool(settings)
     try:
-        waited = await settle(pool, [database_name(settings.database_url)])
-        runs = await maintenance_runs(pool)
+        database = [database_name(settings.database_url)]
+        waited = await settle(pool, database)
+        runs, running = await maintenance_runs(pool), await vacuums_running(pool, database)
         key = await _api_key(pool)
         starts = visible_start_keys(spec, node_keys(spec))
         sizes = (WARM_UP, args.queries, args.load_queries)
@@ -192,7 +199,9 @@ async def measure(
             http = await _measure_op("floor", floor, texts, args, pool, pid)
         background = {
             "settle_wait_s": waited,
+            "vacuums_running_at_start": running,
             "autovacuum_runs": await maintenance_runs(pool) - runs,
+            "vacuums_running_at_end": await vacuums_running(pool, database),
         }
     finally:
         await pool.close()

@@ -73,6 +73,14 @@ def test_another_seed_draws_other_documents() -> None:
 
 
 def test_the_report_says_what_vacuums_ran_beside_the_measurement() -> None:
-    line = background_line({"settle_wait_s": 41.6, "autovacuum_runs": 3})
-    assert line.startswith("background: waited 42 s for vacuums to end before measuring;")
-    assert "3 autovacuum/autoanalyze runs ended during the passes" in line
+    line = background_line(
+        {
+            "settle_wait_s": 600.2,
+            "vacuums_running_at_start": 1,
+            "autovacuum_runs": 3,
+            "vacuums_running_at_end": 2,
+        }
+    )
+    assert line.startswith("background: waited 600 s for vacuums to end, then a checkpoint;")
+    assert "1 vacuums still running at the start" in line  # the wait gave up
+    assert "3 autovacuum/autoanalyze runs ended during the passes, 2 running at the end" in line
