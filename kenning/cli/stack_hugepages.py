@@ -3,18 +3,19 @@ mapped in 2 MB pages instead of 4 kB ones.
 
 At a million chunks a write walks thousands of shared buffers (an HNSW insert visits the
 partition's graph, the BM25 postings go to random leaves of a 4.6 GB btree), and the same
-ingest managed 14-21 % fewer documents a second with the buffers in 4 kB pages than in
-2 MB ones (README, "The local stack"). Linux hands a program huge pages only from a pool
-the administrator reserves (``vm.nr_hugepages``), so ``kenning stack up`` reserves what
-PostgreSQL asks for (``postgres -C shared_memory_size_in_huge_pages``) and ``kenning stack
-down`` gives it back. The pages added are counted in a file beside the stack, with the
-boot's id: ``down`` returns exactly those, whatever other stacks or programs reserved
-meanwhile, and a count from before a reboot counts for nothing. The pages stay reserved
-from ``up`` to ``down`` (or the next boot), also while the server is stopped or after it
-crashed. When the kernel cannot give them (memory too fragmented, a read-only ``/proc``,
-huge pages of another size) the pool is left as it was, and when the started server did
-not map them (a cgroup's hugetlb limit) they are given back; PostgreSQL then runs in normal
-pages (``huge_pages = try``): slower at size, never refused.
+ingest managed 19 % fewer documents a second with the buffers in 4 kB pages than in 2 MB
+ones (medians of runs at a million chunks; README, "The local stack"). Linux hands a program
+huge pages only from a pool the administrator reserves (``vm.nr_hugepages``), so ``kenning
+stack up`` reserves what PostgreSQL asks for (``postgres -C
+shared_memory_size_in_huge_pages``) and ``kenning stack down`` gives it back. The pages
+added are counted in a file beside the stack, with the boot's id: ``down`` returns exactly
+those, whatever other stacks or programs reserved meanwhile, and a count from before a
+reboot counts for nothing. The pages stay reserved from ``up`` to ``down`` (or the next
+boot), also while the server is stopped or after it crashed. When the kernel cannot give
+them (memory too fragmented, a read-only ``/proc``, huge pages of another size) the pool is
+left as it was, and when the started server did not map them (a cgroup's hugetlb limit) they
+are given back; PostgreSQL then runs in normal pages (``huge_pages = try``): slower at size,
+never refused.
 """
 
 from __future__ import annotations
