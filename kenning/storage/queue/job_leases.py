@@ -94,10 +94,15 @@ class PgWorkQueue:
         if not leases:
             return set()
         rows = await self._pool.fetch(
-            """UPDATE ingestion_jobs j SET heartbeat_at = now(),
+            # The held rows locked in the queue's one order (created_at, id), as a cancel
+            # of many jobs locks them, so the two cannot deadlock.
+            """WITH held AS (SELECT j.id FROM ingestion_jobs j
+                   JOIN unnest($1::text[], $2::text[]) AS h(id, owner)
+                     ON j.id = h.id AND j.lease_owner = h.owner
+                   WHERE j.status = 'RUNNING' ORDER BY j.created_at, j.id FOR UPDATE OF j)
+               UPDATE ingestion_jobs j SET heartbeat_at = now(),
                    lease_expires_at = now() + make_interval(secs => $3)
-               FROM unnest($1::text[], $2::text[]) AS h(id, owner)
-               WHERE j.id = h.id AND j.lease_owner = h.owner AND j.status = 'RUNNING'
+               FROM held WHERE j.id = held.id
                RETURNING j.id""",
             [lease.job_id for lease in leases],
             [lease.owner for lease in leases],

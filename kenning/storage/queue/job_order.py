@@ -1,8 +1,9 @@
 """Moving a queued job to another place in its lane's order (``PgJobQueue.move``).
 
 `move_queued_job` locks the lane's moves, checks the job is still queued, plans the move in
-the domain (`kenning.domain.queue.order.plan_move`) and writes the new priorities and
-positions, all in one transaction.
+the domain (`kenning.domain.queue.order.plan_move`), locks the rows it writes in the queue's
+one lock order (created_at, id) and writes the new priorities and positions, all in one
+transaction.
 """
 
 from __future__ import annotations
@@ -31,9 +32,7 @@ async def move_queued_job(conn: Connection, job_id: str, position: int) -> Any:
             "SELECT pg_advisory_xact_lock(hashtextextended('kenning.queue.move.' || $1::text, 0))",
             lane,
         )
-        current = await conn.fetchval(
-            "SELECT status FROM ingestion_jobs WHERE id = $1 FOR UPDATE", job_id
-        )
+        current = await conn.fetchval("SELECT status FROM ingestion_jobs WHERE id = $1", job_id)
         if current != JobStatus.QUEUED:
             raise JobStateError(f"job {job_id} is {current}", JobStatus(current))
         return await _apply_move(conn, Lane(lane), job_id, position)
@@ -52,6 +51,19 @@ async def _apply_move(conn: Connection, lane: Lane, job_id: str, position: int) 
         QueueEntry(r["id"], r["priority"], r["queue_position"], r["created_at"]) for r in rows
     ]
     move = plan_move(entries, job_id, position)
+    # Every row the move writes is locked at once in the order the other writers of many
+    # jobs lock theirs (created_at, id: ``CANCEL_MATCHING``); locking the moved job first
+    # and the jobs around it later deadlocked with a cancel that held one of them.
+    locked = await conn.fetch(
+        "SELECT id, status FROM ingestion_jobs WHERE id = ANY($1::text[]) "
+        "ORDER BY created_at, id FOR UPDATE",
+        list(move.positions),
+    )
+    current = next((r["status"] for r in locked if r["id"] == job_id), None)
+    if current is None:  # deleted since it was read
+        raise NotFoundError(f"no job {job_id}", field="jobId")
+    if current != JobStatus.QUEUED:  # claimed or cancelled since it was read
+        raise JobStateError(f"job {job_id} is {current}", JobStatus(current))
     others = [(jid, pos) for jid, pos in move.positions.items() if jid != job_id]
     await _renumber(conn, others)
     return await conn.fetchrow(

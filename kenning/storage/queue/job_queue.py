@@ -231,12 +231,16 @@ class PgJobQueue:
             return _with_position(job, await queue_position(conn, job))
 
     async def cancel_connection(self, client_id: str, connection_id: str) -> int:
+        # Rows locked in the queue's one order (created_at, id), as ``CANCEL_MATCHING``.
         rows = await self._pool.fetch(
-            f"""UPDATE ingestion_jobs SET status = 'CANCELLED', last_error = 'connection revoked',
-                finished_at = clock_timestamp(), version = version + 1,
-                updated_at = clock_timestamp()
+            f"""WITH chosen AS (SELECT id FROM ingestion_jobs
                 WHERE client_id = $1 AND connection_id = $2 AND status = 'QUEUED'
-                RETURNING {JOB_COLUMNS}""",
+                ORDER BY created_at, id FOR UPDATE)
+                UPDATE ingestion_jobs j SET status = 'CANCELLED', last_error = 'connection revoked',
+                finished_at = clock_timestamp(), version = j.version + 1,
+                updated_at = clock_timestamp()
+                FROM chosen WHERE j.id = chosen.id AND j.status = 'QUEUED'
+                RETURNING {", ".join("j." + c.strip() for c in JOB_COLUMNS.split(","))}""",
             client_id,
             connection_id,
         )

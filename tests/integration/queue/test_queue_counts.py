@@ -110,7 +110,9 @@ async def actor(runtime: Runtime, seed: int, steps: int) -> int:
 async def test_counts_equal_a_count_of_the_jobs_after_a_concurrent_random_mix(
     qruntime: Runtime, queue_pool: asyncpg.Pool
 ) -> None:
-    changed = await asyncio.gather(*(actor(qruntime, seed, 60) for seed in range(8)))
+    async with asyncio.TaskGroup() as group:  # one actor's error stops the others
+        actors = [group.create_task(actor(qruntime, seed, 60)) for seed in range(8)]
+    changed = [task.result() for task in actors]
     # Direct writes count as well: a delete, a scope change, an expired lease recovered.
     await queue_pool.execute(
         "DELETE FROM ingestion_jobs WHERE id IN (SELECT id FROM ingestion_jobs LIMIT 5)"
