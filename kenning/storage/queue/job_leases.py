@@ -32,7 +32,7 @@ from kenning.domain.queue.ports import ClaimedJob, EventPublisher
 from kenning.storage.db.pool import Connection
 from kenning.storage.ingestion.knowledge_store import PgKnowledgeStore, PgWriteUnit
 from kenning.storage.queue.job_queue import wake
-from kenning.storage.queue.job_rows import JOB_COLUMNS, LANE_ORDER, to_job
+from kenning.storage.queue.job_rows import J_COLUMNS, JOB_COLUMNS, LANE_ORDER, to_job
 
 T = TypeVar("T")
 RECOVER_BATCH: Final = 1000
@@ -48,7 +48,7 @@ _CLAIM = f"""
             AND (next_attempt_at IS NULL OR next_attempt_at <= now())
           ORDER BY {LANE_ORDER} LIMIT 1 FOR UPDATE SKIP LOCKED) next
     WHERE j.id = next.id
-    RETURNING {", ".join("j." + c.strip() for c in JOB_COLUMNS.split(","))}, j.payload"""
+    RETURNING {J_COLUMNS}, j.payload"""
 _HELD = "id = $1 AND lease_owner = $2 AND status = 'RUNNING'"
 _END = (
     "stage = NULL, lease_owner = NULL, lease_expires_at = NULL, "

@@ -43,6 +43,7 @@ from kenning.storage.queue.job_queue_sql import (
     POSITION,
 )
 from kenning.storage.queue.job_rows import (
+    J_COLUMNS,
     JOB_COLUMNS,
     decode_claim_cursor,
     decode_cursor,
@@ -240,7 +241,7 @@ class PgJobQueue:
                 finished_at = clock_timestamp(), version = j.version + 1,
                 updated_at = clock_timestamp()
                 FROM chosen WHERE j.id = chosen.id AND j.status = 'QUEUED'
-                RETURNING {", ".join("j." + c.strip() for c in JOB_COLUMNS.split(","))}""",
+                RETURNING {J_COLUMNS}""",
             client_id,
             connection_id,
         )

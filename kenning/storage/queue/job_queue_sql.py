@@ -7,7 +7,7 @@ Values are always parameters; the only splices are the fixed fragments of
 from __future__ import annotations
 
 from kenning.storage.db.visibility import visible_rows
-from kenning.storage.queue.job_rows import JOB_COLUMNS, LANE_ORDER, ORDER_ROW, order_row
+from kenning.storage.queue.job_rows import J_COLUMNS, JOB_COLUMNS, LANE_ORDER, ORDER_ROW, order_row
 
 LAST_DONE = """
     SELECT j.id, j.idempotency_key, EXISTS (
@@ -84,4 +84,4 @@ CANCEL_MATCHING = f"""
         lease_expires_at = NULL, finished_at = clock_timestamp(), version = j.version + 1,
         updated_at = clock_timestamp()
     FROM chosen WHERE j.id = chosen.id
-    RETURNING {", ".join("j." + c.strip() for c in JOB_COLUMNS.split(","))}, chosen.previous"""
+    RETURNING {J_COLUMNS}, chosen.previous"""

@@ -21,6 +21,8 @@ JOB_COLUMNS: Final = (
     "connection_id, source_kind, source_id, content_version, attempts, next_attempt_at, "
     "last_error, version, created_at, updated_at, finished_at, queue_position"
 )
+# The same columns of the row aliased ``j``, for an UPDATE ... FROM that returns them.
+J_COLUMNS: Final = ", ".join(f"j.{column.strip()}" for column in JOB_COLUMNS.split(","))
 # The claim order; an index on (priority, queue_position, created_at) serves it.
 LANE_ORDER: Final = "priority, queue_position NULLS LAST, created_at, id"
 # The same order as one comparable row (positions never reach the int4 maximum).
