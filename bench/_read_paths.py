@@ -100,10 +100,6 @@ def _bm25(settings: Settings) -> search_sql.Bm25:
     )
 
 
-def _scan(settings: Settings) -> VectorScan:
-    return VectorScan(settings.search_ef_search, settings.search_max_scan_tuples)
-
-
 class SqlReads:
     """The server's statements through asyncpg, with the least Python around them."""
 
@@ -114,7 +110,7 @@ class SqlReads:
         self._dim = settings.embedding_dim
         self._fusion = _fusion(settings)
         self._depth = CandidateDepth().for_limit(SEARCH_LIMIT)
-        self._scan = _scan(settings)
+        self._scan = VectorScan.from_settings(settings)
         one_client = bool(reader.client_id)
         self.nearest_text = search_sql.nearest(SearchFilters(), one_client=one_client).text
         # The statements KEYWORD runs, whatever their ranking (they follow search_sql's text).
@@ -218,7 +214,7 @@ class DomainReads:
     def __init__(self, pool: asyncpg.Pool, settings: Settings, reader: Scope) -> None:
         self._reader = reader
         self._max_limit = settings.search_max_limit
-        self._index = PgChunkIndex(pool, _scan(settings), _bm25(settings))
+        self._index = PgChunkIndex(pool, VectorScan.from_settings(settings), _bm25(settings))
         self._embedder = create_embedder(settings)
         self._configs = {mode: config_for(mode, _fusion(settings)) for mode in SearchMode}
         self._graph = PgGraphReader(pool, settings.graph_name)

@@ -150,8 +150,7 @@ def direct(pool: asyncpg.Pool, settings: Settings) -> Call:
     graph, aliases = PgGraphReader(pool, settings.graph_name), PgAliasRegistry(pool)
     ports = memory_context.MemoryPorts(
         embedder=create_embedder(settings),
-        index=PgChunkIndex(pool, VectorScan(settings.search_ef_search,
-                                            settings.search_max_scan_tuples)),
+        index=PgChunkIndex(pool, VectorScan.from_settings(settings)),
         graph=graph, chunks=PgChunkReader(pool), knowledge=PgUserKnowledge(pool),
         session=PgSessionStore(pool), procedures=PgProcedureStore(pool),
         rules=PgRuleStore(pool), groups=PgProjectGroups(pool),

@@ -112,7 +112,7 @@ class Runtime:
         self.chunks = PgChunkReader(self.pool)
         self.chunk_index = PgChunkIndex(
             self.pool,
-            VectorScan(self.settings.search_ef_search, self.settings.search_max_scan_tuples),
+            VectorScan.from_settings(self.settings),
             Bm25(
                 budget=self.settings.search_keyword_budget,
                 rescore_per_row=self.settings.search_keyword_rescore,

@@ -12,6 +12,7 @@ from kenning.storage.db.database_url import (
     sqlalchemy_url,
     with_database,
 )
+from kenning.storage.retrieval.chunk_search import VectorScan
 
 
 def test_defaults_point_at_the_local_stack(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -108,3 +109,13 @@ def test_the_priority_linger_reaches_the_workers(monkeypatch: pytest.MonkeyPatch
     assert worker_config(Settings()).priority_linger == 0.25
     monkeypatch.setenv("KENNING_QUEUE_PRIORITY_LINGER_SECONDS", "0")
     assert worker_config(Settings()).priority_linger == 0.0
+
+
+def test_the_vector_scan_defaults_are_the_settings_defaults(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for var in ("KENNING_SEARCH_EF_SEARCH", "KENNING_SEARCH_MAX_SCAN_TUPLES"):
+        monkeypatch.delenv(var, raising=False)
+    assert VectorScan.from_settings(Settings(_env_file=None)) == VectorScan()
+    monkeypatch.setenv("KENNING_SEARCH_EF_SEARCH", "120")
+    assert VectorScan.from_settings(Settings(_env_file=None)).ef_search == 120

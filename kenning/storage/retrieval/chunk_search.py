@@ -19,6 +19,7 @@ import numpy as np
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.retrieval.search import IndexHit, SearchFilters
+from kenning.settings import Settings
 from kenning.storage.db.visibility import reader_params
 from kenning.storage.graph.chunk_reads import chunk_view
 from kenning.storage.retrieval import search_sql
@@ -44,6 +45,11 @@ class VectorScan:
     ef_search: int = 200
     max_scan_tuples: int = 50_000
     iterative_scan: Literal["relaxed_order", "strict_order"] = "relaxed_order"
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> VectorScan:
+        """The scan the ``search_*`` settings describe."""
+        return cls(settings.search_ef_search, settings.search_max_scan_tuples)
 
     def ef_for(self, limit: int) -> int:
         """The ``ef_search`` for ``limit`` rows."""

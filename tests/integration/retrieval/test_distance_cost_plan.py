@@ -16,12 +16,14 @@ from kenning.storage.db.health import DISTANCE_COST, distance_cost, set_distance
 from kenning.storage.db.pool import Connection
 from kenning.storage.db.visibility import reader_params
 from kenning.storage.retrieval import search_sql
+from kenning.storage.retrieval.chunk_search import VectorScan
 from tests.support.chunk_rows import replace_chunks, unit_vectors
 
 pytestmark = pytest.mark.integration
 
 ROWS = 6000  # at 3,000 the exact scan is still planned, priced or not (and is cheap)
 READER = Scope("acme", "", "")  # client-wide: every row of the partition is visible
+EF_SEARCH = VectorScan().ef_search
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +50,7 @@ async def _plan(conn: Connection, ef_search: int, dimension: int) -> str:
     return "\n".join(r[0] for r in await conn.fetch(f"EXPLAIN {statement.text}", *args))
 
 
-async def test_the_partition_index_is_planned_at_ef_search_200(
+async def test_the_partition_index_is_planned_at_the_default_ef_search(
     partition: str, pool: asyncpg.Pool, migrated_settings: Settings
 ) -> None:
     hnsw = f"Index Scan using {partition}_embedding_idx"
@@ -56,13 +58,13 @@ async def test_the_partition_index_is_planned_at_ef_search_200(
     async with pool.acquire() as conn:
         assert await distance_cost(conn) == DISTANCE_COST
         async with conn.transaction():
-            plan = await _plan(conn, 200, migrated_settings.embedding_dim)
+            plan = await _plan(conn, EF_SEARCH, migrated_settings.embedding_dim)
         assert hnsw in plan, plan
         tr = conn.transaction()
         await tr.start()
         try:
             await conn.execute(set_distance_cost(1))
-            unpriced = await _plan(conn, 200, migrated_settings.embedding_dim)
+            unpriced = await _plan(conn, EF_SEARCH, migrated_settings.embedding_dim)
         finally:
             await tr.rollback()
         assert hnsw not in unpriced and exact in unpriced, unpriced
