@@ -118,4 +118,5 @@ def test_the_vector_scan_defaults_are_the_settings_defaults(
         monkeypatch.delenv(var, raising=False)
     assert VectorScan.from_settings(Settings(_env_file=None)) == VectorScan()
     monkeypatch.setenv("KENNING_SEARCH_EF_SEARCH", "120")
-    assert VectorScan.from_settings(Settings(_env_file=None)).ef_search == 120
+    monkeypatch.setenv("KENNING_SEARCH_MAX_SCAN_TUPLES", "7000")
+    assert VectorScan.from_settings(Settings(_env_file=None)) == VectorScan(120, 7000)

@@ -49,7 +49,10 @@ class VectorScan:
     @classmethod
     def from_settings(cls, settings: Settings) -> VectorScan:
         """The scan the ``search_*`` settings describe."""
-        return cls(settings.search_ef_search, settings.search_max_scan_tuples)
+        return cls(
+            ef_search=settings.search_ef_search,
+            max_scan_tuples=settings.search_max_scan_tuples,
+        )
 
     def ef_for(self, limit: int) -> int:
         """The ``ef_search`` for ``limit`` rows."""
