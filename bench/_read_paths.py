@@ -127,12 +127,15 @@ class SqlReads:
         """The query's vector as the server's words embedder makes it."""
         return np.asarray(words_vector(query, self._dim), dtype=np.float32)
 
+    def scan_settings(self, limit: int) -> tuple[str, str, str]:
+        """The values of ``search_sql.SCAN_SETTINGS`` the server sets for ``limit`` rows."""
+        scan = self._scan
+        return str(scan.ef_for(limit)), scan.iterative_scan, str(scan.max_scan_tuples)
+
     async def nearest_rows(self, embedding: np.ndarray, limit: int) -> list[asyncpg.Record]:
         """``PgChunkIndex.nearest``: its scan settings, then its statement, ``limit`` deep."""
-        scan = self._scan
-        settings = (str(scan.ef_for(limit)), scan.iterative_scan, str(scan.max_scan_tuples))
         async with self._pool.acquire() as conn, conn.transaction():
-            await conn.execute(search_sql.SCAN_SETTINGS, *settings)
+            await conn.execute(search_sql.SCAN_SETTINGS, *self.scan_settings(limit))
             return await conn.fetch(self.nearest_text, *self.params, embedding, limit)
 
     async def _vector(self, query: str) -> list[asyncpg.Record]:

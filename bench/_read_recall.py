@@ -31,6 +31,7 @@ from bench._read_paths import SEARCH_LIMIT, SqlReads
 from kenning.domain.retrieval.search import CandidateDepth
 from kenning.settings import Settings
 from kenning.storage.db.pool import create_pool
+from kenning.storage.retrieval import search_sql
 
 RECALL_K = SEARCH_LIMIT
 KEYWORD_DEPTH = 20
@@ -97,8 +98,16 @@ def _index_names(plan: Any) -> set[str]:
     return found
 
 
-async def _uses_hnsw(pool: asyncpg.Pool, text: str, args: Sequence[object]) -> bool:
-    plan = await pool.fetchval(f"EXPLAIN (FORMAT JSON) {text}", *args)
+async def plan_uses_hnsw(
+    pool: asyncpg.Pool, text: str, args: Sequence[object], scan: Sequence[str] = ()
+) -> bool:
+    """Whether ``text``'s plan reads an HNSW index, planned under the scan settings ``scan``
+    (``SCAN_SETTINGS``' values) when given: the planner's choice between the index and an
+    exact scan of a partition depends on ``hnsw.ef_search``."""
+    async with pool.acquire() as conn, conn.transaction():
+        if scan:
+            await conn.execute(search_sql.SCAN_SETTINGS, *scan)
+        plan = await conn.fetchval(f"EXPLAIN (FORMAT JSON) {text}", *args)
     hnsw = await pool.fetch(
         "SELECT indexrelid::regclass::text AS name FROM pg_index i "
         "JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam "
@@ -126,9 +135,9 @@ async def vector_recall(
     exact = exact_text(sql.nearest_text)
     params = sql.params
     probe = (*params, sql.embedding(queries[0]), depth)
-    if await _uses_hnsw(pool, exact, probe):
+    if await plan_uses_hnsw(pool, exact, probe):
         raise RuntimeError("the exact statement's plan reads an HNSW index")
-    server_uses_hnsw = await _uses_hnsw(pool, sql.nearest_text, probe)
+    server_uses_hnsw = await plan_uses_hnsw(pool, sql.nearest_text, probe, sql.scan_settings(depth))
     recalls: dict[int, list[float]] = {RECALL_K: [], depth: []}
     seconds: dict[str, list[float]] = {"server": [], "exact": []}
     for query in queries:

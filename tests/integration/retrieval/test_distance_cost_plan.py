@@ -9,6 +9,7 @@ import asyncpg
 import numpy as np
 import pytest
 
+from bench._read_recall import plan_uses_hnsw
 from kenning.domain.access.scope import Scope
 from kenning.domain.retrieval.search import SearchFilters
 from kenning.settings import Settings
@@ -68,3 +69,16 @@ async def test_the_partition_index_is_planned_at_the_default_ef_search(
         finally:
             await tr.rollback()
         assert hnsw not in unpriced and exact in unpriced, unpriced
+
+
+async def test_the_read_bench_checks_the_plan_under_the_server_s_ef_search(
+    partition: str, pool: asyncpg.Pool, migrated_settings: Settings
+) -> None:
+    """``bench.read`` reports whether the server's plan used HNSW; the answer changes with
+    ``ef_search`` (a high one makes the partition's exact scan cheaper), so the check must
+    plan under the server's scan settings, not the session's defaults."""
+    statement = search_sql.nearest(SearchFilters(), one_client=True).text
+    query = np.ones(migrated_settings.embedding_dim, dtype=np.float32)
+    args = (*reader_params(READER), query, 10)
+    assert await plan_uses_hnsw(pool, statement, args, (str(EF_SEARCH), "relaxed_order", "50000"))
+    assert not await plan_uses_hnsw(pool, statement, args, ("1000", "relaxed_order", "50000"))
