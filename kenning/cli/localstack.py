@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from kenning.cli.stack_config import StackConfig, StackStatus, memory_settings, postgres_conf
-from kenning.cli.stack_hugepages import HugePagePool, after_start, before_start, release
+from kenning.cli.stack_hugepages import HugePagePool, after_start, before_start, pool_lock, release
 from kenning.cli.stack_process import (
     StackError,
     output_tail,
@@ -83,7 +83,8 @@ class LocalStack:
             self._say("postgres: stopped")
         else:
             self._say("postgres: not running")
-        self._release_huge_pages()
+        with pool_lock(self._pool):
+            self._release_huge_pages()
         if self._root.redis_running():
             self._root.redis_cli("shutdown", "nosave", check=False)
             wait_until(lambda: not self._root.redis_running(), 10.0, "redis to stop")
@@ -215,6 +216,10 @@ class LocalStack:
         self._root.host(SOCKET_DIR).mkdir(parents=True, exist_ok=True)
         self._root.run(["chown", "postgres:postgres", SOCKET_DIR])
         self._write_postgres_conf()
+        with pool_lock(self._pool):
+            self._start_postgres_server()
+
+    def _start_postgres_server(self) -> None:
         self._huge_pages(before_start)
         self._say(f"postgres: starting on 127.0.0.1:{self.config.pg_port}")
         argv = [f"{PG_BIN}/pg_ctl", "-D", PG_DATA, "-l", f"{LOG_DIR}/postgres.log", "-w", "-t",

@@ -20,6 +20,10 @@ never refused.
 
 from __future__ import annotations
 
+import fcntl
+import tempfile
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,6 +41,20 @@ class HugePagePool:
     size_file: Path = Path("/proc/sys/vm/nr_hugepages")
     meminfo: Path = Path("/proc/meminfo")
     boot_id_file: Path = Path("/proc/sys/kernel/random/boot_id")
+    # One pool per machine, so one lock per machine: /run/lock is Debian's place for them.
+    lock_file: Path = Path("/run/lock/kenning-hugepages.lock")
+
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the machine's huge-page lock: two stacks starting at once would both find the
+        same pages missing (or the other's reserved pages still free) and count them twice.
+        Taken once per start, from reserving until the server has mapped its pages."""
+        lock = self.lock_file
+        if not lock.parent.is_dir():  # a system without /run/lock
+            lock = Path(tempfile.gettempdir()) / lock.name
+        with lock.open("a") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            yield  # closing the file releases the lock
 
     def counts(self) -> dict[str, int]:
         """``HugePages_Total``, ``_Free``, ``_Rsvd`` and ``Hugepagesize`` (kB) from meminfo."""
@@ -63,6 +81,12 @@ class HugePagePool:
     def boot(self) -> str:
         """This boot's id: a count written under another one is of a pool that is gone."""
         return self.boot_id_file.read_text().strip()
+
+
+def pool_lock(pool: HugePagePool | None) -> AbstractContextManager[None]:
+    """``pool``'s lock, or none without a pool. Take it once per caller: a second ``flock``
+    from the same process, on another open file, would wait for the first forever."""
+    return pool.locked() if pool is not None else nullcontext()
 
 
 @dataclass(frozen=True, slots=True)

@@ -102,7 +102,13 @@ class FakeHugePages(HugePagePool):
     def in_dir(
         cls, directory: Path, *, total: int = 0, limit: int = 10_000, page_kb: int = 2048
     ) -> FakeHugePages:
-        pool = cls(directory / "nr_hugepages", directory / "meminfo", directory / "boot_id", limit)
+        pool = cls(
+            size_file=directory / "nr_hugepages",
+            meminfo=directory / "meminfo",
+            boot_id_file=directory / "boot_id",
+            lock_file=directory / "hugepages.lock",
+            limit=limit,
+        )
         pool.boot_id_file.write_text("boot-1\n")
         pool.set(total=total, free=total, reserved=0, page_kb=page_kb)
         return pool

@@ -3,6 +3,7 @@ exactly what `up` added, and a kernel that cannot give them leaves the pool as i
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -169,7 +170,9 @@ def test_a_failed_start_gives_the_pages_back(tmp_path: Path) -> None:
 
 def test_a_kernel_without_the_pool_files_runs_in_normal_pages(tmp_path: Path) -> None:
     absent = tmp_path / "absent"
-    pool = HugePagePool(absent / "nr_hugepages", absent / "meminfo", absent / "boot_id")
+    pool = HugePagePool(
+        absent / "nr_hugepages", absent / "meminfo", absent / "boot_id", tmp_path / "lock"
+    )
     said: list[str] = []
     status = _stack(tmp_path, _host(tmp_path), pool, said).up()
     assert status.postgres_running
@@ -210,4 +213,28 @@ def test_two_stacks_each_give_back_only_their_own(tmp_path: Path) -> None:
     first.down()
     assert pool.total() == 100  # the second server's pages stay
     second.down()
+    assert pool.total() == 0
+
+
+def test_a_start_waits_for_another_stack_holding_the_pool(tmp_path: Path) -> None:
+    """Two stacks starting at once would both find the same pages missing and count them
+    twice; the machine-wide lock makes the second wait until the first has mapped them."""
+    pool = FakeHugePages.in_dir(tmp_path)
+    said: list[str] = []
+    stack = _stack(tmp_path, _host(tmp_path), pool, said)
+    started = threading.Event()
+
+    def up() -> None:
+        stack.up()
+        started.set()
+
+    with pool.locked():  # another stack between its reservation and its start
+        worker = threading.Thread(target=up)
+        worker.start()
+        assert not started.wait(0.5)
+        assert pool.total() == 0  # it has not reserved while the lock was held
+    worker.join(10)
+    assert started.is_set()
+    assert pool.total() == NEEDED
+    stack.down()
     assert pool.total() == 0
