@@ -245,8 +245,7 @@ class LocalStack:
             self._say(f"postgres: {said}")
 
     def _release_huge_pages(self) -> None:
-        if self._pool is not None and (said := release(self._pool, self.config.huge_page_record)):
-            self._say(f"postgres: {said}")
+        self._huge_pages(lambda _root, pool, config: release(pool, config.huge_page_record))
 
     def _create_databases(self) -> None:
         for name in self.config.databases:
