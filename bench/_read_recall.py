@@ -2,8 +2,10 @@
 exact scoped answer, and KEYWORD's top-k statement against the one that scores every posting.
 
 - ``vector_recall``: each query's embedding (as the server's words embedder makes it) goes
-  through the server's ``nearest`` statement with its scan settings
-  (``SqlReads.nearest_rows``), 10 deep and HYBRID's candidate depth deep, and through the
+  through the server's vector search (``SqlReads.nearest_rows``: the HNSW statement with its
+  scan settings, and the exact scan of ``chunk_vectors`` when that is low on similarity;
+  the share of queries the exact scan answered is reported), 10 deep and HYBRID's
+  candidate depth deep, and through the
   same statement with the inner order written ``(embedding <=> $4) + 0``: no index can serve
   that order, so PostgreSQL computes the distance of every visible row of the reader's
   partitions, the exact answer. ``EXPLAIN`` checks the exact statement uses no HNSW index
@@ -77,6 +79,10 @@ def summary(values: Sequence[float]) -> dict[str, float]:
     }
 
 
+def _share(flags: Sequence[bool]) -> float:
+    return sum(flags) / len(flags) if flags else float("nan")
+
+
 def exact_text(nearest: str) -> str:
     """The server's nearest statement with an inner order no index can serve."""
     if nearest.count(_INNER_ORDER) != 1:
@@ -140,12 +146,14 @@ async def vector_recall(
     server_uses_hnsw = await plan_uses_hnsw(pool, sql.nearest_text, probe, sql.scan_settings(depth))
     recalls: dict[int, list[float]] = {RECALL_K: [], depth: []}
     seconds: dict[str, list[float]] = {"server": [], "exact": []}
+    scanned: list[bool] = []  # whether the server's exact scan answered, per query
     for query in queries:
         embedding = sql.embedding(query)
         started = time.perf_counter()
-        served = await sql.nearest_rows(embedding, RECALL_K)
+        served, was_scanned = await sql.nearest_rows(embedding, RECALL_K)
         seconds["server"].append(time.perf_counter() - started)
-        deep = await sql.nearest_rows(embedding, depth)
+        scanned.append(was_scanned)
+        deep, _ = await sql.nearest_rows(embedding, depth)
         started = time.perf_counter()
         truth = await pool.fetch(exact, *params, embedding, depth)
         seconds["exact"].append(time.perf_counter() - started)
@@ -160,6 +168,10 @@ async def vector_recall(
         f"recall_at_{RECALL_K}_by_kind": {
             "sentences": summary([r for r, s in zip(top, sentence, strict=True) if s]),
             "names": summary([r for r, s in zip(top, sentence, strict=True) if not s]),
+        },
+        "server_exact_share": {
+            "sentences": _share([x for x, s in zip(scanned, sentence, strict=True) if s]),
+            "names": _share([x for x, s in zip(scanned, sentence, strict=True) if not s]),
         },
         "hybrid_depth": depth,
         "recall_at_depth": summary(recalls[depth]),
@@ -218,6 +230,7 @@ async def search_quality(settings: Settings, spec: Spec, count: int) -> dict[str
         await pool.close()
     print(f"  recall and keyword agreement: {time.perf_counter() - started:.1f} s", file=sys.stderr)
     return {
+        "exact_below": settings.search_exact_below,
         "vector_recall": vector,
         "keyword_agreement": keyword,
         "keyword_sentences": keyword_sentences,

@@ -15,14 +15,14 @@ from kenning.domain.retrieval.search import SearchFilters
 from kenning.storage.db.visibility import visible_rows
 from kenning.storage.graph.chunk_reads import CHUNK_COLUMNS
 
-_FIRST_FILTER = 6
+FIRST_FILTER = 6
 
 # Column and operator per filter, in the order their parameters follow ``$5``.
 _FILTERS = (
-    ("kinds", "c.kind = ANY(${n}::text[])"),
-    ("knowledge_types", "c.knowledge_type = ANY(${n}::text[])"),
-    ("tags", "c.tags && ${n}::text[]"),
-    ("source_urns", "c.source_urn = ANY(${n}::text[])"),
+    ("kinds", "{a}.kind = ANY(${n}::text[])"),
+    ("knowledge_types", "{a}.knowledge_type = ANY(${n}::text[])"),
+    ("tags", "{a}.tags && ${n}::text[]"),
+    ("source_urns", "{a}.source_urn = ANY(${n}::text[])"),
 )
 
 SCAN_SETTINGS = (
@@ -46,16 +46,23 @@ class Statement:
 # Only for a reader of one client: a global reader (``$1 = ''``) sees every client's rows.
 # Written as ``= ANY(ARRAY[text, text])``: ``IN ($1, '')`` becomes an array cast to the
 # column's type, which PostgreSQL cannot prune a generic plan by.
-_ONE_CLIENT = "c.client_id = ANY(ARRAY[$1::text, ''])"
+_ONE_CLIENT = "{a}.client_id = ANY(ARRAY[$1::text, ''])"
 
 
-def _where(filters: SearchFilters, one_client: bool) -> tuple[str, tuple[list[str], ...]]:
-    clauses = [_ONE_CLIENT, visible_rows(1, "c")] if one_client else [visible_rows(1, "c")]
+def where_visible(
+    filters: SearchFilters, one_client: bool, alias: str = "c", scope: str | None = None
+) -> tuple[str, tuple[list[str], ...]]:
+    """The scope predicate (or ``scope``, a predicate standing for it) and the set filters
+    over the rows aliased ``alias`` (columns named as in ``chunks``), and the filters'
+    values, which follow ``$5``."""
+    clauses = [scope or visible_rows(1, alias)]
+    if one_client:
+        clauses.insert(0, _ONE_CLIENT.format(a=alias))
     args: list[list[str]] = []
     for name, template in _FILTERS:
         values: tuple[str, ...] = getattr(filters, name)
         if values:
-            clauses.append(template.format(n=_FIRST_FILTER + len(args)))
+            clauses.append(template.format(a=alias, n=FIRST_FILTER + len(args)))
             args.append(list(values))
     return " AND ".join(clauses), tuple(args)
 
@@ -70,7 +77,7 @@ def nearest(filters: SearchFilters, *, one_client: bool = False) -> Statement:
     it may return rows slightly out of distance order, so the outer query sorts them again
     (``+ 0`` keeps PostgreSQL 17 from trusting the inner order and skipping the sort).
     """
-    where, args = _where(filters, one_client)
+    where, args = where_visible(filters, one_client)
     text = (
         "WITH nearest AS MATERIALIZED ("
         f"SELECT {CHUNK_COLUMNS}, c.embedding <=> $4 AS distance FROM chunks c "
@@ -204,7 +211,7 @@ def matching(
     runs ``matching_exhaustive`` (see ``answered``).
     """
     p = params or Bm25()
-    where, args = _where(filters, one_client)
+    where, args = where_visible(filters, one_client)
     text = (
         f"WITH {_PARSED}, {_STATISTICS}, "
         "heads AS (SELECT x.client_id, x.chunk_id, "
@@ -240,7 +247,7 @@ def matching_exhaustive(
     reach), so it lies in [0, 1).
     """
     p = params or Bm25()
-    where, args = _where(filters, one_client)
+    where, args = where_visible(filters, one_client)
     # Terms add up in lexeme order, so equal chunks score bit for bit alike and tie on id.
     # Postings are grouped by the id's bytes (COLLATE "C": memcmp and abbreviated keys
     # instead of strcoll; equality is the same), the id then back in the column's collation

@@ -39,7 +39,7 @@ SLOTS = [("", ""), ("p1", ""), ("p2", "g1"), ("", "g1"), ("p3", "g2")]
 
 def _reference(filters: SearchFilters) -> str:
     """The former statement: every posting scored before any candidate is checked."""
-    where, _ = search_sql._where(filters, one_client=False)
+    where, _ = search_sql.where_visible(filters, one_client=False)
     score = (
         "ln(1 + (s.n - x.df + 0.5) / (x.df + 0.5)) * x.tf * 2.2::float8 / "
         "(x.tf + 1.2::float8 * (0.25::float8 + 0.75::float8 * x.dl / s.avgdl))"
