@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from alembic import context
 from alembic.autogenerate.api import AutogenContext
-from pgvector.sqlalchemy import Vector
+from pgvector.sqlalchemy import HALFVEC, Vector
 from sqlalchemy import Column, pool
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import async_engine_from_config
@@ -23,6 +23,7 @@ from kenning.storage.db import (  # noqa: F401  (their tables)
     queue_tables,
     rule_table,
     session_table,
+    vector_tables,
 )
 from kenning.storage.db.database_url import sqlalchemy_url
 from kenning.storage.db.tables import metadata
@@ -40,27 +41,30 @@ def _compare_type(
     inspected_type: TypeEngine[Any],
     metadata_type: TypeEngine[Any],
 ) -> bool | None:
-    # The declared vector has no fixed dimension; the database's must be the configured one.
-    if isinstance(metadata_type, Vector):
-        dim = getattr(inspected_type, "dim", None)
-        return not (isinstance(inspected_type, Vector) and dim == settings.embedding_dim)
+    # The declared vectors have no fixed dimension; the database's must be the configured one.
+    for kind in (Vector, HALFVEC):
+        if isinstance(metadata_type, kind):
+            dim = getattr(inspected_type, "dim", None)
+            return not (isinstance(inspected_type, kind) and dim == settings.embedding_dim)
     return None
 
 
 def _render_item(type_: str, obj: Any, autogen_context: AutogenContext) -> str | Literal[False]:
-    if type_ == "type" and isinstance(obj, Vector):
-        autogen_context.imports.add("from pgvector.sqlalchemy import Vector")
-        return "Vector()"
+    for kind in (Vector, HALFVEC):
+        if type_ == "type" and isinstance(obj, kind):
+            autogen_context.imports.add(f"from pgvector.sqlalchemy import {kind.__name__}")
+            return f"{kind.__name__}()"
     return False
 
 
 def _include_name(name: str | None, type_: str, parent_names: Any) -> bool:
-    # The partitions of ``chunks`` (0016) are its storage, not tables of their own: the
-    # partitioned parent carries the columns and indexes that are compared.
+    # The partitions of ``chunks`` (0016) and ``chunk_vectors`` (0021) are their storage,
+    # not tables of their own: the partitioned parent carries the columns and indexes that
+    # are compared.
     return not (type_ == "table" and name is not None and _PARTITION.fullmatch(name))
 
 
-_PARTITION = re.compile(r"chunks_p\d+")
+_PARTITION = re.compile(r"(chunks|chunk_vectors)_p\d+")
 
 
 def _configure(connection: Connection | None = None, **kwargs: Any) -> None:
