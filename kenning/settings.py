@@ -94,6 +94,11 @@ class Settings(BaseSettings):
     # pgvector HNSW: candidate list per scan, and how far an iterative (filtered) scan may go.
     search_ef_search: int = Field(default=200, ge=1, le=1000)
     search_max_scan_tuples: int = Field(default=50_000, ge=1)
+    # Exact vector search when an HNSW probe's best similarity is below search_exact_below,
+    # for readers whose clients hold at most search_exact_max_rows chunks (see
+    # kenning.storage.retrieval.chunk_search); -1 or 0 turn it off.
+    search_exact_below: float = Field(default=0.3, ge=-1.0, le=1.0)
+    search_exact_max_rows: int = Field(default=50_000, ge=0)
     # KEYWORD top-k: postings read per query word and client (best by impact), and the
     # candidates scored exactly per wanted row (see kenning.storage.retrieval.search_sql).
     search_keyword_budget: int = Field(default=1000, ge=1, le=1_000_000)

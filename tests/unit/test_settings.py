@@ -114,9 +114,17 @@ def test_the_priority_linger_reaches_the_workers(monkeypatch: pytest.MonkeyPatch
 def test_the_vector_scan_defaults_are_the_settings_defaults(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    for var in ("KENNING_SEARCH_EF_SEARCH", "KENNING_SEARCH_MAX_SCAN_TUPLES"):
+    overrides = {
+        "KENNING_SEARCH_EF_SEARCH": "120",
+        "KENNING_SEARCH_MAX_SCAN_TUPLES": "7000",
+        "KENNING_SEARCH_EXACT_BELOW": "0.25",
+        "KENNING_SEARCH_EXACT_MAX_ROWS": "90000",
+    }
+    for var in overrides:
         monkeypatch.delenv(var, raising=False)
     assert VectorScan.from_settings(Settings(_env_file=None)) == VectorScan()
-    monkeypatch.setenv("KENNING_SEARCH_EF_SEARCH", "120")
-    monkeypatch.setenv("KENNING_SEARCH_MAX_SCAN_TUPLES", "7000")
-    assert VectorScan.from_settings(Settings(_env_file=None)) == VectorScan(120, 7000)
+    for var, value in overrides.items():
+        monkeypatch.setenv(var, value)
+    assert VectorScan.from_settings(Settings(_env_file=None)) == VectorScan(
+        120, 7000, exact_below=0.25, exact_max_rows=90_000
+    )

@@ -6,6 +6,12 @@ scan looks at ``ef_search`` candidates and filters them afterwards, so a reader 
 scan resumes until ``limit`` rows pass the scope and filters, or ``max_scan_tuples`` index
 tuples were visited. ``relaxed_order`` is the faster mode (the statement re-sorts the rows);
 ``strict_order`` is the alternative when exact order during the scan matters.
+
+Before the walk, a probe of the same statement with a small ``ef_search`` finds the best
+similarity the graph offers. When it is below ``exact_below`` the query resembles no chunk
+enough for the walk to be trusted, and every visible vector is compared instead
+(``exact_sql``); the walk answers when the reader's clients hold more than
+``exact_max_rows`` chunks.
 """
 
 from __future__ import annotations
@@ -20,9 +26,10 @@ import numpy as np
 from kenning.domain.access.scope import Scope
 from kenning.domain.retrieval.search import IndexHit, SearchFilters
 from kenning.settings import Settings
+from kenning.storage.db.pool import Connection
 from kenning.storage.db.visibility import reader_params
 from kenning.storage.graph.chunk_reads import chunk_view
-from kenning.storage.retrieval import search_sql
+from kenning.storage.retrieval import exact_sql, search_sql
 
 MAX_EF_SEARCH = 1000  # pgvector's upper bound for hnsw.ef_search
 
@@ -40,11 +47,27 @@ class VectorScan:
     ``max_scan_tuples``: how many index tuples an iterative scan may visit before it gives
     up (pgvector's default is 20,000; 50,000 lets a reader who sees 0.1 % of 50,000 chunks
     still get its rows).
+    ``exact_below``: the probe's best similarity under which the exact scan answers
+    instead. 0.3 is about six standard deviations of the similarity of two unrelated
+    384-float directions (``1/sqrt(384)`` = 0.051); at a million chunks the probe scored
+    ``bench.read``'s queries of bare names at most 0.25 and its sentences at least 0.36.
+    -1 never scans.
+    ``exact_max_rows``: the most chunks the reader's clients (its own and the global one)
+    may hold for an exact scan; 0 never scans. The scan reads every row of those clients'
+    partitions at about 0.45 µs of CPU a row on one core (118,000 rows in 55 ms), so 50,000
+    keeps it near 23 ms, inside HYBRID's 50 ms; ``bench.read`` measures what a larger cap
+    costs.
+    ``probe_ef_search``: the probe's ``ef_search``. At 10 it took 2.2 ms at a million
+    chunks; the probe scored names at most 0.25 and sentences at least 0.36 (0.27 and 0.37
+    at 200).
     """
 
     ef_search: int = 200
     max_scan_tuples: int = 50_000
     iterative_scan: Literal["relaxed_order", "strict_order"] = "relaxed_order"
+    exact_below: float = 0.3
+    exact_max_rows: int = 50_000
+    probe_ef_search: int = 10
 
     @classmethod
     def from_settings(cls, settings: Settings) -> VectorScan:
@@ -52,7 +75,14 @@ class VectorScan:
         return cls(
             ef_search=settings.search_ef_search,
             max_scan_tuples=settings.search_max_scan_tuples,
+            exact_below=settings.search_exact_below,
+            exact_max_rows=settings.search_exact_max_rows,
         )
+
+    @property
+    def scans_exactly(self) -> bool:
+        """Whether a low probe may send a search to the exact scan."""
+        return self.exact_below > -1.0 and self.exact_max_rows > 0
 
     def ef_for(self, limit: int) -> int:
         """The ``ef_search`` for ``limit`` rows."""
@@ -76,19 +106,50 @@ class PgChunkIndex:
         self, embedding: Sequence[float], reader: Scope, filters: SearchFilters, limit: int
     ) -> list[IndexHit]:
         """Visible chunks nearest to ``embedding``; score is the cosine similarity."""
-        statement = search_sql.nearest(filters, one_client=bool(reader.client_id))
-        vector = np.asarray(embedding, dtype=np.float32)
-        async with self._pool.acquire() as conn, conn.transaction():
-            await conn.execute(
-                search_sql.SCAN_SETTINGS,
-                str(self._scan.ef_for(limit)),
-                self._scan.iterative_scan,
-                str(self._scan.max_scan_tuples),
-            )
-            rows = await conn.fetch(
-                statement.text, *reader_params(reader), vector, limit, *statement.filter_args
-            )
+        rows, _ = await self.nearest_rows(embedding, reader, filters, limit)
         return [IndexHit(chunk_view(row), float(row["score"])) for row in rows]
+
+    async def nearest_rows(
+        self,
+        embedding: Sequence[float] | np.ndarray,
+        reader: Scope,
+        filters: SearchFilters,
+        limit: int,
+    ) -> tuple[list[asyncpg.Record], bool]:
+        """``nearest``'s rows (``CHUNK_COLUMNS``, ``distance``, ``score``), and whether the
+        exact scan gave them."""
+        one_client = bool(reader.client_id)
+        walk = search_sql.nearest(filters, one_client=one_client)
+        scope = (*reader_params(reader), np.asarray(embedding, dtype=np.float32))
+        scan = self._scan
+        async with self._pool.acquire() as conn, conn.transaction():
+            if scan.scans_exactly and await self._probe_settings(conn, reader):
+                probe = await conn.fetch(walk.text, *scope, 1, *walk.filter_args)
+                if not probe or float(probe[0]["score"]) < scan.exact_below:
+                    exact = exact_sql.nearest_exact(filters, one_client=one_client)
+                    return await conn.fetch(exact.text, *scope, limit, *exact.filter_args), True
+            await self._set(conn, scan.ef_for(limit))
+            return await conn.fetch(walk.text, *scope, limit, *walk.filter_args), False
+
+    async def _probe_settings(self, conn: Connection, reader: Scope) -> bool:
+        """Set the probe's scan settings; whether the reader's clients are small enough for
+        an exact scan."""
+        scan = self._scan
+        chunks = await conn.fetchval(
+            exact_sql.PROBE_SETTINGS,
+            str(scan.probe_ef_search),
+            scan.iterative_scan,
+            str(scan.max_scan_tuples),
+            reader.client_id,
+        )
+        return int(chunks) <= scan.exact_max_rows
+
+    async def _set(self, conn: Connection, ef_search: int) -> None:
+        """The scan settings for the transaction's next nearest-neighbour statement."""
+        scan = self._scan
+        await conn.execute(
+            search_sql.SCAN_SETTINGS, str(ef_search), scan.iterative_scan, str(scan.max_scan_tuples)
+        )
 
     async def matching(
         self, text: str, reader: Scope, filters: SearchFilters, limit: int

@@ -1,13 +1,24 @@
-"""Property: on random corpora, no read path shows a reader anything its scope hides."""
+"""Property: on random corpora, no read path shows a reader anything its scope hides.
+
+Vector search has two statements: the HNSW walk and the exact scan of ``chunk_vectors``
+(which the tests' hash embedder's unrelated vectors send nearly every query to). The
+property runs once with each.
+"""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
+import asyncpg
 import pytest
+import redis.asyncio as aioredis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from kenning.runtime import Runtime
+from kenning.settings import Settings
+from tests.support.counting_embedder import CountingEmbedder
 from tests.support.graphql_api import Api
 from tests.support.leaks.audit import audit_reader
 from tests.support.leaks.corpus import KEYS, Document, Reader, corpora, readers, write_corpus
@@ -23,6 +34,21 @@ probes = st.builds(
     paths=st.tuples(_pair, _pair),
     entity=st.sampled_from(KEYS),
 )
+
+
+@pytest.fixture(params=[0.3, -1.0], ids=["exact-scan", "hnsw-walk"])
+async def runtime(
+    request: pytest.FixtureRequest,
+    pool: asyncpg.Pool,
+    migrated_settings: Settings,
+    embedder: CountingEmbedder,
+    clean: None,
+) -> AsyncIterator[Runtime]:
+    """The shared runtime, with exact vector scans on (the default) or off."""
+    tuned = migrated_settings.model_copy(update={"search_exact_below": request.param})
+    redis = aioredis.from_url(tuned.redis_url)
+    yield Runtime(settings=tuned, pool=pool, redis=redis, embedder=embedder)
+    await redis.aclose()
 
 
 @dataclass(frozen=True, slots=True)

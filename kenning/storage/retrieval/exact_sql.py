@@ -1,0 +1,69 @@
+"""SQL of the exact nearest-neighbour search: every visible vector compared, no index.
+
+An HNSW graph finds a query's neighbours by walking towards them, which works when they
+stand out. A query that resembles nothing (two or three rare names, under an embedder
+whose unrelated texts lie near orthogonal) has neighbours that differ from the rest of the
+corpus by noise; the walk stops in the wrong places, and at a million chunks ``bench.read``
+measured such queries' recall@10 at 0.53 with ``ef_search`` 200 and 0.80 at 1000. Only
+comparing every visible vector finds them, and ``PgChunkIndex.nearest`` does so when a
+cheap HNSW probe's best similarity is that low (``VectorScan.exact_below``).
+
+The scan reads ``chunk_vectors`` (migration 0021), not ``chunks``, whose embeddings live in
+TOAST. The reader's visible scopes are looked up once in ``chunk_scopes`` by the scope
+predicate, and each row is kept by its scope's number. Half-precision distances can order
+near ties differently from the stored ``vector``'s, so the ``2 * limit + 10`` nearest by
+``halfvec`` are ranked again by the chunk's own embedding, and that row passes the scope
+predicate and the filters again: ``chunks`` stays the authority on what a reader sees.
+
+Parameters: ``$1..$3`` the reader's scope, ``$4`` the query vector, ``$5`` the limit, then
+one array per set filter. The scan reads every row of the reader's clients, so
+``PgChunkIndex`` runs it only when they hold at most ``VectorScan.exact_max_rows`` chunks
+(``PROBE_SETTINGS`` counts them).
+"""
+
+from __future__ import annotations
+
+from kenning.domain.retrieval.search import SearchFilters
+from kenning.storage.db.visibility import visible_rows
+from kenning.storage.graph.chunk_reads import CHUNK_COLUMNS
+from kenning.storage.retrieval.search_sql import Statement, where_visible
+
+# The pgvector settings for the probe (``search_sql.SCAN_SETTINGS``'s three), then the chunks
+# of the clients whose rows the reader's scan would read (its own and the global one; every
+# client's for a global reader, ``$4 = ''``), as the BM25 triggers count them.
+PROBE_SETTINGS = (
+    "SELECT (SELECT coalesce(sum(l.chunks), 0) FROM bm25_lengths l "
+    "WHERE $4 = '' OR l.client_id = ANY(ARRAY[$4::text, ''])) AS chunks, "
+    "set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', $2, true), "
+    "set_config('hnsw.max_scan_tuples', $3, true)"
+)
+# The numbers of the scopes the reader sees, in the clients it reads.
+_SCOPES = (
+    "scopes AS MATERIALIZED (SELECT coalesce(array_agg(s.id), '{{}}') AS ids "
+    "FROM chunk_scopes s WHERE ($1 = '' OR s.client_id = ANY(ARRAY[$1::text, ''])) "
+    "AND {visible})"
+)
+# The side table has no project or group columns: its scope number stands for them.
+_VISIBLE = "v.scope = ANY((SELECT ids FROM scopes)::int[])"
+
+
+def nearest_exact(filters: SearchFilters, *, one_client: bool = False) -> Statement:
+    """Visible chunks nearest to ``$4`` by cosine distance, every visible vector compared;
+    the rows and columns of ``search_sql.nearest``'s statement.
+
+    ``one_client``: the reader belongs to a client, so only its partition and the global
+    one's are read.
+    """
+    where, args = where_visible(filters, one_client, alias="v", scope=_VISIBLE)
+    joined, _ = where_visible(filters, one_client, alias="c")  # the row itself, again
+    scopes = _SCOPES.format(visible=visible_rows(1, "s"))
+    text = (
+        f"WITH q AS MATERIALIZED (SELECT $4::vector AS v, ($4::vector)::halfvec AS h), {scopes}, "
+        "candidates AS MATERIALIZED (SELECT v.client_id, v.id FROM chunk_vectors v "
+        f"WHERE {where} ORDER BY v.embedding <=> (SELECT h FROM q) LIMIT $5 * 2 + 10), "
+        f"nearest AS (SELECT {CHUNK_COLUMNS}, c.embedding <=> q.v AS distance "
+        "FROM candidates k JOIN chunks c ON c.client_id = k.client_id AND c.id = k.id, q "
+        f"WHERE {joined} ORDER BY distance, c.id LIMIT $5) "
+        "SELECT *, 1 - distance AS score FROM nearest ORDER BY distance, id"
+    )
+    return Statement(text, args)
