@@ -6,7 +6,9 @@
   fusion on ids, the breadth-first bookkeeping of ``traverse.neighbors`` on raw records.
   As ``PgChunkIndex`` does, the nearest statement names the reader's client (its
   partitions only) and KEYWORD runs the top-k statement, then the exhaustive one when
-  fewer than the limit came back.
+  fewer than the limit came back. Vector search is ``PgChunkIndex.nearest_rows`` itself
+  (the probe, then the HNSW statement or the exact scan): the choice between statements is
+  part of what is measured, and its Python is a few lines.
 - ``DomainReads`` calls ``search`` / ``neighbors`` with the storage adapters the server
   builds (``PgChunkIndex``, ``PgGraphReader``, ``PgAliasRegistry``), without GraphQL/HTTP.
 - ``GraphqlReads`` posts the GraphQL query to the running server.
@@ -111,6 +113,7 @@ class SqlReads:
         self._fusion = _fusion(settings)
         self._depth = CandidateDepth().for_limit(SEARCH_LIMIT)
         self._scan = VectorScan.from_settings(settings)
+        self._index = PgChunkIndex(pool, self._scan)
         one_client = bool(reader.client_id)
         self.nearest_text = search_sql.nearest(SearchFilters(), one_client=one_client).text
         # The statements KEYWORD runs, whatever their ranking (they follow search_sql's text).
@@ -132,14 +135,15 @@ class SqlReads:
         scan = self._scan
         return str(scan.ef_for(limit)), scan.iterative_scan, str(scan.max_scan_tuples)
 
-    async def nearest_rows(self, embedding: np.ndarray, limit: int) -> list[asyncpg.Record]:
-        """``PgChunkIndex.nearest``: its scan settings, then its statement, ``limit`` deep."""
-        async with self._pool.acquire() as conn, conn.transaction():
-            await conn.execute(search_sql.SCAN_SETTINGS, *self.scan_settings(limit))
-            return await conn.fetch(self.nearest_text, *self.params, embedding, limit)
+    async def nearest_rows(
+        self, embedding: np.ndarray, limit: int
+    ) -> tuple[list[asyncpg.Record], bool]:
+        """``PgChunkIndex.nearest``'s rows, ``limit`` deep (its probe, then the HNSW statement
+        or the exact scan), and whether the exact scan gave them."""
+        return await self._index.nearest_rows(embedding, self._reader, SearchFilters(), limit)
 
     async def _vector(self, query: str) -> list[asyncpg.Record]:
-        return await self.nearest_rows(self.embedding(query), self._depth)
+        return (await self.nearest_rows(self.embedding(query), self._depth))[0]
 
     async def keyword_rows(self, query: str, limit: int) -> tuple[list[asyncpg.Record], bool]:
         """``PgChunkIndex.matching``: the top-k statement, the exhaustive one when fewer

@@ -2,10 +2,10 @@
 exact scoped answer, and KEYWORD's top-k statement against the one that scores every posting.
 
 - ``vector_recall``: each query's embedding (as the server's words embedder makes it) goes
-  through the server's vector search (``SqlReads.nearest_rows``: the HNSW statement with its
-  scan settings, and the exact scan of ``chunk_vectors`` when that is low on similarity;
-  the share of queries the exact scan answered is reported), 10 deep and HYBRID's
-  candidate depth deep, and through the
+  through the server's vector search (``SqlReads.nearest_rows``: the HNSW probe, then the
+  HNSW statement with its scan settings or the exact scan of ``chunk_vectors`` when the
+  probe is low on similarity; the share of queries the exact scan answered is reported),
+  10 deep and HYBRID's candidate depth deep, and through the
   same statement with the inner order written ``(embedding <=> $4) + 0``: no index can serve
   that order, so PostgreSQL computes the distance of every visible row of the reader's
   partitions, the exact answer. ``EXPLAIN`` checks the exact statement uses no HNSW index
@@ -231,6 +231,7 @@ async def search_quality(settings: Settings, spec: Spec, count: int) -> dict[str
     print(f"  recall and keyword agreement: {time.perf_counter() - started:.1f} s", file=sys.stderr)
     return {
         "exact_below": settings.search_exact_below,
+        "exact_max_rows": settings.search_exact_max_rows,
         "vector_recall": vector,
         "keyword_agreement": keyword,
         "keyword_sentences": keyword_sentences,

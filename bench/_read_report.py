@@ -161,6 +161,14 @@ def quality_lines(quality: dict[str, Any] | None, writes: dict[str, Any] | None)
                 "  recall@10 by query kind: "
                 + ", ".join(f"{kind} {value['mean']:.3f}" for kind, value in kinds.items())
             )
+        shares = vector.get("server_exact_share", {})
+        if shares:
+            lines.append(
+                "  answered by the exact scan (the probe's best similarity below "
+                f"{quality.get('exact_below', float('nan'))}, the reader's clients at most "
+                f"{quality.get('exact_max_rows', 'n/a')} chunks): "
+                + ", ".join(f"{kind} {share:.0%}" for kind, share in shares.items())
+            )
         for name, label in (("keyword_agreement", "queries"), ("keyword_sentences", "sentences")):
             if name in quality:
                 lines.append(_keyword_line(quality[name], label))

@@ -146,6 +146,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             "db_pool_max": settings.db_pool_max,
             "search_ef_search": settings.search_ef_search,
             "search_max_scan_tuples": settings.search_max_scan_tuples,
+            "search_exact_below": settings.search_exact_below,
+            "search_exact_max_rows": settings.search_exact_max_rows,
         },
         "machine": {
             "cpus": os.cpu_count(),
