@@ -1,8 +1,9 @@
 """What the exact vector scan reads (migration 0021), kept by triggers on ``chunks``.
 
 ``chunk_scopes`` numbers each scope (client, project, group) chunks are stored in;
-``chunk_vectors`` holds one narrow row per chunk: its scope's number, its filter columns and
-its embedding in half precision. Read by ``kenning.storage.retrieval.exact_sql``.
+``chunk_vectors`` holds one narrow row per chunk: its scope's number, its key, its embedding
+in half precision and its filter columns, in that order in the table (the migration's).
+Read by ``kenning.storage.retrieval.exact_sql``.
 """
 
 from __future__ import annotations
@@ -35,13 +36,14 @@ class ChunkVectorRow(SQLModel, table=True):
     __tablename__ = "chunk_vectors"
     __table_args__ = (
         sa.PrimaryKeyConstraint("client_id", "id"),
+        sa.Index("ix_chunk_vectors_scope", "client_id", "scope"),
         {"postgresql_partition_by": "HASH (client_id)"},
     )
 
     scope: int
-    embedding: list[float] = Field(sa_column=sa.Column(HALF_EMBEDDING, nullable=False))
     client_id: str = Field(max_length=200)
     id: str = Field(max_length=64)
+    embedding: list[float] = Field(sa_column=sa.Column(HALF_EMBEDDING, nullable=False))
     kind: str = Field(max_length=200)
     knowledge_type: str | None = Field(default=None, max_length=40)
     tags: list[str] = Field(sa_column=sa.Column(ARRAY(sa.Text()), nullable=False))
