@@ -191,17 +191,21 @@ async def maintenance_runs(pool: asyncpg.Pool) -> int:
 
 async def vacuum_purged(pool: asyncpg.Pool, graph: str) -> float:
     """``VACUUM (ANALYZE)`` what a purge dirtied (the reader's chunk partition with its HNSW
-    graph, the BM25 statistics, sources, the AGE vertex and edge tables), so the next run
-    does not meet this run's cleanup as an autovacuum mid-measurement; the seconds it took.
+    graph and its ``chunk_vectors`` partition, the BM25 statistics, sources, the AGE vertex
+    and edge tables), so the next run does not meet this run's cleanup as an autovacuum
+    mid-measurement; the seconds it took.
     ``bm25_postings`` is left to autovacuum: a run leaves about 0.2 % of its rows dead."""
     started = time.perf_counter()
-    partition = await pool.fetchval(
-        "SELECT tableoid::regclass::text FROM chunks WHERE client_id = $1 LIMIT 1",
-        SCOPE.client_id,
-    )
+    partitions = [
+        await pool.fetchval(
+            f"SELECT tableoid::regclass::text FROM {parent} WHERE client_id = $1 LIMIT 1",
+            SCOPE.client_id,
+        )
+        for parent in ("chunks", "chunk_vectors")
+    ]
     tables = ["bm25_terms", "bm25_lengths", "sources", "source_mentions"]
     tables += [f'{graph}."Entity"', f'{graph}."REL"']  # graph: a checked setting
-    for table in [partition, *tables] if partition else tables:
+    for table in [*filter(None, partitions), *tables]:
         await pool.execute(f"VACUUM (ANALYZE) {table}")  # names from the catalog or above
     return time.perf_counter() - started
 
