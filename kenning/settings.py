@@ -96,7 +96,8 @@ class Settings(BaseSettings):
     search_max_scan_tuples: int = Field(default=50_000, ge=1)
     # Exact vector search when an HNSW probe's best similarity is below search_exact_below,
     # for readers whose clients hold at most search_exact_max_rows chunks (see
-    # kenning.storage.retrieval.chunk_search); -1 or 0 turn it off.
+    # kenning.storage.retrieval.chunk_search); search_exact_below -1 or
+    # search_exact_max_rows 0 turns it off.
     search_exact_below: float = Field(default=0.3, ge=-1.0, le=1.0)
     search_exact_max_rows: int = Field(default=50_000, ge=0)
     # KEYWORD top-k: postings read per query word and client (best by impact), and the

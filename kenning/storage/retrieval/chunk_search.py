@@ -120,16 +120,16 @@ class PgChunkIndex:
         exact scan gave them."""
         one_client = bool(reader.client_id)
         walk = search_sql.nearest(filters, one_client=one_client)
-        scope = (*reader_params(reader), np.asarray(embedding, dtype=np.float32))
+        args = (*reader_params(reader), np.asarray(embedding, dtype=np.float32))
         scan = self._scan
         async with self._pool.acquire() as conn, conn.transaction():
             if scan.scans_exactly and await self._probe_settings(conn, reader):
-                probe = await conn.fetch(walk.text, *scope, 1, *walk.filter_args)
+                probe = await conn.fetch(walk.text, *args, 1, *walk.filter_args)
                 if not probe or float(probe[0]["score"]) < scan.exact_below:
                     exact = exact_sql.nearest_exact(filters, one_client=one_client)
-                    return await conn.fetch(exact.text, *scope, limit, *exact.filter_args), True
+                    return await conn.fetch(exact.text, *args, limit, *exact.filter_args), True
             await self._set(conn, scan.ef_for(limit))
-            return await conn.fetch(walk.text, *scope, limit, *walk.filter_args), False
+            return await conn.fetch(walk.text, *args, limit, *walk.filter_args), False
 
     async def _probe_settings(self, conn: Connection, reader: Scope) -> bool:
         """Set the probe's scan settings; whether the reader's clients are small enough for

@@ -1,5 +1,6 @@
-"""The exact vector scan (``exact_sql``, migration 0021): when it answers, what it answers,
-and that its side tables follow every write to ``chunks``."""
+"""The exact vector scan (``exact_sql``, migration 0021): when it answers and what it answers
+(its side tables' triggers: ``test_chunk_vectors_sync``; its own scope filter:
+``test_exact_scan_scope``)."""
 
 from __future__ import annotations
 
@@ -110,3 +111,14 @@ async def test_without_the_scan_the_walk_answers(
     )
     assert not scanned
     assert len(rows) == 10
+
+
+async def test_the_cap_counts_the_readers_clients_only(
+    pool: asyncpg.Pool, vectors: np.ndarray
+) -> None:
+    # beta and the global rows hold 400 chunks, acme and the global rows 1,000.
+    index = PgChunkIndex(pool, VectorScan(exact_max_rows=500))
+    query = unit_vectors(400, 1, vectors.shape[1])[0]
+    _, small = await index.nearest_rows(query, Scope("beta", "web", "fe"), SearchFilters(), 10)
+    _, large = await index.nearest_rows(query, Scope("acme", "web", "fe"), SearchFilters(), 10)
+    assert (small, large) == (True, False)

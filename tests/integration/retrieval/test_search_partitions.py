@@ -21,7 +21,7 @@ from kenning.settings import Settings
 from kenning.storage.db.pool import Connection
 from kenning.storage.db.visibility import reader_params
 from kenning.storage.retrieval import search_sql
-from kenning.storage.retrieval.chunk_search import PgChunkIndex
+from kenning.storage.retrieval.chunk_search import PgChunkIndex, VectorScan
 from tests.support.chunk_rows import replace_chunks, unit_vectors
 
 pytestmark = pytest.mark.integration
@@ -92,12 +92,14 @@ async def test_a_client_readers_vector_search_plans_two_partitions(
 
 async def test_neither_arm_returns_the_twin_tenants_rows(pool: asyncpg.Pool, tenants: str) -> None:
     index = PgChunkIndex(pool)
+    walk = PgChunkIndex(pool, VectorScan(exact_below=-1.0))  # no exact scan
     rng = np.random.default_rng(4)
     for _ in range(5):
         query = rng.standard_normal(384).astype(np.float32)
-        near = await index.nearest(query.tolist(), READER, SearchFilters(), 45)
-        assert {h.chunk.scope.client_id for h in near} == {READER.client_id, ""}
-        assert len(near) == 45  # all 40 of the reader's and the 5 global chunks
+        for vectors in (index, walk):
+            near = await vectors.nearest(query.tolist(), READER, SearchFilters(), 45)
+            assert {h.chunk.scope.client_id for h in near} == {READER.client_id, ""}
+            assert len(near) == 45  # all 40 of the reader's and the 5 global chunks
     for text in ("rollout checklist", "step 7", "rollout"):
         found = await index.matching(text, READER, SearchFilters(), 100)
         assert found and {h.chunk.scope.client_id for h in found} <= {READER.client_id, ""}

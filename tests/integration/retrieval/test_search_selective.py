@@ -122,12 +122,15 @@ async def test_the_index_adapter_returns_exact_order_and_honours_filters(
 ) -> None:
     query = np.random.default_rng(2).standard_normal(384).astype(np.float32)
     query /= np.linalg.norm(query)
-    index = PgChunkIndex(pool, VectorScan(ef_search=100, max_scan_tuples=50_000))
-    found = await index.nearest(query.tolist(), READER, SearchFilters(), 10)
-    assert len(found) == 10
-    assert all(h.chunk.scope == READER for h in found)
-    assert [h.score for h in found] == sorted((h.score for h in found), reverse=True)
-    # A selective filter on top of a broad scope: two tagged chunks among a project's 30.
-    broad = Scope("acme", "p1", "g1")
-    rare = await index.nearest(query.tolist(), broad, SearchFilters(tags=("rare",)), 10)
-    assert sorted(h.chunk.id for h in rare) == ["c00001", "c00199"]
+    # The walk and the exact scan (which this random query's low similarities choose).
+    for exact_below in (-1.0, 0.3):
+        scan = VectorScan(ef_search=100, max_scan_tuples=50_000, exact_below=exact_below)
+        index = PgChunkIndex(pool, scan)
+        found = await index.nearest(query.tolist(), READER, SearchFilters(), 10)
+        assert len(found) == 10
+        assert all(h.chunk.scope == READER for h in found)
+        assert [h.score for h in found] == sorted((h.score for h in found), reverse=True)
+        # A selective filter on top of a broad scope: two tagged chunks among a project's 30.
+        broad = Scope("acme", "p1", "g1")
+        rare = await index.nearest(query.tolist(), broad, SearchFilters(tags=("rare",)), 10)
+        assert sorted(h.chunk.id for h in rare) == ["c00001", "c00199"]
