@@ -53,10 +53,9 @@ class VectorScan:
     ``bench.read``'s queries of bare names at most 0.25 and its sentences at least 0.36.
     -1 never scans.
     ``exact_max_rows``: the most chunks the reader's clients (its own and the global one)
-    may hold for an exact scan; 0 never scans. The scan reads every row of those clients'
-    partitions at about 0.45 µs of CPU a row on one core (118,000 rows in 55 ms), so 50,000
-    keeps it near 23 ms, inside HYBRID's 50 ms; ``bench.read`` measures what a larger cap
-    costs.
+    may hold for an exact scan; 0 never scans. The scan reads every row of those clients at
+    about 0.45 µs of CPU a row on one core (118,000 rows in 55 ms), so 50,000 keeps it near
+    23 ms, inside HYBRID's 50 ms; ``bench.read`` measures what a larger cap costs.
     ``probe_ef_search``: the probe's ``ef_search``. At 10 it took 2.2 ms at a million
     chunks; the probe scored names at most 0.25 and sentences at least 0.36 (0.27 and 0.37
     at 200).

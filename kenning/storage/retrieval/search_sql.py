@@ -15,7 +15,7 @@ from kenning.domain.retrieval.search import SearchFilters
 from kenning.storage.db.visibility import visible_rows
 from kenning.storage.graph.chunk_reads import CHUNK_COLUMNS
 
-FIRST_FILTER = 6
+_FIRST_FILTER = 6
 
 # Column and operator per filter, in the order their parameters follow ``$5``.
 _FILTERS = (
@@ -62,7 +62,7 @@ def where_visible(
     for name, template in _FILTERS:
         values: tuple[str, ...] = getattr(filters, name)
         if values:
-            clauses.append(template.format(a=alias, n=FIRST_FILTER + len(args)))
+            clauses.append(template.format(a=alias, n=_FIRST_FILTER + len(args)))
             args.append(list(values))
     return " AND ".join(clauses), tuple(args)
 
