@@ -54,8 +54,10 @@ class VectorScan:
     -1 never scans.
     ``exact_max_rows``: the most chunks the reader's clients (its own and the global one)
     may hold for an exact scan; 0 never scans. The scan reads every row of those clients at
-    about 0.45 µs of CPU a row on one core (118,000 rows in 55 ms), so 50,000 keeps it near
-    23 ms, inside HYBRID's 50 ms; ``bench.read`` measures what a larger cap costs.
+    about 0.45 µs of CPU a row on one core (118,000 rows in 55 ms) and about 0.9 µs with 8
+    searches in flight on two cores, so at 25,000 a name query pays about 11 ms one at a
+    time and 23 ms under load, which keeps HYBRID near 43 queries/s on two cores when half
+    the queries scan (``bench.read`` measures what a larger cap costs).
     ``probe_ef_search``: the probe's ``ef_search``. At 10 it took 2.2 ms at a million
     chunks; the probe scored names at most 0.25 and sentences at least 0.36 (0.27 and 0.37
     at 200).
@@ -65,7 +67,7 @@ class VectorScan:
     max_scan_tuples: int = 50_000
     iterative_scan: Literal["relaxed_order", "strict_order"] = "relaxed_order"
     exact_below: float = 0.3
-    exact_max_rows: int = 50_000
+    exact_max_rows: int = 25_000
     probe_ef_search: int = 10
 
     @classmethod
