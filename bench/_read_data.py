@@ -30,11 +30,11 @@ from bench._read_corpus import (
     client_name,
     node_keys,
 )
+from bench._read_derived import bm25_statistics, drop_bm25_keys, exact_scan_rows
 from kenning.settings import EmbedderKind, Settings
 from kenning.storage.db.database_url import asyncpg_dsn, database_name, with_database
 from kenning.storage.db.migrate import head_revision
 from kenning.storage.db.pool import connect
-from kenning.storage.db.revision_files import load_revision
 
 PREFIX = "kenning_bench_read"
 REDIS_DB = "13"
@@ -211,52 +211,6 @@ async def _create(conn: asyncpg.Connection, definitions: list[str]) -> None:
         await conn.execute(definition)
 
 
-async def _bm25_statistics(conn: asyncpg.Connection) -> None:
-    """Postings, document frequencies and lengths of every chunk in three statements, the
-    triggers off while the rows were copied (one trigger run per COPY batch of 5,000 chunks
-    maintained the postings' keys row by row: most of the build at a million)."""
-    migration = load_revision("0016_chunks_by_client.py")
-    await conn.execute(
-        f"INSERT INTO bm25_postings (client_id, lexeme, chunk_id, tf, dl) "
-        f"{migration._postings('chunks')}"
-    )
-    await conn.execute(
-        "INSERT INTO bm25_terms (client_id, lexeme, slot, df) "
-        "SELECT client_id, lexeme, 0, count(*) FROM bm25_postings GROUP BY client_id, lexeme"
-    )
-    length = migration._LENGTH.format(v="content_tsv")
-    await conn.execute(
-        "INSERT INTO bm25_lengths (client_id, slot, chunks, total_length) "
-        f"SELECT client_id, 0, count(*), sum({length}) FROM chunks GROUP BY client_id"
-    )
-
-
-async def _exact_scan_rows(conn: asyncpg.Connection) -> None:
-    """``chunk_scopes`` and ``chunk_vectors`` of every chunk, as migration 0021 fills them
-    (their triggers were off with the others while the rows were copied)."""
-    for statement in load_revision("0021_chunk_vectors.py").BACKFILL:
-        await conn.execute(statement)
-
-
-async def _bm25_keys(conn: asyncpg.Connection) -> list[str]:
-    """Drop the postings' key and any other index (made again after the fill); their DDL."""
-    rows = await conn.fetch(
-        """SELECT quote_ident(c.conname) AS name, pg_get_constraintdef(c.oid) AS def
-           FROM pg_constraint c WHERE c.conrelid = 'bm25_postings'::regclass AND c.contype = 'p'"""
-    )
-    others = await conn.fetch(
-        """SELECT i.indexrelid::regclass::text AS name,
-                  pg_get_indexdef(i.indexrelid) AS def
-           FROM pg_index i WHERE i.indrelid = 'bm25_postings'::regclass AND NOT i.indisprimary"""
-    )
-    for row in rows:
-        await conn.execute(f"ALTER TABLE bm25_postings DROP CONSTRAINT {row['name']}")
-    for row in others:
-        await conn.execute(f"DROP INDEX {row['name']}")
-    keys = [f"ALTER TABLE bm25_postings ADD CONSTRAINT {r['name']} {r['def']}" for r in rows]
-    return [*keys, *(r["def"] for r in others)]
-
-
 async def _timed(seconds: dict[str, float], name: str, work: Awaitable[object]) -> None:
     started = time.perf_counter()
     await work
@@ -274,15 +228,15 @@ async def load(settings: Settings, spec: Spec) -> dict[str, float]:
         indexes = await _secondary_indexes(first, graph)
         for name, _ in indexes:
             await first.execute(f"DROP INDEX {name}")
-        bm25_keys = await _bm25_keys(first)
+        bm25_keys = await drop_bm25_keys(first)
         await first.execute("ALTER TABLE chunks DISABLE TRIGGER USER")
         rows = asyncio.gather(
             _load_chunks(first, spec, keys), _load_graph(second, spec, keys, graph)
         )
         await _timed(seconds, "rows_s", rows)
         await _load_groups(first, spec)
-        await _timed(seconds, "bm25_s", _bm25_statistics(first))
-        await _timed(seconds, "exact_scan_rows_s", _exact_scan_rows(first))
+        await _timed(seconds, "bm25_s", bm25_statistics(first))
+        await _timed(seconds, "exact_scan_rows_s", exact_scan_rows(first))
         await first.execute("ALTER TABLE chunks ENABLE TRIGGER USER")
         hnsw = [d for _, d in indexes if " USING hnsw " in d]
         chunk = [d for _, d in indexes if " ON public.chunks " in d and d not in hnsw]
