@@ -3,7 +3,9 @@
 ``chunk_scopes`` numbers each scope (client, project, group) chunks are stored in;
 ``chunk_vectors`` holds one narrow row per chunk: its scope's number, its key, its embedding
 in half precision and its filter columns, in that order in the table (the migration's).
-Read by ``kenning.storage.retrieval.exact_sql``.
+Read by ``kenning.storage.retrieval.exact_sql``. ``chunk_vector_versions`` (migration 0022)
+counts each client's writes to ``chunk_vectors``, so a copy of its rows held in memory
+(``kenning.storage.retrieval.resident``) knows whether it is still current.
 """
 
 from __future__ import annotations
@@ -48,3 +50,13 @@ class ChunkVectorRow(SQLModel, table=True):
     knowledge_type: str | None = Field(default=None, max_length=40)
     tags: list[str] = Field(sa_column=sa.Column(ARRAY(sa.Text()), nullable=False))
     source_urn: str = Field(max_length=2048)
+
+
+class ChunkVectorVersionRow(SQLModel, table=True):
+    """One slot of a client's count of write statements to ``chunk_vectors``; only grows."""
+
+    __tablename__ = "chunk_vector_versions"
+
+    client_id: str = Field(primary_key=True, max_length=200)
+    slot: int = Field(primary_key=True, sa_type=sa.SmallInteger)
+    version: int = Field(sa_type=sa.BigInteger)

@@ -1,0 +1,81 @@
+"""``chunk_vector_versions``: a counter per client that every write to ``chunk_vectors`` raises.
+
+A Kenning process may hold a large client's ``chunk_vectors`` rows in memory and compare a
+query with all of them there (``kenning.storage.retrieval.resident``), at a fraction of the
+CPU an exact scan costs PostgreSQL. Such a copy may answer only while it is what the reader's
+snapshot would read. This table says when: a statement trigger on ``chunk_vectors`` adds one
+to its client's counter in the writing transaction, for every statement that inserts,
+updates or deletes a row of that client, and ``TRUNCATE`` raises the counter of every client
+it is about to empty (a trigger before it, while their rows can still be read). A copy
+taken together with the counters' sum (in one snapshot) is current in a later snapshot
+exactly when that snapshot reads the same sum: the counters only grow, and a write the
+snapshot sees raised one of them.
+
+Each client's counter is split in ``SLOTS`` rows, a statement adding to its backend's slot
+(``pg_backend_pid() % SLOTS``) in client order, as ``bm25_lengths`` does, so concurrent
+writers of one client seldom queue on the same row.
+
+Revision ID: 0022
+Revises: 0021
+Create Date: 2026-11-26 18:00:00
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from alembic import op
+
+revision: str = "0022"
+down_revision: str | None = "0021"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+SLOTS = 16
+
+
+def _bump(rows: str) -> str:
+    return (
+        "INSERT INTO chunk_vector_versions AS v (client_id, slot, version) "
+        f"SELECT DISTINCT client_id, (pg_backend_pid() % {SLOTS})::smallint, 1 FROM {rows} "
+        "ORDER BY 1 ON CONFLICT (client_id, slot) DO UPDATE SET version = v.version + 1;"
+    )
+
+
+_FUNCTION = f"""
+CREATE FUNCTION chunk_vector_versions_bump() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'INSERT' THEN {_bump("new_set")}
+    ELSIF TG_OP = 'UPDATE' THEN
+        {_bump("(SELECT client_id FROM old_set UNION SELECT client_id FROM new_set) x")}
+    ELSIF TG_OP = 'DELETE' THEN {_bump("old_set")}
+    ELSE {_bump("chunk_vectors")}
+    END IF;
+    RETURN NULL;
+END $$"""
+_ON = "ON chunk_vectors REFERENCING"
+_TRIGGERS = {
+    "chunk_vector_versions_insert": f"AFTER INSERT {_ON} NEW TABLE AS new_set",
+    "chunk_vector_versions_update": f"AFTER UPDATE {_ON} OLD TABLE AS old_set NEW TABLE AS new_set",
+    "chunk_vector_versions_delete": f"AFTER DELETE {_ON} OLD TABLE AS old_set",
+    "chunk_vector_versions_truncate": "BEFORE TRUNCATE ON chunk_vectors",
+}
+
+
+def upgrade() -> None:
+    op.execute(
+        "CREATE TABLE chunk_vector_versions (client_id varchar(200) NOT NULL, "
+        "slot smallint NOT NULL, version bigint NOT NULL, "
+        "CONSTRAINT chunk_vector_versions_pkey PRIMARY KEY (client_id, slot))"
+    )
+    op.execute(_FUNCTION)
+    for name, when in _TRIGGERS.items():
+        op.execute(f"CREATE TRIGGER {name} {when} FOR EACH STATEMENT "
+                   "EXECUTE FUNCTION chunk_vector_versions_bump()")  # fmt: skip
+
+
+def downgrade() -> None:
+    for name in _TRIGGERS:
+        op.execute(f"DROP TRIGGER {name} ON chunk_vectors")
+    op.execute("DROP FUNCTION chunk_vector_versions_bump()")
+    op.execute("DROP TABLE chunk_vector_versions")
