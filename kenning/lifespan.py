@@ -68,6 +68,7 @@ def server_lifespan(
             if stopping is not None:
                 await stopping.queue.aclose()
                 await stopping.api_keys.aclose()
+                await stopping.chunk_index.close()
             await model.aclose()
             await chat.aclose()
             await routing.aclose()

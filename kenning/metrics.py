@@ -9,6 +9,9 @@ Series (all prefixed ``kenning_``):
 - ``queue_job_seconds{outcome}``: how long a worker ran a job, by what became of it.
 - ``embedding_seconds{priority,outcome}`` and ``embedding_batch_size``: every embed call.
 - ``search_seconds{mode}``: every ``search`` query, embedding of the query included.
+- ``search_resident_rows``: ``chunk_vectors`` rows held in memory for exact vector search
+  (``kenning.storage.retrieval.resident``), set by each process as its copies change;
+  summed over live processes.
 """
 
 from __future__ import annotations
@@ -81,6 +84,13 @@ class ServiceMetrics:
             ["mode"],
             buckets=_FAST,
             registry=registry,
+        )
+
+        self.resident_rows = Gauge(
+            "kenning_search_resident_rows",
+            "chunk_vectors rows held in memory for exact vector search.",
+            registry=registry,
+            multiprocess_mode="livesum",
         )
 
     def operation_label(self, name: str | None) -> str:

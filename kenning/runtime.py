@@ -28,7 +28,6 @@ from kenning.domain.memory.session import SessionStore
 from kenning.domain.memory.user_knowledge import UserKnowledgeReader
 from kenning.domain.models.ports import ModelClient
 from kenning.domain.queue.tasks import JobDeps, TaskRunner
-from kenning.domain.retrieval.search import ChunkIndex
 from kenning.domain.sources.code.repository_request import REPOSITORY_TASK
 from kenning.domain.sources.code.runner import RepositoryPorts, repository_runner
 from kenning.domain.sources.crawl.crawl_job import CRAWL_TASK
@@ -87,7 +86,8 @@ class Runtime:
     graph: GraphReader = field(init=False)
     finder: NodeFinder = field(init=False)  # the same reader, finding nodes by text
     chunks: ChunkReader = field(init=False)
-    chunk_index: ChunkIndex = field(init=False)
+    # Concrete: the lifespan stops its background loads of resident vectors.
+    chunk_index: PgChunkIndex = field(init=False)
     queue: QueueServices = field(init=False)
     project_groups: ProjectGroupStore = field(init=False)
     user_knowledge: UserKnowledgeReader = field(init=False)
@@ -117,6 +117,7 @@ class Runtime:
                 budget=self.settings.search_keyword_budget,
                 rescore_per_row=self.settings.search_keyword_rescore,
             ),
+            on_resident=self.metrics.resident_rows.set,
         )
         self.queue = QueueServices(self.settings, self.pool, self.redis)
         self.project_groups = PgProjectGroups(self.pool)

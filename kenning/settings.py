@@ -100,6 +100,9 @@ class Settings(BaseSettings):
     # search_exact_max_rows 0 turns it off.
     search_exact_below: float = Field(default=0.3, ge=-1.0, le=1.0)
     search_exact_max_rows: int = Field(default=25_000, ge=0)
+    # Above that, up to this many chunks of the reader's clients are compared in the
+    # process's memory (kenning.storage.retrieval.resident); 0 turns it off.
+    search_resident_rows: int = Field(default=200_000, ge=0)
     # KEYWORD top-k: postings read per query word and client (best by impact), and the
     # candidates scored exactly per wanted row (see kenning.storage.retrieval.search_sql).
     search_keyword_budget: int = Field(default=1000, ge=1, le=1_000_000)

@@ -5,11 +5,20 @@ query with all of them there (``kenning.storage.retrieval.resident``), at a frac
 CPU an exact scan costs PostgreSQL. Such a copy may answer only while it is what the reader's
 snapshot would read. This table says when: a statement trigger on ``chunk_vectors`` adds one
 to its client's counter in the writing transaction, for every statement that inserts,
-updates or deletes a row of that client, and ``TRUNCATE`` raises the counter of every client
-it is about to empty (a trigger before it, while their rows can still be read). A copy
-taken together with the counters' sum (in one snapshot) is current in a later snapshot
-exactly when that snapshot reads the same sum: the counters only grow, and a write the
-snapshot sees raised one of them.
+updates or deletes a row of that client, and ``TRUNCATE`` raises every client's counter (a
+trigger before it; the upgrade gives every client already stored a counter, and an insert
+gives a new client one). A copy taken together with the counters' sum (in one snapshot) is
+current in another snapshot of the same server when that snapshot reads the same sum: two
+snapshots see the same client-writing transactions or one sees more, the counters only
+grow, and a write a snapshot sees raised one of them. A different sum does not always mean
+a stale copy (the copy may be the newer), only that it may not answer.
+
+What the argument does not cover, because no counter moves: writes that name a partition of
+``chunk_vectors`` (``chunk_vectors_p03``) or attach, detach or drop one; writes with its
+triggers disabled or ``session_replication_role = replica`` (a logical replica's apply);
+and counters that go back (rows of this table deleted, a downgrade and upgrade of this
+revision, a restore of an older dump) while Kenning processes keep copies: restart them
+after any of these. Kenning itself writes ``chunk_vectors`` only through ``chunks``.
 
 Each client's counter is split in ``SLOTS`` rows, a statement adding to its backend's slot
 (``pg_backend_pid() % SLOTS``) in client order, as ``bm25_lengths`` does, so concurrent
@@ -49,7 +58,7 @@ BEGIN
     ELSIF TG_OP = 'UPDATE' THEN
         {_bump("(SELECT client_id FROM old_set UNION SELECT client_id FROM new_set) x")}
     ELSIF TG_OP = 'DELETE' THEN {_bump("old_set")}
-    ELSE {_bump("chunk_vectors")}
+    ELSE UPDATE chunk_vector_versions SET version = version + 1;
     END IF;
     RETURN NULL;
 END $$"""
@@ -68,10 +77,16 @@ def upgrade() -> None:
         "slot smallint NOT NULL, version bigint NOT NULL, "
         "CONSTRAINT chunk_vector_versions_pkey PRIMARY KEY (client_id, slot))"
     )
+    # The triggers' lock waits for writers to end; every client stored gets its counter, so
+    # a TRUNCATE, which raises the counters there are, raises each of theirs.
     op.execute(_FUNCTION)
     for name, when in _TRIGGERS.items():
         op.execute(f"CREATE TRIGGER {name} {when} FOR EACH STATEMENT "
                    "EXECUTE FUNCTION chunk_vector_versions_bump()")  # fmt: skip
+    op.execute(
+        "INSERT INTO chunk_vector_versions (client_id, slot, version) "
+        "SELECT DISTINCT client_id, 0, 1 FROM chunk_vectors"
+    )
 
 
 def downgrade() -> None:

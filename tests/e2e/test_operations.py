@@ -122,6 +122,8 @@ def test_metrics_count_what_the_server_does(working_server: Server) -> None:
     # Queue depth is read at scrape time, zero included.
     assert 'kenning_queue_jobs{lane="BULK",status="QUEUED"}' in metrics
     assert 'kenning_queue_jobs{lane="PRIORITY",status="RUNNING"}' in metrics
+    # No client here is large enough for resident copies: none held, and the gauge says so.
+    assert "\nkenning_search_resident_rows 0.0\n" in metrics
 
 
 def test_one_access_log_line_per_operation(server: Server, tmp_path: Path) -> None:

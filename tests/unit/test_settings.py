@@ -119,6 +119,7 @@ def test_the_vector_scan_defaults_are_the_settings_defaults(
         "KENNING_SEARCH_MAX_SCAN_TUPLES": "7000",
         "KENNING_SEARCH_EXACT_BELOW": "0.25",
         "KENNING_SEARCH_EXACT_MAX_ROWS": "90000",
+        "KENNING_SEARCH_RESIDENT_ROWS": "0",
     }
     for var in overrides:
         monkeypatch.delenv(var, raising=False)
@@ -126,5 +127,5 @@ def test_the_vector_scan_defaults_are_the_settings_defaults(
     for var, value in overrides.items():
         monkeypatch.setenv(var, value)
     assert VectorScan.from_settings(Settings(_env_file=None)) == VectorScan(
-        120, 7000, exact_below=0.25, exact_max_rows=90_000
+        120, 7000, exact_below=0.25, exact_max_rows=90_000, resident_rows=0
     )

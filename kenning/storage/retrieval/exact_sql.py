@@ -18,7 +18,9 @@ predicate and the filters again: ``chunks`` stays the authority on what a reader
 Parameters: ``$1..$3`` the reader's scope, ``$4`` the query vector, ``$5`` the limit, then
 one array per set filter. The scan reads every row of the reader's clients, so
 ``PgChunkIndex`` runs it only when they hold at most ``VectorScan.exact_max_rows`` chunks
-(``PROBE_SETTINGS`` counts them).
+(``PROBE_SETTINGS`` counts them). Above that, resident copies of those rows in the
+process (``resident``) find the candidates instead, and ``nearest_among`` is the second step
+alone, run on them.
 """
 
 from __future__ import annotations
@@ -45,6 +47,22 @@ _SCOPES = (
 )
 # The side table has no project or group columns: its scope number stands for them.
 _VISIBLE = "v.scope = ANY((SELECT ids FROM scopes)::int[])"
+# Per client the reader's scan would read (its own, then the global one): its write counter
+# and the numbers of its scopes the reader sees; whether resident copies may answer, and
+# which of their rows (``resident``).
+RESIDENT_STATE = (
+    "SELECT c.client_id, (SELECT coalesce(sum(v.version), 0) FROM chunk_vector_versions v "
+    "WHERE v.client_id = c.client_id) AS version, "
+    "(SELECT coalesce(array_agg(s.id), '{{}}') FROM chunk_scopes s "
+    "WHERE s.client_id = c.client_id AND {visible}) AS scopes "
+    "FROM unnest(ARRAY[$1::text, '']) AS c(client_id)"
+).format(visible=visible_rows(1, "s"))
+
+
+def candidates(limit: int) -> int:
+    """How many rows the nearest by half precision are that the full vectors re-rank: the
+    scan's ``LIMIT $5 * 2 + 10``."""
+    return limit * 2 + 10
 
 
 def nearest_exact(filters: SearchFilters, *, one_client: bool = False) -> Statement:
@@ -67,3 +85,18 @@ def nearest_exact(filters: SearchFilters, *, one_client: bool = False) -> Statem
         "SELECT *, 1 - distance AS score FROM nearest ORDER BY distance, id"
     )
     return Statement(text, args)
+
+
+def nearest_among(*, one_client: bool = False) -> str:
+    """``nearest_exact``'s second step alone: the candidates ``$6`` (client ids) and ``$7``
+    (ids) ranked by the chunk's own vector, each passing the scope predicate on ``chunks``
+    again; for searches without filters."""
+    joined, _ = where_visible(SearchFilters(), one_client, alias="c")
+    return (
+        "WITH q AS MATERIALIZED (SELECT $4::vector AS v), "
+        f"nearest AS (SELECT {CHUNK_COLUMNS}, c.embedding <=> q.v AS distance "
+        "FROM unnest($6::text[], $7::text[]) AS k(client_id, id) "
+        "JOIN chunks c ON c.client_id = k.client_id AND c.id = k.id, q "
+        f"WHERE {joined} ORDER BY distance, c.id LIMIT $5) "
+        "SELECT *, 1 - distance AS score FROM nearest ORDER BY distance, id"
+    )

@@ -1,8 +1,9 @@
 """Property: on random corpora, no read path shows a reader anything its scope hides.
 
-Vector search has two statements: the HNSW walk and the exact scan of ``chunk_vectors``
-(which the tests' hash embedder's unrelated vectors send nearly every query to). The
-property runs once with each.
+Vector search answers three ways: the HNSW walk, the exact scan of ``chunk_vectors`` (which
+the tests' hash embedder's unrelated vectors send nearly every query to) and resident copies
+of the reader's clients' rows (warmed before each reader's reads). The property runs once
+with each.
 """
 
 from __future__ import annotations
@@ -36,7 +37,14 @@ probes = st.builds(
 )
 
 
-@pytest.fixture(params=[0.3, -1.0], ids=["exact-scan", "hnsw-walk"])
+WAYS = {
+    "exact-scan": {"search_exact_below": 0.3},
+    "hnsw-walk": {"search_exact_below": -1.0},
+    "resident": {"search_exact_below": 0.3, "search_exact_max_rows": 1},
+}
+
+
+@pytest.fixture(params=list(WAYS))
 async def runtime(
     request: pytest.FixtureRequest,
     pool: asyncpg.Pool,
@@ -44,11 +52,15 @@ async def runtime(
     embedder: CountingEmbedder,
     clean: None,
 ) -> AsyncIterator[Runtime]:
-    """The shared runtime, with exact vector scans on (the default) or off."""
-    tuned = migrated_settings.model_copy(update={"search_exact_below": request.param})
+    """The shared runtime, its vector search answering by the way under test (and the walk
+    where that way does not apply); that way must have answered some searches."""
+    tuned = migrated_settings.model_copy(update=WAYS[request.param])
     redis = aioredis.from_url(tuned.redis_url)
-    yield Runtime(settings=tuned, pool=pool, redis=redis, embedder=embedder)
+    runtime = Runtime(settings=tuned, pool=pool, redis=redis, embedder=embedder)
+    yield runtime
     await redis.aclose()
+    way = request.param.removeprefix("exact-").removeprefix("hnsw-")
+    assert runtime.chunk_index.ways[way] > 0, runtime.chunk_index.ways
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,10 +88,12 @@ def scenarios(draw: st.DrawFn) -> Scenario:
 )
 @given(scenario=scenarios())
 async def test_no_read_path_shows_a_reader_what_its_scope_hides(
-    api: Api, scenario: Scenario
+    api: Api, runtime: Runtime, scenario: Scenario
 ) -> None:
     await fresh(api)
     await write_corpus(api, scenario.docs)
     stored = await snapshot(api)
     for reader in scenario.readers:
+        narrow = reader.narrow if reader.narrow is not None and reader.allowed else None
+        await runtime.chunk_index.warm(narrow or reader.principal.scope)
         await audit_reader(api, stored, reader, scenario.probe)

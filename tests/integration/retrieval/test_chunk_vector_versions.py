@@ -42,6 +42,10 @@ async def test_each_write_raises_the_counters_of_the_clients_it_changed(
         ("UPDATE chunks SET client_id = 'beta' WHERE id = 'a2'", (True, True)),
         ("DELETE FROM chunks WHERE id = 'b1'", (False, True)),
         ("DELETE FROM chunks WHERE id = 'nothing'", (False, False)),
+        # Writes to the side table itself (Kenning's go through chunks; these must count too).
+        ("UPDATE chunk_vectors SET tags = '{y}' WHERE id = 'a1'", (True, False)),
+        ("UPDATE chunk_vectors SET client_id = 'beta' WHERE id = 'a1'", (True, True)),
+        ("TRUNCATE chunk_vectors", (True, True)),
         ("TRUNCATE chunks", (True, True)),
     ]
     for statement, rises in changes:
