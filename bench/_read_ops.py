@@ -22,6 +22,7 @@ from bench._read_ingest import maintenance_runs, settle, vacuums_running
 from bench._read_measure import Interleaved, interleaved, loaded, saturate
 from bench._read_paths import DomainReads, GraphqlReads, SqlReads
 from bench._read_profile import profiled
+from bench._read_resident import warm_resident
 from bench._read_server import SERVE
 from kenning.domain.access.principal import Role
 from kenning.settings import Settings
@@ -113,6 +114,7 @@ async def measure(
             for reads in paths.values():  # warm pools, plans and caches on both sides
                 for op, items in warm:
                     await saturate(getattr(reads, op), items, args.concurrency, pool)
+            resident = await warm_resident(paths["sql"].index, paths["domain"].index, server.client)
             pid = server.pid
             texts = (queries[1], queries[2])
             search = await _measure_op("search", paths, texts, args, pool, pid)
@@ -124,6 +126,7 @@ async def measure(
             floor = {"http_floor": paths["graphql"]}
             http = await _measure_op("floor", floor, texts, args, pool, pid)
         background = {
+            "resident": resident,
             "settle_wait_s": waited,
             "vacuums_running_at_start": running,
             "autovacuum_runs": await maintenance_runs(pool) - runs,

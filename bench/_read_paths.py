@@ -7,14 +7,14 @@
   As ``PgChunkIndex`` does, the nearest statement names the reader's client (its
   partitions only) and KEYWORD runs the top-k statement, then the exhaustive one when
   fewer than the limit came back. Vector search is ``PgChunkIndex.nearest_rows`` itself
-  (the probe, then the HNSW statement or the exact scan): the choice between statements is
-  part of what is measured, and its Python is a few lines.
+  (the probe, then the HNSW statement, the exact scan or resident copies): the choice is
+  part of what is measured.
 - ``DomainReads`` calls ``search`` / ``neighbors`` with the storage adapters the server
   builds (``PgChunkIndex``, ``PgGraphReader``, ``PgAliasRegistry``), without GraphQL/HTTP.
 - ``GraphqlReads`` posts the GraphQL query to the running server.
 
-Each returns a comparable answer (chunk ids in order; node keys, edge count, truncated) so
-the run can check that all three found the same thing.
+Each returns a comparable answer (chunk ids in order; node keys, edge count, truncated), so
+the run checks that all three found the same thing.
 """
 
 from __future__ import annotations
@@ -113,7 +113,7 @@ class SqlReads:
         self._fusion = _fusion(settings)
         self._depth = CandidateDepth().for_limit(SEARCH_LIMIT)
         self._scan = VectorScan.from_settings(settings)
-        self._index = PgChunkIndex(pool, self._scan)
+        self.index = PgChunkIndex(pool, self._scan)
         one_client = bool(reader.client_id)
         self.nearest_text = search_sql.nearest(SearchFilters(), one_client=one_client).text
         # The statements KEYWORD runs, whatever their ranking (they follow search_sql's text).
@@ -140,7 +140,7 @@ class SqlReads:
     ) -> tuple[list[asyncpg.Record], bool]:
         """``PgChunkIndex.nearest``'s rows, ``limit`` deep (its probe, then the HNSW statement
         or the exact scan), and whether the exact scan gave them."""
-        return await self._index.nearest_rows(embedding, self._reader, SearchFilters(), limit)
+        return await self.index.nearest_rows(embedding, self._reader, SearchFilters(), limit)
 
     async def _vector(self, query: str) -> list[asyncpg.Record]:
         return (await self.nearest_rows(self.embedding(query), self._depth))[0]
@@ -221,7 +221,7 @@ class DomainReads:
     def __init__(self, pool: asyncpg.Pool, settings: Settings, reader: Scope) -> None:
         self._reader = reader
         self._max_limit = settings.search_max_limit
-        self._index = PgChunkIndex(pool, VectorScan.from_settings(settings), _bm25(settings))
+        self.index = PgChunkIndex(pool, VectorScan.from_settings(settings), _bm25(settings))
         self._embedder = create_embedder(settings)
         self._configs = {mode: config_for(mode, _fusion(settings)) for mode in SearchMode}
         self._graph = PgGraphReader(pool, settings.graph_name)
@@ -232,7 +232,7 @@ class DomainReads:
             SearchRequest(query, mode, SEARCH_LIMIT),
             reader=self._reader,
             embedder=self._embedder,
-            index=self._index,
+            index=self.index,
             config=self._configs[mode],
             max_limit=self._max_limit,
         )

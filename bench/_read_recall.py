@@ -144,6 +144,7 @@ async def vector_recall(
     if await plan_uses_hnsw(pool, exact, probe):
         raise RuntimeError("the exact statement's plan reads an HNSW index")
     server_uses_hnsw = await plan_uses_hnsw(pool, sql.nearest_text, probe, sql.scan_settings(depth))
+    resident_rows = await sql.index.warm(READER)  # as the server's after its first searches
     recalls: dict[int, list[float]] = {RECALL_K: [], depth: []}
     seconds: dict[str, list[float]] = {"server": [], "exact": []}
     scanned: list[bool] = []  # whether the server's exact scan answered, per query
@@ -164,6 +165,7 @@ async def vector_recall(
     return {
         "queries": len(queries),
         "server_plan_uses_hnsw": server_uses_hnsw,
+        "resident_rows": resident_rows,
         f"recall_at_{RECALL_K}": summary(top),
         f"recall_at_{RECALL_K}_by_kind": {
             "sentences": summary([r for r, s in zip(top, sentence, strict=True) if s]),
@@ -232,6 +234,7 @@ async def search_quality(settings: Settings, spec: Spec, count: int) -> dict[str
     return {
         "exact_below": settings.search_exact_below,
         "exact_max_rows": settings.search_exact_max_rows,
+        "resident_rows": settings.search_resident_rows,
         "vector_recall": vector,
         "keyword_agreement": keyword,
         "keyword_sentences": keyword_sentences,

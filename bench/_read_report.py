@@ -68,9 +68,16 @@ def background_line(background: dict[str, Any]) -> str:
     "autovacuum_runs": 0, "vacuums_running_at_end": 1})`` starts ``"background: waited 12 s
     for vacuums to end, then a checkpoint; 0 vacuums still running at the start"``.
     """
+    resident = background.get("resident", {})
+    loaded = (
+        f"the server loaded {resident['rows']['graphql']:,} resident rows in "
+        f"{resident['server_wait_s']:.1f} s after the warm-up; "
+        if resident
+        else ""
+    )
     return (
-        f"background: waited {background['settle_wait_s']:.0f} s for vacuums to end, then a "
-        f"checkpoint; {background.get('vacuums_running_at_start', 0)} vacuums still running "
+        f"background: {loaded}waited {background['settle_wait_s']:.0f} s for vacuums to end, "
+        f"then a checkpoint; {background.get('vacuums_running_at_start', 0)} vacuums still running "
         f"at the start, {background['autovacuum_runs']} autovacuum/autoanalyze runs ended "
         f"during the passes, {background.get('vacuums_running_at_end', 0)} running at the end "
         "(a vacuum of the postings slows searches while it runs)"
@@ -164,9 +171,11 @@ def quality_lines(quality: dict[str, Any] | None, writes: dict[str, Any] | None)
         shares = vector.get("server_exact_share", {})
         if shares:
             lines.append(
-                "  answered by the exact scan (the probe's best similarity below "
-                f"{quality.get('exact_below', float('nan'))}, the reader's clients at most "
-                f"{quality.get('exact_max_rows', 'n/a')} chunks): "
+                "  answered exactly (the scan where the reader's clients hold at most "
+                f"{quality.get('exact_max_rows', 'n/a')} chunks and the probe's best similarity "
+                f"is below {quality.get('exact_below', float('nan'))}; above that, resident "
+                f"copies of up to {quality.get('resident_rows', 'n/a')} rows answer every "
+                f"search, {vector.get('resident_rows', 0):,} held): "
                 + ", ".join(f"{kind} {share:.0%}" for kind, share in shares.items())
             )
         for name, label in (("keyword_agreement", "queries"), ("keyword_sentences", "sentences")):

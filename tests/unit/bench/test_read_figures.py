@@ -84,3 +84,16 @@ def test_the_report_says_what_vacuums_ran_beside_the_measurement() -> None:
     assert line.startswith("background: waited 600 s for vacuums to end, then a checkpoint;")
     assert "1 vacuums still running at the start" in line  # the wait gave up
     assert "3 autovacuum/autoanalyze runs ended during the passes, 2 running at the end" in line
+
+
+def test_the_report_says_what_the_server_loaded_into_memory_before_the_passes() -> None:
+    line = background_line(
+        {
+            "resident": {"rows": {"sql": 118_000, "graphql": 118_000}, "server_wait_s": 2.34},
+            "settle_wait_s": 0.0,
+            "autovacuum_runs": 0,
+        }
+    )
+    assert line.startswith(
+        "background: the server loaded 118,000 resident rows in 2.3 s after the warm-up; waited"
+    )
