@@ -36,7 +36,7 @@ from kenning.storage.db.visibility import reader_params
 from kenning.storage.graph.chunk_reads import chunk_view
 from kenning.storage.retrieval import exact_sql, search_sql
 from kenning.storage.retrieval.resident import ResidentVectors
-from kenning.storage.retrieval.resident import nearest as resident_nearest
+from kenning.storage.retrieval.resident_copy import nearest as resident_nearest
 
 MAX_EF_SEARCH = 1000  # pgvector's upper bound for hnsw.ef_search
 
@@ -71,10 +71,10 @@ class VectorScan:
     ``resident_rows``: the most ``chunk_vectors`` rows one process copies into memory
     (``resident``) for readers whose clients hold more than ``exact_max_rows`` chunks and at
     most this many, whose searches without filters the copies then answer exactly;
-    ``dimension * 4`` bytes a row (about 300 MB at 384 dimensions). 0 never copies. At a
-    million chunks (118,000 rows in the reader's clients, 76,000 visible) a name query took
-    20-22 ms that way against 14-16 ms by the walk, one core: about 10 ms of it the product
-    in memory, 2-3 ms the probe it no longer needs.
+    ``dimension * 3 + 12`` bytes a row (about 230 MB at 384 dimensions). 0 never copies. At
+    a million chunks (118,000 rows in the reader's clients, 76,000 visible) the comparison
+    in memory costs 5-8 ms of CPU a search (``resident_copy``'s two steps; 13 ms as one
+    ``float32`` product), and the probe it no longer needs 2-3 ms.
     """
 
     ef_search: int = 200

@@ -1,5 +1,5 @@
-"""``resident``'s copy of a client's rows: decoded from halfvec's binary form, searched only
-within the scope numbers asked for."""
+"""``resident_copy``: a client's rows decoded from halfvec's binary form, searched only within
+the scope numbers asked for, with the answer of every visible row compared in ``float32``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from kenning.storage.retrieval.resident import decode, nearest
+from kenning.storage.retrieval.resident_copy import decode, nearest, quantize
 from tests.support.chunk_rows import unit_vectors
 
 DIM = 16
@@ -31,7 +31,12 @@ def test_a_copy_holds_unit_rows_in_blocks_by_scope() -> None:
     copy = decode("acme", 5, _records(vectors, scopes))  # type: ignore[arg-type]
     assert (copy.client_id, copy.version, copy.rows) == ("acme", 5, 30)
     assert {s: b - a for s, (a, b) in copy.blocks.items()} == {7: 10, 8: 10, 9: 10}
-    assert np.allclose(np.linalg.norm(copy.matrix, axis=1), 1.0, atol=1e-6)
+    assert copy.halves.dtype == np.float16 and copy.codes.dtype == np.int8
+    unit = copy.halves.astype(np.float32) * copy.inverse_norms[:, np.newaxis]
+    assert np.allclose(np.linalg.norm(unit, axis=1), 1.0, atol=1e-6)
+    approx = copy.codes * copy.steps[:, np.newaxis]
+    assert np.allclose(np.linalg.norm(unit - approx, axis=1), copy.slack, atol=1e-6)
+    assert 0 < copy.slack.max() < 0.02  # 8 bits, not the row itself
     for scope, (start, stop) in copy.blocks.items():
         assert {int(k[1:]) % 3 + 7 for k in copy.keys[start:stop]} == {scope}
 
@@ -57,3 +62,49 @@ def test_rows_of_unequal_length_are_refused() -> None:
     records[1]["raw"] = records[1]["raw"][:-2]
     with pytest.raises(ValueError, match="unequal length"):
         decode("acme", 1, records)  # type: ignore[arg-type]
+
+
+def _float32_best(
+    vectors: np.ndarray, visible: list[int], query: np.ndarray, count: int
+) -> tuple[list[int], np.ndarray]:
+    """The ``count`` visible rows most similar to ``query`` as the float32 product of every
+    half-precision row gives them, with their similarities."""
+    halves = vectors.astype(np.float16).astype(np.float32)
+    halves /= np.linalg.norm(halves, axis=1, keepdims=True)
+    similarity = halves @ (query / np.linalg.norm(query)).astype(np.float32)
+    best = sorted(visible, key=lambda i: -similarity[i])[:count]
+    return best, similarity
+
+
+def test_rows_closer_than_the_codes_resolve_are_ranked_by_their_float32_similarity() -> None:
+    # 60 near-copies of one direction: their 8-bit similarities to a query along it tie or
+    # invert, their float32 ones do not; only the second step can order them.
+    rng = np.random.default_rng(5)
+    base = unit_vectors(6, 1, DIM)[0]
+    vectors = base + rng.normal(0, 1e-2, (60, DIM))
+    vectors = np.vstack([vectors, unit_vectors(7, 140, DIM)]).astype(np.float32)
+    copy = decode("acme", 1, _records(vectors, [0] * 200))  # type: ignore[arg-type]
+    codes, steps = quantize(copy.halves.astype(np.float32) * copy.inverse_norms[:, None])
+    coarse = (codes.astype(np.float32) * steps[:, None]) @ base
+    best, similarity = _float32_best(vectors, list(range(200)), base, 10)
+    assert sorted(range(200), key=lambda i: -coarse[i])[:10] != best  # the codes alone err
+    assert np.diff(np.sort(similarity)[-11:]).min() > 1e-6  # and float32 has no ties here
+    found = nearest([copy], base, [0], 10)
+    assert [c.id for c in found] == [f"k{i}" for i in best]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_answer_is_every_visible_row_compared_in_float32(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    count = int(rng.integers(1, 40))
+    vectors = unit_vectors(seed + 100, 400, DIM)
+    vectors[:40] = vectors[0] + rng.normal(0, 0.02, (40, DIM))  # a dense cluster
+    scopes = [int(s) for s in rng.integers(0, 6, 400)]
+    visible = [int(s) for s in rng.choice(6, 3, replace=False)]
+    copy = decode("acme", 1, _records(vectors, scopes))  # type: ignore[arg-type]
+    query = vectors[int(rng.integers(0, 400))] + rng.normal(0, 0.05, DIM)
+    best, similarity = _float32_best(vectors, [i for i in range(400) if scopes[i] in visible],
+                                     query, count)  # fmt: skip
+    found = nearest([copy], query, visible, count)
+    assert [c.id for c in found] == [f"k{i}" for i in best]
+    assert [c.similarity for c in found] == pytest.approx([similarity[i] for i in best], abs=1e-6)
