@@ -195,7 +195,7 @@ async def vacuum_purged(pool: asyncpg.Pool, graph: str) -> float:
     and edge tables, ``bm25_postings``), so the next run does not meet this run's cleanup as
     an autovacuum mid-measurement, nor its dead postings in KEYWORD's reads; the seconds it
     took. The postings' vacuum cleans their index (migration 0023): a run leaves about
-    0.6 % of them dead, 337,000 at a million chunks, and two runs' left in the index had
+    0.6 % of them dead, 337,000 at a million chunks, and three runs' left in the index had
     slowed sentence queries by KEYWORD from 27.6 to 39.6 ms p50."""
     started = time.perf_counter()
     partitions = [

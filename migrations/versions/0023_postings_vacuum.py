@@ -10,12 +10,13 @@ checked against the table. PostgreSQL's defaults let them pile up there:
   written, so a plain ``VACUUM`` of ``bench.read``'s database found 1,012,415 dead index
   entries and left them all in place.
 
-There, after two runs' ingests and purges (each 5,400 chunks, 337,000 postings),
+There, after three runs' ingests and purges (each 5,400 chunks, 337,000 postings),
 ``bench.read``'s sentence queries read 39.6 ms p50 by KEYWORD's top-k; a ``VACUUM
 (INDEX_CLEANUP ON)``, 6 s, brought them back to 27.6 ms. So the table gets a fixed threshold
 of 100,000 dead postings (0.2 % of the table at a million chunks; a few hundred documents'
 worth) and ``vacuum_index_cleanup = on``. Each such vacuum scans the whole index (4.4 GB at a
 million chunks), so the threshold is not lower: a vacuum running slows searches meanwhile.
+The downgrade resets the three options, also where an operator had set them by hand.
 
 Revision ID: 0023
 Revises: 0022

@@ -4,7 +4,9 @@
 chunk (``tf``) and the chunk's length (``dl``); ``bm25_lengths`` the chunk count and total
 length per client and ``bm25_terms`` each lexeme's document frequency per client, both in
 slots summed on read; ``impact`` (migration 0016) orders a lexeme's postings in the key
-(migration 0019), so a backward scan reads them best first.
+(migration 0019), so a backward scan reads them best first. Autovacuum cleans that key after
+100,000 dead postings and never skips it (migration 0023's table options, which the model
+does not carry).
 Read by ``kenning.storage.retrieval.search_sql``.
 """
 

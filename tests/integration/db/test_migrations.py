@@ -177,3 +177,25 @@ def test_0020_warns_a_role_that_does_not_own_the_distance(settings: Settings) ->
         "not the owner of cosine_distance(vector, vector)" in w and "COST 100" in w
         for w in warnings
     ), warnings
+
+
+def test_postings_vacuum_options_from_0023(settings: Settings) -> None:
+    """0023 sets ``bm25_postings``' vacuum options; a downgrade to 0022 resets them."""
+
+    async def options() -> list[str] | None:
+        conn = await asyncpg.connect(asyncpg_dsn(settings.database_url))
+        try:
+            found = await conn.fetchval(
+                "SELECT reloptions FROM pg_class WHERE oid = 'bm25_postings'::regclass"
+            )
+            return None if found is None else list(found)
+        finally:
+            await conn.close()
+
+    run_upgrade(settings, "head")
+    assert "vacuum_index_cleanup=on" in (asyncio.run(options()) or [])
+    run_downgrade(settings, "0022")
+    try:
+        assert asyncio.run(options()) is None
+    finally:
+        run_upgrade(settings, "head")

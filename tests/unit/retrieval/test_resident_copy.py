@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from kenning.storage.retrieval.resident_copy import decode, nearest, quantize
+from kenning.storage.retrieval.resident_copy import _margin, decode, nearest, quantize
 from tests.support.chunk_rows import unit_vectors
 
 DIM = 16
@@ -20,7 +20,7 @@ def _records(vectors: np.ndarray, scopes: list[int]) -> list[dict[str, Any]]:
     order = sorted(range(len(scopes)), key=lambda i: scopes[i])
     return [
         {"scope": scopes[i], "id": f"k{i}",
-         "raw": struct.pack(">hh", DIM, 0) + vectors[i].astype(">f2").tobytes()}
+         "raw": struct.pack(">hh", vectors.shape[1], 0) + vectors[i].astype(">f2").tobytes()}
         for i in order
     ]  # fmt: skip
 
@@ -106,5 +106,48 @@ def test_the_answer_is_every_visible_row_compared_in_float32(seed: int) -> None:
     best, similarity = _float32_best(vectors, [i for i in range(400) if scopes[i] in visible],
                                      query, count)  # fmt: skip
     found = nearest([copy], query, visible, count)
-    assert [c.id for c in found] == [f"k{i}" for i in best]
+    # In order of similarity, the same values; every row clearly inside the best found (rows
+    # tied within float32 rounding at the edge may stand in for each other).
     assert [c.similarity for c in found] == pytest.approx([similarity[i] for i in best], abs=1e-6)
+    ranked = np.sort([similarity[i] for i in range(400) if scopes[i] in visible])[::-1]
+    edge = ranked[count] if len(ranked) > count else -np.inf  # the best row left out
+    assert {f"k{i}" for i in best if similarity[i] > edge + 1e-6} <= {c.id for c in found}
+
+
+def test_the_bound_holds_for_every_row_and_rules_most_rows_out() -> None:
+    dim = 384
+    rng = np.random.default_rng(11)
+    vectors = unit_vectors(12, 2000, dim)
+    vectors[:20] = vectors[0] + rng.normal(0, 0.03, (20, dim))
+    copy = decode("acme", 1, _records(vectors, [0] * 2000))  # type: ignore[arg-type]
+    unit = copy.halves.astype(np.float32) * copy.inverse_norms[:, np.newaxis]
+    for query in (vectors[0], unit_vectors(13, 1, dim)[0]):
+        query = query / np.linalg.norm(query)
+        codes, steps = quantize(query[np.newaxis, :].astype(np.float32))
+        coded = codes[0] * float(steps[0])
+        approx = (copy.codes * copy.steps[:, None]).astype(np.float64) @ coded
+        bound = np.linalg.norm(query - coded) + copy.slack * np.linalg.norm(coded)
+        exact = unit.astype(np.float64) @ query
+        assert np.all(np.abs(approx - exact) <= bound)
+        kept = copy._not_ruled_out(query.astype(np.float32), [(0, 2000)], 10)
+        assert 10 <= len(kept) < 2000 // 4  # most rows never reach the second step
+        best = np.argsort(-exact)[:10]
+        assert set(best) <= set(kept)
+
+
+def test_edges_a_zero_query_one_row_scopes_and_every_row_wanted() -> None:
+    vectors = unit_vectors(14, 6, DIM)
+    vectors[5] = 0.0  # a zero row: similarity 0 to anything
+    copy = decode("acme", 1, _records(vectors, [0, 1, 1, 2, 2, 2]))  # type: ignore[arg-type]
+    found = nearest([copy], np.zeros(DIM, dtype=np.float32), [0, 1, 2], 3)
+    assert len(found) == 3 and all(c.similarity == 0.0 for c in found)
+    query = vectors[0] * 2
+    assert [c.id for c in nearest([copy], query, [0], 5)] == ["k0"]  # a one-row scope
+    everything = nearest([copy], query, [2, 1, 0, 1], 50)  # more wanted than visible
+    assert sorted(c.id for c in everything) == [f"k{i}" for i in range(6)]  # each once
+    assert everything[0].id == "k0" and everything[0].similarity == pytest.approx(1.0, abs=1e-3)
+    assert {c.similarity for c in everything if c.id == "k5"} == {0.0}
+
+
+def test_the_margin_grows_with_the_dimension() -> None:
+    assert 0 < _margin(384) < 1e-4 and _margin(4096) > 10 * _margin(384)
