@@ -63,7 +63,7 @@ class ClientCopy:
             return []
         rows = np.concatenate([np.arange(start, stop) for start, stop in spans])
         if count < len(rows):
-            rows = rows[self._not_ruled_out(query, spans, count)]
+            rows = rows[self._not_ruled_out(query, spans, rows, count)]
         exact = (self.halves[rows].astype(np.float32) @ query) * self.inverse_norms[rows]
         if count < len(rows):
             best = np.argpartition(exact, len(exact) - count)[-count:]
@@ -72,17 +72,18 @@ class ClientCopy:
         return [Candidate(float(exact[i]), self.client_id, self.keys[rows[i]]) for i in best]
 
     def _not_ruled_out(
-        self, query: np.ndarray, spans: Sequence[tuple[int, int]], count: int
+        self, query: np.ndarray, spans: Sequence[tuple[int, int]], rows: np.ndarray, count: int
     ) -> np.ndarray:
-        """Positions (in the spans' rows) the 8-bit comparison cannot rule out of the best
-        ``count``: every row whose bound reaches the ``count``-th best lower bound."""
+        """Positions in ``rows`` (the spans' rows, in order) the 8-bit comparison cannot rule
+        out of the best ``count``: every row whose bound reaches the ``count``-th best lower
+        bound."""
         codes, step = quantize(query[np.newaxis, :])
         coded = codes[0].astype(np.float64) * float(step[0])  # the query as its codes say
         q_slack = float(np.linalg.norm(query - coded))
         q_norm = float(np.linalg.norm(coded))
         approx = np.concatenate([_dots(codes, self.codes[a:b]) for a, b in spans])
-        approx *= np.concatenate([self.steps[a:b] for a, b in spans]) * step[0]
-        bound = np.concatenate([self.slack[a:b] for a, b in spans]) * np.float32(q_norm)
+        approx *= self.steps[rows] * step[0]
+        bound = self.slack[rows] * np.float32(q_norm)
         bound += np.float32(q_slack + _margin(len(query)))
         lower = approx - bound
         floor = np.partition(lower, len(lower) - count)[len(lower) - count]

@@ -129,7 +129,7 @@ def test_the_bound_holds_for_every_row_and_rules_most_rows_out() -> None:
         bound = np.linalg.norm(query - coded) + copy.slack * np.linalg.norm(coded)
         exact = unit.astype(np.float64) @ query
         assert np.all(np.abs(approx - exact) <= bound)
-        kept = copy._not_ruled_out(query.astype(np.float32), [(0, 2000)], 10)
+        kept = copy._not_ruled_out(query.astype(np.float32), [(0, 2000)], np.arange(2000), 10)
         assert 10 <= len(kept) < 2000 // 4  # most rows never reach the second step
         best = np.argsort(-exact)[:10]
         assert set(best) <= set(kept)
