@@ -170,3 +170,35 @@ async def test_cut_heads_return_true_scores_of_matching_chunks_and_never_too_few
                     best = sorted(every.values(), reverse=True)[:limit]
                     differs += [h.score for h in hits] != pytest.approx(best, rel=1e-12)
     assert cut > 0 and differs > 0  # the heads were cut and that was visible in the answers
+
+
+async def test_the_shallowest_rescoring_still_answers_exactly_when_no_head_is_cut(
+    pool: asyncpg.Pool, migrated_settings: Settings
+) -> None:
+    """One candidate per wanted row is rescored: with every list whole, the candidates
+    whose rounded bounds tie or nearly tie with the last one are rescored too, so the
+    answer is still the exhaustive one, ties (duplicate chunks) broken by id."""
+    rng = random.Random(17)
+    rows = _corpus(rng)
+    await pool.execute(INSERT, *(list(col) for col in zip(*rows, strict=True)),
+                       migrated_settings.embedding_dim)  # fmt: skip
+    shallow = search_sql.Bm25(rescore_per_row=1)
+    index = PgChunkIndex(pool, bm25=shallow)
+    compared = tied = 0
+    for filters in FILTERS:
+        reference = _reference(filters)
+        for reader in READERS:
+            fast = search_sql.matching(filters, shallow, one_client=bool(reader[0]))
+            for query in _queries(rng):
+                for limit in (1, 3, 10):
+                    args = (*reader, query, limit, *fast.filter_args)
+                    want = await pool.fetch(reference, *args)
+                    assert not any(r["cut"] for r in await pool.fetch(fast.text, *args))
+                    hits = await index.matching(query, _reader(reader), filters, limit)
+                    case = (filters, reader, query, limit)
+                    assert [h.chunk.id for h in hits] == [r["id"] for r in want], case
+                    scores = [r["score"] for r in want]
+                    assert [h.score for h in hits] == pytest.approx(scores, rel=1e-12), case
+                    compared += 1
+                    tied += len(want) > 1 and want[-1]["score"] == want[-2]["score"]
+    assert compared and tied  # some answers end on a tie, which the ids have to break
