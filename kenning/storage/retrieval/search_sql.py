@@ -139,16 +139,18 @@ _HEADS = (
 
 
 _BYTES = '(x.chunk_id COLLATE "C")'
-# A head candidate's bound adds its terms rounded to units of 2^-20: whole numbers below
-# 2^53, which float8 adds exactly in any order. So postings are grouped by hashing, in
-# whatever order they arrive (sorting them by the chunk's text cost 20 ms of a 43 ms
-# sentence query at a million chunks). Each term is off by at most half a unit, so a chunk
-# whose bound exceeds another's by more than the count of wanted lexemes has the higher
-# BM25 over those terms: the rescoring takes every candidate within that many units of
-# the rescoring depth's bound, and misses none an unrounded sum would have taken.
-_BOUND_UNITS = "1048576::float8"
 # A lexeme's count in a chunk: its positions; a stripped lexeme has none and counts once.
 _COUNT = "coalesce(cardinality(t.positions), 1)"
+# A head candidate's bound adds its terms rounded to whole units of 2^-20: numbers below
+# 2^53, which float8 adds exactly in any order. So the postings need no sort by chunk (by
+# the chunk's text: 20 ms of a 43 ms sentence query at a million chunks) and may be grouped
+# by hashing. A chunk appears once per wanted lexeme in the heads (the triggers write one
+# posting per chunk and lexeme), so its bound is off by at most half a unit per wanted
+# lexeme, and a chunk whose bound exceeds another's by more than their count has the higher
+# sum. Every candidate within that many units of the rescoring depth's bound is rescored,
+# and the depth's best by the exact score are kept: with every list whole, exactly the best
+# as many by BM25.
+_BOUND_UNITS = "1048576::float8"
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +160,8 @@ class Bm25:
     defaults, which BEIR's BM25 baseline uses too.
 
     The top-k statement reads at most ``budget`` postings of each lexeme per client, best
-    by impact, and rescores its best ``rescore_per_row`` candidates per wanted row exactly.
+    by impact, and rescores its best ``rescore_per_row`` candidates per wanted row exactly
+    (and those tied with the last of them within the bound's rounding).
     """
 
     k1: float = 1.2
@@ -180,7 +183,9 @@ def _rescored(p: Bm25) -> str:
     wanted lexeme, each lexeme's count read from the chunk's own ``content_tsv`` (one key
     probe of its partition), the length as the postings hold it, terms added in lexeme
     order, so the score equals the exhaustive statement's bit for bit. All candidates in one
-    join: a scalar subquery per candidate costs a tenth of a millisecond each."""
+    join (a scalar subquery per candidate cost a tenth of a millisecond each); the best
+    ``$5 * rescore_per_row`` by that score are kept, so the rows walked are a prefix of the
+    exact order whenever no list was cut."""
     return (
         f"SELECT r.client_id, r.chunk_id, sum({_term_score(p)} ORDER BY w.term) AS bm25 "
         "FROM picked r CROSS JOIN LATERAL (SELECT c.content_tsv FROM chunks c "
@@ -188,7 +193,8 @@ def _rescored(p: Bm25) -> str:
         f"CROSS JOIN LATERAL (SELECT t.lexeme, {_COUNT} AS tf, r.dl FROM unnest(c.content_tsv) t "
         "WHERE t.lexeme = ANY((SELECT array_agg(lexeme) FROM idf)::text[])) x "
         "JOIN idf w ON w.lexeme = x.lexeme CROSS JOIN s "
-        "GROUP BY r.client_id, r.chunk_id"
+        "GROUP BY r.client_id, r.chunk_id ORDER BY bm25 DESC, r.chunk_id "
+        f"LIMIT $5 * {p.rescore_per_row}"
     )
 
 
@@ -215,9 +221,9 @@ def matching(
 
     Each wanted lexeme contributes its ``budget`` best postings per client by impact (its
     whole list when that is shorter); a candidate's partial sum over the heads it appears
-    in is a lower bound of its BM25, and the ``$5 * rescore_per_row`` best by that bound
-    (and any within its rounding of the last of them, see ``_BOUND_UNITS``) are scored
-    exactly before they are walked. When no list was cut this is exactly
+    in (rounded, see ``_BOUND_UNITS``) ranks it, and the ``$5 * rescore_per_row`` best by
+    that sum (with any tied with the last of them within its rounding) are scored exactly,
+    the best as many by that score walked. When no list was cut this is exactly
     ``matching_exhaustive``'s answer; when one was, a chunk outside every head can be
     missed, and the column ``cut`` says so. Fewer than ``$5`` rows back are the answer when
     every candidate was walked (``complete``: no head cut, fewer candidates than the
