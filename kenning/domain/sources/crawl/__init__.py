@@ -39,6 +39,7 @@ from kenning.domain.sources.crawl.errors import (
     BlockedAddressError,
     FetchError,
     PageTooLargeError,
+    UnsupportedEncodingError,
     UnsupportedPageError,
 )
 from kenning.domain.sources.crawl.frontier import Frontier, Visit
@@ -71,9 +72,9 @@ __all__ = [
     "CrawlProgress", "CrawlReport", "CrawlSpec", "Fetch", "FetchError", "FetchedPage",
     "FetcherFactory", "Frontier", "Link", "NotModified", "PageFetcher", "PageOutcome", "PageSink",
     "PageStatus", "PageTooLargeError", "PreviousPage", "ProgressBoard", "ProgressCallback",
-    "Skipped", "UnsupportedPageError", "Validators", "Visit", "crawl", "crawl_identity",
-    "crawl_priority", "crawl_runner", "crawl_spec", "normalise_url", "page_content_hash",
-    "page_graph", "page_key", "page_properties", "page_source_urn", "previous_page",
-    "previous_pages", "recrawl_after", "request_crawl", "resolve_link", "same_site",
-    "spec_from_payload",
+    "Skipped", "UnsupportedEncodingError", "UnsupportedPageError", "Validators", "Visit", "crawl",
+    "crawl_identity", "crawl_priority", "crawl_runner", "crawl_spec", "normalise_url",
+    "page_content_hash", "page_graph", "page_key", "page_properties", "page_source_urn",
+    "previous_page", "previous_pages", "recrawl_after", "request_crawl", "resolve_link",
+    "same_site", "spec_from_payload",
 ]  # fmt: skip

@@ -2,11 +2,13 @@
 
 KenningError
 ├── ValidationError (INVALID)
-│   ├── BlockedAddressError   the URL's host resolves to an address crawling may not reach
-│   ├── UnsupportedPageError  the page is not HTML or plain text
+│   ├── BlockedAddressError       the URL's host resolves to an address crawling may not reach
+│   ├── UnsupportedPageError      the page is not HTML or plain text
+│   ├── UnsupportedEncodingError  the page's Content-Encoding is not one a crawl decodes
 │   └── TooLargeError (TOO_LARGE)
-│       └── PageTooLargeError the page is over the size limit
-└── FetchError (INVALID)      the page could not be fetched (network, HTTP status)
+│       └── PageTooLargeError     the page is over the size limit
+└── FetchError (INVALID)          the page could not be fetched (network, HTTP status), or
+                                  its body does not decode (corrupt, truncated)
 
 A crawl raises them for its start URL (the caller's input); any other page that fails is
 counted and reported, and the crawl goes on.
@@ -33,8 +35,19 @@ class UnsupportedPageError(ValidationError):
         self.content_type = content_type
 
 
+class UnsupportedEncodingError(ValidationError):
+    """A page whose ``Content-Encoding`` names a coding a crawl does not decode (``br``,
+    ``zstd``, ``compress``, ...) or stacks more codings than it undoes; ``encoding`` says
+    which."""
+
+    def __init__(self, message: str, *, encoding: str, field: str = "url") -> None:
+        super().__init__(message, field=field)
+        self.encoding = encoding
+
+
 class PageTooLargeError(TooLargeError):
-    """A page over the crawl's byte limit (the download stops at the limit)."""
+    """A page over the crawl's byte limit, as sent or at any layer of its decoding (the
+    download and the decoding stop at the limit)."""
 
     def __init__(self, message: str, *, limit: int, field: str = "url") -> None:
         super().__init__(message, field=field)

@@ -108,7 +108,7 @@ def page_content_hash(title: str, text: str) -> str:
 
 class PageFetcher(Protocol):
     """Fetches one page; raises ``BlockedAddressError``, ``PageTooLargeError``,
-    ``UnsupportedPageError`` or ``FetchError`` when it cannot."""
+    ``UnsupportedPageError``, ``UnsupportedEncodingError`` or ``FetchError`` when it cannot."""
 
     async def fetch(self, url: str, validators: Validators | None = None) -> Fetch: ...
 
