@@ -119,7 +119,8 @@ class Settings(BaseSettings):
     queue_priority_linger_seconds: float = Field(default=0.25, ge=0.0, le=10.0)
     queue_status_refresh_seconds: float = Field(default=5.0, ge=0.1, le=300.0)
     # Crawling (kenning.domain.sources.crawl): private/loopback/link-local targets are
-    # refused unless allowed; requests to one host are spaced; a page over the size is skipped.
+    # refused unless allowed; requests to one host are spaced; a page over the size is skipped
+    # (the size as sent, and at every layer of its Content-Encoding, decoding stopping there).
     crawl_allow_private: bool = False
     crawl_min_interval_seconds: float = Field(default=1.0, ge=0.0, le=60.0)
     crawl_max_page_bytes: int = Field(default=5 * 1024 * 1024, ge=1024, le=100 * 1024 * 1024)

@@ -4,7 +4,8 @@ Pages carry navigation, a footer and a sidebar around their main text (what extr
 must drop), links in the text and in the navigation, ETag and Last-Modified validators
 (answering 304 to a matching conditional request), a robots.txt that disallows
 ``/private/``, an oversized page, and redirects to the loopback, link-local (cloud
-metadata) and IPv6 loopback addresses. Every request is recorded.
+metadata) and IPv6 loopback addresses. ``Site.encoded`` serves bytes as they are, under a
+``Content-Encoding`` of the test's choice (robots.txt too). Every request is recorded.
 """
 
 from __future__ import annotations
@@ -60,6 +61,15 @@ def default_pages() -> dict[str, str]:
     }  # fmt: skip
 
 
+@dataclass(frozen=True, slots=True)
+class Encoded:
+    """A body served exactly as given, labelled with ``encoding`` (``Content-Encoding``)."""
+
+    body: bytes
+    encoding: str
+    media_type: str = "text/html; charset=utf-8"
+
+
 @dataclass(slots=True)
 class Site:
     """A running site: its base URL, pages (editable) and the requests it got."""
@@ -68,6 +78,7 @@ class Site:
     pages: dict[str, str]
     requests: list[tuple[str, Mapping[str, str]]] = field(default_factory=list)
     port: int = 0
+    encoded: dict[str, Encoded] = field(default_factory=dict)
 
     def paths(self) -> list[str]:
         """The paths requested so far, in order."""
@@ -84,6 +95,10 @@ def site_app(site: Site) -> Starlette:
     async def serve(request: Request) -> Response:
         path = request.url.path
         site.requests.append((path, dict(request.headers)))
+        raw = site.encoded.get(path)
+        if raw is not None:
+            headers = {"Content-Encoding": raw.encoding, "Content-Type": raw.media_type}
+            return Response(raw.body, headers=headers)
         if path == "/robots.txt":
             return PlainTextResponse(ROBOTS)
         targets = {"/to-loopback": f"http://127.0.0.1:{site.port}/",

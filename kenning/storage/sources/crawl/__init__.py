@@ -2,7 +2,8 @@
 
 The adapter side: ``SafeFetcher`` (``fetcher``, read it first) implements the domain's
 ``PageFetcher`` port over httpx with the SSRF rules (``addresses``), pinned connections
-(``exchange``), robots.txt (``robots``), the per-host interval (``host_pacing``) and
+(``exchange``), bodies read raw and decoded under the byte cap (``content_decoding`` over
+``inflater``), robots.txt (``robots``), the per-host interval (``host_pacing``) and
 trafilatura's main-content extraction (``html_content``).
 """
 

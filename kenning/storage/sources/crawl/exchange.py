@@ -1,5 +1,8 @@
 """One HTTP exchange pinned to a checked address, its body streamed under a byte cap.
 
+The body is read raw and decoded here (``content_decoding``), never by httpx, whose
+decoding has no bound on its output; ``Accept-Encoding`` offers exactly what is decoded.
+
 Pinning: the request goes to the address the policy checked (the URL's host replaced by
 it), with the ``Host`` header and, for https, the TLS SNI and certificate check of the
 original name (httpcore's ``sni_hostname`` extension). The name is therefore resolved once,
@@ -14,8 +17,14 @@ from dataclasses import dataclass
 
 import httpx
 
-from kenning.domain.sources.crawl.errors import FetchError, PageTooLargeError, UnsupportedPageError
+from kenning.domain.sources.crawl.errors import FetchError, UnsupportedPageError
 from kenning.storage.sources.crawl.addresses import IPAddress
+from kenning.storage.sources.crawl.content_decoding import (
+    ACCEPT_ENCODING,
+    BodyDecoder,
+    page_too_large,
+    read_body,
+)
 
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 
@@ -46,11 +55,12 @@ async def exchange(
     """GET ``url`` from ``address``; the body is read only for a 2xx answer.
 
     ``accept`` lists the media types a body may have (``UnsupportedPageError`` otherwise);
-    a body over ``max_bytes`` (after content decoding) raises ``PageTooLargeError``.
+    a body over ``max_bytes`` as sent, or at any layer of its content decoding, raises
+    ``PageTooLargeError``; a ``Content-Encoding`` not decoded, ``UnsupportedEncodingError``.
     """
     target = httpx.URL(url)
     pinned = target.copy_with(host=str(address))
-    sent = {**headers, "Host": target.netloc.decode("ascii")}
+    sent = {**headers, "Accept-Encoding": ACCEPT_ENCODING, "Host": target.netloc.decode("ascii")}
     extensions = {"sni_hostname": target.host} if target.scheme == "https" else {}
     try:
         async with client.stream("GET", pinned, headers=sent, extensions=extensions) as reply:
@@ -58,12 +68,10 @@ async def exchange(
             if not 200 <= reply.status_code < 300:
                 return head
             _check_head(head, max_bytes, accept)
-            body = bytearray()
-            async for part in reply.aiter_bytes():
-                body += part
-                if len(body) > max_bytes:
-                    raise _too_large(url, max_bytes)
-            return RawResponse(url, reply.status_code, reply.headers, bytes(body))
+            encoding = reply.headers.get("content-encoding", "")
+            decoder = BodyDecoder(encoding, url=url, limit=max_bytes)
+            body = await read_body(reply.aiter_raw(), decoder)
+            return RawResponse(url, reply.status_code, reply.headers, body)
     except httpx.HTTPError as error:
         raise FetchError(f"fetching {url} failed: {error!r}", transient=True) from None
 
@@ -77,8 +85,4 @@ def _check_head(head: RawResponse, max_bytes: int, accept: frozenset[str] | None
         )
     declared = head.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > max_bytes:
-        raise _too_large(head.url, max_bytes)
-
-
-def _too_large(url: str, limit: int) -> PageTooLargeError:
-    return PageTooLargeError(f"{url} is larger than {limit} bytes", limit=limit)
+        raise page_too_large(head.url, max_bytes, " as sent")
