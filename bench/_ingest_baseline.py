@@ -70,6 +70,12 @@ class RecordingUnit:
     async def remove_source(self, scope: Scope, source_urn: str) -> tuple[PurgeCounts, list[str]]:
         return PurgeCounts(), []
 
+    async def remove_files(self, scope: Scope, source_urn: str) -> int:
+        return 0
+
+    async def hold_file(self, file_id: str) -> bool:
+        return True
+
     async def write_chunks(self, chunks: Sequence[ChunkRecord]) -> None:
         self.stored.chunks.extend(chunks)
 

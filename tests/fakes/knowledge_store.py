@@ -37,6 +37,13 @@ class FakeUnit:
             old.mentions if old else ()
         )
 
+    async def remove_files(self, scope: Scope, source_urn: str) -> int:
+        self.store.calls.append("remove_files")
+        return 0
+
+    async def hold_file(self, file_id: str) -> bool:
+        return file_id not in self.store.purged_files
+
     async def write_chunks(self, chunks: Sequence[ChunkRecord]) -> None:
         self.store.chunks.extend(chunks)
 
@@ -77,6 +84,8 @@ class FakeStore:
         self.edges: list[EdgeRecord] = []
         self.calls: list[str] = []
         self.writes = 0
+        # Stored originals a purge deleted: a write holding one of them finds it gone.
+        self.purged_files: set[str] = set()
 
     async def source_hash(self, scope: Scope, source_urn: str) -> str | None:
         record = self.sources.get(source_urn)

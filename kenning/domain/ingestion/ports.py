@@ -33,6 +33,16 @@ class WriteUnit(Protocol):
         mentions; return the counts and the keys it mentioned (orphan candidates)."""
         ...
 
+    async def remove_files(self, scope: Scope, source_urn: str) -> int:
+        """Delete the source's stored originals written at exactly ``scope`` (their bytes
+        too), once a writer holding one (``hold_file``) has ended; return how many."""
+        ...
+
+    async def hold_file(self, file_id: str) -> bool:
+        """Keep the stored original ``file_id`` from being deleted until the unit ends;
+        False when it is gone already (purged)."""
+        ...
+
     async def write_chunks(self, chunks: Sequence[ChunkRecord]) -> None:
         """Insert chunks (their ids are new within the unit)."""
         ...
@@ -80,6 +90,17 @@ class KnowledgeStore(Protocol):
 
     async def write(self, work: Callable[[WriteUnit], Awaitable[T]]) -> T:
         """Run ``work`` in one transaction; commit when it returns, roll back if it raises."""
+        ...
+
+
+class PurgedJobs(Protocol):
+    """The queue, as a purge sees it (the queue's ``JobQueue`` implements it)."""
+
+    async def cancel_purged(
+        self, scope: Scope, *, source_urn: str | None = None, connection_id: str | None = None
+    ) -> int:
+        """Cancel the QUEUED and RUNNING jobs written at exactly ``scope`` of the source or
+        the connection, because what they would write is being purged; return how many."""
         ...
 
 

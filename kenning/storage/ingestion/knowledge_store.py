@@ -31,6 +31,7 @@ from kenning.storage.ingestion.alias_guard import (
 from kenning.storage.ingestion.alias_merge import merge_alias
 from kenning.storage.ingestion.graph_write_sql import GraphSql
 from kenning.storage.ingestion.knowledge_rows import chunk_records, edge_columns
+from kenning.storage.ingestion.source_files import hold_file, remove_files
 from kenning.storage.ingestion.source_removal import remove_source
 
 T = TypeVar("T")
@@ -107,6 +108,14 @@ class PgWriteUnit:
     async def remove_source(self, scope: Scope, source_urn: str) -> tuple[PurgeCounts, list[str]]:
         await self.flush()
         return await remove_source(self._conn, self._sql, scope, source_urn)
+
+    async def remove_files(self, scope: Scope, source_urn: str) -> int:
+        await self.flush()
+        return await remove_files(self._conn, scope, source_urn)
+
+    async def hold_file(self, file_id: str) -> bool:
+        await self.flush()
+        return await hold_file(self._conn, file_id)
 
     async def write_chunks(self, chunks: Sequence[ChunkRecord]) -> None:
         self._pending.extend(chunks)

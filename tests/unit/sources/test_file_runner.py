@@ -3,7 +3,8 @@ evidence, two attachments of one name kept apart, a credential in an attachment 
 the whole file (nothing of the message written), a refused file failing its job with the
 problem named and its original deleted; under REDACT a file that held a credential indexed
 redacted and its original not kept; a file indexed superseding its source's older originals
-(not queued ones); a file purged while queued failing its job saying so."""
+(not queued ones); a file purged while queued failing its job saying so, and one purged
+while its job ran ending it SKIPPED with nothing of it written."""
 
 from __future__ import annotations
 
@@ -75,9 +76,10 @@ async def run(
     policy: SecretPolicy = SecretPolicy.REJECT,
     files: FakeFileStore | None = None,
     data: bytes = b"x",
+    store: FakeStore | None = None,
 ) -> tuple[JobStatus | None, FakeStore, Any]:
     files = files if files is not None else FakeFileStore()
-    store, queue = FakeStore(), FakeWorkQueue()
+    store, queue = store if store is not None else FakeStore(), FakeWorkQueue()
     stored = await files.save(SCOPE, "file:mail.eml", "mail.eml", "message/rfc822", data)
     work = FileWork(files, Parser(answer), lambda *a, **k: MediaType.EMAIL, None, FileLimits())
     ingest = replace(deps(store, FakeEmbedder()), secret_policy=policy)
@@ -180,3 +182,25 @@ async def test_a_file_purged_while_queued_fails_its_job_saying_so() -> None:
     message = queue.log[-1][1][1]
     assert "file:mail.eml was purged after this file was uploaded" in message
     assert store.sources == {}
+
+
+async def test_a_file_purged_while_its_job_runs_ends_skipped_with_nothing_written() -> None:
+    store = FakeStore()
+
+    class PurgedWhileParsing(Parser):
+        def parse(self, data: bytes, **_: Any) -> ExtractedFile:
+            store.purged_files.add("f1")  # the purge deletes the original meanwhile
+            return super().parse(data)
+
+    mail = text_file("Late.", MediaType.EMAIL,
+                     attachments=(Attachment("log.txt", text_file("a log")),))  # fmt: skip
+    files = FakeFileStore()
+    stored = await files.save(SCOPE, "file:mail.eml", "mail.eml", "message/rfc822", b"x")
+    work = FileWork(files, PurgedWhileParsing(mail), lambda *a, **k: MediaType.EMAIL)
+    job = JobDeps(ingest=deps(store, FakeEmbedder()), runners={FILE_TASK: file_runner(work)})
+    body = file_body(FileJob(stored.id, "file", (), OcrMode.AUTO))
+    queue = FakeWorkQueue()
+    status = await run_job(claimed(task_payload(FILE_TASK, body)), queue, job)
+    assert status is JobStatus.SKIPPED_DUPLICATE
+    assert store.sources == {} and store.chunks == [] and store.nodes == []
+    assert files.indexed == []  # not settled: nothing of it was indexed

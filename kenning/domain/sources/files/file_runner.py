@@ -6,12 +6,15 @@ with the problem named (``INVALID: ENCRYPTED: ...``) before anything is written,
 original is deleted: no chunk of it exists for anyone to download it by. Secrets in the
 text are handled by ``ingest_graph``'s policy, exactly as for text ingests; a file the
 policy refuses (REJECT) is refused whole, attachments included, and its original deleted.
+Each write holds the original (``held_original``): a file purged while its job ran ends the
+job SKIPPED with nothing of it written.
 
 Secrets never reach storage, so a file whose text (or an attachment's) held a credential is
 not kept whatever the policy: under REDACT its chunks are stored redacted, then ``settle``
 drops its bytes and leaves a tombstone saying why (``NotKeptReason.CREDENTIALS``). Once
 indexed, a file supersedes the originals its source had before (``FileStore.settle``). A
-file purged while its job waited fails the job saying so.
+purge cancels the file's jobs; one whose original is gone when it starts anyway (retried
+after the purge) fails saying so.
 
 Example: ``JobDeps(..., runners={FILE_TASK: file_runner(FileWork(store, parser, detect))})``.
 """
@@ -19,7 +22,7 @@ Example: ``JobDeps(..., runners={FILE_TASK: file_runner(FileWork(store, parser, 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 from kenning.domain.errors import NotFoundError, ValidationError
@@ -36,6 +39,7 @@ from kenning.domain.sources.files.extract import extract_file
 from kenning.domain.sources.files.extracted import ExtractedFile
 from kenning.domain.sources.files.file_graph import FileSource, file_graphs
 from kenning.domain.sources.files.file_job import FileJob, TypeDetector, file_job
+from kenning.domain.sources.files.held_original import HeldOriginalStore, OriginalPurgedError
 from kenning.domain.sources.files.limits import FileLimits
 from kenning.domain.sources.files.ports import FileParser, ImageDescriber
 from kenning.domain.sources.files.stored import (
@@ -77,11 +81,16 @@ def file_runner(work: FileWork) -> TaskRunner:
         )  # fmt: skip
         requests = file_graphs(extracted, source)
         held = await _credentials(work, stored, requests, task.ingest.secret_policy)
+        deps = replace(task.ingest, store=HeldOriginalStore(task.ingest.store, stored.id))
         indexed = False
-        for request in requests:
-            await task.checkpoint()
-            outcome = await ingest_graph(request, task.ingest)
-            indexed = indexed or outcome.outcome.status is IngestStatus.INDEXED
+        try:
+            for request in requests:
+                await task.checkpoint()
+                outcome = await ingest_graph(request, deps)
+                indexed = indexed or outcome.outcome.status is IngestStatus.INDEXED
+        except OriginalPurgedError:
+            logger.info("files.purged", extra={"file_id": stored.id, "job_id": task.job.id})
+            return JobStatus.SKIPPED_DUPLICATE
         not_kept = NotKeptReason.CREDENTIALS if held else None
         superseded = await work.files.settle(stored, not_kept)
         logger.info(
