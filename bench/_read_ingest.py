@@ -13,7 +13,7 @@ its first round. Each round then sends one share of the documents to one databas
 same share to the other (which goes first alternates), ``concurrency`` in flight. Shares
 of 50 documents (400 in all) swung from 0.5 to 1.0 at a million chunks and whole runs from
 0.73 to 0.88; ``bench.read`` sends 1,200.
-Afterwards every ingested source is purged from the big database through ``purge_source``
+Afterwards every ingested source is purged from the big database through ``remove_stored_source``
 and its row counts are checked against those before, so the data stays reusable.
 
 Each run draws new documents (``seed``, random unless given, is in the result): new text,
@@ -44,7 +44,7 @@ from bench._read_measure import Latency
 from bench.corpus import Document, documents
 from kenning.domain.access.scope import Scope
 from kenning.domain.ingestion.ingest import IngestDeps, ingest
-from kenning.domain.ingestion.purge import purge_source
+from kenning.domain.ingestion.purge import remove_stored_source
 from kenning.domain.ingestion.request import IngestRequest, IngestStatus
 from kenning.settings import Settings
 from kenning.storage.db.database_url import database_name
@@ -151,7 +151,7 @@ async def purge_ingested(pool: asyncpg.Pool, settings: Settings) -> int:
     )  # fmt: skip
     store = PgKnowledgeStore(pool, settings.graph_name)
     for row in rows:
-        await purge_source(SCOPE, row["source_urn"], store)
+        await remove_stored_source(SCOPE, row["source_urn"], store)
     return len(rows)
 
 

@@ -75,7 +75,9 @@ class Uploads:
 
 
 @asynccontextmanager
-async def running_uploads(settings: Settings, pool: asyncpg.Pool) -> AsyncIterator[Uploads]:
+async def running_uploads(
+    settings: Settings, pool: asyncpg.Pool, embedder: CountingEmbedder | None = None
+) -> AsyncIterator[Uploads]:
     """``create_app`` with its lifespan (its queue worker runs the jobs), agents of acme
     and globex."""
     store = PgApiKeys(pool)
@@ -83,7 +85,7 @@ async def running_uploads(settings: Settings, pool: asyncpg.Pool) -> AsyncIterat
         tenant: (await store.create(Scope(tenant), Role.AGENT, "files-test"))[0]
         for tenant in ("acme", "globex")
     }
-    app = create_app(settings, embedder=CountingEmbedder(settings.embedding_dim))
+    app = create_app(settings, embedder=embedder or CountingEmbedder(settings.embedding_dim))
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(

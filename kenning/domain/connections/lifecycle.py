@@ -148,7 +148,7 @@ async def revoke_connection(
     cancelled = await queue.cancel_connection(client_id, connection_id)
     purged = PurgeCounts()
     for scope in await registry.source_scopes(client_id, connection_id):
-        purged = purged + await purge_connection(scope, connection_id, store)
+        purged = purged + await purge_connection(scope, connection_id, store, queue)
     logger.info(
         "ingestion.connection.purged",
         extra={

@@ -1,4 +1,12 @@
-"""Purging what a source or a connection produced, and nothing else."""
+"""Purging what a source or a connection produced, and nothing else.
+
+A purge ends the jobs that would still write what it removes before it removes anything:
+their queued and running jobs at the purged scope are cancelled first (a running job's
+write commits only while its lease is held, so it either committed before the cancel, and
+the purge then removes what it wrote, or it rolls back). In the same transaction as the
+chunks go the source's stored originals, including an upload whose job has not yet indexed
+it (it has no ``sources`` row yet); a file job's write holds its original and finds it gone.
+"""
 
 from __future__ import annotations
 
@@ -7,42 +15,59 @@ import time
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ValidationError
-from kenning.domain.ingestion.ports import KnowledgeStore, WriteUnit
+from kenning.domain.ingestion.ports import KnowledgeStore, PurgedJobs, WriteUnit
 from kenning.domain.ingestion.request import PurgeCounts
 
 logger = logging.getLogger("kenning.ingestion")
 
 
 async def _purge(unit: WriteUnit, scope: Scope, source_urn: str) -> PurgeCounts:
+    # The originals first: a file job's write holds its original before the source's lock.
+    files = await unit.remove_files(scope, source_urn)
     await unit.lock_source(scope, source_urn)
     counts, mentioned = await unit.remove_source(scope, source_urn)
     orphans = await unit.delete_orphans(scope, mentioned)
-    return counts + PurgeCounts(vertices_deleted=orphans)
+    return counts + PurgeCounts(vertices_deleted=orphans, files=files)
 
 
-async def purge_source(scope: Scope, source_urn: str, store: KnowledgeStore) -> PurgeCounts:
-    """Remove a source's chunks, their evidence, edges left without evidence and vertices
-    left orphaned, in one transaction."""
-    if not source_urn.strip():
-        raise ValidationError("sourceUrn is required", field="sourceUrn")
-    started = time.perf_counter()
+async def remove_stored_source(scope: Scope, source_urn: str, store: KnowledgeStore) -> PurgeCounts:
+    """Remove a source's chunks, originals, their evidence, edges left without evidence and
+    vertices left orphaned, in one transaction; its jobs are the caller's (a job removing a
+    source it no longer has)."""
 
     async def work(unit: WriteUnit) -> PurgeCounts:
         return await _purge(unit, scope, source_urn)
 
-    counts = await store.write(work)
+    return await store.write(work)
+
+
+async def purge_source(
+    scope: Scope, source_urn: str, store: KnowledgeStore, jobs: PurgedJobs
+) -> PurgeCounts:
+    """Cancel the source's queued and running jobs at ``scope``, then remove everything it
+    stored there (``remove_stored_source``)."""
+    if not source_urn.strip():
+        raise ValidationError("sourceUrn is required", field="sourceUrn")
+    started = time.perf_counter()
+    cancelled = await jobs.cancel_purged(scope, source_urn=source_urn)
+    counts = await remove_stored_source(scope, source_urn, store)
+    counts = counts + PurgeCounts(jobs_cancelled=cancelled)
     _log(counts, started, scope=scope.describe(), source_urn=source_urn)
     return counts
 
 
-async def purge_connection(scope: Scope, connection_id: str, store: KnowledgeStore) -> PurgeCounts:
-    """Purge every source the connection produced at ``scope``, in one transaction."""
+async def purge_connection(
+    scope: Scope, connection_id: str, store: KnowledgeStore, jobs: PurgedJobs
+) -> PurgeCounts:
+    """Cancel the connection's queued and running jobs at ``scope``, then purge every source
+    it produced there, in one transaction."""
     if not connection_id.strip():
         raise ValidationError("connectionId is required", field="connectionId")
     started = time.perf_counter()
+    cancelled = await jobs.cancel_purged(scope, connection_id=connection_id)
 
     async def work(unit: WriteUnit) -> PurgeCounts:
-        total = PurgeCounts()
+        total = PurgeCounts(jobs_cancelled=cancelled)
         for urn in await unit.sources_of_connection(scope, connection_id):
             total = total + await _purge(unit, scope, urn)
         return total
@@ -62,6 +87,8 @@ def _log(counts: PurgeCounts, started: float, **where: str) -> None:
             "evidence_removed": counts.evidence_removed,
             "edges_deleted": counts.edges_deleted,
             "vertices_deleted": counts.vertices_deleted,
+            "files": counts.files,
+            "jobs_cancelled": counts.jobs_cancelled,
             "duration_ms": round((time.perf_counter() - started) * 1000, 2),
         },
     )

@@ -123,6 +123,9 @@ class PurgeCounts:
     evidence_removed: int = 0
     edges_deleted: int = 0
     vertices_deleted: int = 0
+    # Stored originals deleted, and queued or running jobs cancelled (a purge only).
+    files: int = 0
+    jobs_cancelled: int = 0
 
     def __add__(self, other: PurgeCounts) -> PurgeCounts:
         return PurgeCounts(
@@ -131,6 +134,8 @@ class PurgeCounts:
             self.evidence_removed + other.evidence_removed,
             self.edges_deleted + other.edges_deleted,
             self.vertices_deleted + other.vertices_deleted,
+            self.files + other.files,
+            self.jobs_cancelled + other.jobs_cancelled,
         )
 
 

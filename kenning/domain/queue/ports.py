@@ -106,6 +106,12 @@ class JobQueue(Protocol):
         narrower that match ``where``; return them."""
         ...
 
+    async def cancel_purged(
+        self, scope: Scope, *, source_urn: str | None = None, connection_id: str | None = None
+    ) -> int:
+        """``PurgedJobs.cancel_purged``: a purge's cancel."""
+        ...
+
     async def cancel(self, job_id: str) -> Job:
         """QUEUED or RUNNING → CANCELLED; raises ``JobStateError`` otherwise."""
         ...

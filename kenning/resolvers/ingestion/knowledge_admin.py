@@ -58,7 +58,10 @@ async def resolve_purge_source(
     info: Info, source_urn: str, scope: ScopeInput | None = None
 ) -> PurgeResult:
     """Remove one source and everything only it supported."""
-    counts = await purge_source(write_scope(info, scope), source_urn, info.context.runtime.store)
+    runtime = info.context.runtime
+    counts = await purge_source(
+        write_scope(info, scope), source_urn, runtime.store, runtime.queue.jobs
+    )
     return PurgeSuccess.from_counts(counts)
 
 
@@ -67,7 +70,8 @@ async def resolve_purge_connection(
     info: Info, connection_id: str, scope: ScopeInput | None = None
 ) -> PurgeResult:
     """Remove every source of one connection and everything only they supported."""
+    runtime = info.context.runtime
     counts = await purge_connection(
-        write_scope(info, scope), connection_id, info.context.runtime.store
+        write_scope(info, scope), connection_id, runtime.store, runtime.queue.jobs
     )
     return PurgeSuccess.from_counts(counts)

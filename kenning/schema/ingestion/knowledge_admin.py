@@ -39,6 +39,13 @@ class PurgeSuccess:
     evidence_removed: int
     edges_deleted: int
     vertices_deleted: int
+    files: int = strawberry.field(
+        description="Stored originals deleted, those of uploads not yet indexed included."
+    )
+    jobs_cancelled: int = strawberry.field(
+        description="Queued and running jobs cancelled because they would have written "
+        "what the purge removed."
+    )
 
     @classmethod
     def from_counts(cls, counts: PurgeCounts) -> PurgeSuccess:
@@ -49,6 +56,8 @@ class PurgeSuccess:
             evidence_removed=counts.evidence_removed,
             edges_deleted=counts.edges_deleted,
             vertices_deleted=counts.vertices_deleted,
+            files=counts.files,
+            jobs_cancelled=counts.jobs_cancelled,
         )
 
 

@@ -35,6 +35,7 @@ from kenning.storage.db.visibility import visible_rows
 from kenning.storage.queue.job_order import move_queued_job
 from kenning.storage.queue.job_queue_sql import (
     CANCEL_MATCHING,
+    CANCEL_PURGED,
     CLAIM_PAGE,
     IN_FLIGHT,
     INSERT,
@@ -55,6 +56,7 @@ from kenning.storage.queue.job_rows import (
 WAKE_CHANNEL: Final = "kenning_jobs"
 MAX_PAGE: Final = 500
 _ATTEMPTS: Final = 5
+PURGED_MESSAGE: Final = "cancelled: what it would index was purged"
 
 
 async def wake(conn: Connection, lane: Lane) -> None:
@@ -164,6 +166,7 @@ class PgJobQueue:
         wanted = statuses & where.statuses if where.statuses is not None else statuses
         rows = await self._pool.fetch(
             CANCEL_MATCHING,
+    CANCEL_PURGED,
             writer.client_id, writer.project_id, writer.group_id,
             sorted(s.value for s in wanted),
             where.lane.value if where.lane else None, where.connection_id, where.source_urn,
@@ -177,6 +180,16 @@ class PgJobQueue:
             ]
         )
         return cancelled
+
+    async def cancel_purged(
+        self, scope: Scope, *, source_urn: str | None = None, connection_id: str | None = None
+    ) -> int:
+        where = (scope.client_id, scope.project_id, scope.group_id, connection_id, source_urn)
+        rows = await self._pool.fetch(CANCEL_PURGED, *where, PURGED_MESSAGE)
+        await self._events.publish_many(
+            [JobEvent(to_job(r), JobStatus(r["previous"])) for r in rows]
+        )
+        return len(rows)
 
     async def cancel(self, job_id: str) -> Job:
         return await self._change(

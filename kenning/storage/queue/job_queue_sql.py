@@ -85,3 +85,18 @@ CANCEL_MATCHING = f"""
         updated_at = clock_timestamp()
     FROM chosen WHERE j.id = chosen.id
     RETURNING {J_COLUMNS}, chosen.previous"""
+# A purge's: jobs written at exactly the purged scope (what they would write is what the
+# purge removes), in the queue's one lock order (created_at, id).
+CANCEL_PURGED = f"""
+    WITH chosen AS (
+        SELECT id, status AS previous FROM ingestion_jobs
+        WHERE client_id = $1 AND project_id = $2 AND group_id = $3
+          AND status IN ('QUEUED', 'RUNNING')
+          AND ($4::text IS NULL OR connection_id = $4)
+          AND ($5::text IS NULL OR source_urn = $5)
+        ORDER BY created_at, id FOR UPDATE)
+    UPDATE ingestion_jobs j SET status = 'CANCELLED', stage = NULL, lease_owner = NULL,
+        lease_expires_at = NULL, last_error = $6, finished_at = clock_timestamp(),
+        version = j.version + 1, updated_at = clock_timestamp()
+    FROM chosen WHERE j.id = chosen.id
+    RETURNING {J_COLUMNS}, chosen.previous"""

@@ -9,7 +9,7 @@ import pytest
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.ingestion.ports import WriteUnit
-from kenning.domain.ingestion.purge import purge_source
+from kenning.domain.ingestion.purge import remove_stored_source
 from kenning.domain.ingestion.request import EdgeRecord, NodeRecord, SourceRecord
 from kenning.settings import Settings
 from kenning.storage.ingestion.knowledge_store import PgKnowledgeStore
@@ -202,7 +202,7 @@ async def test_orphan_cleanup_waits_for_a_writer_mentioning_the_node(
 
     writing = asyncio.create_task(store.write(writer))
     await asyncio.wait_for(nodes_written.wait(), 10)
-    purging = asyncio.create_task(purge_source(scope, "doc:old", store))
+    purging = asyncio.create_task(remove_stored_source(scope, "doc:old", store))
     try:
         await asyncio.sleep(0.3)
         waited = not purging.done()

@@ -23,7 +23,7 @@ from kenning.domain.errors import KenningError
 from kenning.domain.ingestion.graph_items import GraphRequest
 from kenning.domain.ingestion.ingest import IngestDeps
 from kenning.domain.ingestion.ingest_graph import GraphOutcome, ingest_graph
-from kenning.domain.ingestion.purge import purge_source
+from kenning.domain.ingestion.purge import remove_stored_source
 from kenning.domain.ingestion.request import PurgeCounts
 from kenning.domain.sources.code.code_graph import CodeContext, file_request
 from kenning.domain.sources.code.ports import CodeParser, TrackedFile
@@ -99,7 +99,7 @@ async def apply_plan(
     request refused on purpose (a ``KenningError``) is reported and the rest go on."""
     purged = PurgeCounts()
     for urn in purge:
-        purged = purged + await purge_source(scope, urn, deps.store)
+        purged = purged + await remove_stored_source(scope, urn, deps.store)
     outcomes: list[GraphOutcome] = []
     refused: list[RefusedFile] = []
     for request in requests:
