@@ -35,6 +35,7 @@ from kenning.domain.sources.crawl.crawl_run import ProgressBoard, crawl_runner
 from kenning.domain.sources.files.describer import ModelImageDescriber
 from kenning.domain.sources.files.file_job import FILE_TASK
 from kenning.domain.sources.files.file_runner import FileWork, file_runner
+from kenning.domain.sources.files.sweep import file_sweep
 from kenning.metrics import ServiceMetrics
 from kenning.queue_services import QueueServices
 from kenning.router import Router
@@ -203,6 +204,7 @@ class Runtime:
             },
             held_store=held_store,
             lease_seconds=self.settings.queue_lease_seconds,
+            upkeep=(file_sweep(self.file_work.files, self.settings.file_orphan_hours),),
         )
 
     def crawl_runner(self) -> TaskRunner:

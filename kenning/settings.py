@@ -136,6 +136,9 @@ class Settings(BaseSettings):
     # Files (kenning.domain.sources.files): the largest upload, and the vision model that
     # describes images at the router's document priority (unset: OCR text alone is indexed).
     max_file_bytes: int = Field(default=100 * 1024 * 1024, ge=1024)
+    # An upload its job never indexed (cancelled, failed, or never queued) keeps its original
+    # this long, so the job can be retried; then the file sweep deletes it.
+    file_orphan_hours: float = Field(default=24.0, ge=0.0, le=24 * 366)
     model_vision: str | None = Field(default=None, min_length=1, max_length=200)
     # Kenning's own model calls (kenning.domain.models) go through the in-process router
     # when this process runs one, else to `ollama_url`; one model per purpose.

@@ -7,10 +7,10 @@ from __future__ import annotations
 import hashlib
 from collections.abc import AsyncIterator
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.sources.files.stored import SLICE_BYTES, NotKeptReason, StoredFile
+from kenning.domain.sources.files.stored import SLICE_BYTES, FileSweep, NotKeptReason, StoredFile
 
 
 class FakeFileStore:
@@ -49,6 +49,18 @@ class FakeFileStore:
             return False
         del self.files[file_id]
         return True
+
+    async def sweep(self, orphaned_for: timedelta) -> FileSweep:
+        # Jobs are the queue's: the fake sweeps unsettled originals older than the grace.
+        cutoff = datetime.now(UTC) - orphaned_for
+        gone = [
+            file_id
+            for file_id, (stored, _) in self.files.items()
+            if file_id not in self.indexed and stored.created_at < cutoff
+        ]
+        for file_id in gone:
+            del self.files[file_id]
+        return FileSweep(files=len(gone))
 
     async def settle(self, file: StoredFile, not_kept: NotKeptReason | None) -> int:
         found = self.files.get(file.id)

@@ -67,6 +67,16 @@ TaskRunner = Callable[[TaskRun], Awaitable[JobStatus]]
 
 
 @dataclass(frozen=True, slots=True)
+class Upkeep:
+    """Housekeeping every worker runs every ``every`` seconds beside its jobs (the file
+    sweep); workers of many processes run it, so ``run`` must tolerate running at once."""
+
+    name: str
+    every: float
+    run: Callable[[], Awaitable[object]]
+
+
+@dataclass(frozen=True, slots=True)
 class JobDeps:
     """Everything a worker runs jobs with. ``extraction`` is ``None`` when no model is
     configured (a job asking for LLM extraction then fails with a clear error);
@@ -77,6 +87,7 @@ class JobDeps:
     preparers: Mapping[str, Preparer] = field(default_factory=dict)
     runners: Mapping[str, TaskRunner] = field(default_factory=dict)
     held_store: HeldStore | None = None
+    upkeep: tuple[Upkeep, ...] = ()
     # The lease a worker's claim gets (KENNING_QUEUE_LEASE_SECONDS): long model work checks
     # it is still held every third of it.
     lease_seconds: float = 30.0

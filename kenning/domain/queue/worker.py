@@ -1,4 +1,5 @@
-"""A queue worker: claim slots per lane, lease heartbeats, recovery of expired leases.
+"""A queue worker: claim slots per lane, lease heartbeats, recovery of expired leases, and
+the housekeeping its deps name (``Upkeep``).
 
 Each lane has its own slots, so a full bulk lane never holds up a priority job: the
 priority slots only ever claim priority work, and are idle (not borrowed) otherwise. While a
@@ -24,7 +25,7 @@ from kenning.domain.queue.backoff import is_operational
 from kenning.domain.queue.jobs import JobStatus, Lane, Lease
 from kenning.domain.queue.ports import WorkQueue
 from kenning.domain.queue.runner import run_job
-from kenning.domain.queue.tasks import JobDeps
+from kenning.domain.queue.tasks import JobDeps, Upkeep
 
 logger = logging.getLogger("kenning.queue")
 
@@ -131,6 +132,10 @@ class Worker:
         self._chores = [
             asyncio.create_task(self._heartbeats(), name=f"{self.id}-heartbeat"),
             asyncio.create_task(self._recovery(), name=f"{self.id}-recovery"),
+            *(
+                asyncio.create_task(self._upkeep(upkeep), name=f"{self.id}-{upkeep.name}")
+                for upkeep in self._deps.upkeep
+            ),
         ]
         logger.info("queue.worker.started", extra={"worker_id": self.id})
 
@@ -229,6 +234,16 @@ class Worker:
             for lease in leases:
                 if lease.job_id not in kept and lease.job_id in self._held:
                     logger.warning("queue.lease.lost", extra={"job_id": lease.job_id})
+
+    async def _upkeep(self, upkeep: Upkeep) -> None:
+        while not self._stopping.is_set():
+            await self._pause(upkeep.every)
+            if self._stopping.is_set():
+                return
+            try:
+                await upkeep.run()
+            except Exception:  # the database away: the next round tries again
+                logger.warning("queue.upkeep.failed", extra={"upkeep": upkeep.name}, exc_info=True)
 
     async def _recovery(self) -> None:
         while not self._stopping.is_set():

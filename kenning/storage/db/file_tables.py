@@ -30,6 +30,12 @@ class SourceFileRow(SQLModel, table=True):
             "sha256",
             name="uq_source_files_content",
         ),
+        # The file sweep reads only originals not yet indexed (migration 0024).
+        sa.Index(
+            "ix_source_files_unindexed",
+            "created_at",
+            postgresql_where=sa.text("indexed_at IS NULL"),
+        ),
     )
 
     id: str = Field(primary_key=True, max_length=36)

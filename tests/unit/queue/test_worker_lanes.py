@@ -15,8 +15,12 @@ from kenning.domain.queue import worker as worker_module
 from kenning.domain.queue.jobs import Job, JobStage, JobStatus, Lane, Lease
 from kenning.domain.queue.payload import to_payload
 from kenning.domain.queue.ports import ClaimedJob
+from kenning.domain.queue.tasks import JobDeps
 from kenning.domain.queue.worker import Worker, WorkerConfig
+from tests.fakes.embedder import FakeEmbedder
+from tests.fakes.knowledge_store import FakeStore
 from tests.fakes.work_queue import FakeWorkQueue
+from tests.support.ingest_deps import deps
 
 NOW = datetime(2026, 11, 21, tzinfo=UTC)
 LINGER = 0.2
@@ -79,7 +83,8 @@ async def test_bulk_claims_pause_for_priority_work_and_the_linger_then_resume(
     monkeypatch.setattr(worker_module, "run_job", run_job)
     queue = LaneQueue()
     config = WorkerConfig(priority_slots=1, bulk_slots=2, idle_wait=0.05, priority_linger=LINGER)
-    worker = Worker(queue, None, Instant(), Registry(), config)  # type: ignore[arg-type]
+    jobs = JobDeps(ingest=deps(FakeStore(), FakeEmbedder()))
+    worker = Worker(queue, jobs, Instant(), Registry(), config)
     await worker.start()
     try:
         await asyncio.sleep(0.15)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Protocol
 
@@ -55,6 +55,14 @@ class StoredFile:
         return self.not_kept is None
 
 
+@dataclass(frozen=True, slots=True)
+class FileSweep:
+    """What a sweep deleted: originals no job will index, and bytes no original points to."""
+
+    files: int = 0
+    objects: int = 0
+
+
 class FileStore(Protocol):
     """Keeps originals. Reads are scoped like chunks: a reader sees a file exactly when it
     may see rows written at the file's scope."""
@@ -75,6 +83,12 @@ class FileStore(Protocol):
 
     async def delete(self, file_id: str, writer: Scope) -> bool:
         """Delete the file stored exactly at ``writer``'s scope (and its bytes)."""
+        ...
+
+    async def sweep(self, orphaned_for: timedelta) -> FileSweep:
+        """Delete the originals no job will index (not indexed, no queued or running job,
+        none ended within ``orphaned_for``, older than that) and the stored bytes no
+        original points to; any number of processes may sweep at once."""
         ...
 
     async def settle(self, file: StoredFile, not_kept: NotKeptReason | None) -> int:

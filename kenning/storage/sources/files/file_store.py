@@ -1,20 +1,28 @@
 """``PgFileStore``: originals in ``source_files`` (migration 0015), their bytes as large
 objects written with ``lo_from_bytea`` and read with ``lo_get`` in slices; deleting a row
 unlinks its object (a row trigger). ``settle`` unlinks a not-kept file's object itself and
-keeps its row as a tombstone (``content_oid`` NULL, ``not_kept`` the reason)."""
+keeps its row as a tombstone (``content_oid`` NULL, ``not_kept`` the reason). ``sweep``
+deletes what no job will index and bytes no row points to (``file_sweep_sql``)."""
 
 from __future__ import annotations
 
 import hashlib
 import uuid
 from collections.abc import AsyncIterator
+from datetime import timedelta
 from typing import Any, Final
 
 import asyncpg
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.sources.files.stored import SLICE_BYTES, NotKeptReason, StoredFile
+from kenning.domain.sources.files.stored import (
+    SLICE_BYTES,
+    FileSweep,
+    NotKeptReason,
+    StoredFile,
+)
 from kenning.storage.db.visibility import reader_params, visible_rows
+from kenning.storage.sources.files.file_sweep_sql import SWEEP_LOCK, SWEEP_OBJECTS, SWEEP_ORPHANS
 
 _COLUMNS: Final = (
     "id, client_id, project_id, group_id, source_urn, filename, media_type, size, sha256, "
@@ -109,6 +117,15 @@ class PgFileStore:
             *reader_params(writer), file_id,
         )  # fmt: skip
         return bool(deleted)
+
+    async def sweep(self, orphaned_for: timedelta) -> FileSweep:
+        """One sweeper at a time (a transaction-scoped advisory lock; the others skip)."""
+        async with self._pool.acquire() as conn, conn.transaction():
+            if not await conn.fetchval("SELECT pg_try_advisory_xact_lock($1)", SWEEP_LOCK):
+                return FileSweep()
+            files = await conn.fetchval(SWEEP_ORPHANS, orphaned_for)
+            objects = await conn.fetchval(SWEEP_OBJECTS)
+        return FileSweep(int(files), int(objects))
 
     async def settle(self, file: StoredFile, not_kept: NotKeptReason | None) -> int:
         """Mark ``file`` indexed, unlink its object when not kept, delete the originals of its
