@@ -135,7 +135,8 @@ class Query:
     )
     rule_history = strawberry.field(
         resolver=resolve_rule_history,
-        description="Every version of one hard rule, newest first, with who stored it.",
+        description="The versions of one hard rule, newest first, with who stored them, "
+        "one page at a time.",
     )
     check_ins = strawberry.field(
         resolver=resolve_check_ins,

@@ -95,6 +95,25 @@ async def test_the_memory_page_shows_a_stored_rule_with_its_history(
     await screenshot(page, "memory")
 
 
+async def test_a_long_rule_history_shows_its_older_versions_on_demand(
+    page: Page, seeded: Server, settings: Settings
+) -> None:
+    for n in range(1, 23):
+        answer = await graphql(seeded, STORE_RULE, key="paging.rule", content=f"Version {n}.")
+        assert answer["storeRule"]["rule"]["version"] == n, answer
+    await sign_in(page, seeded, await agent_key(settings), route="memory")
+    rule = page.locator("[data-rule='paging.rule']")
+    await rule.get_by_role("button", name="History").click()
+    versions = rule.get_by_test_id("rule-history").locator("li")
+    await expect(versions).to_have_count(20)
+    await expect(versions.nth(19)).to_contain_text("v3 · superseded")
+    await expect(versions.nth(19)).to_contain_text("Version 3.")
+    await rule.get_by_role("button", name="Older versions").click()
+    await expect(versions).to_have_count(22)
+    await expect(versions.nth(21)).to_contain_text("Version 1.")
+    await expect(rule.get_by_role("button", name="Older versions")).to_have_count(0)
+
+
 async def test_an_agent_stores_a_rule_from_the_page(
     page: Page, seeded: Server, settings: Settings
 ) -> None:

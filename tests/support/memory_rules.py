@@ -69,13 +69,16 @@ class FakeRuleStore:
             and r.deleted_at is None
         ]
 
-    async def history(self, client_id: str, project_id: str, rule_key: str) -> list[HardRule]:
+    async def history(
+        self, client_id: str, project_id: str, rule_key: str, first: int, before: int | None
+    ) -> list[HardRule]:
         found = [
             r
             for r in self.rows
             if (r.client_id, r.project_id, r.rule_key) == (client_id, project_id, rule_key)
+            and (before is None or r.version < before)
         ]
-        return sorted(found, key=lambda r: -r.version)
+        return sorted(found, key=lambda r: -r.version)[:first]
 
 
 class RecordedGroups:

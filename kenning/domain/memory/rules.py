@@ -9,6 +9,8 @@ soft memory: they are neither embedded nor searched, and no other memory mixes w
 
 from __future__ import annotations
 
+import base64
+import binascii
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -25,6 +27,11 @@ from kenning.domain.ingestion.secrets.scan import SecretPolicy, apply_policy
 MAX_KEY = 200
 MAX_CONTENT = 10_000
 MAX_DESCRIPTION = 2_000
+# A page of a rule's history: a version may hold 12,000 characters, and a rule may have
+# hundreds of versions.
+HISTORY_PAGE = 20
+MAX_HISTORY_PAGE = 50
+_CURSOR = "rule-version:"
 
 
 class RuleType(StrEnum):
@@ -84,9 +91,38 @@ class RuleStore(Protocol):
         (``""``: client-wide)."""
         ...
 
-    async def history(self, client_id: str, project_id: str, rule_key: str) -> list[HardRule]:
-        """Every version of one key, newest first."""
+    async def history(
+        self, client_id: str, project_id: str, rule_key: str, first: int, before: int | None
+    ) -> list[HardRule]:
+        """Up to ``first`` versions of one key older than version ``before`` (all when
+        None), newest first."""
         ...
+
+
+@dataclass(frozen=True, slots=True)
+class RuleHistoryPage:
+    """Versions of one rule, newest first, and the cursor after the last one."""
+
+    rules: tuple[HardRule, ...]
+    end_cursor: str | None
+    has_next_page: bool
+
+
+def history_cursor(version: int) -> str:
+    """An opaque cursor after ``version`` in a rule's history."""
+    return base64.urlsafe_b64encode(f"{_CURSOR}{version}".encode()).decode().rstrip("=")
+
+
+def history_position(cursor: str) -> int:
+    """The version a cursor of ``history_cursor`` names; ``ValidationError`` otherwise."""
+    try:
+        text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        version = int(text.removeprefix(_CURSOR)) if text.startswith(_CURSOR) else 0
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        version = 0
+    if version < 1:
+        raise ValidationError("after is not a cursor of this rule's history", field="after")
+    return version
 
 
 def check_rule_key(rule_key: str) -> str:
@@ -196,9 +232,22 @@ async def active_rules(
 
 
 async def rule_history(
-    reader: Scope, target: Scope, rule_key: str, store: RuleStore, groups: ProjectGroupStore
-) -> list[HardRule]:
-    """Every version of a rule at ``target``, newest first, deleted ones included."""
+    reader: Scope,
+    target: Scope,
+    rule_key: str,
+    store: RuleStore,
+    groups: ProjectGroupStore,
+    *,
+    first: int = HISTORY_PAGE,
+    after: str | None = None,
+) -> RuleHistoryPage:
+    """One page of a rule's versions at ``target``, newest first, deleted ones included."""
     check_rule_key(rule_key)
+    if not 1 <= first <= MAX_HISTORY_PAGE:
+        raise ValidationError(f"first must be 1..{MAX_HISTORY_PAGE}", field="first")
+    before = history_position(after) if after is not None else None
     await _check_visible(reader, target, groups)
-    return await store.history(target.client_id, target.project_id, rule_key)
+    found = await store.history(target.client_id, target.project_id, rule_key, first + 1, before)
+    page = tuple(found[:first])
+    end = history_cursor(page[-1].version) if page else None
+    return RuleHistoryPage(page, end, len(found) > first)

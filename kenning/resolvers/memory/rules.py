@@ -73,13 +73,22 @@ async def resolve_rules(
 
 
 async def resolve_rule_history(
-    info: Info, rule_key: str, project_id: str | None = None, scope: NarrowScope = None
-) -> list[gql.HardRule]:
-    """Every version of one rule, newest first, deleted ones included."""
+    info: Info,
+    rule_key: str,
+    project_id: str | None = None,
+    first: int = rules.HISTORY_PAGE,
+    after: str | None = None,
+    scope: NarrowScope = None,
+) -> gql.RuleHistoryPage:
+    """One page of a rule's versions, newest first, deleted ones included."""
     reader = read_scope(info, scope)
     runtime = info.context.runtime
     target = rules.rule_scope(reader, project_id)
-    found = await rules.rule_history(
-        reader, target, rule_key, runtime.rules, runtime.project_groups
+    page = await rules.rule_history(
+        reader, target, rule_key, runtime.rules, runtime.project_groups, first=first, after=after
     )
-    return [to_rule_type(r) for r in found]
+    return gql.RuleHistoryPage(
+        nodes=[to_rule_type(r) for r in page.rules],
+        end_cursor=page.end_cursor,
+        has_next_page=page.has_next_page,
+    )

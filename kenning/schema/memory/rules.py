@@ -32,6 +32,15 @@ class HardRule:
     )
 
 
+@strawberry.type(description="Versions of one rule, newest first (first: 1..50, default 20).")
+class RuleHistoryPage:
+    nodes: list[HardRule]
+    end_cursor: str | None = strawberry.field(
+        description="Pass as after for the older versions; null on an empty page."
+    )
+    has_next_page: bool
+
+
 @strawberry.type(description="The rule's new version is current; the previous one superseded.")
 class StoreRuleSuccess:
     rule: HardRule

@@ -123,12 +123,18 @@ class PgRuleStore:
             )
         return [_rule(r) for r in rows]
 
-    async def history(self, client_id: str, project_id: str, rule_key: str) -> list[HardRule]:
+    async def history(
+        self, client_id: str, project_id: str, rule_key: str, first: int, before: int | None
+    ) -> list[HardRule]:
         async with self._as_client(client_id) as conn:
             rows = await conn.fetch(
-                f"SELECT {_COLUMNS} FROM hard_rules WHERE {_KEY} ORDER BY version DESC",
+                f"""SELECT {_COLUMNS} FROM hard_rules
+                    WHERE {_KEY} AND ($4::int IS NULL OR version < $4)
+                    ORDER BY version DESC LIMIT $5""",
                 client_id,
                 project_id,
                 rule_key,
+                before,
+                first,
             )
         return [_rule(r) for r in rows]

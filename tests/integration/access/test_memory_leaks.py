@@ -46,6 +46,7 @@ pytestmark = pytest.mark.integration
 
 S = "fragment S on ScopeInfo { clientId projectId groupId }"
 RULE = "{ ruleKey projectId version content description createdBy }"
+HISTORY_PAGE = 50  # ruleHistory's largest page: every version the corpus stores
 KNOWLEDGE = "{ markdown categories { category items { subject content scope { ...S } } } }"
 PROCEDURE = "{ exactMatch procedure { id triggerPattern description source createdBy steps { parameters } } }"  # noqa: E501
 MEMORY_KINDS = ("task_outcome", "session_entry", "user_knowledge_preference", "user_knowledge_team")
@@ -76,7 +77,10 @@ def memory_fields() -> Iterator[tuple[str, str]]:
         for i, key in enumerate(RULE_KEYS):
             yield (
                 f"ruleHistory_{project}_{i}",
-                (f'ruleHistory(ruleKey: "{key}", projectId: {arg}, scope: $s) {RULE}'),
+                (
+                    f'ruleHistory(ruleKey: "{key}", projectId: {arg}, first: {HISTORY_PAGE}, '
+                    f"scope: $s) {{ nodes {RULE} hasNextPage }}"
+                ),
             )
     for kind in MEMORY_KINDS:
         yield (
@@ -231,7 +235,9 @@ class MemoryTruth:
                 if r["rule_key"] == key and r["project_id"] == target]  # fmt: skip
         self.allowed(value, {s for r in rows for s in serials(r["content"])}, alias)
         expected = [(r["version"], r["content"]) for r in sorted(rows, key=lambda r: -r["version"])]
-        assert [(r["version"], r["content"]) for r in value] == expected, (self.who, alias)
+        got = [(r["version"], r["content"]) for r in value["nodes"]]
+        assert got == expected[:HISTORY_PAGE], (self.who, alias)
+        assert value["hasNextPage"] == (len(expected) > HISTORY_PAGE), (self.who, alias)
 
     def _chunksByKind(self, value: Any, arg: str, alias: str) -> None:
         ids = {c["id"] for c in value}

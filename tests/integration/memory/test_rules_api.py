@@ -33,8 +33,9 @@ DELETE = f"""mutation D($key: String!, $projectId: String) {{
     __typename ... on DeleteRuleSuccess {{ rule {{ {RULE} }} }}
     ... on Error {{ code field }} }} }}"""
 RULES = f"""query R($projectId: String) {{ rules(projectId: $projectId) {{ {RULE} }} }}"""
-HISTORY = f"""query H($key: String!, $projectId: String) {{
-  ruleHistory(ruleKey: $key, projectId: $projectId) {{ {RULE} }} }}"""
+HISTORY = f"""query H($key: String!, $projectId: String, $first: Int! = 20, $after: String) {{
+  ruleHistory(ruleKey: $key, projectId: $projectId, first: $first, after: $after) {{
+    nodes {{ {RULE} }} endCursor hasNextPage }} }}"""
 
 ACME = Principal(key_id="acme-agent", scope=Scope("acme"), role=Role.AGENT)
 ACME_WEB = Principal(key_id="acme-web-agent", scope=Scope("acme", "web"), role=Role.AGENT)
@@ -62,7 +63,7 @@ async def test_storing_a_key_again_makes_version_two_and_supersedes_one(acme: Ap
     assert (first["version"], second["version"]) == (1, 2)
     assert second["ruleType"] == "SECURITY" and second["createdBy"] == "acme-agent"
     assert second["clientId"] == "acme" and second["projectId"] is None
-    history = (await acme(HISTORY, key="escalation"))["ruleHistory"]
+    history = (await acme(HISTORY, key="escalation"))["ruleHistory"]["nodes"]
     assert [(r["version"], r["content"]) for r in history] == [
         (2, "page the lead"),
         (1, "page the on-call"),
@@ -81,7 +82,7 @@ async def test_racing_stores_of_one_key_get_distinct_consecutive_versions(acme: 
     )
     versions = sorted(r["storeRule"]["rule"]["version"] for r in results)
     assert versions == list(range(1, racers + 1))
-    history = (await acme(HISTORY, key="race"))["ruleHistory"]
+    history = (await acme(HISTORY, key="race"))["ruleHistory"]["nodes"]
     assert [r["version"] for r in history] == list(range(racers, 0, -1))
     assert [r["supersededAt"] is None for r in history] == [True] + [False] * (racers - 1)
     # Each version replaced the one before it, never an older one: the times chain.
@@ -100,11 +101,37 @@ async def test_delete_is_soft_and_a_new_store_continues_the_versions(acme: Api) 
     assert (await acme(RULES))["rules"] == []
     again = (await acme(DELETE, key="notify"))["deleteRule"]
     assert again == {"__typename": "NotFoundError", "code": "NOT_FOUND", "field": "ruleKey"}
-    history = (await acme(HISTORY, key="notify"))["ruleHistory"]
+    history = (await acme(HISTORY, key="notify"))["ruleHistory"]["nodes"]
     assert [(r["version"], r["deletedAt"] is not None) for r in history] == [(1, True)]
     back = await stored(acme, "notify", "mail the lead")
     assert back["version"] == 2
     assert [r["content"] for r in (await acme(RULES))["rules"]] == ["mail the lead"]
+
+
+async def test_a_long_history_is_read_a_page_at_a_time(acme: Api) -> None:
+    for n in range(1, 46):
+        await stored(acme, "escalation", f"version {n}")
+    pages, after = [], None
+    while True:
+        page = (await acme(HISTORY, key="escalation", after=after))["ruleHistory"]
+        pages.append([r["version"] for r in page["nodes"]])
+        if not page["hasNextPage"]:
+            break
+        after = page["endCursor"]
+    assert pages == [list(range(45, 25, -1)), list(range(25, 5, -1)), list(range(5, 0, -1))]
+    three = (await acme(HISTORY, key="escalation", first=3))["ruleHistory"]
+    assert [r["version"] for r in three["nodes"]] == [45, 44, 43] and three["hasNextPage"]
+    refusals: list[tuple[dict[str, Any], str]] = [
+        ({"first": 51}, "first"),
+        ({"first": 0}, "first"),
+        ({"after": "bm90"}, "after"),
+    ]
+    for bad, field in refusals:
+        refused = await acme.execute(HISTORY, key="escalation", **bad)
+        assert refused.errors is not None, bad
+        assert refused.errors[0].extensions is not None
+        assert refused.errors[0].extensions["code"] == "BAD_USER_INPUT", bad
+        assert refused.errors[0].extensions["field"] == field, bad
 
 
 async def test_a_project_rule_overrides_the_client_rule_of_the_same_key(acme: Api) -> None:

@@ -79,8 +79,10 @@ async def test_storing_again_makes_the_next_version_and_supersedes_the_current()
     store = FakeRuleStore()
     await _store(store, "route", "to ops")
     await _store(store, "route", "to dev")
-    history = await rule_history(Scope("acme"), Scope("acme"), "route", store, RecordedGroups())
+    page = await rule_history(Scope("acme"), Scope("acme"), "route", store, RecordedGroups())
+    history = page.rules
     assert [(r.version, r.content) for r in history] == [(2, "to dev"), (1, "to ops")]
+    assert not page.has_next_page
     assert history[0].superseded_at is None
     assert history[1].superseded_at == history[0].created_at
     assert {r.created_by for r in history} == {ACME.key_id}

@@ -13,10 +13,13 @@ export const RulesDocument = graphql(`
 `);
 
 export const RuleHistoryDocument = graphql(`
-  query MemoryRuleHistory($ruleKey: String!, $projectId: String) {
-    ruleHistory(ruleKey: $ruleKey, projectId: $projectId) {
-      ruleKey ruleType content description projectId version createdBy createdAt
-      supersededAt deletedAt
+  query MemoryRuleHistory($ruleKey: String!, $projectId: String, $after: String) {
+    ruleHistory(ruleKey: $ruleKey, projectId: $projectId, first: 20, after: $after) {
+      nodes {
+        ruleKey ruleType content description projectId version createdBy createdAt
+        supersededAt deletedAt
+      }
+      endCursor hasNextPage
     }
   }
 `);

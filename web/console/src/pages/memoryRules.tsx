@@ -38,16 +38,24 @@ export function RulesSection() {
 
 function RuleItem({ rule, onChanged }: { rule: Rule; onChanged: () => void }) {
   const [history, setHistory] = useState<Rule[] | null>(null);
+  const [older, setOlder] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const scope = { ruleKey: rule.ruleKey, projectId: rule.projectId ?? null };
 
-  async function toggleHistory() {
-    if (history) return setHistory(null);
+  // A page of versions after `after` (the newest when null), appended to those shown.
+  async function loadHistory(after: string | null) {
     try {
-      setHistory((await query(RuleHistoryDocument, scope)).ruleHistory);
+      const page = (await query(RuleHistoryDocument, { ...scope, after })).ruleHistory;
+      setHistory([...(after ? history ?? [] : []), ...page.nodes]);
+      setOlder(page.hasNextPage ? page.endCursor ?? null : null);
     } catch (failure) {
       setError(failure);
     }
+  }
+
+  async function toggleHistory() {
+    if (history) return setHistory(null);
+    await loadHistory(null);
   }
 
   async function remove() {
@@ -84,6 +92,11 @@ function RuleItem({ rule, onChanged }: { rule: Rule; onChanged: () => void }) {
             </li>
           ))}
         </ol>
+      )}
+      {history && older && (
+        <button type="button" class="quiet" onClick={() => void loadHistory(older)}>
+          Older versions
+        </button>
       )}
     </li>
   );
