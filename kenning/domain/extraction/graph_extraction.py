@@ -124,11 +124,12 @@ class ChunkExtraction(BaseModel):
         # The chunk was secret-checked, but a model may still emit a credential; names
         # become node keys (refused, as identifiers are), descriptions are stored (redacted).
         # One scan of everything first: answers almost never hold one.
-        texts = (f"{e.name}\n{e.description}" for e in self.entities)
-        if not scan("\n".join(t.replace("\r", " ") for t in texts)):
+        names = "\n".join(e.name.replace("\n", " ") for e in self.entities)
+        texts = "\n".join(e.description.replace("\r", " ") for e in self.entities)
+        if not scan(names, identifier=True) and not scan(texts):
             return self
         for index, entity in enumerate(self.entities):
-            if scan(entity.name.replace("\n", " ")):
+            if scan(entity.name.replace("\n", " "), identifier=True):
                 raise ValueError(f"entities[{index}].name holds a credential: leave it out")
             entity.description = apply_policy(entity.description, SecretPolicy.REDACT)
         return self

@@ -107,10 +107,10 @@ def check_identifiers(fields: Sequence[tuple[str, str]]) -> None:
     """
     if not fields:
         return
-    findings = scan("\n".join(value.replace("\n", " ") for _, value in fields))
+    findings = scan("\n".join(value.replace("\n", " ") for _, value in fields), identifier=True)
     if findings:
         name, value = fields[findings[0].line - 1]
-        raise refusal(name, scan(value.replace("\n", " ")) or findings)
+        raise refusal(name, scan(value.replace("\n", " "), identifier=True) or findings)
 
 
 def refusal(field: str, findings: Sequence[Finding]) -> SensitiveContentError:

@@ -63,6 +63,10 @@ INGEST_CASES = [
     ({"sourceUrn": f"https://bot:{CRED}@github.com/acme/api"}, "sourceUrn"),
     ({"tags": ["ops", f"deploy {CRED}"]}, "tags[1]"),
     ({"mainNodeKey": f"user:{CRED}"}, "mainNodeKey"),
+    # In an identifier a token is its prefix and length, whatever characters follow it.
+    ({"mainNodeKey": f"thing:{CRED}x"}, "mainNodeKey"),
+    ({"sourceUrn": f"doc:{CRED}_v2"}, "sourceUrn"),
+    ({"relationships": [f"user:a|owns|repo:{CRED}9"]}, "relationships[0]"),
     ({"kind": CRED}, "kind"),
     ({"infoType": CRED}, "infoType"),
     ({"sourceKind": CRED}, "sourceKind"),

@@ -97,24 +97,39 @@ class Shape:
     group: int = 0
     prefix: int = 0
     kinds_by_prefix: tuple[tuple[str, SecretKind], ...] = ()
+    # Whether an identifier's match may run on into more token characters (``identifier_
+    # spans``): not for prefixes as common as Twilio's "AC"/"SK" mid-word.
+    open_in_identifiers: bool = True
     patterns: tuple[re.Pattern[str], ...] = field(init=False, default=())
+    open_patterns: tuple[re.Pattern[str], ...] = field(init=False, default=())
 
     def __post_init__(self) -> None:
         # Each plugin sets ``denylist`` on its class (the base declares it a property).
         denylist: Sequence[re.Pattern[str]] = vars(self.plugin)["denylist"]
-        wrapped = tuple(
-            re.compile(wrap(pattern.pattern, self.leads, self.guard, self.right), pattern.flags)
-            for index, pattern in enumerate(denylist)
-            if index not in self.skip_patterns
-        )
-        object.__setattr__(self, "patterns", wrapped)
+        used = [p for index, p in enumerate(denylist) if index not in self.skip_patterns]
+        for name, right in (("patterns", self.right), ("open_patterns", False)):
+            compiled = tuple(
+                re.compile(wrap(p.pattern, self.leads, self.guard, right), p.flags) for p in used
+            )
+            object.__setattr__(self, name, compiled)
 
     def spans(self, content: str, folded: str) -> Iterator[Span]:
         """Every credential of this shape in ``content`` (``folded`` is it lower-cased)."""
+        yield from self._spans(content, folded, self.patterns)
+
+    def identifier_spans(self, content: str, folded: str) -> Iterator[Span]:
+        """As ``spans``, but a match may be followed by more token characters: in a node key
+        or URN, ``thing:ghp_<36 characters>x`` still holds the token."""
+        chosen = self.open_patterns if self.open_in_identifiers else self.patterns
+        yield from self._spans(content, folded, chosen)
+
+    def _spans(
+        self, content: str, folded: str, patterns: tuple[re.Pattern[str], ...]
+    ) -> Iterator[Span]:
         haystack = folded if self.fold_case else content
         if not any(trigger in haystack for trigger in self.triggers):
             return
-        for pattern in self.patterns:
+        for pattern in patterns:
             for match in pattern.finditer(content):
                 start, end = match.span(self.group)
                 start += self.prefix
@@ -153,7 +168,7 @@ SHAPES: tuple[Shape, ...] = (
         right=False,
     ),
     Shape(StripeDetector, SecretKind.STRIPE_KEY, ("k_live_",)),
-    Shape(TwilioKeyDetector, SecretKind.TWILIO_KEY, ("AC", "SK")),
+    Shape(TwilioKeyDetector, SecretKind.TWILIO_KEY, ("AC", "SK"), open_in_identifiers=False),
     Shape(SendGridDetector, SecretKind.SENDGRID_KEY, ("SG.",)),
     Shape(
         SlackDetector,

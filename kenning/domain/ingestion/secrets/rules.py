@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from detect_secrets.plugins.keyword import DENYLIST
 
@@ -34,6 +34,8 @@ from kenning.domain.ingestion.secrets.values import (
 
 Span = tuple[SecretKind, int, int]
 _B64_TOKEN = r"[A-Za-z0-9\-._~+/]"
+# The end of a whole token, which an identifier's match does without.
+_TOKEN_END = r"(?![\w-])"
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,13 +48,26 @@ class Rule:
     check: Callable[[str], bool] = provider_value
     # Sentence punctuation that may follow the secret and is not part of it.
     strip: str = ""
+    open_pattern: re.Pattern[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        source = self.pattern.pattern.removesuffix(_TOKEN_END)
+        object.__setattr__(self, "open_pattern", re.compile(source, self.pattern.flags))
 
     def spans(self, content: str, folded: str) -> Iterator[Span]:
         """Every match of this rule in ``content`` that ``check`` accepts."""
+        yield from self._spans(content, folded, self.pattern)
+
+    def identifier_spans(self, content: str, folded: str) -> Iterator[Span]:
+        """As ``spans``, but a token may run on into more token characters (an identifier's
+        ``AIza<35 characters>x`` still holds the key)."""
+        yield from self._spans(content, folded, self.open_pattern)
+
+    def _spans(self, content: str, folded: str, pattern: re.Pattern[str]) -> Iterator[Span]:
         if self.trigger not in folded:
             return
-        group = "secret" if "secret" in self.pattern.groupindex else 0
-        for match in self.pattern.finditer(content):
+        group = "secret" if "secret" in pattern.groupindex else 0
+        for match in pattern.finditer(content):
             start, end = match.span(group)
             while end > start and content[end - 1] in self.strip:
                 end -= 1

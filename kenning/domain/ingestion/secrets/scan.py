@@ -57,13 +57,25 @@ DETECTORS: tuple[Detector, ...] = (
 )
 
 
-def scan(content: str) -> list[Finding]:
-    """Every credential in ``content``, in order; empty when there is none.
+# Identifiers (node keys, URNs, names): a provider's token is its prefix and length, whatever
+# follows it, since ``thing:ghp_<36 characters>x`` would still be stored whole.
+IDENTIFIER_DETECTORS: tuple[Detector, ...] = (
+    private_keys,
+    *(shape.identifier_spans for shape in SHAPES),
+    *(rule.identifier_spans for rule in RULES),
+    assignments,
+)
+
+
+def scan(content: str, *, identifier: bool = False) -> list[Finding]:
+    """Every credential in ``content``, in order; empty when there is none. An
+    ``identifier`` is scanned by ``IDENTIFIER_DETECTORS``.
 
     Example: ``scan("key AKIA…")[0].kind is SecretKind.AWS_ACCESS_KEY_ID``.
     """
     folded = content.lower()
-    taken = _without_overlaps(list(detect(content, folded)) for detect in DETECTORS)
+    detectors = IDENTIFIER_DETECTORS if identifier else DETECTORS
+    taken = _without_overlaps(list(detect(content, folded)) for detect in detectors)
     return list(_findings(taken, content))
 
 
