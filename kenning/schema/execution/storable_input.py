@@ -1,18 +1,17 @@
-"""One check of every string a request carries: text PostgreSQL cannot store is refused.
+"""One check of every string a GraphQL request carries: text PostgreSQL cannot store is
+refused, by the rule of ``kenning.domain.storable_text``.
 
-PostgreSQL's text holds no NUL character, and UTF-8 has no lone surrogates (JSON can spell
-one, ``"\\ud800"``, and Python decodes it). Such text used to reach the driver and come
-back as a masked internal error from wherever it was used: a metadata key, a search query,
-a kind, a URN. The check runs when graphql-core builds the executor (``schema.executor``),
-before any resolver, for queries, mutations and subscriptions alike, over every variable
-(JSON scalars, their keys included) and every string literal of the document. The error
-is BAD_USER_INPUT and its ``field`` names the variable or argument (``input.metadata``).
+Such text used to reach the driver and come back as a masked internal error from wherever
+it was used: a metadata key, a search query, a kind, a URN. The check runs when
+graphql-core builds the executor (``schema.executor``), before any resolver, for queries,
+mutations and subscriptions alike, over every variable (JSON scalars, their keys included)
+and every string literal of the document. The error is BAD_USER_INPUT and its ``field``
+names the variable or argument (``input.metadata``).
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from graphql import (
@@ -26,39 +25,7 @@ from graphql import (
     visit,
 )
 
-_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
-_NAME = re.compile(r"\w+")
-
-
-def _what(text: str) -> str | None:
-    found = _UNSTORABLE.search(text)
-    if found is None:
-        return None
-    char = found.group()
-    if char == "\x00":
-        return "a NUL character (U+0000)"
-    return f"a lone surrogate (U+{ord(char):04X})"
-
-
-def _bad_strings(value: object, path: str) -> Iterator[tuple[str, str]]:
-    """(path, what) of each unstorable string in a JSON-like value, keys included."""
-    pending: list[tuple[object, str]] = [(value, path)]
-    while pending:  # iterative: variables may nest as deep as JSON allows
-        item, where = pending.pop()
-        if isinstance(item, str):
-            what = _what(item)
-            if what is not None:
-                yield where, what
-        elif isinstance(item, Mapping):
-            for key, inner in item.items():
-                text = str(key)
-                what = _what(text)
-                if what is not None:
-                    yield where, f"a key with {what}"
-                # A key that is no identifier would not read as a path: name its parent.
-                pending.append((inner, f"{where}.{text}" if _NAME.fullmatch(text) else where))
-        elif isinstance(item, list | tuple):
-            pending.extend((inner, f"{where}[{index}]") for index, inner in enumerate(item))
+from kenning.domain.storable_text import unstorable, unstorable_strings
 
 
 def variable_errors(variables: Mapping[str, Any] | None) -> list[GraphQLError]:
@@ -69,7 +36,7 @@ def variable_errors(variables: Mapping[str, Any] | None) -> list[GraphQLError]:
     """
     errors = []
     for name, value in (variables or {}).items():
-        for where, what in _bad_strings(value, ""):
+        for where, what in unstorable_strings(value, ""):
             place = f" at {where}" if where else ""
             errors.append(
                 GraphQLError(
@@ -106,7 +73,7 @@ class _Literals(Visitor):
     leave_variable_definition = leave_argument
 
     def enter_string_value(self, node: StringValueNode, *_: object) -> None:
-        what = _what(node.value)
+        what = unstorable(node.value)
         if what is not None:
             field = ".".join(self.path)
             self.errors.append(
