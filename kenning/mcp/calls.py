@@ -1,5 +1,6 @@
 """What every tool shares: the caller of the request, its scopes, keys resolved through the
-client's aliases, domain results as JSON, and domain errors as tool errors with their code.
+client's aliases, domain results as JSON, domain errors as tool errors with their code, and
+the refusal of argument text PostgreSQL cannot store.
 
 The scope helpers mirror ``kenning/resolvers/access/scope.py`` over a principal instead of
 a GraphQL ``Info``: the same ``Principal.reading``/``writing`` and the same settling of a
@@ -18,13 +19,15 @@ from typing import Annotated, Any, ParamSpec, TypeAlias, TypeVar
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, Field
+from pydantic_core import to_jsonable_python
 from starlette.requests import Request
 
 from kenning.domain.access.project_groups import stored_write_scope as groups_stored_write_scope
 from kenning.domain.access.scope import Scope
-from kenning.domain.errors import KenningError
+from kenning.domain.errors import KenningError, ValidationError
 from kenning.domain.ingestion.aliases import alias_resolved
 from kenning.domain.ingestion.node_keys import parse_key
+from kenning.domain.storable_text import check_storable
 from kenning.mcp.auth import CALLER, Caller
 
 P = ParamSpec("P")
@@ -132,5 +135,31 @@ def domain_errors(
             return await tool(*args, **kwargs)
         except KenningError as error:
             raise ToolError(error_text(error)) from None
+
+    return call
+
+
+def storable_arguments(
+    tool: Callable[P, Awaitable[R]],
+) -> Callable[P, Coroutine[Any, Any, R]]:
+    """``tool``, refusing text PostgreSQL cannot store (a NUL, a lone surrogate) in any of
+    its arguments, nested ones and JSON keys included, before it runs: a tool error naming
+    the argument, as GraphQL refuses such variables. ``server.py`` wraps every tool with it.
+    """
+
+    @functools.wraps(tool)
+    async def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        # Arguments as the agent sent them (models as objects, enums as their values); the
+        # context the SDK passes is no argument.
+        sent = {
+            name: to_jsonable_python(value)
+            for name, value in kwargs.items()
+            if not isinstance(value, Context)
+        }
+        try:
+            check_storable(sent)
+        except ValidationError as error:
+            raise ToolError(error_text(error)) from None
+        return await tool(*args, **kwargs)
 
     return call

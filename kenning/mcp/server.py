@@ -35,6 +35,7 @@ from kenning.mcp import (
     structure_tools,
 )
 from kenning.mcp.auth import KeyGate
+from kenning.mcp.calls import storable_arguments
 from kenning.mcp.tool_spec import ToolSpec
 from kenning.runtime import Runtime
 
@@ -65,7 +66,8 @@ def build_server() -> MCPServer:
     server: MCPServer = MCPServer("kenning", instructions=INSTRUCTIONS, version=__version__)
     for spec in TOOLS:
         server.add_tool(
-            spec.function,
+            # Here rather than per tool, so a new tool cannot miss the check.
+            storable_arguments(spec.function),
             name=spec.name,
             description=spec.description,
             annotations=ToolAnnotations(
