@@ -4,7 +4,8 @@ Authenticated like ``/graphql`` (``Authorization: Bearer <API key>``). A file th
 scope may not read gets the same 404 as an unknown id, so an id tells nothing. The answer is
 always an attachment with ``nosniff``: an uploaded HTML file is never rendered as a page of
 this server. A file whose original was not kept (its text held credentials) answers 410 Gone
-with the reason (``extensions.reason``), to the same readers only: others get the 404."""
+with the reason (``extensions.reason``), to the same readers only: others get the 404. Text
+that cannot be an id (not a lowercase UUID: a NUL, thousands of characters) answers 400."""
 
 from __future__ import annotations
 
@@ -17,7 +18,13 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from kenning.domain.access.principal import ANONYMOUS, Principal, bearer_key
-from kenning.domain.sources.files.stored import NOT_KEPT_MESSAGES, FileStore, StoredFile
+from kenning.domain.sources.files.stored import (
+    FILE_ID_FORM,
+    NOT_KEPT_MESSAGES,
+    FileStore,
+    StoredFile,
+    is_file_id,
+)
 from kenning.runtime import Runtime
 
 logger = logging.getLogger("kenning.sources.files")
@@ -64,8 +71,13 @@ def file_routes(
             if caller is None:
                 return _error(401, "send Authorization: Bearer <API key>", "UNAUTHENTICATED",
                               **{"WWW-Authenticate": REALM})  # fmt: skip
+            file_id = request.path_params["file_id"]
+            # Checked before the lookup: a NUL cannot reach PostgreSQL, and text no id
+            # can have is the client's mistake to be told, not a file to look for.
+            if not is_file_id(file_id):
+                return _error(400, f"not a file id: {FILE_ID_FORM}", "BAD_REQUEST", "INVALID")
             files = runtime.file_work.files
-            found = await files.get(request.path_params["file_id"], caller.scope)
+            found = await files.get(file_id, caller.scope)
         except Exception as error:
             part = unavailable(error)
             if part is None:

@@ -6,6 +6,7 @@ same 404 as an unknown id)."""
 from __future__ import annotations
 
 import io
+import uuid
 from collections.abc import AsyncIterator
 
 import asyncpg
@@ -73,7 +74,7 @@ async def test_each_reader_sees_and_downloads_exactly_the_files_of_its_rows(
     assert seen == expected
     key, _ = await PgApiKeys(pool).create(reader, Role.UI, "files-leak")
     auth = {"Authorization": f"Bearer {key}"}
-    unknown = await http.get("/files/no-such-file", headers=auth)
+    unknown = await http.get(f"/files/{uuid.uuid4()}", headers=auth)
     assert unknown.status_code == 404
     downloaded = set()
     for row, file_id in stored.items():

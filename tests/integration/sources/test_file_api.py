@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -85,7 +86,7 @@ async def test_a_pdf_is_queued_indexed_with_pages_and_downloadable_by_its_tenant
     assert download.headers["x-content-type-options"] == "nosniff"
 
     hidden = await uploads.http.get(stored["downloadUrl"], headers=uploads.auth("globex"))
-    unknown = await uploads.http.get("/files/no-such-id", headers=uploads.auth("globex"))
+    unknown = await uploads.http.get(f"/files/{uuid.uuid4()}", headers=uploads.auth("globex"))
     assert hidden.status_code == unknown.status_code == 404
     assert hidden.json() == unknown.json()
     assert (await uploads.http.get(stored["downloadUrl"])).status_code == 401

@@ -10,6 +10,7 @@ superseded and deleted by the same ``settle``."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -20,6 +21,15 @@ from kenning.domain.access.scope import Scope
 
 # What one read of a stored original returns at most (a download streams slices of it).
 SLICE_BYTES = 1024 * 1024
+
+# The ids ``FileStore.save`` gives: a UUID as ``str(uuid.uuid4())`` spells it.
+_FILE_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+FILE_ID_FORM = "a file id is a lowercase UUID, as in the downloadUrl an upload answers"
+
+
+def is_file_id(text: str) -> bool:
+    """Whether ``text`` has the form of a stored file's id (``FILE_ID_FORM``)."""
+    return _FILE_ID.fullmatch(text) is not None
 
 
 class NotKeptReason(StrEnum):
