@@ -48,6 +48,8 @@ def configure_logging(level: str = "INFO", *, as_json: bool = True) -> None:
     # httpx logs every request at INFO: one line per proxied model call and health probe.
     for noisy in ("uvicorn.access", "httpx"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
+    # python-multipart warns of every malformed body a client sends; the 400 names it.
+    logging.getLogger("python_multipart").setLevel(logging.ERROR)
 
 
 def log_event(

@@ -11,6 +11,7 @@ from typing import Any
 import strawberry
 from strawberry.file_uploads import Upload
 
+from kenning.domain.errors import ValidationError
 from kenning.domain.sources.files.errors import FileTooLargeError
 from kenning.domain.sources.files.file_job import (
     DEFAULT_FILE_PRIORITY,
@@ -68,6 +69,13 @@ def to_file_success(queued: QueuedFile) -> IngestFileSuccess:
 
 async def read_upload(upload: Any, limit: int) -> bytes:
     """The upload's bytes, refused as soon as they pass ``limit``."""
+    if not callable(getattr(upload, "read", None)):
+        # The Upload scalar takes any JSON value; only a multipart file part is a file.
+        raise ValidationError(
+            "file must be a file part of a multipart request (the GraphQL multipart "
+            "request spec), not a JSON value",
+            field="file",
+        )
     size = getattr(upload, "size", None)
     if isinstance(size, int) and size > limit:
         raise FileTooLargeError(f"the file has {size} bytes, over the limit of {limit}")
