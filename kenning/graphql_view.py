@@ -3,9 +3,11 @@
 Every refusal before the schema runs is a GraphQL-shaped JSON body (``errors`` with
 ``extensions.code`` and ``extensions.requestId``): 401 ``UNAUTHENTICATED`` with
 ``WWW-Authenticate: Bearer``, 400 ``BAD_REQUEST`` for a body that is not JSON (or nests
-deeper than Python's parser goes), 413 ``PAYLOAD_TOO_LARGE`` over
+deeper than Python's parser goes) or a malformed multipart upload
+(``resolvers/sources/upload_request.py``), 413 ``PAYLOAD_TOO_LARGE`` over
 ``KENNING_MAX_REQUEST_BYTES``, 503 ``SERVICE_UNAVAILABLE`` naming the part that is down. A
-websocket message nested that deep closes the graphql-transport-ws connection with 4400.
+websocket message nested that deep closes the graphql-transport-ws connection with 4400. A
+client that hangs up before its body is read is logged at INFO, not as a failure.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from cross_web import AsyncHTTPRequestAdapter, HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import Message
 from starlette.websockets import WebSocket
@@ -284,6 +286,11 @@ class KenningGraphQL(GraphQL[Context, None]):
         except BodyTooLarge:
             limit = _body_limit(request, self._holder["runtime"])
             return error_response(413, f"the request body is over {limit} bytes")
+        except ClientDisconnect:
+            # The client went away while sending (an upload cancelled, a dropped network):
+            # nothing failed here, and no one is left to read an answer.
+            log_event(logger, "graphql.http.disconnected")
+            return error_response(400, "the client disconnected before the request was read")
         except Exception:
             logger.exception("graphql.http.failed")
             return error_response(500, MASKED_MESSAGE, "INTERNAL_SERVER_ERROR")

@@ -1,17 +1,21 @@
 """Malformed GraphQL multipart requests over real HTTP: each a GraphQL-shaped 400 whose
-message names what is wrong, nothing logged above INFO. A well-formed upload still goes
-through."""
+message names what is wrong, nothing logged above INFO; a client that hangs up mid-upload
+is logged at INFO. A well-formed upload still goes through."""
 
 from __future__ import annotations
 
 import json
+import socket
+import time
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
 
 from tests.support.file_uploads import INGEST_FILE, PREFLIGHT
 from tests.support.multipart_body import (
+    BOUNDARY,
     CONTENT_TYPE,
     Part,
     body,
@@ -200,3 +204,32 @@ def test_a_well_formed_upload_still_goes_through(server: Server) -> None:
     result: dict[str, Any] = answer.json()["data"]["ingestFile"]
     assert result["__typename"] == "IngestFileSuccess", result
     assert result["file"]["filename"] == "notes.txt"
+
+
+def test_a_client_hanging_up_mid_upload_is_logged_at_info(server: Server) -> None:
+    start = len(server.log.read_text())
+    address = urlsplit(server.url)
+    head = body(json_part("operations", OPERATIONS), json_part("map", MAP))
+    head = head.removesuffix(f"--{BOUNDARY}--\r\n".encode())
+    head += file_part("0", b"x" * 64_000).encoded()[:-2]  # the file part, unfinished
+    request = (
+        "POST /graphql HTTP/1.1\r\n"
+        f"Host: {address.netloc}\r\n"
+        f"Authorization: Bearer {server.key}\r\n"
+        "Apollo-Require-Preflight: true\r\n"
+        f"Content-Type: {CONTENT_TYPE}\r\n"
+        f"Content-Length: {len(head) + 1_000_000}\r\n\r\n"
+    ).encode()
+    with socket.create_connection((address.hostname or "", address.port or 80)) as sock:
+        sock.sendall(request + head)
+        time.sleep(0.5)  # the server is reading the body when the client goes
+    deadline = time.monotonic() + 10
+    while (
+        time.monotonic() < deadline
+        and "graphql.http.disconnected" not in (server.log.read_text()[start:])
+    ):
+        time.sleep(0.1)
+    assert _problems(server, start) == []
+    lines = [json.loads(line) for line in server.log.read_text()[start:].splitlines()]
+    gone = [line for line in lines if line["event"] == "graphql.http.disconnected"]
+    assert [(line["level"], "exc" in line) for line in gone] == [("info", False)]
