@@ -36,6 +36,16 @@ MAX_FIELDS = 10
 MAX_FIELD_BYTES = MULTIPART_SLACK
 
 
+# What a path steps through instead of an object or a list, as JSON names it.
+_JSON_KINDS = {
+    type(None): "null",
+    str: "a string",
+    int: "a number",
+    float: "a number",
+    bool: "a boolean",
+}
+
+
 def _refused(reason: str) -> HTTPException:
     return HTTPException(400, reason)
 
@@ -108,7 +118,7 @@ def _place(operations: Any, path: str, part: str, file: UploadFile) -> None:
     for depth, key in enumerate(keys):
         if not isinstance(target, dict | list):
             walked = ".".join(keys[:depth])
-            what = "null" if target is None else f"a {type(target).__name__}"
+            what = _JSON_KINDS.get(type(target), "a value")
             raise _refused(f"map path '{path}' of part '{part}' goes through {what} at '{walked}'")
         if not _has(target, key):
             raise _refused(f"map path '{path}' of part '{part}' does not exist in operations")
