@@ -7,7 +7,6 @@ naming its field (through variables); another tenant seeing nothing."""
 from __future__ import annotations
 
 import socket
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -16,19 +15,17 @@ import pytest
 import redis.asyncio as aioredis
 
 from kenning.domain.access.principal import Role
-from kenning.domain.queue.jobs import JobStatus, Lane
-from kenning.domain.queue.runner import run_job
+from kenning.domain.queue.jobs import JobStatus
 from kenning.runtime import Runtime
 from kenning.settings import Settings
 from tests.support.code_repo import git, make_code_repo
 from tests.support.counting_embedder import CountingEmbedder
 from tests.support.graphql_api import Api
 from tests.support.queue_api import agent
+from tests.support.repository_api import ingest_repo, run_queue
 
 pytestmark = pytest.mark.integration
 
-INGEST_REPO = """mutation R($input: IngestRepositoryInput!) { ingestRepository(input: $input) {
-  __typename ... on IngestionHandle { jobId status } ... on Error { code field message } } }"""
 STATUS = """query S($id: ID!) { ingestionStatus(jobId: $id) {
   status lane priority lastError sourceUrn } }"""
 NODE = """query N($key: String!, $dir: Direction!) { node(key: $key) {
@@ -42,36 +39,6 @@ INGEST = """mutation I($input: IngestInput!) { ingest(input: $input) {
 ACME, GLOBEX = agent("acme"), agent("globex")
 KT = "shop@main/src/main/kotlin/com/acme"
 USER_SERVICE = f"class:{KT}/userservice.kt#userservice"
-
-
-@pytest.fixture
-async def repo_runtime(
-    pool: asyncpg.Pool,
-    migrated_settings: Settings,
-    embedder: CountingEmbedder,
-    clean: None,
-    tmp_path: Path,
-) -> AsyncIterator[Runtime]:
-    settings = migrated_settings.model_copy(
-        update={"repository_roots": [str(tmp_path / "repos")],
-                "repository_dir": tmp_path / "cache"}
-    )  # fmt: skip
-    redis = aioredis.from_url(settings.redis_url)
-    yield Runtime(settings=settings, pool=pool, redis=redis, embedder=embedder)
-    await redis.aclose()
-
-
-async def ingest_repo(api: Api, **input: Any) -> dict[str, Any]:
-    result: dict[str, Any] = (await api(INGEST_REPO, input=input))["ingestRepository"]
-    return result
-
-
-async def run_queue(runtime: Runtime) -> list[JobStatus | None]:
-    """Run every due bulk job once, as a worker of the bulk lane would."""
-    ran = []
-    while (claimed := await runtime.queue.work.claim(Lane.BULK, "test/repo", 60)) is not None:
-        ran.append(await run_job(claimed, runtime.queue.work, runtime.job_deps()))
-    return ran
 
 
 async def node(api: Api, key: str, direction: str = "OUT") -> dict[str, Any] | None:
