@@ -149,13 +149,17 @@ def under_roots(resolved: str, roots: Sequence[str], field: str = "path") -> str
             "local repositories are off: the server configures none (KENNING_REPOSITORY_ROOTS)",
             field=field,
         )
-    path = PurePosixPath(resolved)
-    if not any(path == PurePosixPath(root) or PurePosixPath(root) in path.parents
-               for root in roots):  # fmt: skip
+    if not inside_roots(resolved, roots):
         raise ValidationError(
             "the repository is not under a directory the server allows", field=field
         )
     return resolved
+
+
+def inside_roots(resolved: str, roots: Sequence[str]) -> bool:
+    """Whether ``resolved`` (a real path) is one of ``roots`` or lies beneath one."""
+    path = PurePosixPath(resolved)
+    return any(path == PurePosixPath(r) or PurePosixPath(r) in path.parents for r in roots)
 
 
 def default_name(where: str) -> str:

@@ -2,8 +2,9 @@
 
 Files are read from the commit's objects through one ``git cat-file --batch`` process, not
 from the working tree, so uncommitted edits never reach the knowledge the commit stands for.
-git runs with the minimal environment of ``git_env`` and with the repository's own config
-kept from running programs (fsmonitor, hooks, external diff): a local repository is data.
+git runs with the minimal environment of ``git_env``, told its ``--git-dir`` (``git_dir``:
+no search, no other repository), and with the repository's own config kept from running
+programs (fsmonitor, hooks, external diff) or reaching a remote: a local repository is data.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 from kenning.domain.errors import NotFoundError, ValidationError
 from kenning.domain.ingestion.git_commits import FileChange
 from kenning.domain.sources.code.ports import TrackedFile
+from kenning.storage.sources.code.git_dir import GitDir, git_dir_of
 from kenning.storage.sources.code.git_env import HARDENED, git_environment
 
 _COMMIT = re.compile(r"[0-9a-fA-F]{7,64}|HEAD")
@@ -24,15 +26,19 @@ _TIMEOUT = 120
 
 
 class GitCli:
-    """A local repository (a checkout or a bare clone) at ``root``."""
+    """A local repository (a checkout or a bare clone) at ``root``: a ``GitDir`` already
+    located and checked, or a directory that is itself a repository."""
 
-    def __init__(self, root: str | Path, git: str = "git") -> None:
-        self.root = Path(root)
+    def __init__(self, root: str | Path | GitDir, git: str = "git") -> None:
         self._git = git
-        if not self.root.is_dir():
-            raise NotFoundError(f"no directory {str(self.root)!r}", field="path")
+        if not isinstance(root, GitDir):
+            if not Path(root).is_dir():
+                raise NotFoundError(f"no directory {str(root)!r}", field="path")
+            root = git_dir_of(root)
+        self.place = root
+        self.root = Path(root.path)
         if self._run("rev-parse", "--git-dir", check=False) is None:
-            raise ValidationError(f"{str(self.root)!r} is not a git repository", field="path")
+            raise ValidationError(f"{root.path!r} is not a git repository", field="path")
 
     def head(self) -> str:
         """The commit hash ``HEAD`` points at."""
@@ -115,12 +121,13 @@ class GitCli:
     def _run(self, *args: str, check: bool = True, stdin: bytes | None = None) -> bytes | None:
         with tempfile.TemporaryDirectory(prefix="kenning-git-") as home:
             completed = subprocess.run(
-                [self._git, *HARDENED, "-C", str(self.root), *args],
+                [self._git, *HARDENED, *self.place.options, *args],
                 input=stdin,
                 capture_output=True,
                 timeout=_TIMEOUT,
                 check=False,
-                env=git_environment(home),
+                cwd=home,
+                env=git_environment(home, local=True),
             )
         if completed.returncode != 0:
             if not check:

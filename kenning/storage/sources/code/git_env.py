@@ -1,8 +1,14 @@
 """How every git command runs: a minimal environment and configuration that nothing on the
-server (its proxies, credential helpers, keys, ``~/.gitconfig``, ``/etc/gitconfig``) nor the
-repository read (its ``.git/config`` hooks, fsmonitor, external diff) can steer.
+server (its proxies, credential helpers, keys, ``~/.gitconfig``, ``/etc/gitconfig``, ``GIT_*``
+variables, the repository it happens to run in) nor the repository read (its ``.git/config``
+hooks, fsmonitor, external diff, promisor remote) can steer.
 
-Example: ``subprocess.run([git, *HARDENED, "-C", path, ...], env=git_environment(home))``.
+Each command runs in its own empty ``home`` with the ceiling just above it, so a command that
+names no repository (``init``, ``ls-remote``) finds none; a local repository is named by
+``--git-dir``/``--work-tree`` (``git_dir``), never searched for.
+
+Example: ``subprocess.run([git, *HARDENED, *place.options, ...], cwd=home,
+env=git_environment(home))``.
 """
 
 from __future__ import annotations
@@ -33,9 +39,13 @@ def ssh_command(address: str | None = None) -> str:
     return shlex.join([*_SSH, *pinned])
 
 
-def git_environment(home: str, ssh_address: str | None = None) -> Mapping[str, str]:
-    """The whole environment git runs with: no proxy variables, an empty ``HOME``, no system
-    or global config, no prompt, only the http, https, ssh and file transports."""
+def git_environment(
+    home: str, ssh_address: str | None = None, *, local: bool = False
+) -> Mapping[str, str]:
+    """The whole environment git runs with (in ``home``, its working directory): no proxy
+    variables, an empty ``HOME``, no system or global config, no prompt, no search above
+    ``home``, no lazy fetch, and only the http, https, ssh and file transports, or none at
+    all when ``local`` (reading a repository reaches no other)."""
     return {
         "PATH": os.environ.get("PATH", _DEFAULT_PATH),
         "HOME": home,
@@ -43,9 +53,14 @@ def git_environment(home: str, ssh_address: str | None = None) -> Mapping[str, s
         "LC_ALL": "C",
         "GIT_CONFIG_NOSYSTEM": "1",
         "GIT_CONFIG_GLOBAL": "/dev/null",
+        "GIT_CEILING_DIRECTORIES": os.path.dirname(home),
         "GIT_TERMINAL_PROMPT": "0",
         "GIT_ASKPASS": "true",
         "SSH_ASKPASS": "true",
-        "GIT_ALLOW_PROTOCOL": "http:https:ssh:file",
+        # A partial clone would fetch a missing object from the promisor remote its own
+        # config names (another repository on this machine, say): git >= 2.39.4 honours
+        # this; for a local read the empty transport list stops older ones too.
+        "GIT_NO_LAZY_FETCH": "1",
+        "GIT_ALLOW_PROTOCOL": "" if local else "http:https:ssh:file",
         "GIT_SSH_COMMAND": ssh_command(ssh_address),
     }

@@ -2,6 +2,12 @@
 clones of remote ones kept in a cache directory (one bare, shallow clone per URL, fetched
 again by each job, so ``git diff`` between the last ingested commit and the new one works).
 
+A local repository, named by ``path`` or by a ``file://`` URL, is located and checked by
+``git_dir`` when the request comes and again when the job runs: git reads nothing of it that
+lies outside the roots. A ``file://`` URL is fetched from that checked git directory through
+``upload-pack --strict``, which opens exactly it (no ``.git`` file or suffix it would try on
+its own) and sends a pack: the clone never hardlinks or borrows the source's objects.
+
 git runs without a shell, with ``GIT_ALLOW_PROTOCOL`` limited to http, https, ssh and file
 (``ext::`` and the other transports never run), no terminal prompt, a timeout and the minimal
 environment of ``git_env``. A remote URL's host is checked and pinned by ``remote_address``
@@ -17,6 +23,7 @@ import fcntl
 import hashlib
 import logging
 import os
+import shlex
 import subprocess
 import tempfile
 from collections.abc import Sequence
@@ -30,9 +37,9 @@ from kenning.domain.sources.code.repository_request import (
     check_spec,
     default_name,
     file_url_path,
-    under_roots,
 )
 from kenning.storage.sources.code.git_cli import GitCli
+from kenning.storage.sources.code.git_dir import confined_git_dir
 from kenning.storage.sources.code.git_env import HARDENED, git_environment
 from kenning.storage.sources.code.remote_address import (
     UNREACHABLE,
@@ -73,25 +80,21 @@ class Repositories:
         """The job for ``spec``: the repository found, its branch and the branch's commit."""
         check_spec(spec)
         if spec.path is not None:
-            path = self._allowed(spec.path, "path")
-            repo = GitCli(path, self._git)
+            place = confined_git_dir(spec.path, self.roots, "path")
+            repo = GitCli(place, self._git)
             branch = spec.branch or _current(repo.branch())
-            name = spec.name or default_name(path)
-            return RepositoryJob(name, branch, repo.commit_of(branch), path=path)
+            name = spec.name or default_name(place.path)
+            return RepositoryJob(name, branch, repo.commit_of(branch), path=place.path)
         url = str(spec.git_url)
-        local = file_url_path(url)
-        if local is not None:
-            self._allowed(local, "gitUrl")
         branch, commit = self._remote_head(url, spec.branch)
         return RepositoryJob(spec.name or default_name(url), branch, commit, git_url=url)
 
     def open(self, job: RepositoryJob) -> tuple[GitRepository, str]:
         """The repository to read and the commit to ingest."""
         if job.path is not None:
-            return GitCli(self._allowed(job.path, "path"), self._git), job.commit
+            return GitCli(confined_git_dir(job.path, self.roots, "path"), self._git), job.commit
         url = str(job.git_url)
-        if (local := file_url_path(url)) is not None:
-            self._allowed(local, "gitUrl")
+        source, options = self._source(url)
         clone = self.cache_dir / hashlib.sha256(url.encode()).hexdigest()[:32]
         pinned = self._pin(url)
         clone.parent.mkdir(parents=True, exist_ok=True)
@@ -101,26 +104,30 @@ class Repositories:
                 clone.mkdir(parents=True, exist_ok=True)
                 self._run("init", "--bare", "--quiet", str(clone))
             ref = f"+refs/heads/{job.branch}:refs/heads/{job.branch}"
-            self._run(*pinned.options, "-C", str(clone), "fetch", "--quiet",
-                      f"--depth={FETCH_DEPTH}", "--", url, ref, pinned=pinned)  # fmt: skip
+            fetch = ("fetch", "--quiet", f"--depth={FETCH_DEPTH}", *options, "--", source, ref)
+            self._run(*pinned.options, f"--git-dir={clone}", *fetch, pinned=pinned)
             repo = GitCli(clone, self._git)
             head = repo.commit_of(job.branch)
             has = repo.has_commit(job.commit)
         # The branch may have moved since the job was queued; ingest what it is now.
         return repo, job.commit if has else head
 
-    def _allowed(self, path: str, field: str) -> str:
-        resolved = os.path.realpath(path)
-        under_roots(resolved, self.roots, field)
-        if not os.path.isdir(resolved):
-            raise NotFoundError(f"no directory {path!r}", field=field)
-        return resolved
+    def _source(self, url: str) -> tuple[str, tuple[str, ...]]:
+        """Where git reaches ``url`` and the options that go with it: a file URL's checked
+        git directory, opened by ``upload-pack --strict`` as it is, or the URL itself."""
+        local = file_url_path(url)
+        if local is None:
+            return url, ()
+        place = confined_git_dir(local, self.roots, "gitUrl")
+        upload_pack = f"{shlex.quote(self._git)} upload-pack --strict"
+        return place.git_dir, (f"--upload-pack={upload_pack}",)
 
     def _remote_head(self, url: str, branch: str | None) -> tuple[str, str]:
         wanted = f"refs/heads/{branch}" if branch else "HEAD"
+        source, options = self._source(url)
         pinned = self._pin(url)
-        output = self._run(*pinned.options, "ls-remote", "--symref", "--", url, wanted,
-                           pinned=pinned, timeout=_LS_REMOTE_TIMEOUT)  # fmt: skip
+        listing = ("ls-remote", "--symref", *options, "--", source, wanted)
+        output = self._run(*pinned.options, *listing, pinned=pinned, timeout=_LS_REMOTE_TIMEOUT)
         lines = [line.split("\t") for line in output.splitlines() if "\t" in line]
         heads = (ref.removeprefix("ref: refs/heads/") for ref, name in lines
                  if ref.startswith("ref: refs/heads/") and name == "HEAD")  # fmt: skip
@@ -138,9 +145,13 @@ class Repositories:
         with tempfile.TemporaryDirectory(prefix="kenning-git-") as home:
             try:
                 done = subprocess.run(
-                    [self._git, *HARDENED, *args], capture_output=True, timeout=timeout,
-                    check=False, env=git_environment(home, pinned.ssh_address),
-                )  # fmt: skip
+                    [self._git, *HARDENED, *args],
+                    capture_output=True,
+                    timeout=timeout,
+                    check=False,
+                    cwd=home,
+                    env=git_environment(home, pinned.ssh_address),
+                )
             except subprocess.TimeoutExpired:
                 log.warning("git %s timed out", " ".join(a for a in args if "=" not in a)[:200])
                 raise ValidationError(UNREACHABLE, field="gitUrl") from None
