@@ -117,6 +117,24 @@ async def test_the_servers_git_variables_do_not_steer_a_read(
     assert (await run_queue(repo_runtime), await leaked(pool)) == ([], 0)
 
 
+async def test_a_symlink_or_a_submodule_in_the_tree_is_not_followed(
+    repo_runtime: Runtime, pool: asyncpg.Pool, tmp_path: Path
+) -> None:
+    secret, _ = secret_of(tmp_path)
+    shop = inside_repo(tmp_path)
+    (shop / "leak.py").symlink_to(secret / "vault.py")
+    git(shop, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(secret), "lib")
+    git(shop, "add", "leak.py")
+    git(shop, "commit", "-q", "-m", "links")
+    api = Api(repo_runtime, ACME)
+    result = await ingest_repo(api, path=str(shop))
+    assert result["__typename"] == "IngestionHandle", result
+    assert await run_queue(repo_runtime) == [JobStatus.INDEXED]
+    assert await leaked(pool) == 0
+    assert (await api(FILES, key="file:shop@main/shop.py"))["node"] is not None
+    assert (await api(FILES, key="file:shop@main/leak.py"))["node"] is None
+
+
 async def test_links_that_stay_under_the_roots_are_read(
     repo_runtime: Runtime, tmp_path: Path
 ) -> None:

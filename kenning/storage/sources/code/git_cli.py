@@ -1,7 +1,8 @@
 """``GitRepository`` over the ``git`` command (run without a shell, arguments as a list).
 
 Files are read from the commit's objects through one ``git cat-file --batch`` process, not
-from the working tree, so uncommitted edits never reach the knowledge the commit stands for.
+from the working tree, so uncommitted edits never reach the knowledge the commit stands for;
+only regular files are read (a symlink's target, a submodule's commit are not followed).
 git runs with the minimal environment of ``git_env``, told its ``--git-dir`` (``git_dir``:
 no search, no other repository), and with the repository's own config kept from running
 programs (fsmonitor, hooks, external diff) or reaching a remote: a local repository is data.
@@ -23,6 +24,8 @@ from kenning.storage.sources.code.git_env import HARDENED, git_environment
 
 _COMMIT = re.compile(r"[0-9a-fA-F]{7,64}|HEAD")
 _TIMEOUT = 120
+# ls-tree's modes of regular files (644, 755, and 664 from old git).
+_REGULAR = (b"100644", b"100755", b"100664")
 
 
 class GitCli:
@@ -64,13 +67,13 @@ class GitCli:
         return self._run("cat-file", "-e", f"{commit}^{{commit}}", check=False) is not None
 
     def tracked_files(self, commit: str) -> list[TrackedFile]:
-        """Every blob ``commit`` tracks, with its size (``git ls-tree -r -l``)."""
+        """Every regular file ``commit`` tracks, with its size (``git ls-tree -r -l``)."""
         output = self._run("ls-tree", "-r", "-l", "-z", "--full-tree", _checked(commit))
         files: list[TrackedFile] = []
         for entry in (output or b"").split(b"\0"):
             meta, _, path = entry.partition(b"\t")
             fields = meta.split()
-            if len(fields) == 4 and fields[1] == b"blob" and fields[3].isdigit():
+            if len(fields) == 4 and fields[0] in _REGULAR and fields[3].isdigit():
                 files.append(TrackedFile(path.decode("utf-8", "replace"), int(fields[3])))
         return files
 
