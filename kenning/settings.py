@@ -126,8 +126,8 @@ class Settings(BaseSettings):
     crawl_max_page_bytes: int = Field(default=5 * 1024 * 1024, ge=1024, le=100 * 1024 * 1024)
     crawl_concurrency: int = Field(default=4, ge=1, le=32)
     # Code repositories (kenning.domain.sources.code): local paths must lie under one of
-    # these directories (comma-separated or a JSON list; empty refuses every local path,
-    # file:// URLs included); remote clones are cached in repository_dir.
+    # these absolute directories (comma-separated or a JSON list; empty refuses every local
+    # path, file:// URLs included); remote clones are cached in repository_dir.
     repository_roots: Annotated[list[str], NoDecode] = Field(default_factory=list)
     repository_dir: Path = Path("/var/lib/kenning/repositories")
     # A gitUrl whose host resolves to a loopback, private or link-local address is refused
@@ -184,6 +184,15 @@ class Settings(BaseSettings):
                     f"{origin!r} is not an origin: use scheme://host[:port] (no path), or *"
                 )
         return [origin.rstrip("/") for origin in value]
+
+    @field_validator("repository_roots")
+    @classmethod
+    def _roots_are_absolute(cls, value: list[str]) -> list[str]:
+        # A relative root would be resolved against whatever directory the server starts in.
+        for root in value:
+            if not root.startswith("/"):
+                raise ValueError(f"repository root {root!r} is not an absolute path")
+        return value
 
     def search_fusion_weights(self) -> FusionWeights:
         """HYBRID's fusion as configured (``KENNING_SEARCH_FUSION`` and its weights)."""

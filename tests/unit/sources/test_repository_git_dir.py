@@ -1,5 +1,6 @@
 """Where git reads a repository: the roots checked again when a job runs, nothing from the
-server's working directory, a file:// clone holding its own copy of the objects."""
+server's working directory, a file:// clone holding its own copy of the objects, and roots
+configured as absolute paths."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 
 from kenning.domain.errors import ValidationError
 from kenning.domain.sources.code.repository_request import RepositorySpec
+from kenning.settings import Settings
 from kenning.storage.sources.code.git_dir import confined_git_dir
 from kenning.storage.sources.code.remote_address import UNREACHABLE
 from kenning.storage.sources.code.repositories import Repositories
@@ -103,3 +105,10 @@ def test_a_file_url_is_copied_through_upload_pack_never_linked(tmp_path: Path) -
     stored = [p for p in (clone / "objects").rglob("*") if p.is_file()]
     assert stored and all(p.stat().st_nlink == 1 for p in stored)
     assert not marker.exists()
+
+
+def test_repository_roots_must_be_absolute() -> None:
+    with pytest.raises(ValueError, match="absolute"):
+        Settings(repository_roots="srv/repos")
+    roots = Settings(repository_roots="/srv/repos,/srv/../opt").repository_roots
+    assert roots == ["/srv/repos", "/srv/../opt"]
