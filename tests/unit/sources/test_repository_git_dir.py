@@ -1,6 +1,6 @@
-"""Where git reads a repository: the roots checked again when a job runs, nothing from the
-server's working directory, a file:// clone holding its own copy of the objects, and roots
-configured as absolute paths."""
+"""Where git reads a repository: the roots checked again when a job runs, its owner, its
+alternates and commondir read as git reads them, nothing from the server's working directory,
+a file:// clone holding its own copy of the objects, and roots configured as absolute paths."""
 
 from __future__ import annotations
 
@@ -30,6 +30,22 @@ def test_a_job_checks_the_roots_again_when_it_runs(tmp_path: Path) -> None:
     with pytest.raises(ValidationError, match=r"\.git file") as caught:
         repositories.open(job)
     assert caught.value.field == "path"
+
+
+def test_a_repository_another_user_owns_is_refused_as_git_refuses_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shop = inside_repo(tmp_path)
+    repositories = Repositories([roots_of(tmp_path)], tmp_path / "cache")
+    spec = RepositorySpec(str(shop), None, None)
+    assert repositories.locate(spec).commit == git(shop, "rev-parse", "HEAD").strip()
+    # The server running as someone else sees the same repository as another user's.
+    monkeypatch.setattr(os, "geteuid", lambda: (shop / ".git").stat().st_uid + 1)
+    as_url = RepositorySpec(None, f"file://{shop}", None)
+    for asked, field in ((spec, "path"), (as_url, "gitUrl")):
+        with pytest.raises(ValidationError, match=r"\(safe\.directory\)") as caught:
+            repositories.locate(asked)
+        assert caught.value.field == field
 
 
 def test_alternates_are_followed_as_git_follows_them(tmp_path: Path) -> None:

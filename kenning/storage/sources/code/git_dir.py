@@ -6,8 +6,9 @@ repository, follows a ``.git`` file (``gitdir: /elsewhere/.git``) or symlink, a 
 ``commondir``, ``objects/info/alternates`` and any symlink inside the git directory, and
 takes history from ``info/grafts``. ``confined_git_dir`` finds the git directory itself
 (``<dir>/.git``, or ``<dir>`` when it is bare; never a parent) and refuses, naming the rule,
-each link that leads out of the roots, and grafts; git then runs with that ``--git-dir`` and
-``--work-tree`` and searches for nothing.
+each link that leads out of the roots, grafts, and a repository another user owns (git's own
+``safe.directory`` rule, which an explicit ``--git-dir`` skips); git then runs with that
+``--git-dir`` and ``--work-tree`` and searches for nothing.
 
 Example: ``GitCli(confined_git_dir("/srv/repos/shop", roots, "path"))``.
 """
@@ -77,6 +78,7 @@ def confined_git_dir(path: str, roots: Sequence[str], field: str) -> GitDir:
     allowed = _Roots(roots, field)
     try:
         place = _locate(resolved, allowed)
+        _check_owner(place, allowed)
         _check_store(place.git_dir, allowed)
     except OSError as error:
         raise allowed.refuse(f"the repository is unreadable: {error.strerror}") from None
@@ -102,6 +104,17 @@ def _locate(resolved: str, allowed: _Roots) -> GitDir:
         "the directory is not a git repository itself (no .git, not bare): "
         "an enclosing repository is never read"
     )
+
+
+def _check_owner(place: GitDir, allowed: _Roots) -> None:
+    """Refuse a repository another user owns, as git's own search does (``safe.directory``);
+    an explicit ``--git-dir`` would skip that check."""
+    for directory in dict.fromkeys((place.path, place.git_dir)):
+        if os.stat(directory).st_uid != os.geteuid():
+            raise allowed.refuse(
+                "the repository belongs to another user of the server, which git refuses "
+                "(safe.directory)"
+            )
 
 
 def _gitfile_target(dotgit: str, allowed: _Roots) -> str:
