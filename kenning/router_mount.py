@@ -21,6 +21,10 @@ valid key), and `access_for` turns it into what the router enforces:
 
 A model rule that says 0 runs at 1 for a ui key: it claimed nothing, so it is not refused.
 ``KENNING_ALLOW_ANONYMOUS`` opens global reads on /graphql, never the router.
+
+An announced session belongs to the key's client and is recorded with the key's id: its
+name is in that client's namespace, a release ends only sessions of the caller's client
+(without a name: those its key announced), and only a global admin key may end anyone's.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from kenning.router import (
     Gate,
     Priority,
     Router,
+    SessionOwner,
     control_routes,
     create_router_app,
     ollama_routes,
@@ -78,10 +83,13 @@ def state_redis_url(settings: Settings) -> str:
 def access_for(caller: Principal) -> Access:
     """What a key may do on the router (see the table in the module docstring)."""
     full = caller.role in (Role.AGENT, Role.ADMIN)
+    global_admin = caller.role is Role.ADMIN and caller.scope.client_id == ""
     return Access(
         control=full,
-        private=caller.role is Role.ADMIN and caller.scope.client_id == "",
+        private=global_admin,
         top_priority=Priority.CRITICAL if full else Priority.CODING,
+        owner=SessionOwner(client=caller.scope.client_id, key=caller.key_id),
+        all_sessions=global_admin,
         who=f"this key has role {caller.role}",
         needs="an agent or admin key",
     )

@@ -20,7 +20,7 @@ from kenning.domain.errors import NotFoundError, ScopeError
 from kenning.resolvers.access.scope import principal
 from kenning.resolvers.context import Info
 from kenning.router import EventKind, ModelSet, Router, RouterEvent
-from kenning.router.leases import CRITICAL_TRAFFIC
+from kenning.router.sessions import CRITICAL_TRAFFIC
 from kenning.schema import router as gql
 
 RECENT_EVENTS = 20
@@ -85,14 +85,23 @@ def _backend(b: Mapping[str, Any], operator: bool) -> gql.RouterBackend:
     )
 
 
-def _lease(session: str, seconds_left: float, now: float, operator: bool) -> gql.RouterLease:
-    traffic = session == CRITICAL_TRAFFIC
+def _lease(session: str | None, seconds_left: float, now: float) -> gql.RouterLease:
     return gql.RouterLease(
-        session=session if operator or traffic else None,
-        traffic=traffic,
+        session=session,
+        traffic=session == CRITICAL_TRAFFIC,
         expires_at=_at(now + seconds_left),
         expires_in_seconds=seconds_left,
     )
+
+
+def _leases(status: Mapping[str, Any], now: float, operator: bool) -> list[gql.RouterLease]:
+    """The traffic lease, then each session once: several clients may announce one name,
+    and a count merged by name would tell one client another's session names."""
+    traffic = status["leases"].get(CRITICAL_TRAFFIC)
+    leases = [] if traffic is None else [_lease(CRITICAL_TRAFFIC, traffic, now)]
+    for held in status["sessions"]:
+        leases.append(_lease(held["session"] if operator else None, held["expires_in"], now))
+    return leases
 
 
 async def router_status(router: Router, operator: bool) -> gql.RouterStatus:
@@ -105,7 +114,7 @@ async def router_status(router: Router, operator: bool) -> gql.RouterStatus:
         state_store=status["state_store"],
         critical_inflight=status["critical_inflight"],
         backends=[_backend(b, operator) for b in status["backends"]],
-        leases=[_lease(s, left, now, operator) for s, left in status["leases"].items()],
+        leases=_leases(status, now, operator),
         model_sets=gql.RouterModelSets(
             orchestrator=list(router.settings.orchestrator_models),
             background=list(router.settings.background_models),

@@ -19,6 +19,7 @@ from .events import EventKind, RouterEvent
 from .policy import ModelSet, Priority
 from .proxy import ollama_routes
 from .router import Router
+from .sessions import SessionOwner
 
 __all__ = [
     "OPEN",
@@ -39,6 +40,7 @@ __all__ = [
     "RouterError",
     "RouterEvent",
     "RouterSettings",
+    "SessionOwner",
     "UpstreamError",
     "control_routes",
     "create_router_app",

@@ -17,6 +17,7 @@ from starlette.responses import Response
 
 from .errors import AccessDenied
 from .policy import Priority, PriorityDecision, PrioritySource
+from .sessions import KEYLESS, SessionOwner
 
 
 @dataclass(frozen=True)
@@ -24,13 +25,17 @@ class Access:
     """What one caller may do.
 
     ``control``: announce and release. ``private``: see backend URLs and session names.
-    ``top_priority``: the most urgent priority it may claim. ``who`` and ``needs`` phrase a
-    refusal: ``"this key has role ui"``, ``"an agent or admin key"``.
+    ``top_priority``: the most urgent priority it may claim. ``owner``: whose sessions it
+    announces and may release (`kenning.router.sessions`); ``all_sessions``: it may release
+    every owner's. ``who`` and ``needs`` phrase a refusal: ``"this key has role ui"``,
+    ``"an agent or admin key"``.
     """
 
     control: bool = False
     private: bool = False
     top_priority: Priority = Priority.CODING
+    owner: SessionOwner = KEYLESS
+    all_sessions: bool = False
     who: str = "this caller"
     needs: str = "more rights"
 
@@ -54,7 +59,9 @@ class Access:
         return PriorityDecision(self.top_priority, decision.source)
 
 
-OPEN = Access(control=True, private=True, top_priority=Priority.CRITICAL, who="anyone")
+OPEN = Access(
+    control=True, private=True, top_priority=Priority.CRITICAL, all_sessions=True, who="anyone"
+)
 
 Gate = Callable[[Request], Awaitable[Access]]
 Endpoint = Callable[[Request], Awaitable[Response]]

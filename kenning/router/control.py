@@ -3,9 +3,11 @@
 Who may do what comes from the `Gate` the router is served with (`access`): every endpoint
 asks it first, and answers a refusal as ``{"error": "...", "code": "UNAUTHENTICATED"}`` (or
 ``FORBIDDEN``, ``SERVICE_UNAVAILABLE``) with the gate's status. Announce and release need
-``Access.control``. Backend URLs and announced session names describe the deployment and
-the agents of every client: without ``Access.private`` `/status` nulls the URLs and hides
-the session names, and `/events` leaves session names out.
+``Access.control`` and act for ``Access.owner`` (`kenning.router.sessions`): a release ends
+the caller's own sessions only, unless ``Access.all_sessions``. Backend URLs and announced
+session names describe the deployment and the agents of every client: without
+``Access.private`` `/status` nulls the URLs and hides the session names, and `/events`
+leaves session names out.
 """
 
 from __future__ import annotations
@@ -21,8 +23,8 @@ from starlette.routing import Route
 
 from .access import Access, Gate, Guarded, guarded, open_gate
 from .errors import AccessDenied
-from .leases import CRITICAL_TRAFFIC
 from .router import Router
+from .sessions import CRITICAL_TRAFFIC
 
 _CODES = {401: "UNAUTHENTICATED", 403: "FORBIDDEN", 503: "SERVICE_UNAVAILABLE"}
 
@@ -51,18 +53,24 @@ def public_event(event: dict[str, Any]) -> dict[str, Any]:
 
 
 def public_status(status: dict[str, Any]) -> dict[str, Any]:
-    """``Router.status()`` without backend URLs (null) and session names (``hidden-N``).
+    """``Router.status()`` without backend URLs (null) and whose sessions live: leases are
+    named ``hidden-N``, and each session's name, client and keys are null.
 
-    The lease of recent priority-0 traffic keeps its name: it is no one's session.
+    The lease of recent priority-0 traffic keeps its name: it is no one's session. Sessions
+    are counted one by one, never merged by name, so the count tells no one that another
+    client holds a session under a name it also uses.
     """
-    hidden = iter(range(1, len(status["leases"]) + 1))
-    leases = {
-        name if name == CRITICAL_TRAFFIC else f"hidden-{next(hidden)}": seconds
-        for name, seconds in status["leases"].items()
-    }
+    sessions = [
+        {**held, "session": None, "client": None, "keys": None} for held in status["sessions"]
+    ]
+    traffic = status["leases"].get(CRITICAL_TRAFFIC)
+    leases = {CRITICAL_TRAFFIC: traffic} if traffic is not None else {}
+    for n, held in enumerate(sessions, 1):
+        leases[f"hidden-{n}"] = held["expires_in"]
     return {
         **status,
         "leases": leases,
+        "sessions": sessions,
         "backends": [{**backend, "url": None} for backend in status["backends"]],
         "recent_events": [public_event(event) for event in status["recent_events"]],
     }
@@ -75,12 +83,14 @@ def control_routes(router: Router, *, gate: Gate = open_gate) -> list[Route]:
     async def announce(request: Request, access: Access) -> Response:
         if not access.control:
             raise access.deny("/router/announce")
-        return JSONResponse(await router.announce(await _session(request)))
+        return JSONResponse(await router.announce(await _session(request), access.owner))
 
     async def release(request: Request, access: Access) -> Response:
         if not access.control:
             raise access.deny("/router/release")
-        return JSONResponse(await router.release(await _session(request)))
+        session = await _session(request)
+        answer = await router.release(session, access.owner, all_sessions=access.all_sessions)
+        return JSONResponse(answer)
 
     async def status(_: Request, access: Access) -> Response:
         snapshot = await router.status()

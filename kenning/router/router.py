@@ -28,6 +28,7 @@ from .policy import (
 from .redis_state import RedisState
 from .relay import Relay
 from .scheduler import Scheduler
+from .sessions import KEYLESS, SessionOwner
 from .slots import SLOT_LEASE_SECONDS, SharedSlots
 from .state import ResilientState
 from .tasks import cancel_all
@@ -97,9 +98,10 @@ class Router:
         self.scheduler.preempt_background(gpu, reason="priority-0 request")
         await self.sets.ensure(gpu, ModelSet.ORCHESTRATOR)
 
-    async def announce(self, session: str | None) -> dict[str, Any]:
-        """Lease the orchestrator set; returns once the GPU holds it."""
-        session = await self.leases.announce(session)
+    async def announce(self, session: str | None, owner: SessionOwner = KEYLESS) -> dict[str, Any]:
+        """Lease the orchestrator set for ``owner``'s session (a fresh name when None);
+        returns once the GPU holds it."""
+        session = (await self.leases.announce(session, owner)).name
         placement = place(_CRITICAL, self.pool.views())
         backend = self.pool.by_name[placement.backend] if placement else None
         if backend is not None and backend.gpu:
@@ -116,16 +118,28 @@ class Router:
             "lease_seconds": self.settings.auto_release_seconds,
         }
 
-    async def release(self, session: str | None) -> dict[str, Any]:
-        """Drop the lease; a single GPU swaps back to the background set unless others remain."""
-        await self.leases.release(session)
-        if self.slots is not None:
+    async def release(
+        self,
+        session: str | None,
+        owner: SessionOwner = KEYLESS,
+        *,
+        all_sessions: bool = False,
+    ) -> dict[str, Any]:
+        """End ``owner``'s session named ``session`` (None: every one its key announced), or
+        with ``all_sessions`` anyone's (`Session.ended_by`); a single GPU swaps back to the
+        background set unless other leases remain.
+
+        The answer is the same whether or not such a session existed, so a caller cannot
+        probe for another client's session names.
+        """
+        ended = await self.leases.release(session, owner, all_sessions=all_sessions)
+        if ended and self.slots is not None:
             for gpu in self.pool.gpus:
                 await self.slots.unclaim(gpu.name)
         self.events.publish(RouterEvent(EventKind.RELEASE, None, {"session": session}))
         await self.reconcile(wait=True)
-        remaining = await self.leases.active()
-        return {"status": "released", "session": session, "remaining_leases": len(remaining)}
+        remaining = (await self.leases.live()).count
+        return {"status": "released", "session": session, "remaining_leases": remaining}
 
     # ---- reconciliation --------------------------------------------------------------
     async def reconcile(self, *, wait: bool = False) -> None:
@@ -185,14 +199,24 @@ class Router:
 
     # ---- status ----------------------------------------------------------------------
     async def status(self) -> dict[str, Any]:
-        leases = await self.leases.active()
+        live = await self.leases.live()
         now = time.time()
         return {
             "mode": str(mode_of(self.pool.views())),
             "state_store": self.state.backend_name,
             "slots": self._slots_status(),
             "critical_inflight": self.leases.critical_inflight,
-            "leases": {k: round(v - now, 3) for k, v in leases.items()},
+            "leases": {k: round(v - now, 3) for k, v in live.by_name().items()},
+            # Each session once, with whose it is (several clients may use one name).
+            "sessions": [
+                {
+                    "session": held.name,
+                    "client": held.client,
+                    "keys": list(held.keys),
+                    "expires_in": round(held.expires_at - now, 3),
+                }
+                for held in live.sessions
+            ],
             "backends": [await self._backend_status(b) for b in self.pool.backends],
             "recent_events": [e.as_dict() for e in list(self.events.recent)[-20:]],
         }

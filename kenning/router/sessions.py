@@ -1,0 +1,78 @@
+"""Announced sessions: whose they are, which names are accepted, how the shared state names them.
+
+A session belongs to the client whose key announced it. Its name lives in that client's
+namespace: two clients may both announce ``chat`` and hold two sessions, and neither can reach
+the other's by naming it. The key is recorded too, so a release that names no session ends
+the caller key's own announcements only.
+
+Every process shares the leases through one Redis sorted set, so the owner travels inside
+each member: ``\\x1f`` then the JSON array ``[client, key, name]``. The owner of the open
+router (no keys, no client) keeps the bare name as its member, as every member was before
+owners were recorded; a bare member therefore reads as that owner's.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+CRITICAL_TRAFFIC = "p0-traffic"
+_MARK = "\x1f"
+
+
+@dataclass(frozen=True)
+class SessionOwner:
+    """Who announced a session: the client whose namespace its name is in (``""``: none, the
+    global one) and the key it came with, both as the gate reports them."""
+
+    client: str = ""
+    key: str = ""
+
+
+# Sessions announced with no key: on the open router, and by in-process calls.
+KEYLESS = SessionOwner()
+
+
+@dataclass(frozen=True)
+class Session:
+    """One announced session: its owner and the name the owner gave it."""
+
+    owner: SessionOwner
+    name: str
+
+    @property
+    def member(self) -> str:
+        """The session's member in the shared lease set."""
+        if self.owner == KEYLESS:
+            return self.name
+        return _MARK + json.dumps([self.owner.client, self.owner.key, self.name])
+
+    @classmethod
+    def parse(cls, member: str) -> Session:
+        """The session a member of the shared lease set stands for."""
+        if member.startswith(_MARK):
+            try:
+                parts = json.loads(member[1:])
+            except ValueError:
+                parts = None
+            if (
+                isinstance(parts, list)
+                and len(parts) == 3
+                and all(isinstance(p, str) for p in parts)
+            ):
+                client, key, name = parts
+                return cls(SessionOwner(client, key), name)
+        return cls(KEYLESS, member)
+
+    def ended_by(self, name: str | None, caller: SessionOwner, *, all_sessions: bool) -> bool:
+        """True when a release naming ``name`` (None: no name) by ``caller`` ends this session.
+
+        A caller with ``all_sessions`` ends every session, or every client's named ``name``
+        (status lists sessions by name). Anyone else ends sessions of its own client only:
+        the one named ``name``, or without a name the ones its own key announced.
+        """
+        if all_sessions:
+            return name is None or self.name == name
+        if self.owner.client != caller.client:
+            return False
+        return self.owner.key == caller.key if name is None else self.name == name

@@ -1,0 +1,227 @@
+"""Announced sessions belong to the client and key that announced them: another client's
+release leaves them in place (and learns nothing of them), a release without a name drops the
+caller key's own, a global admin may drop every one."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import asyncpg
+import httpx
+import pytest
+
+from kenning.domain.access.principal import Role
+from kenning.domain.access.scope import Scope
+from kenning.router import Priority, PriorityRuleSpec
+from kenning.settings import Settings
+from kenning.storage.access.api_keys import PgApiKeys
+from tests.fakes.ollama import FakeFactory
+from tests.support.kenning_stack import (
+    EMBED_MODEL,
+    Kenning,
+    fake_backend,
+    kenning_settings,
+    routed,
+    running_kenning,
+    state_prefix,
+)
+from tests.support.router_harness import ORCHESTRATOR_MODEL
+
+pytestmark = pytest.mark.integration
+
+P0 = {"X-Ollama-Priority": "0"}
+GENERATE = {"model": ORCHESTRATOR_MODEL, "prompt": "hi", "stream": False}
+EMBED = {"model": EMBED_MODEL, "input": "note"}
+
+
+@dataclass(frozen=True)
+class Keys:
+    """Bearer headers: agents of two clients (acme has two keys), acme's admin, a global admin."""
+
+    acme: dict[str, str]
+    acme_other: dict[str, str]
+    globex: dict[str, str]
+    acme_admin: dict[str, str]
+    admin: dict[str, str]
+
+
+@pytest.fixture
+async def kenning(
+    fake_ollama_factory: FakeFactory, routed_settings: Settings, routed_pool: asyncpg.Pool
+) -> AsyncIterator[Kenning]:
+    """Kenning with the router over a fake single GPU and a CPU, on a state prefix of its own."""
+    dims = routed_settings.embedding_dim
+    gpu = fake_backend(fake_ollama_factory, "gpu0", dims, vram_mb=1200, load_time=0.05)
+    cpu = fake_backend(fake_ollama_factory, "cpu", dims)
+    async with state_prefix(routed_settings.redis_url) as prefix:
+        rules = [PriorityRuleSpec(pattern=ORCHESTRATOR_MODEL, priority=Priority.CRITICAL)]
+        settings = kenning_settings(routed_settings, routed(gpu, cpu, prefix, priority_rules=rules))
+        async with running_kenning(settings, routed_pool) as running:
+            await running.settled()
+            yield running
+
+
+@pytest.fixture
+async def keys(kenning: Kenning, routed_pool: asyncpg.Pool) -> Keys:
+    async def key(scope: Scope, role: Role) -> dict[str, str]:
+        made, _ = await PgApiKeys(routed_pool).create(scope, role, "router-sessions")
+        return {"Authorization": f"Bearer {made}"}
+
+    return Keys(
+        acme=await key(Scope("acme"), Role.AGENT),
+        acme_other=await key(Scope("acme", "mobile"), Role.AGENT),
+        globex=await key(Scope("globex"), Role.AGENT),
+        acme_admin=await key(Scope("acme"), Role.ADMIN),
+        admin=kenning.auth(Role.ADMIN),
+    )
+
+
+async def control(
+    kenning: Kenning, what: str, headers: dict[str, str], body: Any = None
+) -> httpx.Response:
+    return await kenning.http.post(f"/router/{what}", json=body, headers=headers)
+
+
+async def status(kenning: Kenning) -> dict[str, Any]:
+    """``/router/status`` as a global admin sees it (every session, by its shown name)."""
+    answer = await kenning.http.get("/router/status", headers=kenning.auth(Role.ADMIN))
+    body: dict[str, Any] = answer.json()
+    return body
+
+
+async def sessions(kenning: Kenning) -> set[tuple[str, str]]:
+    """Every live session as (client, name)."""
+    return {(held["client"], held["session"]) for held in (await status(kenning))["sessions"]}
+
+
+async def hidden_leases(kenning: Kenning, headers: dict[str, str]) -> int:
+    """How many sessions a caller that sees no names counts in ``/router/status``."""
+    leases = (await kenning.http.get("/router/status", headers=headers)).json()["leases"]
+    return len([name for name in leases if name.startswith("hidden-")])
+
+
+async def holds(kenning: Kenning) -> str:
+    """The set gpu0 holds once no swap runs on it (the reconcile loop may have begun one
+    just before a release's own pass)."""
+    for _ in range(200):
+        gpu = (await status(kenning))["backends"][0]
+        if not gpu["swapping"]:
+            held: str = gpu["holds"]
+            return held
+        await asyncio.sleep(0.025)
+    raise AssertionError("gpu0 kept swapping")
+
+
+async def swaps(kenning: Kenning) -> dict[str, float]:
+    """Model-set swaps of gpu0 so far, by target set."""
+    metrics = await kenning.http.get("/router/metrics", headers=kenning.auth(Role.ADMIN))
+    head = 'kenning_router_set_swaps_total{backend="gpu0",target="'
+    counted = {}
+    for line in metrics.text.splitlines():
+        if line.startswith(head):
+            counted[line[len(head) :].split('"')[0]] = float(line.split()[-1])
+    return counted
+
+
+async def test_another_clients_release_leaves_the_session_and_the_gpu(
+    kenning: Kenning, keys: Keys
+) -> None:
+    ready = await control(kenning, "announce", keys.acme, {"session": "chat"})
+    assert ready.status_code == 200, ready.text
+    assert ready.json()["status"] == "ready" and ready.json()["session"] == "chat"
+    assert await holds(kenning) == "orchestrator"
+    swapped = await swaps(kenning)
+
+    unknown = await control(kenning, "release", keys.globex, {"session": "no-such-session"})
+    named = await control(kenning, "release", keys.globex, {"session": "chat"})
+    everything = await control(kenning, "release", keys.globex, {})
+    assert [a.status_code for a in (unknown, named, everything)] == [200, 200, 200]
+    assert await holds(kenning) == "orchestrator"
+    assert await sessions(kenning) == {("acme", "chat")}
+    # Answered as for a session that does not exist: globex learns nothing of acme's "chat".
+    assert named.json() == {**unknown.json(), "session": "chat"}
+    assert everything.json() == {**unknown.json(), "session": None}
+    # acme's orchestrator keeps the GPU: priority 0 runs there with no swap away and back,
+    # and background work stays off it.
+    p0 = await kenning.http.post("/ollama/api/generate", json=GENERATE, headers={**keys.acme, **P0})
+    assert p0.status_code == 200 and p0.headers["x-kenning-backend"] == "gpu0"
+    background = await kenning.http.post("/ollama/api/embed", json=EMBED, headers=keys.globex)
+    assert background.headers["x-kenning-backend"] == "cpu"
+    assert await swaps(kenning) == swapped
+
+    released = await control(kenning, "release", keys.acme, {"session": "chat"})
+    assert released.json() == {"status": "released", "session": "chat", "remaining_leases": 0}
+    assert await holds(kenning) == "background"
+
+
+async def test_two_clients_may_announce_the_same_name(kenning: Kenning, keys: Keys) -> None:
+    await control(kenning, "announce", keys.acme, {"session": "chat"})
+    counted = await hidden_leases(kenning, keys.globex)
+    ready = await control(kenning, "announce", keys.globex, {"session": "chat"})
+    assert ready.json()["status"] == "ready" and ready.json()["session"] == "chat"
+    # globex's "chat" is a lease of its own, counted as one: the count does not give away
+    # that acme uses the name too.
+    assert await hidden_leases(kenning, keys.globex) == counted + 1
+    assert await sessions(kenning) == {("acme", "chat"), ("globex", "chat")}
+
+    released = await control(kenning, "release", keys.globex, {"session": "chat"})
+    assert released.json()["session"] == "chat"
+    assert await sessions(kenning) == {("acme", "chat")}
+    assert await holds(kenning) == "orchestrator"
+
+    await control(kenning, "release", keys.acme, {"session": "chat"})
+    assert await sessions(kenning) == set()
+    assert await holds(kenning) == "background"
+
+
+async def test_a_release_without_a_name_drops_the_callers_own_sessions(
+    kenning: Kenning, keys: Keys
+) -> None:
+    await control(kenning, "announce", keys.acme, {"session": "first"})
+    await control(kenning, "announce", keys.acme, {})  # a generated name
+    await control(kenning, "announce", keys.acme_other, {"session": "second"})
+    for who in (keys.acme, keys.acme_other):  # one session of acme, announced by both keys
+        await control(kenning, "announce", who, {"session": "shared"})
+    await control(kenning, "announce", keys.globex, {"session": "third"})
+
+    # The key's own sessions end (and the traffic lease with them). The other key of acme
+    # keeps "second", and "shared" lives on by that key's announcement; globex keeps "third".
+    released = await control(kenning, "release", keys.acme, {})
+    assert released.json()["remaining_leases"] == 3
+    assert await holds(kenning) == "orchestrator"
+    assert await sessions(kenning) == {("acme", "second"), ("acme", "shared"), ("globex", "third")}
+    shared = [s for s in (await status(kenning))["sessions"] if s["session"] == "shared"]
+    assert len(shared[0]["keys"]) == 1
+    # A name is the client's: one key of acme may end acme's session by its name.
+    await control(kenning, "release", keys.acme, {"session": "second"})
+    assert await sessions(kenning) == {("acme", "shared"), ("globex", "third")}
+    assert await holds(kenning) == "orchestrator"
+
+
+async def test_only_a_global_admin_ends_every_clients_sessions(
+    kenning: Kenning, keys: Keys
+) -> None:
+    for who, name in ((keys.acme, "chat"), (keys.globex, "chat"), (keys.globex, "batch")):
+        await control(kenning, "announce", who, {"session": name})
+    everyone = {("acme", "chat"), ("globex", "chat"), ("globex", "batch")}
+
+    # acme's admin manages acme's keys, not the GPU of every client: its release is its own,
+    # so these end nothing (three sessions and the traffic lease remain).
+    for body in ({}, {"session": "batch"}):
+        unreached = await control(kenning, "release", keys.acme_admin, body)
+        assert unreached.json()["remaining_leases"] == 4
+    assert await holds(kenning) == "orchestrator"
+    assert await sessions(kenning) == everyone
+
+    # A global admin ends every client's session of a name...
+    named = await control(kenning, "release", keys.admin, {"session": "chat"})
+    assert named.json()["session"] == "chat"
+    assert await sessions(kenning) == {("globex", "batch")}
+    # ...or every session.
+    every = await control(kenning, "release", keys.admin, {})
+    assert every.json() == {"status": "released", "session": None, "remaining_leases": 0}
+    assert await sessions(kenning) == set()
+    assert await holds(kenning) == "background"
