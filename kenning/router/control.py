@@ -4,10 +4,11 @@ Who may do what comes from the `Gate` the router is served with (`access`): ever
 asks it first, and answers a refusal as ``{"error": "...", "code": "UNAUTHENTICATED"}`` (or
 ``FORBIDDEN``, ``SERVICE_UNAVAILABLE``) with the gate's status. Announce and release need
 ``Access.control`` and act for ``Access.owner`` (`kenning.router.sessions`): a release ends
-the caller's own sessions only, unless ``Access.all_sessions``. Backend URLs and announced
-session names describe the deployment and the agents of every client: without
-``Access.private`` `/status` nulls the URLs and hides the session names, and `/events`
-leaves session names out.
+the caller's own sessions only, unless ``Access.all_sessions``. A body that cannot be used
+(not a JSON object, a bad ``session``) is answered 400 ``{"error", "code", "field"}``.
+Backend URLs and announced session names describe the deployment and the agents of every
+client: without ``Access.private`` `/status` nulls the URLs and hides the session names, and
+`/events` leaves session names out.
 """
 
 from __future__ import annotations
@@ -22,9 +23,9 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from .access import Access, Gate, Guarded, guarded, open_gate
-from .errors import AccessDenied
+from .errors import AccessDenied, InvalidRequest
 from .router import Router
-from .sessions import CRITICAL_TRAFFIC
+from .sessions import CRITICAL_TRAFFIC, session_name
 
 _CODES = {401: "UNAUTHENTICATED", 403: "FORBIDDEN", 503: "SERVICE_UNAVAILABLE"}
 
@@ -35,16 +36,24 @@ def refusal(denied: AccessDenied) -> Response:
     return JSONResponse(body, status_code=denied.status, headers=denied.headers)
 
 
+def invalid(error: InvalidRequest) -> Response:
+    """A control request whose body cannot be used: 400, naming what is wrong."""
+    body = {"error": error.message, "code": error.code, "field": error.field}
+    return JSONResponse(body, status_code=400)
+
+
 async def _session(request: Request) -> str | None:
+    """The session an announce or release names; an empty body names none."""
     body = await request.body()
     if not body.strip():
         return None
     try:
         payload = json.loads(body)
-    except ValueError:
-        return None
-    session = payload.get("session") if isinstance(payload, dict) else None
-    return str(session) if session else None
+    except ValueError as exc:  # UnicodeDecodeError included
+        raise InvalidRequest(f"the body must be JSON: {exc}") from None
+    if not isinstance(payload, dict):
+        raise InvalidRequest('the body must be a JSON object, e.g. {"session": "chat-1"}')
+    return session_name(payload.get("session"))
 
 
 def public_event(event: dict[str, Any]) -> dict[str, Any]:
@@ -83,12 +92,19 @@ def control_routes(router: Router, *, gate: Gate = open_gate) -> list[Route]:
     async def announce(request: Request, access: Access) -> Response:
         if not access.control:
             raise access.deny("/router/announce")
-        return JSONResponse(await router.announce(await _session(request), access.owner))
+        try:
+            session = await _session(request)
+        except InvalidRequest as error:
+            return invalid(error)
+        return JSONResponse(await router.announce(session, access.owner))
 
     async def release(request: Request, access: Access) -> Response:
         if not access.control:
             raise access.deny("/router/release")
-        session = await _session(request)
+        try:
+            session = await _session(request)
+        except InvalidRequest as error:
+            return invalid(error)
         answer = await router.release(session, access.owner, all_sessions=access.all_sessions)
         return JSONResponse(answer)
 

@@ -3,6 +3,7 @@
 RouterError
 ├── AccessDenied           the caller may not do this (status 401, 403 or 503, and why)
 ├── InvalidPriority        the X-Ollama-Priority header is not 0-3 or a lane name
+├── InvalidRequest         a control request's body cannot be used (field, code)
 ├── NoBackendAvailable     no healthy backend may take the request
 ├── BackendFailure         transport failure talking to one backend (connect, reset)
 ├── Preempted              a background attempt was cancelled to free a GPU
@@ -31,6 +32,17 @@ class AccessDenied(RouterError):
 
 class InvalidPriority(RouterError):
     """The priority header could not be read."""
+
+
+class InvalidRequest(RouterError):
+    """A control request's body cannot be used: ``field`` names the part (None: the whole
+    body), ``code`` is ``INVALID`` or ``TOO_LARGE`` (over a length limit)."""
+
+    def __init__(self, message: str, *, field: str | None = None, code: str = "INVALID") -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        self.code = code
 
 
 class NoBackendAvailable(RouterError):

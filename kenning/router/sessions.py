@@ -6,18 +6,26 @@ the other's by naming it. The key is recorded too, so a release that names no se
 the caller key's own announcements only.
 
 Every process shares the leases through one Redis sorted set, so the owner travels inside
-each member: ``\\x1f`` then the JSON array ``[client, key, name]``. The owner of the open
-router (no keys, no client) keeps the bare name as its member, as every member was before
-owners were recorded; a bare member therefore reads as that owner's.
+each member: ``\\x1f`` then the JSON array ``[client, key, name]``. Names never hold control
+characters, so that mark cannot start a name. The owner of the open router (no keys, no
+client) keeps the bare name as its member, as every member was before owners were recorded;
+a bare member therefore reads as that owner's.
 """
 
 from __future__ import annotations
 
 import json
+import unicodedata
 from dataclasses import dataclass
 
+from .errors import InvalidRequest
+
 CRITICAL_TRAFFIC = "p0-traffic"
+MAX_SESSION_CHARS = 200
 _MARK = "\x1f"
+# Cc: C0 and C1 controls and DEL; Cs: lone surrogates, which JSON can carry but no UTF-8
+# store can hold.
+_REFUSED_CATEGORIES = frozenset({"Cc", "Cs"})
 
 
 @dataclass(frozen=True)
@@ -76,3 +84,40 @@ class Session:
         if self.owner.client != caller.client:
             return False
         return self.owner.key == caller.key if name is None else self.name == name
+
+
+def session_name(value: object) -> str | None:
+    """The ``session`` of an announce or release body, checked; None when it names none
+    (absent, null or ``""``).
+
+    Raises `InvalidRequest` naming the field: not a string, over `MAX_SESSION_CHARS`
+    characters, holding a control character, or the reserved `CRITICAL_TRAFFIC`.
+    """
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise InvalidRequest(f"session must be a string, got {_json_kind(value)}", field="session")
+    if len(value) > MAX_SESSION_CHARS:
+        raise InvalidRequest(
+            f"session must be at most {MAX_SESSION_CHARS} characters, got {len(value)}",
+            field="session",
+            code="TOO_LARGE",
+        )
+    if any(unicodedata.category(c) in _REFUSED_CATEGORIES for c in value):
+        raise InvalidRequest(
+            "session must not contain control characters or lone surrogates", field="session"
+        )
+    if value == CRITICAL_TRAFFIC:
+        raise InvalidRequest(
+            f"session {CRITICAL_TRAFFIC!r} is reserved for the lease of priority-0 traffic",
+            field="session",
+        )
+    return value
+
+
+def _json_kind(value: object) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    return "an array" if isinstance(value, list) else "an object"

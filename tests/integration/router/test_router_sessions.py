@@ -1,6 +1,6 @@
 """Announced sessions belong to the client and key that announced them: another client's
 release leaves them in place (and learns nothing of them), a release without a name drops the
-caller key's own, a global admin may drop every one."""
+caller key's own, a global admin may drop every one; session names are checked."""
 
 from __future__ import annotations
 
@@ -225,3 +225,44 @@ async def test_only_a_global_admin_ends_every_clients_sessions(
     assert every.json() == {"status": "released", "session": None, "remaining_leases": 0}
     assert await sessions(kenning) == set()
     assert await holds(kenning) == "background"
+
+
+BAD_SESSIONS: list[tuple[Any, str, str]] = [
+    ({"session": "x" * 201}, "TOO_LARGE", "at most 200 characters"),
+    ({"session": 7}, "INVALID", "must be a string"),
+    ({"session": ["chat"]}, "INVALID", "must be a string"),
+    ({"session": {"name": "chat"}}, "INVALID", "must be a string"),
+    ({"session": True}, "INVALID", "must be a string"),
+    ({"session": "chat\n1"}, "INVALID", "control characters"),
+    ({"session": "chat\x00"}, "INVALID", "control characters"),
+    ({"session": "chat\x7f"}, "INVALID", "control characters"),
+    ({"session": "chat\u0085"}, "INVALID", "control characters"),
+    ({"session": "p0-traffic"}, "INVALID", "reserved"),
+]
+
+
+async def test_session_names_are_checked(kenning: Kenning, keys: Keys) -> None:
+    for what in ("announce", "release"):
+        for body, code, words in BAD_SESSIONS:
+            refused = await control(kenning, what, keys.acme, body)
+            assert refused.status_code == 400, (what, body, refused.text)
+            answer = refused.json()
+            assert answer["code"] == code and answer["field"] == "session", (what, body, answer)
+            assert words in answer["error"] and "session" in answer["error"], answer
+        for raw, words in ((b"{not json", "JSON"), (b'["chat"]', "JSON object")):
+            headers = {**keys.acme, "Content-Type": "application/json"}
+            refused = await kenning.http.post(f"/router/{what}", content=raw, headers=headers)
+            assert refused.status_code == 400, (what, raw, refused.text)
+            assert refused.json()["code"] == "INVALID" and words in refused.json()["error"]
+    # A lone surrogate is no text either (and could not be stored).
+    surrogate = b'{"session": "chat\\ud800"}'
+    refused = await kenning.http.post("/router/announce", content=surrogate, headers=keys.acme)
+    assert refused.status_code == 400 and refused.json()["field"] == "session"
+    assert await sessions(kenning) == set() and await holds(kenning) == "background"
+
+    longest = "é" * 200
+    ready = await control(kenning, "announce", keys.acme, {"session": longest})
+    assert ready.status_code == 200 and ready.json()["session"] == longest
+    assert await sessions(kenning) == {("acme", longest)}
+    released = await control(kenning, "release", keys.acme, {"session": longest})
+    assert released.json()["remaining_leases"] == 0

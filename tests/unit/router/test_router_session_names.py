@@ -1,5 +1,5 @@
-"""Session owners (`kenning.router.sessions`), the live leases they group into, and the
-status a caller who sees no names gets."""
+"""Session names and owners (`kenning.router.sessions`), the live leases they group into, and
+the status a caller who sees no names gets."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 
+from kenning.router import InvalidRequest
 from kenning.router.control import public_status
 from kenning.router.leases import HeldSession, LiveLeases
-from kenning.router.sessions import CRITICAL_TRAFFIC, KEYLESS, Session, SessionOwner
+from kenning.router.sessions import CRITICAL_TRAFFIC, KEYLESS, Session, SessionOwner, session_name
 
 ACME = SessionOwner("acme", "key-1")
 ACME_OTHER = SessionOwner("acme", "key-2")
@@ -52,6 +53,40 @@ def test_who_ends_a_session() -> None:
     assert chat.ended_by(None, KEYLESS, all_sessions=True)
     assert chat.ended_by("chat", KEYLESS, all_sessions=True)
     assert not chat.ended_by("other", KEYLESS, all_sessions=True)
+
+
+@pytest.mark.parametrize("value", [None, ""])
+def test_no_name(value: object) -> None:
+    assert session_name(value) is None
+
+
+@pytest.mark.parametrize("value", ["chat-1", "x" * 200, "é" * 200, "two words", "日本"])
+def test_names_accepted(value: str) -> None:
+    assert session_name(value) == value
+
+
+@pytest.mark.parametrize(
+    ("value", "code", "words"),
+    [
+        ("x" * 201, "TOO_LARGE", "at most 200 characters, got 201"),
+        (7, "INVALID", "must be a string, got a number"),
+        (1.5, "INVALID", "must be a string, got a number"),
+        (False, "INVALID", "must be a string, got a boolean"),
+        (["chat"], "INVALID", "must be a string, got an array"),
+        ({"name": "chat"}, "INVALID", "must be a string, got an object"),
+        ("tab\there", "INVALID", "control characters"),
+        ("\x1fchat", "INVALID", "control characters"),
+        ("del\x7f", "INVALID", "control characters"),
+        ("c1\x9b", "INVALID", "control characters"),
+        ("lone\ud800", "INVALID", "lone surrogates"),
+        (CRITICAL_TRAFFIC, "INVALID", "reserved"),
+    ],
+)
+def test_names_refused(value: object, code: str, words: str) -> None:
+    with pytest.raises(InvalidRequest) as refused:
+        session_name(value)
+    assert refused.value.field == "session" and refused.value.code == code
+    assert words in refused.value.message
 
 
 def test_live_leases_keep_each_clients_session_apart() -> None:
