@@ -17,6 +17,7 @@ import openpyxl
 import pptx
 import pypdf
 from fpdf import FPDF
+from openpyxl.styles import PatternFill
 from PIL import Image, ImageDraw, ImageFont
 from pptx.util import Inches
 
@@ -127,6 +128,32 @@ def sparse_xlsx(cells: Mapping[str, str | int]) -> bytes:
     sheet.title = "Sparse"
     for ref, value in cells.items():
         sheet[ref] = value
+    out = io.BytesIO()
+    workbook.save(out)
+    return out.getvalue()
+
+
+def padded_xlsx(rows: int = 60) -> bytes:
+    """A few kB: a two-column table whose every row also holds a space in the sheet's last
+    column (XFD), a formatted cell holding nothing, a row of whitespace only, and a second
+    sheet of nothing but such padding. Read naively it is a table 16,384 columns wide."""
+    workbook = openpyxl.Workbook()
+    sheet = workbook.active
+    assert sheet is not None
+    sheet.title = "Sales"
+    sheet.append(["Region", "Revenue"])
+    for row in range(2, rows + 1):
+        sheet.append([f"Region {row}", row * 100])
+    for row in range(1, rows + 1):
+        sheet.cell(row, 16384, " ")
+    sheet.cell(rows + 1, 1, "\t")
+    sheet.cell(rows + 1, 3, "  ")
+    fill = PatternFill("solid", fgColor="FFFF00")
+    sheet["H5"].fill = fill
+    blank = workbook.create_sheet("Blank")
+    blank["A1"] = " "
+    blank["B2"] = "\n"
+    blank["C3"].fill = fill
     out = io.BytesIO()
     workbook.save(out)
     return out.getvalue()

@@ -3,6 +3,7 @@ run in process with keys of two tenants."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -27,6 +28,7 @@ INGEST_FILE = """mutation F($file: Upload!, $input: IngestFileInput) {
     ... on FileRejected { code field problem detected message }
     ... on Error { code field message } } }"""
 PREFLIGHT = {"Apollo-Require-Preflight": "true"}
+JOB_STATUS = """query S($id: ID!) { ingestionStatus(jobId: $id) { status lastError } }"""
 
 
 def multipart(query: str, filename: str, data: bytes, **variables: Any) -> dict[str, Any]:
@@ -63,6 +65,17 @@ class Uploads:
         assert "errors" not in body, body
         result: dict[str, Any] = body["data"]["ingestFile"]
         return result
+
+    async def finished(self, job_id: str, tenant: str = "acme") -> dict[str, Any]:
+        """The job's status and last error once it is no longer queued or running."""
+        for _ in range(1200):
+            job: dict[str, Any] = (await self.graphql(JOB_STATUS, tenant, id=job_id))[
+                "ingestionStatus"
+            ]
+            if job["status"] not in ("QUEUED", "RUNNING"):
+                return job
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"job {job_id} did not finish")
 
     async def graphql(self, query: str, tenant: str = "acme", **variables: Any) -> dict[str, Any]:
         answer = await self.http.post(

@@ -9,14 +9,17 @@ import itertools
 from pathlib import Path
 
 import pytest
+from openpyxl.utils import get_column_letter
 from PIL import Image
 
 from kenning.domain.sources.files import (
     ExtractedFile,
     FileLimits,
     FileTooLargeError,
+    MediaType,
     OcrMode,
     PartOrigin,
+    chunk_file,
     extract_file,
 )
 from kenning.storage.sources.files import LibraryFileParser, TesseractOcr
@@ -54,11 +57,38 @@ async def test_an_undeclared_sheet_is_stopped_while_it_is_read() -> None:
     assert "| 50 |" in (await extract(sheet, FileLimits(max_cells=1_300))).text
 
 
-async def test_one_far_cell_over_many_rows_is_refused_as_a_padded_table() -> None:
-    cells: dict[str, str | int] = {"ZZ1": "far"} | {f"A{row}": row for row in range(2, 601)}
-    sheet = samples.without_dimension(samples.sparse_xlsx(cells))
-    with pytest.raises(FileTooLargeError, match="spans 600 rows x 702 columns"):
+async def test_a_diagonal_over_many_rows_is_refused_as_a_padded_table() -> None:
+    cells: dict[str, str | int] = {f"{get_column_letter(n)}{n}": n for n in range(1, 61)}
+    sheet = samples.without_dimension(samples.sparse_xlsx(cells))  # 1,830 cells read
+    with pytest.raises(FileTooLargeError, match="spans 60 rows x 60 columns"):
         await extract(sheet, FileLimits(max_cells=2_000))
+
+
+async def test_one_far_cell_over_many_rows_pads_nothing() -> None:
+    cells: dict[str, str | int] = {"ZZ1": "far"} | {f"A{row}": row for row in range(2, 601)}
+    sheet = samples.without_dimension(samples.sparse_xlsx(cells))  # was 600 x 702 padded
+    lines = (await extract(sheet, FileLimits(max_cells=2_000))).text.splitlines()
+    assert lines[2:5] == ["|  | far |", "|---|---|", "| 2 |  |"]
+    assert lines[-1] == "| 600 |  |"
+
+
+async def test_padding_is_dropped_and_the_real_table_kept() -> None:
+    padded = samples.padded_xlsx(rows=60)  # read naively: 3 MB of "|  |  |", 3,220 chunks
+    assert len(padded) < 10_000
+    extracted = await extract(padded)
+    assert extracted.text.splitlines()[:5] == [
+        "## Sales", "", "| Region | Revenue |", "|---|---|", "| Region 2 | 200 |",
+    ]  # fmt: skip
+    assert extracted.text.endswith("| Region 60 | 6000 |")
+    assert "|  |" not in extracted.text
+    chunks = chunk_file(extracted, "file:padded.xlsx")
+    assert [c.metadata["sheet"] for c in chunks] == ["Sales"]  # "Blank" makes none
+
+
+async def test_a_workbook_of_padding_only_makes_no_chunks_and_no_error() -> None:
+    extracted = await extract(samples.sparse_xlsx({"A1": " ", "C3": "\t", "XFD9": "  "}))
+    assert (extracted.media_type, extracted.text, extracted.pages) == (MediaType.XLSX, "", 1)
+    assert chunk_file(extracted, "file:blank.xlsx") == []
 
 
 async def test_a_sparse_sheet_within_the_limit_keeps_only_its_used_cells() -> None:

@@ -66,6 +66,11 @@ def test_tables_are_markdown_with_pipes_escaped_and_rows_padded() -> None:
     assert table == "| a | b\\|c |\n|---|---|\n| 1 |  |"
 
 
+def test_table_columns_empty_in_every_row_are_dropped() -> None:
+    table = markdown_table([["a", " ", None, "b"], ["1", "", None, "2", "\t"], [None, " "]])
+    assert table == "| a | b |\n|---|---|\n| 1 | 2 |"
+
+
 def test_headings_inside_code_fences_are_not_sections() -> None:
     text = "# Top\n\n```\n# comment\n```\n\n## Sub\nbody"
     assert [(level, title) for level, title, _ in markdown_sections(text)] == [

@@ -70,7 +70,33 @@ def test_the_budget_is_shared_by_the_sheets_of_a_file() -> None:
         budget.declare("Two", 2, 3)
 
 
-def test_a_wide_row_over_many_narrow_rows_is_refused_as_a_padded_table() -> None:
-    rows = [(None,) * 99 + ("far",)] + [("near",)] * 50  # 150 cells read, 5100 once padded
-    with pytest.raises(FileTooLargeError, match="spans 51 rows x 100 columns"):
-        bounded_rows("S", rows, CellBudget(1_000))
+def test_a_diagonal_over_many_rows_is_refused_as_a_padded_table() -> None:
+    rows = [(None,) * n + (n,) for n in range(50)]  # 1,275 cells read, 2,500 once padded
+    with pytest.raises(FileTooLargeError, match="spans 50 rows x 50 columns"):
+        bounded_rows("S", rows, CellBudget(2_000))
+
+
+def test_a_far_cell_pads_nothing_once_empty_columns_are_dropped() -> None:
+    rows = [(None,) * 99 + ("far",)] + [("near",)] * 50  # was 51 rows x 100 columns
+    kept = bounded_rows("S", rows, CellBudget(1_000))
+    assert kept == [[None, "far"]] + [["near"]] * 50
+
+
+def test_blank_cells_are_empty_and_columns_empty_in_every_row_are_dropped() -> None:
+    rows = [
+        ("Name", None, " ", None, "Role", "\t"),
+        (" ", "\n", None),
+        ("Ada", None, "", None, "Engineer", " "),
+        (None, None, "  "),
+        ("Bob", 0, None, None, False),
+    ]
+    assert bounded_rows("S", rows, CellBudget(100)) == [
+        ["Name", None, "Role"],
+        ["Ada", None, "Engineer"],
+        ["Bob", 0, False],
+    ]
+
+
+def test_a_sheet_of_padding_only_keeps_nothing() -> None:
+    rows = [(None, " ", None), ("\t",), (None,) * 10, ("", "  ")]
+    assert bounded_rows("S", rows, CellBudget(100)) == []

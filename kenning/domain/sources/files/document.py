@@ -122,13 +122,18 @@ class DocumentBuilder:
 
 
 def markdown_table(rows: Sequence[Sequence[object]]) -> str:
-    """Rows as a Markdown table (cells flattened to one line, ``|`` escaped); "" if empty."""
+    """Rows as a Markdown table (cells flattened to one line, ``|`` escaped); rows and columns
+    empty in every cell are left out; "" if nothing is left."""
     cells = [[_cell(value) for value in row] for row in rows]
     cells = [row for row in cells if any(row)]
     if not cells:
         return ""
     width = max(len(row) for row in cells)
     cells = [row + [""] * (width - len(row)) for row in cells]
+    used = [column for column in range(width) if any(row[column] for row in cells)]
+    if len(used) < width:
+        cells = [[row[column] for column in used] for row in cells]
+        width = len(used)
     lines = ["| " + " | ".join(row) + " |" for row in cells]
     lines.insert(1, "|" + "---|" * width)
     return "\n".join(lines)

@@ -1,7 +1,9 @@
 """Spreadsheet cells read under a budget. A sparse sheet (cells at A1 and XFD1048576) is a
 few kB on disk but its reader pads every row to the last column and yields every empty row
 between: the sheet's declared size is refused before any row is read, and the rows actually
-read are counted as they come (a sheet may declare no size, or a false one)."""
+read are counted as they come (a sheet may declare no size, or a false one). What is kept is
+only the rows and columns holding a value: a space in column XFD of every row would
+otherwise make a table 16,384 columns wide, megabytes of ``|  |`` from a few kB."""
 
 from __future__ import annotations
 
@@ -40,25 +42,37 @@ class CellBudget:
 def bounded_rows(
     sheet: str, rows: Iterable[Sequence[object]], budget: CellBudget
 ) -> list[list[object]]:
-    """The non-empty rows, trailing empty cells cut, each row paid for before it is kept.
+    """The rows and columns that hold a value, each row paid for before it is kept. A cell
+    with no value or whitespace only is empty (a formatted cell reads as no value): a row or
+    column empty in every cell is dropped, and so are each row's trailing empty cells.
 
-    Example: ``bounded_rows("S", [(1, None), (None, None), (None, 2)], CellBudget(10))``
-    -> ``[[1], [None, 2]]``.
+    Example: ``bounded_rows("S", [(1, None, " "), (None, None), (None, None, 2)],
+    CellBudget(10))`` -> ``[[1], [None, 2]]``.
     """
-    kept: list[list[object]] = []
-    width = 0
+    kept: list[Sequence[object]] = []
+    used: set[int] = set()
     for row in rows:
         budget.spend(sheet, len(row))
-        end = len(row)
-        while end and row[end - 1] is None:
-            end -= 1
-        if end:
-            kept.append(list(row[:end]))
-            width = max(width, end)
+        filled = [index for index, value in enumerate(row) if not _blank(value)]
+        if filled:
+            kept.append(row)
+            used.update(filled)
+    columns = sorted(used)
     # The table pads every row to the widest one: that is paid for too.
-    if width * len(kept) > budget.limit:
+    if len(columns) * len(kept) > budget.limit:
         raise FileTooLargeError(
-            f"sheet {sheet!r} spans {len(kept)} rows x {width} columns, over the limit "
-            f"of {budget.limit} cells"
+            f"sheet {sheet!r} spans {len(kept)} rows x {len(columns)} columns, over the "
+            f"limit of {budget.limit} cells"
         )
-    return kept
+    return [_trimmed([row[i] if i < len(row) else None for i in columns]) for row in kept]
+
+
+def _blank(value: object) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def _trimmed(row: list[object]) -> list[object]:
+    end = len(row)
+    while end and _blank(row[end - 1]):
+        end -= 1
+    return row[:end]

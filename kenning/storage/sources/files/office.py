@@ -81,7 +81,8 @@ def read_pptx(data: bytes, context: ReadContext) -> ExtractedFile:
 
 def read_xlsx(data: bytes, context: ReadContext) -> ExtractedFile:
     """One part per sheet (``sheet`` its name): its used cells as a Markdown table, read
-    within ``max_cells`` (a sheet declaring more is refused before a row is read)."""
+    within ``max_cells`` (a sheet declaring more is refused before a row is read); a sheet
+    with no value in any cell adds nothing."""
     workbook = _opened(data, context, _load_workbook)
     try:
         check_pages(len(workbook.sheetnames), context.limits, "sheets")
@@ -89,9 +90,11 @@ def read_xlsx(data: bytes, context: ReadContext) -> ExtractedFile:
         cells = CellBudget.of(context.limits)
         for sheet in workbook.worksheets:
             cells.declare(sheet.title, sheet.max_row, sheet.max_column)
-            builder.container(sheet=sheet.title)
-            builder.heading(2, sheet.title)
-            builder.table(bounded_rows(sheet.title, sheet.iter_rows(values_only=True), cells))
+            rows = bounded_rows(sheet.title, sheet.iter_rows(values_only=True), cells)
+            if rows:  # a sheet of padding alone is no chunk, not even its title
+                builder.container(sheet=sheet.title)
+                builder.heading(2, sheet.title)
+                builder.table(rows)
         title = workbook.properties.title
         return builder.build(MediaType.XLSX, title=title, pages=len(workbook.sheetnames))
     finally:
