@@ -134,8 +134,9 @@ class Runtime:
         vision = self.settings.model_vision
         describer = ModelImageDescriber(self.models, vision) if vision else None
         self.file_work = file_work(
-            self.pool, max_file_bytes=self.settings.max_file_bytes, describer=describer
-        )
+            self.pool, max_file_bytes=self.settings.max_file_bytes,
+            max_chunks=self.settings.max_chunks_per_file, describer=describer,
+        )  # fmt: skip
         self.crawl_progress = RedisCrawlProgress(
             self.redis, progress_prefix(database_name(self.settings.database_url))
         )

@@ -139,6 +139,10 @@ class Settings(BaseSettings):
     # An upload its job never indexed (cancelled, failed, or never queued) keeps its original
     # this long, so the job can be retried; then the file sweep deletes it.
     file_orphan_hours: float = Field(default=24.0, ge=0.0, le=24 * 366)
+    # Chunks one file may be stored as, its attachments included; a file over it fails its
+    # job TOO_LARGE with nothing stored. The largest realistic files the other limits let
+    # through (2,000 dense PDF pages, a sheet of 1,000,000 short cells) make about 10,000.
+    max_chunks_per_file: int = Field(default=20_000, ge=1)
     model_vision: str | None = Field(default=None, min_length=1, max_length=200)
     # Kenning's own model calls (kenning.domain.models) go through the in-process router
     # when this process runs one, else to `ollama_url`; one model per purpose.

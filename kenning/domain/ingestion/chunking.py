@@ -49,10 +49,6 @@ def chunk(content: str, source_urn: str, *, limit: int = DEFAULT_LIMIT) -> list[
         raise ValidationError("content is empty", field="content")
     if not source_urn:
         raise ValidationError("a source URN is required", field="sourceUrn")
-    if limit < 1:
-        raise ValueError(f"chunk limit must be positive, got {limit}")
-    spans = _windows(len(content)) if len(content) >= LONG_DOCUMENT else _packed(content, limit)
-    kept = [(start, end) for start, end in spans if content[start:end].strip()]
     return [
         Chunk(
             chunk_id(source_urn, ordinal, content[start:end]),
@@ -61,8 +57,23 @@ def chunk(content: str, source_urn: str, *, limit: int = DEFAULT_LIMIT) -> list[
             start,
             end,
         )
-        for ordinal, (start, end) in enumerate(kept)
+        for ordinal, (start, end) in enumerate(_spans(content, limit))
     ]
+
+
+def chunk_count(content: str, *, limit: int = DEFAULT_LIMIT) -> int:
+    """How many chunks ``chunk`` makes of ``content`` (0 when it is blank), without making
+    them: no ids are hashed, and text within the limit is one chunk without being split."""
+    if len(content) <= limit and len(content) < LONG_DOCUMENT:
+        return 1 if content.strip() else 0
+    return len(_spans(content, limit))
+
+
+def _spans(content: str, limit: int) -> list[tuple[int, int]]:
+    if limit < 1:
+        raise ValueError(f"chunk limit must be positive, got {limit}")
+    spans = _windows(len(content)) if len(content) >= LONG_DOCUMENT else _packed(content, limit)
+    return [(start, end) for start, end in spans if content[start:end].strip()]
 
 
 def chunk_id(source_urn: str, ordinal: int, content: str) -> str:

@@ -12,6 +12,7 @@ import pytest
 from kenning.settings import Settings
 from tests.support import file_samples as samples
 from tests.support.file_uploads import Uploads, running_uploads
+from tests.support.graph_rows import graph_edges, graph_vertices
 
 pytestmark = pytest.mark.integration
 
@@ -44,3 +45,37 @@ async def test_a_few_kb_of_sheet_padding_is_stored_as_its_one_real_table(
     assert chunks[0].startswith("## Sales\n\n| Region | Revenue |\n|---|---|\n| Region 2 | 200 |")
     assert chunks[-1].endswith("| Region 60 | 6000 |")
     assert not any("|  |" in chunk or "Blank" in chunk for chunk in chunks)
+
+
+@pytest.fixture
+async def capped(
+    pool: asyncpg.Pool, migrated_settings: Settings, clean: None
+) -> AsyncIterator[Uploads]:
+    async with pool.acquire() as conn:
+        await conn.execute("DELETE FROM source_files")
+    settings = migrated_settings.model_copy(update={"max_chunks_per_file": 4})
+    async with running_uploads(settings, pool) as running:
+        yield running
+
+
+async def test_a_file_over_the_chunk_limit_with_its_attachments_fails_with_nothing_stored(
+    capped: Uploads, pool: asyncpg.Pool, migrated_settings: Settings
+) -> None:
+    # The message and each attachment alone are within 4 chunks; together they are 5.
+    mail = samples.sample_email(
+        [("handbook.docx", samples.sample_docx(), "application/octet-stream"),
+         ("notes.txt", b"attached notes about failover", "text/plain")]
+    )  # fmt: skip
+    result = await capped.upload("outage.eml", mail)
+    assert result["__typename"] == "IngestFileSuccess", result
+    job = await capped.finished(result["job"]["jobId"])
+    assert job == {
+        "status": "FAILED",
+        "lastError": "INVALID: TOO_LARGE: the file would be stored as 5 chunks (attachments "
+        "included), over the limit of 4 chunks per file",
+    }
+    for table in ("chunks", "sources", "source_mentions", "source_files"):
+        assert await pool.fetchval(f"SELECT count(*) FROM {table}") == 0, table
+    assert await pool.fetchval("SELECT count(*) FROM pg_largeobject_metadata") == 0
+    graph = migrated_settings.graph_name
+    assert await graph_vertices(pool, graph) == [] and await graph_edges(pool, graph) == set()

@@ -15,6 +15,7 @@ from kenning.domain.ingestion.chunking import (
     WINDOW_OVERLAP,
     Chunk,
     chunk,
+    chunk_count,
     chunk_id,
 )
 
@@ -154,3 +155,18 @@ def test_ids_are_deterministic_and_unique_within_a_document(content: str, limit:
     ids = [c.id for c in chunk(content, URN, limit=limit)]
     assert ids == [c.id for c in chunk(content, URN, limit=limit)]
     assert len(set(ids)) == len(ids)
+
+
+@given(_PROSE, st.integers(min_value=1, max_value=700))
+def test_chunk_count_is_how_many_chunks_chunk_makes(content: str, limit: int) -> None:
+    assert chunk_count(content, limit=limit) == len(chunk(content, URN, limit=limit))
+
+
+@pytest.mark.parametrize(
+    "content",
+    ["a" * (LONG_DOCUMENT + 7), "word " * LONG_DOCUMENT, "x" * 999, "x" * 1001, " \n\t "],
+    ids=["one-long-token", "long-with-spaces", "under-limit", "over-limit", "blank"],
+)
+def test_chunk_count_of_long_and_blank_text(content: str) -> None:
+    made = len(chunk(content, URN, limit=1000)) if content.strip() else 0
+    assert chunk_count(content, limit=1000) == made

@@ -1,10 +1,11 @@
 """The "file" runner over fakes: one source per file and attachment with ``attached_to``
 evidence, two attachments of one name kept apart, a credential in an attachment refusing
 the whole file (nothing of the message written), a refused file failing its job with the
-problem named and its original deleted; under REDACT a file that held a credential indexed
-redacted and its original not kept; a file indexed superseding its source's older originals
-(not queued ones); a file purged while queued failing its job saying so, and one purged
-while its job ran ending it SKIPPED with nothing of it written."""
+problem named and its original deleted, a file over the chunk limit (attachments counted)
+refused the same way with nothing written; under REDACT a file that held a credential
+indexed redacted and its original not kept; a file indexed superseding its source's older
+originals (not queued ones); a file purged while queued failing its job saying so, and one
+purged while its job ran ending it SKIPPED with nothing of it written."""
 
 from __future__ import annotations
 
@@ -77,11 +78,14 @@ async def run(
     files: FakeFileStore | None = None,
     data: bytes = b"x",
     store: FakeStore | None = None,
+    limits: FileLimits | None = None,
 ) -> tuple[JobStatus | None, FakeStore, Any]:
     files = files if files is not None else FakeFileStore()
     store, queue = store if store is not None else FakeStore(), FakeWorkQueue()
     stored = await files.save(SCOPE, "file:mail.eml", "mail.eml", "message/rfc822", data)
-    work = FileWork(files, Parser(answer), lambda *a, **k: MediaType.EMAIL, None, FileLimits())
+    work = FileWork(
+        files, Parser(answer), lambda *a, **k: MediaType.EMAIL, None, limits or FileLimits()
+    )
     ingest = replace(deps(store, FakeEmbedder()), secret_policy=policy)
     job = JobDeps(ingest=ingest, runners={FILE_TASK: file_runner(work)})
     body = file_body(FileJob(stored.id, "file", ("mail",), OcrMode.AUTO))
@@ -132,6 +136,27 @@ async def test_a_refused_file_fails_with_its_problem_and_loses_its_original() ->
     assert status is JobStatus.FAILED
     assert "ENCRYPTED: the PDF is encrypted" in queue.log[-1][1][1]
     assert files.files == {} and store.sources == {}
+
+
+async def test_a_file_over_the_chunk_limit_with_its_attachments_is_refused_whole() -> None:
+    words = "failover " * 120  # one piece of the file, chunked again at the ingest limit
+    mail = text_file(words, MediaType.EMAIL,
+                     attachments=(Attachment("a.txt", text_file(words)),
+                                  Attachment("b.txt", text_file(words))))  # fmt: skip
+    status, store, _ = await run(mail)
+    assert status is JobStatus.INDEXED
+    stored = len(store.chunks)
+    assert stored > 3 * 2  # each piece of 1,080 characters became several chunks
+    status, _, _ = await run(mail, limits=FileLimits(max_chunks=stored))
+    assert status is JobStatus.INDEXED  # exactly at the limit
+    status, store, (files, queue, *_) = await run(mail, limits=FileLimits(max_chunks=stored - 1))
+    assert status is JobStatus.FAILED
+    assert queue.log[-1][1][1] == (
+        f"INVALID: TOO_LARGE: the file would be stored as {stored} chunks (attachments "
+        f"included), over the limit of {stored - 1} chunks per file"
+    )
+    assert store.sources == {} and store.chunks == [] and store.nodes == []
+    assert files.files == {}  # the original is deleted with the refusal
 
 
 async def test_under_redact_a_file_that_held_a_credential_is_indexed_but_not_kept() -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from kenning.domain.access.scope import Scope
+from kenning.domain.ingestion.chunking import chunk_count
 from kenning.domain.ingestion.graph_items import GraphPiece, GraphRequest
 from kenning.domain.ingestion.node_keys import parse_key
 from kenning.domain.ingestion.request import EdgeRecord, NodeRecord
@@ -47,6 +48,12 @@ def document_key(source_urn: str) -> str:
 def file_graphs(extracted: ExtractedFile, source: FileSource) -> list[GraphRequest]:
     """The file's request, then one per attachment (and theirs), messages before attachments."""
     return _graphs(extracted, source, parent=None)
+
+
+def stored_chunks(requests: list[GraphRequest], chunk_limit: int) -> int:
+    """How many chunks ``ingest_graph`` will store of ``requests`` at ``chunk_limit`` (it
+    chunks each piece again: a window of a long part becomes several)."""
+    return sum(chunk_count(p.content, limit=chunk_limit) for r in requests for p in r.pieces)
 
 
 def _graphs(extracted: ExtractedFile, source: FileSource, parent: str | None) -> list[GraphRequest]:

@@ -1,13 +1,14 @@
 """The "file" task runner: a queued file (``file_job.py``) read from its stored original,
 extracted, chunked by structure and ingested as one source per file and attachment.
 
-A file that cannot be extracted (corrupt, encrypted, over a limit, a zip bomb) fails its job
-with the problem named (``INVALID: ENCRYPTED: ...``) before anything is written, and its
-original is deleted: no chunk of it exists for anyone to download it by. Secrets in the
-text are handled by ``ingest_graph``'s policy, exactly as for text ingests; a file the
-policy refuses (REJECT) is refused whole, attachments included, and its original deleted.
-Each write holds the original (``held_original``): a file purged while its job ran ends the
-job SKIPPED with nothing of it written.
+A file that cannot be extracted (corrupt, encrypted, over a limit, a zip bomb), or that
+would be stored as more chunks than ``FileLimits.max_chunks`` (its attachments counted
+with it), fails its job with the problem named (``INVALID: ENCRYPTED: ...``) before anything
+is written, and its original is deleted: no chunk of it exists for anyone to download it by.
+Secrets in the text are handled by ``ingest_graph``'s policy, exactly as for text ingests; a
+file the policy refuses (REJECT) is refused whole, attachments included, and its original
+deleted. Each write holds the original (``held_original``): a file purged while its job ran
+ends the job SKIPPED with nothing of it written.
 
 Secrets never reach storage, so a file whose text (or an attachment's) held a credential is
 not kept whatever the policy: under REDACT its chunks are stored redacted, then ``settle``
@@ -37,10 +38,10 @@ from kenning.domain.queue.tasks import TaskRun, TaskRunner
 from kenning.domain.sources.files.errors import FileRejectedError, FileTooLargeError
 from kenning.domain.sources.files.extract import extract_file
 from kenning.domain.sources.files.extracted import ExtractedFile
-from kenning.domain.sources.files.file_graph import FileSource, file_graphs
+from kenning.domain.sources.files.file_graph import FileSource, file_graphs, stored_chunks
 from kenning.domain.sources.files.file_job import FileJob, TypeDetector, file_job
 from kenning.domain.sources.files.held_original import HeldOriginalStore, OriginalPurgedError
-from kenning.domain.sources.files.limits import FileLimits
+from kenning.domain.sources.files.limits import FileLimits, check_chunks
 from kenning.domain.sources.files.ports import FileParser, ImageDescriber
 from kenning.domain.sources.files.stored import (
     FileStore,
@@ -79,7 +80,7 @@ def file_runner(work: FileWork) -> TaskRunner:
             stored.source_urn, job.kind, job.tags, task.job.scope, task.job.priority,
             stored.id, stored.filename,
         )  # fmt: skip
-        requests = file_graphs(extracted, source)
+        requests = await _requests(work, stored, extracted, source, task.ingest.chunk_limit)
         held = await _credentials(work, stored, requests, task.ingest.secret_policy)
         deps = replace(task.ingest, store=HeldOriginalStore(task.ingest.store, stored.id))
         indexed = False
@@ -140,9 +141,41 @@ async def _extracted(work: FileWork, stored: StoredFile, job: FileJob) -> Extrac
             parser=work.parser, describer=work.describer,
         )  # fmt: skip
     except (FileRejectedError, FileTooLargeError) as error:
-        await work.files.delete(stored.id, stored.scope)
-        logger.info(
-            "files.refused",
-            extra={"file_id": stored.id, "problem": error.problem.value, "size": stored.size},
-        )
-        raise ValidationError(f"{error.problem.value}: {error.message}", field="file") from error
+        raise await _refused(work, stored, error) from error
+
+
+async def _requests(
+    work: FileWork,
+    stored: StoredFile,
+    extracted: ExtractedFile,
+    source: FileSource,
+    chunk_limit: int,
+) -> list[GraphRequest]:
+    """The file's requests, chunked off the loop (a 25 MB text is a second of chunking). A
+    file over ``max_chunks`` is refused as one that cannot be extracted, before any write."""
+
+    def build() -> list[GraphRequest]:
+        requests = file_graphs(extracted, source)
+        check_chunks(stored_chunks(requests, chunk_limit), work.limits)
+        return requests
+
+    try:
+        return await off_loop(_text_size(extracted), build)
+    except FileTooLargeError as error:
+        raise await _refused(work, stored, error) from error
+
+
+def _text_size(extracted: ExtractedFile) -> int:
+    return len(extracted.text) + sum(_text_size(a.file) for a in extracted.attachments)
+
+
+async def _refused(
+    work: FileWork, stored: StoredFile, error: FileRejectedError | FileTooLargeError
+) -> ValidationError:
+    """The job's error for a refused file, once its original is deleted."""
+    await work.files.delete(stored.id, stored.scope)
+    logger.info(
+        "files.refused",
+        extra={"file_id": stored.id, "problem": error.problem.value, "size": stored.size},
+    )
+    return ValidationError(f"{error.problem.value}: {error.message}", field="file")

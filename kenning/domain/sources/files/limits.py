@@ -26,10 +26,14 @@ class FileLimits:
     max_attachment_depth: int = 2  # an attachment's attachment, and no deeper
     max_cells: int = 1_000_000  # spreadsheet cells read per file, empty padding included
     max_ocr_seconds: float = 300.0  # OCR time per file; pages and images past it are skipped
+    # Chunks stored per file, its attachments included (KENNING_MAX_CHUNKS_PER_FILE). The
+    # largest realistic files the other limits let through make about 10,000: 2,000 dense
+    # PDF pages (~3,500 characters each), or a sheet of 1,000,000 short cells.
+    max_chunks: int = 20_000
 
     def __post_init__(self) -> None:
         positive = ("max_bytes", "max_pages", "max_uncompressed_bytes", "max_image_pixels")
-        for name in (*positive, "max_cells", "max_ocr_seconds"):
+        for name in (*positive, "max_cells", "max_ocr_seconds", "max_chunks"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive")
         if self.max_ratio < 1:
@@ -56,6 +60,16 @@ def check_pages(pages: int, limits: FileLimits, what: str = "pages") -> None:
     if pages > limits.max_pages:
         raise FileTooLargeError(
             f"the file has {pages} {what}, over the limit of {limits.max_pages}"
+        )
+
+
+def check_chunks(chunks: int, limits: FileLimits) -> None:
+    """Refuse a file whose text, attachments included, would be stored as more chunks than
+    ``max_chunks`` (each is embedded and indexed: the cost of a file grows with them)."""
+    if chunks > limits.max_chunks:
+        raise FileTooLargeError(
+            f"the file would be stored as {chunks} chunks (attachments included), over the "
+            f"limit of {limits.max_chunks} chunks per file"
         )
 
 

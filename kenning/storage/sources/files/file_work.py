@@ -14,7 +14,11 @@ from kenning.storage.sources.files.parser import LibraryFileParser
 
 
 def file_work(
-    pool: asyncpg.Pool, *, max_file_bytes: int, describer: ImageDescriber | None = None
+    pool: asyncpg.Pool,
+    *,
+    max_file_bytes: int,
+    max_chunks: int,
+    describer: ImageDescriber | None = None,
 ) -> FileWork:
     """PostgreSQL large objects, the offline parsers with tesseract, type from content."""
     return FileWork(
@@ -22,5 +26,5 @@ def file_work(
         parser=LibraryFileParser(),
         detect=detect,
         describer=describer,
-        limits=FileLimits(max_bytes=max_file_bytes),
+        limits=FileLimits(max_bytes=max_file_bytes, max_chunks=max_chunks),
     )
