@@ -19,6 +19,7 @@ import pypdf
 from fpdf import FPDF
 from openpyxl.styles import PatternFill
 from PIL import Image, ImageDraw, ImageFont
+from pptx.oxml.ns import qn
 from pptx.util import Inches
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
@@ -100,6 +101,26 @@ def sample_pptx() -> bytes:
         for c, value in enumerate(values):
             rows.cell(r, c).text = value
     second.shapes.add_picture(io.BytesIO(text_image(["CHART ALPHA"])), Inches(1), Inches(4))
+    out = io.BytesIO()
+    deck.save(out)
+    return out.getvalue()
+
+
+def pptx_with_shape_without_geometry() -> bytes:
+    """One slide: a title, a text box, and a shape named "Sketch 7" whose ``a:prstGeom`` is
+    gone (nor is it a text box): python-pptx cannot tell its type and raises
+    NotImplementedError. Another text box follows it."""
+    deck = pptx.Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = "Roadmap"
+    slide.shapes.add_textbox(Inches(1), Inches(2), Inches(4), Inches(1)).text = "Ship in March"
+    sketch = slide.shapes.add_textbox(Inches(1), Inches(3), Inches(4), Inches(1))
+    sketch.text = "Text of a shape python-pptx cannot read"
+    sketch.name = "Sketch 7"
+    element = sketch._element
+    element.spPr.remove(element.spPr.find(qn("a:prstGeom")))
+    del element.nvSpPr.cNvSpPr.attrib["txBox"]
+    slide.shapes.add_textbox(Inches(1), Inches(4), Inches(4), Inches(1)).text = "Hire two SREs"
     out = io.BytesIO()
     deck.save(out)
     return out.getvalue()

@@ -4,6 +4,8 @@ and attachments, and the chunks' locations."""
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from kenning.domain.sources.files import (
@@ -62,6 +64,24 @@ async def test_pptx_slides_are_parts_with_their_title_tables_and_pictures() -> N
     assert "| Platform | 1200 |" in second.content and second.metadata["slide"] == 2
     assert [image.location.slide for image in extracted.images] == [2]
     assert "CHART ALPHA" in chunks[-1].content and chunks[-1].metadata["slide"] == 2
+
+
+async def test_a_slide_shape_python_pptx_cannot_read_is_skipped_with_a_warning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    deck = samples.pptx_with_shape_without_geometry()
+    with caplog.at_level(logging.WARNING, "kenning.sources.files"):
+        extracted = await extract(deck, "deck.pptx")
+    assert extracted.text == "## Roadmap\n\nShip in March\n\nHire two SREs"
+    [warning] = [r for r in caplog.records if r.getMessage() == "files.shape.skipped"]
+    fields = warning.__dict__
+    assert (warning.levelno, fields["slide"], fields["shape_id"]) == (logging.WARNING, 1, 4)
+    assert fields["reason"] == "Shape instance of unrecognized shape type"
+    assert "Sketch 7" not in str(fields)  # the file's own text stays out of the log
+    assert extracted.notes == (
+        "shape 4 ('Sketch 7') on slide 1 was skipped: it cannot be read "
+        "(Shape instance of unrecognized shape type)",
+    )
 
 
 async def test_xlsx_sheets_are_tables_and_never_share_a_chunk() -> None:

@@ -79,3 +79,19 @@ async def test_a_file_over_the_chunk_limit_with_its_attachments_fails_with_nothi
     assert await pool.fetchval("SELECT count(*) FROM pg_largeobject_metadata") == 0
     graph = migrated_settings.graph_name
     assert await graph_vertices(pool, graph) == [] and await graph_edges(pool, graph) == set()
+
+
+async def test_a_deck_with_an_unreadable_shape_is_indexed_without_it(
+    uploads: Uploads, pool: asyncpg.Pool, migrated_settings: Settings
+) -> None:
+    result = await uploads.upload("deck.pptx", samples.pptx_with_shape_without_geometry())
+    assert await uploads.finished(result["job"]["jobId"]) == {
+        "status": "INDEXED", "lastError": None,
+    }  # fmt: skip
+    chunks = await stored_chunks(pool, "file:deck.pptx")
+    assert chunks == ["## Roadmap\n\nShip in March\n\nHire two SREs"]
+    notes = await pool.fetchval(
+        f"SELECT * FROM cypher('{migrated_settings.graph_name}', $$ MATCH (v) "
+        "WHERE v.key = 'document:file_deck.pptx' RETURN v.notes $$) AS (n agtype)"
+    )
+    assert "shape 4 ('Sketch 7') on slide 1 was skipped" in notes

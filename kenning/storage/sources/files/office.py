@@ -5,6 +5,7 @@ section path, slides and sheets their own parts, tables Markdown tables."""
 from __future__ import annotations
 
 import io
+import logging
 import re
 from collections.abc import Callable
 from typing import Any
@@ -29,6 +30,7 @@ from kenning.storage.sources.files.archive import open_zip
 from kenning.storage.sources.files.context import ReadContext
 from kenning.storage.sources.files.image import check_image
 
+logger = logging.getLogger("kenning.sources.files")
 _HEADING_STYLE = re.compile(r"^Heading (\d)$")
 _IMAGE_TYPES = {"image/png": "image/png", "image/jpeg": "image/jpeg"}
 
@@ -121,6 +123,28 @@ def _heading_level(style: str) -> int:
 
 
 def _read_shape(shape: Any, builder: DocumentBuilder, context: ReadContext) -> None:
+    try:
+        _read_known_shape(shape, builder, context)
+    except NotImplementedError as error:
+        # python-pptx raises it for a shape it cannot classify (a p:sp with no geometry
+        # that is no text box): that shape is lost, not the whole file.
+        _skipped(shape, builder, str(error))
+
+
+def _skipped(shape: Any, builder: DocumentBuilder, reason: str) -> None:
+    slide, shape_id = builder.location.slide, shape.shape_id
+    # The name is the file's text (it may hold anything): it goes to the note, which the
+    # secret policy checks with the rest of the file, and never to the log.
+    builder.notes.append(
+        f"shape {shape_id} ({shape.name!r}) on slide {slide} was skipped: it cannot be read "
+        f"({reason})"
+    )
+    logger.warning(
+        "files.shape.skipped", extra={"slide": slide, "shape_id": shape_id, "reason": reason}
+    )
+
+
+def _read_known_shape(shape: Any, builder: DocumentBuilder, context: ReadContext) -> None:
     if shape.shape_type == MSO_SHAPE_TYPE.GROUP:
         for inner in shape.shapes:
             _read_shape(inner, builder, context)
