@@ -12,26 +12,26 @@ client that hangs up before its body is read is logged at INFO, not as a failure
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 from cross_web import AsyncHTTPRequestAdapter, HTTPException
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
-from starlette.types import Message
 from starlette.websockets import WebSocket
-from strawberry.asgi import GraphQL
 from strawberry.exceptions import ConnectionRejectionError
 from strawberry.http import GraphQLRequestData
 from strawberry.types import ExecutionResult
 from strawberry.types.unset import UNSET, UnsetType
 
 from kenning.domain.access.principal import ANONYMOUS, Principal, Role, bearer_key
+from kenning.domain.off_loop import off_loop
 from kenning.key_sockets import KeySockets
 from kenning.logs import log_event, request_id
 from kenning.operation_type import SUBSCRIPTIONS_OVER_WS, subscribes
+from kenning.request_body import BodyTooLarge, JsonBodyView, limited
 from kenning.resolvers.context import Context
 from kenning.resolvers.sources.upload_guard import body_limit
 from kenning.resolvers.sources.upload_request import UploadRequestAdapter, operations_with_files
@@ -51,38 +51,6 @@ _HTTP_CODES = {
     415: "UNSUPPORTED_MEDIA_TYPE",
     503: "SERVICE_UNAVAILABLE",
 }
-
-
-TOO_DEEP = "the JSON nests deeper than the server parses; flatten it"
-
-
-class JsonTooDeep(json.JSONDecodeError):
-    """JSON nested past the parser's recursion limit; a decode error to every caller."""
-
-    def __init__(self) -> None:
-        super().__init__(TOO_DEEP, "", 0)
-
-
-class BodyTooLarge(Exception):
-    """The request body passed ``KENNING_MAX_REQUEST_BYTES``."""
-
-
-def _limited(request: Request, max_bytes: int) -> Request:
-    """``request`` whose body may be read only up to ``max_bytes``."""
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > max_bytes:
-        raise BodyTooLarge
-    receive, seen = request.receive, 0
-
-    async def counted() -> Message:
-        nonlocal seen
-        message = await receive()
-        seen += len(message.get("body", b""))
-        if seen > max_bytes:
-            raise BodyTooLarge
-        return message
-
-    return Request(request.scope, counted)
 
 
 def _body_limit(request: Request, runtime: Runtime) -> int:
@@ -140,7 +108,7 @@ def _unauthorized(header: str | None) -> Refused:
     return Refused(error_response(401, message, headers={"WWW-Authenticate": challenge}))
 
 
-class KenningGraphQL(GraphQL[Context, None]):
+class KenningGraphQL(JsonBodyView):
     """Strawberry's ASGI view with Kenning's typed context and refusals."""
 
     # Multipart bodies read within Kenning's limits, malformed ones refused with a 400.
@@ -222,22 +190,6 @@ class KenningGraphQL(GraphQL[Context, None]):
             return
         self._sockets.track(socket, caller.key_id, context.runtime.api_keys)
 
-    def decode_json(self, data: str | bytes) -> object:
-        # json.loads raises RecursionError, not a decode error, on deep nesting: that
-        # would be a 500 over HTTP and a dropped websocket instead of a 4400.
-        try:
-            return json.loads(data)
-        except RecursionError as error:
-            raise JsonTooDeep from error
-
-    def parse_json(self, data: str | bytes) -> Any:
-        try:
-            return self.decode_json(data)
-        except JsonTooDeep as error:
-            raise HTTPException(400, TOO_DEEP) from error
-        except json.JSONDecodeError as error:
-            raise HTTPException(400, "Unable to parse request body as JSON") from error
-
     async def parse_multipart(self, request: AsyncHTTPRequestAdapter) -> Any:
         # Strawberry's own reading crashes on a map path through a null and lets a path to
         # nowhere or a text part in place of a file through: read the request strictly.
@@ -268,7 +220,9 @@ class KenningGraphQL(GraphQL[Context, None]):
         # Strawberry would run a subscription sent over plain HTTP as a query, and answer
         # with a confusing null error; say where subscriptions live instead.
         max_tokens = context.runtime.settings.graphql_max_tokens
-        if subscribes(request_data.query, request_data.operation_name, max_tokens):
+        query = request_data.query
+        sniff = partial(subscribes, query, request_data.operation_name, max_tokens)
+        if await off_loop(len(query or ""), sniff):  # parsing 2 MB of text takes 240 ms
             raise HTTPException(400, SUBSCRIPTIONS_OVER_WS)
         return await super().execute_single(
             request, request_adapter, sub_response, context, root_value, request_data
@@ -278,7 +232,7 @@ class KenningGraphQL(GraphQL[Context, None]):
         """Run one HTTP request; every refusal, and every failure, is GraphQL-shaped."""
         try:
             runtime = self._runtime()
-            return await self.run(_limited(request, _body_limit(request, runtime)))
+            return await self.run(limited(request, _body_limit(request, runtime)))
         except Refused as refused:
             return refused.response
         except HTTPException as error:
