@@ -11,12 +11,12 @@ from graphql import GraphQLError
 from strawberry.extensions import (
     DisableIntrospection,
     MaxTokensLimiter,
-    ParserCache,
     SchemaExtension,
 )
 from strawberry.types import ExecutionContext
 
 from kenning.schema.execution.document_guard import CheckedDocuments, DocumentGuard, DocumentLimits
+from kenning.schema.execution.document_parser import DocumentParser, parsed_documents
 from kenning.schema.execution.error_shaping import ErrorShaping, UnavailablePart
 from kenning.schema.execution.executor import CheckedExecutor
 from kenning.schema.execution.operation_log import OperationLog, OperationObserver
@@ -86,7 +86,7 @@ def build_schema(
         limits.document_cache,
     )
     extensions += [
-        partial(ParserCache, maxsize=limits.document_cache),
+        partial(DocumentParser, remembered=parsed_documents(limits.document_cache)),
         partial(DocumentGuard, checked=checked),
     ]
     return KenningSchema(
