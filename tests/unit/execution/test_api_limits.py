@@ -12,6 +12,7 @@ from strawberry.schema.schema import validate_document
 
 from kenning.schema.build import ApiLimits, build_schema
 from kenning.schema.execution import document_guard
+from tests.support.loop_stall import LoopStalls
 
 
 def _nested(depth: int) -> str:
@@ -167,3 +168,23 @@ async def test_validating_a_new_large_document_leaves_the_loop_free(
     result = await asyncio.wait_for(schema.execute(_overlapping(200)), 30)
     assert result.errors is None
     assert len(threads) == 1 and threads[0] is not loop_thread
+
+
+def _inline(content: str) -> str:
+    return f'{{ __type(name: "{content}") {{ name }} }}'
+
+
+async def test_a_large_document_is_parsed_with_the_loop_free() -> None:
+    schema = build_schema()
+    document = _inline("a" * 2_000_000)  # 240 ms of parsing
+    async with LoopStalls() as stalls:
+        result = await schema.execute(document)
+    assert (result.data, result.errors) == ({"__type": None}, None)
+    assert stalls.longest < 0.05, f"the loop stood still {stalls.longest * 1000:.0f} ms"
+
+
+async def test_a_large_document_that_is_no_graphql_gets_the_syntax_error() -> None:
+    schema = build_schema()
+    small, large = _inline("x") + " }", _inline("x" * 40_000) + " }"
+    errors = [(await schema.execute(document)).errors for document in (small, large)]
+    assert [e[0].message for e in errors if e] == ["Syntax Error: Unexpected '}'."] * 2
