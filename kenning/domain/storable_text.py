@@ -24,6 +24,10 @@ def unstorable(text: str) -> str | None:
 
     Example: ``unstorable("a\\x00b")`` is "a NUL character (U+0000)".
     """
+    # ASCII text (str keeps the flag) holds no surrogate, and ``in`` finds a NUL at memory
+    # speed: a 25 MB document costs 2 ms here instead of the regex's 70 ms.
+    if text.isascii():
+        return "a NUL character (U+0000)" if "\x00" in text else None
     found = _UNSTORABLE.search(text)
     if found is None:
         return None
