@@ -12,6 +12,7 @@ import strawberry
 from strawberry.file_uploads import Upload
 
 from kenning.domain.errors import ValidationError
+from kenning.domain.off_loop import off_loop
 from kenning.domain.sources.files.errors import FileTooLargeError
 from kenning.domain.sources.files.file_job import (
     DEFAULT_FILE_PRIORITY,
@@ -85,7 +86,8 @@ async def read_upload(upload: Any, limit: int) -> bytes:
         if total > limit:
             raise FileTooLargeError(f"the file has over {limit} bytes, the limit")
         pieces.append(piece)
-    return b"".join(pieces)
+    # bytes.join lets go of the GIL for large copies: off the loop, 100 MB cost it 50 ms.
+    return await off_loop(total, lambda: b"".join(pieces))
 
 
 @error_members

@@ -18,6 +18,7 @@ from enum import StrEnum
 from typing import Protocol
 
 from kenning.domain.access.scope import Scope
+from kenning.domain.off_loop import off_loop
 
 # What one read of a stored original returns at most (a download streams slices of it).
 SLICE_BYTES = 1024 * 1024
@@ -110,4 +111,6 @@ class FileStore(Protocol):
 
 async def file_bytes(files: FileStore, file: StoredFile) -> bytes:
     """The whole content of ``file``."""
-    return b"".join([piece async for piece in files.read(file)])
+    pieces = [piece async for piece in files.read(file)]
+    # bytes.join lets go of the GIL for large copies: off the loop, 100 MB cost it 50 ms.
+    return await off_loop(file.size, lambda: b"".join(pieces))
