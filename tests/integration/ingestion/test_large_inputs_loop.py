@@ -4,7 +4,7 @@ paths: a 25 MB document that is one token, and one that is one long line of word
 run by the app's own worker. No wake-up of a 5 ms sleeper on the server's loop may come
 50 ms late, and each input ends in a typed refusal: ``ingest`` takes 2,000,000 characters
 (TOO_LARGE naming ``content``); the file is split hard at the chunk size, a 25 MB token
-being no word, and its 27,594 chunks are over the limit per file (its job fails
+being no word, and its 27,594 chunks are over the 20,000 a file may make (its job fails
 ``INVALID: TOO_LARGE``, nothing stored)."""
 
 from __future__ import annotations
@@ -102,8 +102,8 @@ async def test_a_25_mb_text_file_uploaded_and_run(
         job = await uploads.finished(result["job"]["jobId"])
     assert job == {
         "status": "FAILED",
-        "lastError": "INVALID: TOO_LARGE: the file would be stored as 27594 chunks "
-        "(attachments included), over the limit of 20000 chunks per file",
+        "lastError": "INVALID: TOO_LARGE: the file would be stored as more than 20000 "
+        "chunks (attachments included), the limit per file",
     }
     assert await pool.fetchval("SELECT count(*) FROM chunks") == 0
     assert await pool.fetchval("SELECT count(*) FROM source_files") == 0

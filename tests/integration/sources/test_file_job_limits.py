@@ -71,8 +71,8 @@ async def test_a_file_over_the_chunk_limit_with_its_attachments_fails_with_nothi
     job = await capped.finished(result["job"]["jobId"])
     assert job == {
         "status": "FAILED",
-        "lastError": "INVALID: TOO_LARGE: the file would be stored as 5 chunks (attachments "
-        "included), over the limit of 4 chunks per file",
+        "lastError": "INVALID: TOO_LARGE: the file would be stored as more than 4 chunks "
+        "(attachments included), the limit per file",
     }
     for table in ("chunks", "sources", "source_mentions", "source_files"):
         assert await pool.fetchval(f"SELECT count(*) FROM {table}") == 0, table

@@ -152,8 +152,8 @@ async def test_a_file_over_the_chunk_limit_with_its_attachments_is_refused_whole
     status, store, (files, queue, *_) = await run(mail, limits=FileLimits(max_chunks=stored - 1))
     assert status is JobStatus.FAILED
     assert queue.log[-1][1][1] == (
-        f"INVALID: TOO_LARGE: the file would be stored as {stored} chunks (attachments "
-        f"included), over the limit of {stored - 1} chunks per file"
+        f"INVALID: TOO_LARGE: the file would be stored as more than {stored - 1} chunks "
+        "(attachments included), the limit per file"
     )
     assert store.sources == {} and store.chunks == [] and store.nodes == []
     assert files.files == {}  # the original is deleted with the refusal

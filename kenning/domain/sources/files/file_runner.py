@@ -156,7 +156,7 @@ async def _requests(
 
     def build() -> list[GraphRequest]:
         requests = file_graphs(extracted, source)
-        check_chunks(stored_chunks(requests, chunk_limit), work.limits)
+        check_chunks(stored_chunks(requests, chunk_limit, work.limits.max_chunks), work.limits)
         return requests
 
     try:

@@ -68,8 +68,8 @@ def check_chunks(chunks: int, limits: FileLimits) -> None:
     ``max_chunks`` (each is embedded and indexed: the cost of a file grows with them)."""
     if chunks > limits.max_chunks:
         raise FileTooLargeError(
-            f"the file would be stored as {chunks} chunks (attachments included), over the "
-            f"limit of {limits.max_chunks} chunks per file"
+            f"the file would be stored as more than {limits.max_chunks} chunks (attachments "
+            "included), the limit per file"
         )
 
 
