@@ -90,7 +90,8 @@ def test_a_25_mb_document_is_decoded_without_holding_the_gil_long() -> None:
     decoded, hold = _longest_hold(lambda: json_body.decode(body))
     assert decoded["variables"]["input"]["content"] == content
     _, whole = _longest_hold(lambda: json.loads(body))
-    assert hold < 25e-3 < whole, (hold, whole)
+    # The one str the decoder must build is its longest hold: a third of json.loads here.
+    assert hold < whole / 2 and hold < 0.05, (hold, whole)
 
 
 def test_a_body_of_very_many_values_is_parsed_whole_and_right() -> None:
