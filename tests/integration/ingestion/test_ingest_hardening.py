@@ -136,9 +136,9 @@ async def test_a_2_mb_ingest_does_not_stall_the_event_loop(
     for name in ("scan", "apply_policy"):
         real = getattr(ingest_rules, name)
 
-        def spy(text: str, *args: Any, real: Any = real) -> Any:
+        def spy(text: str, *args: Any, real: Any = real, **named: Any) -> Any:
             scanned_on.append((threading.get_ident(), len(text)))
-            return real(text, *args)
+            return real(text, *args, **named)
 
         monkeypatch.setattr(ingest_rules, name, spy)
     lags: list[float] = []
