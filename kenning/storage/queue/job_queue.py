@@ -166,7 +166,6 @@ class PgJobQueue:
         wanted = statuses & where.statuses if where.statuses is not None else statuses
         rows = await self._pool.fetch(
             CANCEL_MATCHING,
-    CANCEL_PURGED,
             writer.client_id, writer.project_id, writer.group_id,
             sorted(s.value for s in wanted),
             where.lane.value if where.lane else None, where.connection_id, where.source_urn,
