@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import tracemalloc
+import zlib
 from collections.abc import AsyncIterator, Sequence
 
 import pytest
@@ -196,3 +197,36 @@ async def test_the_event_loop_runs_while_a_large_body_decodes() -> None:
     finally:
         ticker.cancel()
     assert len(body) == 4 * MIB and ticks >= 4 * MIB // STEP - 1
+
+
+async def test_empty_inner_members_by_the_thousand_never_hold_the_loop_in_one_step() -> None:
+    # The outer layer inflates to megabytes of empty gzip members, the inner to nothing.
+    body = gzip_of(gzip_of(b"") * (4 * MIB // len(gzip_of(b"")) + 1))
+    steps = 0
+
+    async def tick() -> None:
+        nonlocal steps
+        while True:
+            steps += 1
+            await asyncio.sleep(0)
+
+    ticker = asyncio.create_task(tick())
+    try:
+        with pytest.raises(PageTooLargeError):
+            await decode(body, "gzip, gzip", limit=4 * MIB)
+    finally:
+        ticker.cancel()
+    # One step of the outer layer at a time, the loop's turn between each.
+    assert steps >= 4 * MIB // STEP - 1
+
+
+@pytest.mark.parametrize("size", [STEP + 1, STEP + 8, 2 * STEP + 10])
+async def test_a_raw_deflate_stream_ending_in_a_long_run_past_a_step_decodes_whole(
+    size: int,
+) -> None:
+    # zlib uses up such a stream's input while a step's limit still holds output back.
+    text = b"\x07\x5a\xc3" + b"x" * (size - 3)
+    packer = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS)
+    raw = packer.compress(text) + packer.flush()
+    assert await decode(raw, "deflate", limit=size) == text
+    assert await decode(raw, "deflate", sizes=(7,), limit=size) == text

@@ -69,7 +69,7 @@ def codings_of(content_encoding: str, url: str) -> tuple[str, ...]:
 class BodyDecoder:
     """Undoes the codings of one body, outermost first; every layer within ``limit``.
 
-    ``feed`` each raw read, then ``read`` until it answers ``b""``; ``finish`` at the end.
+    ``feed`` each raw read, then ``read`` until it answers ``None``; ``finish`` at the end.
     """
 
     def __init__(self, content_encoding: str, *, url: str, limit: int) -> None:
@@ -94,11 +94,12 @@ class BodyDecoder:
         else:
             self._plain += raw
 
-    def read(self) -> bytes:
-        """The next decoded step (at most ``STEP`` bytes); ``b""`` once the input is used."""
+    def read(self) -> bytes | None:
+        """One bounded step: decoded bytes (at most ``STEP``), ``b""`` when the step decoded
+        an inner layer only, ``None`` once the input fed is used up."""
         if not self._layers:
             out, self._plain = self._plain, b""
-            return out
+            return out or None
         return self._pull(len(self._layers) - 1)
 
     def finish(self) -> None:
@@ -106,21 +107,25 @@ class BodyDecoder:
         for layer in self._layers:
             layer.finish()
 
-    def _pull(self, index: int) -> bytes:
+    def _pull(self, index: int) -> bytes | None:
+        # At most one step of each layer per call: an inner layer that decodes to nothing
+        # (empty gzip members by the million) must not keep the loop in one call.
         layer = self._layers[index]
-        while True:
-            # One byte over the limit is enough to know the page is too large.
-            out = layer.read(min(STEP, self._limit + 1 - layer.produced))
-            if layer.produced > self._limit:
-                inner = index < len(self._layers) - 1
-                where = f" once its {layer.coding} coding is undone" if inner else ""
-                raise page_too_large(self._url, self._limit, where)
-            if out or index == 0:
-                return out
-            upstream = self._pull(index - 1)
-            if not upstream:
-                return b""
-            layer.feed(upstream)
+        # One byte over the limit is enough to know the page is too large.
+        out = layer.read(min(STEP, self._limit + 1 - layer.produced))
+        if layer.produced > self._limit:
+            inner = index < len(self._layers) - 1
+            where = f" once its {layer.coding} coding is undone" if inner else ""
+            raise page_too_large(self._url, self._limit, where)
+        if out:
+            return out
+        if index == 0:
+            return None
+        upstream = self._pull(index - 1)
+        if upstream is None:
+            return None
+        layer.feed(upstream)
+        return b""
 
 
 async def read_body(chunks: AsyncIterable[bytes], decoder: BodyDecoder) -> bytes:
@@ -128,7 +133,7 @@ async def read_body(chunks: AsyncIterable[bytes], decoder: BodyDecoder) -> bytes
     parts: list[bytes] = []
     async for raw in chunks:
         decoder.feed(raw)
-        while part := decoder.read():
+        while (part := decoder.read()) is not None:
             parts.append(part)
             # One raw read may decode to many steps: let other work, and timeouts, run.
             await asyncio.sleep(0)

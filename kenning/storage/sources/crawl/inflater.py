@@ -72,6 +72,12 @@ class Inflater:
             if out:
                 self.produced += len(out)
                 return out
+        if self._framed and not self._zlib.eof:
+            # zlib may have used up its input yet still hold output a step's limit kept back
+            # (a long run at a raw deflate stream's end): nothing more may come to flush it.
+            out = self._zlib.decompress(b"", limit)
+            self.produced += len(out)
+            return out
         return b""
 
     def finish(self) -> None:
