@@ -1,19 +1,24 @@
 """robots.txt rules per origin, fetched once through the safe fetcher and cached.
 
 As RFC 9309 says: a robots.txt that answers 4xx means no rules (crawl freely); 5xx or an
-unreachable one means crawl nothing on that origin for now. Rules are matched for the
-user agent ``Kenning``.
+unreachable one means crawl nothing on that origin for now, and so does one the fetcher
+refuses (over ``ROBOTS_MAX_BYTES`` decoded, an encoding it does not decode). Rules are
+matched for the user agent ``Kenning``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from urllib.robotparser import RobotFileParser
 
+from kenning.domain.errors import KenningError
 from kenning.domain.sources.crawl.errors import FetchError
 from kenning.domain.sources.crawl.urls import origin_of
 from kenning.storage.sources.crawl.exchange import RawResponse
+
+logger = logging.getLogger("kenning.sources.crawl")
 
 ROBOTS_AGENT = "Kenning"
 ROBOTS_MAX_BYTES = 512 * 1024
@@ -47,7 +52,13 @@ class RobotsRules:
         parser = RobotFileParser(f"{origin}/robots.txt")
         try:
             response = await self._load(f"{origin}/robots.txt")
-        except FetchError:
+        except KenningError as error:
+            # Unreachable, or refused (over its cap, an encoding not decoded, an address
+            # refused): crawl nothing there, and do not fetch it again for every page.
+            if not isinstance(error, FetchError):
+                logger.info(
+                    "crawl.robots.unreadable", extra={"origin": origin, "error": error.message}
+                )
             parser.parse(_NOTHING)
             return parser
         if 200 <= response.status < 300:
