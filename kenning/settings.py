@@ -138,7 +138,7 @@ class Settings(BaseSettings):
     max_file_bytes: int = Field(default=100 * 1024 * 1024, ge=1024)
     # An upload its job never indexed (cancelled, failed, or never queued) keeps its original
     # this long, so the job can be retried; then the file sweep deletes it.
-    file_orphan_hours: float = Field(default=24.0, ge=0.0, le=24 * 366)
+    file_orphan_hours: float = Field(default=24.0, ge=0.1, le=24 * 366)
     # Chunks one file may be stored as, its attachments included; a file over it fails its
     # job TOO_LARGE with nothing stored. The largest realistic files the other limits let
     # through (2,000 dense PDF pages, a sheet of 1,000,000 short cells) make about 10,000.

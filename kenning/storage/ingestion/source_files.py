@@ -14,9 +14,13 @@ from typing import Final
 from kenning.domain.access.scope import Scope
 from kenning.storage.db.pool import Connection
 
+# In id order, as ``PgFileStore.settle`` takes the rows of a source.
 _REMOVE: Final = """
-    WITH d AS (DELETE FROM source_files
-               WHERE client_id = $1 AND project_id = $2 AND group_id = $3 AND source_urn = $4
+    WITH d AS (DELETE FROM source_files WHERE id IN (
+                   SELECT id FROM source_files
+                   WHERE client_id = $1 AND project_id = $2 AND group_id = $3
+                     AND source_urn = $4
+                   ORDER BY id FOR UPDATE)
                RETURNING 1)
     SELECT count(*) FROM d"""
 

@@ -34,6 +34,10 @@ _SAME: Final = (
     "client_id = $1 AND project_id = $2 AND group_id = $3 AND source_urn = $4 AND sha256 = $5"
 )
 
+_OF_SOURCE: Final = (
+    "SELECT id, content_oid FROM source_files "
+    "WHERE client_id = $1 AND project_id = $2 AND group_id = $3 AND source_urn = $4"
+)
 _MINE: Final = (
     "client_id = $1 AND project_id = $2 AND group_id = $3 AND source_urn = $4 AND id = $5"
 )
@@ -77,7 +81,13 @@ class PgFileStore:
         sha = await off_loop(len(data), lambda: hashlib.sha256(data).hexdigest())
         key = (*reader_params(scope), source_urn, sha)
         async with self._pool.acquire() as conn, conn.transaction():
-            found = await conn.fetchrow(f"SELECT {_COLUMNS} FROM source_files WHERE {_SAME}", *key)
+            # The same content again: a copy not yet indexed counts as uploaded now, so the
+            # file sweep spares it until the job queued next has had its chance.
+            found = await conn.fetchrow(
+                f"UPDATE source_files SET created_at = now() WHERE {_SAME} AND indexed_at IS NULL "
+                f"RETURNING {_COLUMNS}",
+                *key,
+            ) or await conn.fetchrow(f"SELECT {_COLUMNS} FROM source_files WHERE {_SAME}", *key)
             if found is not None:
                 return _stored(found)
             oid = await _written(conn, data)
@@ -133,21 +143,25 @@ class PgFileStore:
 
     async def sweep(self, orphaned_for: timedelta) -> FileSweep:
         """One sweeper at a time (a transaction-scoped advisory lock; the others skip)."""
-        async with self._pool.acquire() as conn, conn.transaction():
-            if not await conn.fetchval("SELECT pg_try_advisory_xact_lock($1)", SWEEP_LOCK):
-                return FileSweep()
-            files = await conn.fetchval(SWEEP_ORPHANS, orphaned_for)
-            objects = await conn.fetchval(SWEEP_OBJECTS)
-        return FileSweep(int(files), int(objects))
+        counts: list[int] = []
+        async with self._pool.acquire() as conn:
+            # Two transactions: an object that cannot be unlinked never undoes the files'.
+            for sql, args in ((SWEEP_ORPHANS, (orphaned_for,)), (SWEEP_OBJECTS, ())):
+                async with conn.transaction():
+                    if not await conn.fetchval("SELECT pg_try_advisory_xact_lock($1)", SWEEP_LOCK):
+                        return FileSweep(*counts)
+                    counts.append(int(await conn.fetchval(sql, *args)))
+        return FileSweep(*counts)
 
     async def settle(self, file: StoredFile, not_kept: NotKeptReason | None) -> int:
         """Mark ``file`` indexed, unlink its object when not kept, delete the originals of its
         source and scope indexed before it; one transaction, idempotent."""
         scope = (*reader_params(file.scope), file.source_urn, file.id)
         async with self._pool.acquire() as conn, conn.transaction():
-            row = await conn.fetchrow(
-                f"SELECT content_oid FROM source_files WHERE {_MINE} FOR UPDATE", *scope
-            )
+            # Every original of the source, in id order, as a purge takes them: taking this
+            # one first and the older ones later could deadlock with a purge.
+            rows = await conn.fetch(f"{_OF_SOURCE} ORDER BY id FOR UPDATE", *scope[:4])
+            row = next((r for r in rows if r["id"] == file.id), None)
             if row is None:  # purged while its job ran: nothing of the source is left
                 return 0
             if not_kept is not None and row["content_oid"] is not None:
