@@ -27,7 +27,7 @@ async def _purge(unit: WriteUnit, scope: Scope, source_urn: str) -> PurgeCounts:
     await unit.lock_source(scope, source_urn)
     counts, mentioned = await unit.remove_source(scope, source_urn)
     orphans = await unit.delete_orphans(scope, mentioned)
-    return counts + PurgeCounts(vertices_deleted=orphans, files=files)
+    return counts + PurgeCounts(vertices_deleted=orphans, files_deleted=files)
 
 
 async def remove_stored_source(scope: Scope, source_urn: str, store: KnowledgeStore) -> PurgeCounts:
@@ -87,7 +87,7 @@ def _log(counts: PurgeCounts, started: float, **where: str) -> None:
             "evidence_removed": counts.evidence_removed,
             "edges_deleted": counts.edges_deleted,
             "vertices_deleted": counts.vertices_deleted,
-            "files": counts.files,
+            "files_deleted": counts.files_deleted,
             "jobs_cancelled": counts.jobs_cancelled,
             "duration_ms": round((time.perf_counter() - started) * 1000, 2),
         },

@@ -124,7 +124,7 @@ class PurgeCounts:
     edges_deleted: int = 0
     vertices_deleted: int = 0
     # Stored originals deleted, and queued or running jobs cancelled (a purge only).
-    files: int = 0
+    files_deleted: int = 0
     jobs_cancelled: int = 0
 
     def __add__(self, other: PurgeCounts) -> PurgeCounts:
@@ -134,7 +134,7 @@ class PurgeCounts:
             self.evidence_removed + other.evidence_removed,
             self.edges_deleted + other.edges_deleted,
             self.vertices_deleted + other.vertices_deleted,
-            self.files + other.files,
+            self.files_deleted + other.files_deleted,
             self.jobs_cancelled + other.jobs_cancelled,
         )
 

@@ -120,7 +120,7 @@ def history_position(cursor: str) -> int:
         version = int(text.removeprefix(_CURSOR)) if text.startswith(_CURSOR) else 0
     except (ValueError, binascii.Error, UnicodeDecodeError):
         version = 0
-    if version < 1:
+    if not 1 <= version < 2**31:  # versions are PostgreSQL integers
         raise ValidationError("after is not a cursor of this rule's history", field="after")
     return version
 

@@ -39,7 +39,7 @@ class PurgeSuccess:
     evidence_removed: int
     edges_deleted: int
     vertices_deleted: int
-    files: int = strawberry.field(
+    files_deleted: int = strawberry.field(
         description="Stored originals deleted, those of uploads not yet indexed included."
     )
     jobs_cancelled: int = strawberry.field(
@@ -56,7 +56,7 @@ class PurgeSuccess:
             evidence_removed=counts.evidence_removed,
             edges_deleted=counts.edges_deleted,
             vertices_deleted=counts.vertices_deleted,
-            files=counts.files,
+            files_deleted=counts.files_deleted,
             jobs_cancelled=counts.jobs_cancelled,
         )
 

@@ -14,6 +14,7 @@ import pytest
 
 from kenning.domain.access.principal import Principal, Role
 from kenning.domain.access.scope import Scope
+from kenning.domain.memory.rules import history_cursor
 from kenning.runtime import Runtime
 from tests.support.counting_embedder import CountingEmbedder
 from tests.support.graphql_api import Api
@@ -125,6 +126,7 @@ async def test_a_long_history_is_read_a_page_at_a_time(acme: Api) -> None:
         ({"first": 51}, "first"),
         ({"first": 0}, "first"),
         ({"after": "bm90"}, "after"),
+        ({"after": history_cursor(2**31)}, "after"),
     ]
     for bad, field in refusals:
         refused = await acme.execute(HISTORY, key="escalation", **bad)

@@ -217,8 +217,8 @@ async def test_a_file_purged_while_its_job_runs_ends_skipped_with_nothing_writte
             store.purged_files.add("f1")  # the purge deletes the original meanwhile
             return super().parse(data)
 
-    mail = text_file("Late.", MediaType.EMAIL,
-                     attachments=(Attachment("log.txt", text_file("a log")),))  # fmt: skip
+    attachment = Attachment("log.txt", text_file("a log"))
+    mail = text_file("Late.", MediaType.EMAIL, attachments=(attachment,))
     files = FakeFileStore()
     stored = await files.save(SCOPE, "file:mail.eml", "mail.eml", "message/rfc822", b"x")
     work = FileWork(files, PurgedWhileParsing(mail), lambda *a, **k: MediaType.EMAIL)
