@@ -34,7 +34,9 @@ from tests.support.server_process import Server, create_key, start_server, stop_
 
 pytestmark = pytest.mark.e2e
 
-LIMIT = 2 * MIB
+# Twice it is the bound the peak may rise by; at 4 MiB the server's own churn while a job
+# runs (status polls, the worker's claims: up to 3 MiB measured) stays well inside it.
+LIMIT = 4 * MIB
 CRAWL = """mutation C($input: CrawlInput!) { crawl(input: $input) {
   __typename ... on IngestionHandle { jobId } ... on Error { code message } } }"""
 STATUS = """query S($id: ID!) { ingestionStatus(jobId: $id) {
@@ -140,7 +142,7 @@ async def test_a_compression_bomb_ends_too_large_in_bounded_server_memory(
     peak = PeakMemory(crawler.pid)
     async with serving_site() as site, httpx.AsyncClient(timeout=30) as client:
         # Unmeasured: the first failing crawl pays what any first run of it pays.
-        site.encoded["/warm"] = Encoded(gzip_zeros(3), "gzip")
+        site.encoded["/warm"] = Encoded(gzip_zeros(5), "gzip")
         warm = await crawled(client, crawler.server, site.base + "/warm")
         site.encoded["/bomb"] = Encoded(bomb, encoding)
         peak.reset()
