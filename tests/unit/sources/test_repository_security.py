@@ -4,6 +4,7 @@ remote hosts are checked and pinned, git runs in a minimal environment, clones a
 from __future__ import annotations
 
 import fcntl
+import logging
 import os
 import socket
 import stat
@@ -16,6 +17,7 @@ import pytest
 
 from kenning.domain.errors import ValidationError
 from kenning.domain.sources.code.repository_request import RepositoryJob, RepositorySpec
+from kenning.storage.sources.code import repositories as repositories_module
 from kenning.storage.sources.code.remote_address import UNREACHABLE, pin_remote
 from kenning.storage.sources.code.repositories import Repositories
 from tests.support.code_repo import make_code_repo
@@ -210,3 +212,26 @@ def test_a_job_of_a_loopback_url_is_refused_when_it_runs(tmp_path: Path) -> None
         Repositories([], tmp_path / "cache").open(job)
     assert caught.value.field == "gitUrl"
     assert not list((tmp_path / "cache").glob("*"))
+
+
+@pytest.mark.parametrize("how", ["fails", "hangs"])
+def test_a_urls_user_part_never_reaches_the_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, how: str
+) -> None:
+    url = "https://bot:s3cretpass@git.example/x.git"
+    script = tmp_path / "fake-git"
+    body = (
+        f"echo \"fatal: unable to access '{url}/': Could not resolve host\" >&2\nexit 128\n"
+        if how == "fails"
+        else "sleep 5\n"
+    )
+    script.write_text(f"#!/bin/sh\n{body}")
+    script.chmod(script.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setattr(repositories_module, "_LS_REMOTE_TIMEOUT", 0.3)
+    repositories = Repositories(
+        [], tmp_path / "cache", git=str(script), resolver=lambda host, port: ["93.184.216.34"]
+    )
+    with caplog.at_level(logging.DEBUG), pytest.raises(ValidationError):
+        repositories.locate(_spec(url))
+    logged = " ".join(record.getMessage() for record in caplog.records)
+    assert "git.example" in logged and "s3cretpass" not in logged and "bot:" not in logged

@@ -23,6 +23,7 @@ import fcntl
 import hashlib
 import logging
 import os
+import re
 import shlex
 import subprocess
 import tempfile
@@ -52,6 +53,7 @@ from kenning.storage.sources.code.remote_address import (
 log = logging.getLogger(__name__)
 _UNPINNED = Pinned()
 _TIMEOUT = 600
+_USERINFO = re.compile(r"://[^/@\s]*@")
 # ls-remote runs inside the ingestRepository request: a caller waits for it.
 _LS_REMOTE_TIMEOUT = 60
 # Commits fetched per branch: enough that a later diff finds the last ingested commit.
@@ -153,11 +155,15 @@ class Repositories:
                     env=git_environment(home, pinned.ssh_address),
                 )
             except subprocess.TimeoutExpired:
-                log.warning("git %s timed out", " ".join(a for a in args if "=" not in a)[:200])
+                shown = " ".join(a for a in args if "=" not in a)
+                # A URL's user part never reaches the log, whatever the checks let through.
+                log.warning("git %s timed out", _USERINFO.sub("://", shown)[:200])
                 raise ValidationError(UNREACHABLE, field="gitUrl") from None
         if done.returncode != 0:
             stderr = done.stderr.decode("utf-8", "replace").strip()
-            log.warning("git failed (exit %s): %s", done.returncode, stderr[-2000:])
+            log.warning(
+                "git failed (exit %s): %s", done.returncode, _USERINFO.sub("://", stderr)[-2000:]
+            )
             raise ValidationError(UNREACHABLE, field="gitUrl")
         return done.stdout.decode("utf-8", "replace")
 
