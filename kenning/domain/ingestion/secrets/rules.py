@@ -51,6 +51,8 @@ class Rule:
     open_pattern: re.Pattern[str] = field(init=False)
 
     def __post_init__(self) -> None:
+        # A rule whose pattern does not end a whole token (an assignment's value, a bearer
+        # token) matches an identifier exactly as it matches prose.
         source = self.pattern.pattern.removesuffix(_TOKEN_END)
         object.__setattr__(self, "open_pattern", re.compile(source, self.pattern.flags))
 
