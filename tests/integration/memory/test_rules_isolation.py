@@ -27,7 +27,7 @@ DELETE = """mutation D($key: String!) { deleteRule(ruleKey: $key) { __typename }
 RULES = """query R($projectId: String) { rules(projectId: $projectId) {
   ruleKey content clientId version } }"""
 HISTORY = """query H($key: String!, $projectId: String) {
-  ruleHistory(ruleKey: $key, projectId: $projectId) { content clientId } }"""
+  ruleHistory(ruleKey: $key, projectId: $projectId) { nodes { content clientId } } }"""
 
 ACME = Principal(key_id="acme-agent", scope=Scope("acme"), role=Role.AGENT)
 # Client B, with a client-wide key of each role and a project key.
@@ -54,10 +54,10 @@ async def acme(runtime: Runtime, pool: asyncpg.Pool) -> AsyncIterator[Api]:
 async def test_another_client_sees_none_of_its_rules(acme: Api, beta: Principal) -> None:
     other = acme.as_(beta)
     assert (await other(RULES))["rules"] == []
-    assert (await other(HISTORY, key="route"))["ruleHistory"] == []
+    assert (await other(HISTORY, key="route"))["ruleHistory"]["nodes"] == []
     if beta.scope.project_id == "":
         assert (await other(RULES, projectId="web"))["rules"] == []
-        assert (await other(HISTORY, key="route", projectId="web"))["ruleHistory"] == []
+        assert (await other(HISTORY, key="route", projectId="web"))["ruleHistory"]["nodes"] == []
     named = await other.execute(RULES.replace("rules(", 'rules(scope: {clientId: "acme"}, '))
     assert named.errors is not None and named.data is None
 
