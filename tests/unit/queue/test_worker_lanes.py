@@ -20,6 +20,7 @@ from kenning.domain.queue.worker import Worker, WorkerConfig
 from tests.fakes.embedder import FakeEmbedder
 from tests.fakes.knowledge_store import FakeStore
 from tests.fakes.work_queue import FakeWorkQueue
+from tests.fakes.worker_ports import InstantWakeup, SilentRegistry
 from tests.support.ingest_deps import deps
 
 NOW = datetime(2026, 11, 21, tzinfo=UTC)
@@ -53,22 +54,6 @@ class LaneQueue(FakeWorkQueue):
         return claimed(f"bulk{self.bulk_claims}", Lane.BULK)
 
 
-class Instant:
-    def ticket(self, lane: Lane) -> int:
-        return 0
-
-    async def wait(self, lane: Lane, ticket: int, at_most: float) -> None:
-        await asyncio.sleep(min(at_most, 0.01))
-
-
-class Registry:
-    async def alive(self, worker_id: str, ttl: float) -> None:
-        return None
-
-    async def gone(self, worker_id: str) -> None:
-        return None
-
-
 async def test_bulk_claims_pause_for_priority_work_and_the_linger_then_resume(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -84,7 +69,7 @@ async def test_bulk_claims_pause_for_priority_work_and_the_linger_then_resume(
     queue = LaneQueue()
     config = WorkerConfig(priority_slots=1, bulk_slots=2, idle_wait=0.05, priority_linger=LINGER)
     jobs = JobDeps(ingest=deps(FakeStore(), FakeEmbedder()))
-    worker = Worker(queue, jobs, Instant(), Registry(), config)
+    worker = Worker(queue, jobs, InstantWakeup(), SilentRegistry(), config)
     await worker.start()
     try:
         await asyncio.sleep(0.15)

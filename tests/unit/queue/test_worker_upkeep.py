@@ -7,29 +7,13 @@ import asyncio
 
 import pytest
 
-from kenning.domain.queue.jobs import Lane
 from kenning.domain.queue.tasks import JobDeps, Upkeep
 from kenning.domain.queue.worker import Worker, WorkerConfig
 from tests.fakes.embedder import FakeEmbedder
 from tests.fakes.knowledge_store import FakeStore
 from tests.fakes.work_queue import FakeWorkQueue
+from tests.fakes.worker_ports import InstantWakeup, SilentRegistry
 from tests.support.ingest_deps import deps
-
-
-class Idle:
-    def ticket(self, lane: Lane) -> int:
-        return 0
-
-    async def wait(self, lane: Lane, ticket: int, at_most: float) -> None:
-        await asyncio.sleep(min(at_most, 0.01))
-
-
-class Registry:
-    async def alive(self, worker_id: str, ttl: float) -> None:
-        return None
-
-    async def gone(self, worker_id: str) -> None:
-        return None
 
 
 async def test_upkeep_runs_every_round_survives_a_failure_and_stops_with_the_worker(
@@ -43,7 +27,9 @@ async def test_upkeep_runs_every_round_survives_a_failure_and_stops_with_the_wor
             raise ConnectionError("database away")
 
     jobs = JobDeps(ingest=deps(FakeStore(), FakeEmbedder()), upkeep=(Upkeep("sweep", 0.02, sweep),))
-    worker = Worker(FakeWorkQueue(), jobs, Idle(), Registry(), WorkerConfig(idle_wait=0.01))
+    worker = Worker(
+        FakeWorkQueue(), jobs, InstantWakeup(), SilentRegistry(), WorkerConfig(idle_wait=0.01)
+    )
     await worker.start()
     try:
         for _ in range(200):

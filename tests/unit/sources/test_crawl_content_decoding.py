@@ -181,43 +181,40 @@ def test_an_inflater_is_never_asked_for_unbounded_output() -> None:
     assert inflater.read(1) == b"a" and inflater.produced == 1
 
 
-async def test_the_event_loop_runs_while_a_large_body_decodes() -> None:
-    ticks = 0
+class Turns:
+    """Counts the turns a task of its own gets on the event loop while the block runs."""
 
-    async def tick() -> None:
-        nonlocal ticks
+    def __init__(self) -> None:
+        self.count = 0
+
+    async def _tick(self) -> None:
         while True:
-            ticks += 1
+            self.count += 1
             await asyncio.sleep(0)
 
-    ticker = asyncio.create_task(tick())
-    try:
+    async def __aenter__(self) -> Turns:
+        self._task = asyncio.create_task(self._tick())
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        self._task.cancel()
+
+
+async def test_the_event_loop_runs_while_a_large_body_decodes() -> None:
+    async with Turns() as turns:
         # One raw read that decodes to many steps.
         body = await decode(zlib_of(zlib_zeros(4)), "deflate, deflate", limit=4 * MIB)
-    finally:
-        ticker.cancel()
-    assert len(body) == 4 * MIB and ticks >= 4 * MIB // STEP - 1
+    assert len(body) == 4 * MIB and turns.count >= 4 * MIB // STEP - 1
 
 
 async def test_empty_inner_members_by_the_thousand_never_hold_the_loop_in_one_step() -> None:
     # The outer layer inflates to megabytes of empty gzip members, the inner to nothing.
     body = gzip_of(gzip_of(b"") * (4 * MIB // len(gzip_of(b"")) + 1))
-    steps = 0
-
-    async def tick() -> None:
-        nonlocal steps
-        while True:
-            steps += 1
-            await asyncio.sleep(0)
-
-    ticker = asyncio.create_task(tick())
-    try:
+    async with Turns() as turns:
         with pytest.raises(PageTooLargeError):
             await decode(body, "gzip, gzip", limit=4 * MIB)
-    finally:
-        ticker.cancel()
     # One step of the outer layer at a time, the loop's turn between each.
-    assert steps >= 4 * MIB // STEP - 1
+    assert turns.count >= 4 * MIB // STEP - 1
 
 
 @pytest.mark.parametrize("size", [STEP + 1, STEP + 8, 2 * STEP + 10])
