@@ -229,3 +229,17 @@ async def test_a_file_purged_while_its_job_runs_ends_skipped_with_nothing_writte
     assert status is JobStatus.SKIPPED_DUPLICATE
     assert store.sources == {} and store.chunks == [] and store.nodes == []
     assert files.indexed == []  # not settled: nothing of it was indexed
+
+
+async def test_a_file_of_more_pieces_than_a_request_holds_fails_and_loses_its_original() -> None:
+    pages = 5_001  # a piece per page: a chunk never spans two pages
+    text = "".join(f"Page {n}.\n" for n in range(pages))
+    parts, start = [], 0
+    for n in range(pages):
+        end = text.index("\n", start) + 1
+        parts.append(Part(start, end, Location(page=n + 1)))
+        start = end
+    status, store, (files, queue, *_) = await run(ExtractedFile(MediaType.PDF, text, tuple(parts)))
+    assert status is JobStatus.FAILED
+    assert "TOO_LARGE" in queue.log[-1][1][1] and "5000 items" in queue.log[-1][1][1]
+    assert files.files == {} and store.sources == {}

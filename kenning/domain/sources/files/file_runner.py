@@ -26,7 +26,7 @@ import logging
 from dataclasses import dataclass, field, replace
 from functools import partial
 
-from kenning.domain.errors import NotFoundError, ValidationError
+from kenning.domain.errors import KenningError, NotFoundError, ValidationError
 from kenning.domain.ingestion.graph_items import GraphRequest, check_items, request_size
 from kenning.domain.ingestion.ingest_graph import ingest_graph
 from kenning.domain.ingestion.request import IngestStatus
@@ -115,7 +115,9 @@ async def _credentials(
 ) -> bool:
     """Whether any request holds a credential. Under REJECT one refuses the whole file (an
     attachment's too) before its message is written; under REDACT a credential in an
-    identifier still refuses it. A refused file's original is not kept."""
+    identifier still refuses it. A refused file's original is not kept, nor is one whose
+    request the checks refuse otherwise (over the items a request may hold): running the job
+    again would refuse it again."""
     held = False
     try:
         for request in requests:
@@ -127,7 +129,7 @@ async def _credentials(
                     raise
                 await off_loop(size, partial(check_items, request, policy))
                 held = True
-    except SensitiveContentError:
+    except KenningError:  # a credential refused, or more items than a request may hold
         await work.files.delete(stored.id, stored.scope)
         raise
     return held
