@@ -13,6 +13,7 @@ from kenning.domain.errors import NotFoundError
 from kenning.domain.ingestion.ports import KnowledgeStore
 from kenning.domain.ingestion.purge import purge_connection
 from kenning.domain.ingestion.request import IngestRequest, PurgeCounts
+from kenning.domain.ingestion.rules import check_identifiers
 from kenning.domain.ingestion.secrets.scan import SecretPolicy, apply_policy
 from kenning.domain.ingestion.source_connections import (
     SUMMARY_KIND,
@@ -61,8 +62,19 @@ async def register_connection(
 ) -> Registered:
     """Store the connection and queue its summary (the secret check refuses credentials)."""
     content = summary_document(spec)
-    # Nothing is stored when the label, root or owner hold a credential.
+    # Nothing is stored when the label, root or owner hold a credential, nor when an
+    # identifier does (the id is part of every URN of the connection).
     apply_policy(content, SecretPolicy.REJECT)
+    check_identifiers(
+        [
+            ("connectionId", spec.connection_id),
+            ("authority", spec.authority),
+            *(
+                (f"allowedSourceKinds[{i}]", kind)
+                for i, kind in enumerate(spec.allowed_source_kinds)
+            ),
+        ]
+    )
     existing = await registry.get(spec.scope.client_id, spec.connection_id)
     if existing is not None and existing.status is ConnectionStatus.REVOKED:
         raise ConnectionRevokedError(spec.connection_id)

@@ -68,6 +68,14 @@ async def test_register_stores_it_and_queues_a_summary_without_credentials(
     )
     assert leaky["registerConnection"]["__typename"] == "SensitiveContentError"
     assert await queue_pool.fetchval("SELECT count(*) FROM connections") == 1
+    # In the connection's id (an identifier, in every URN of the connection), refused before
+    # the connection is stored, the token followed by more characters or not.
+    token = "ghp_" + "A1b2C3d4E5" * 3 + "F6g7H8"
+    for connection_id in (f"id-{token}", f"c{token}x"):
+        refused = await qapi(REGISTER, input=connection(connectionId=connection_id))
+        answer = refused["registerConnection"]
+        assert (answer["__typename"], answer["field"]) == ("SensitiveContentError", "connectionId")
+    assert await queue_pool.fetchval("SELECT count(*) FROM connections") == 1
 
 
 async def test_sync_cursors_are_stored_and_read_back(qapi: Api) -> None:
