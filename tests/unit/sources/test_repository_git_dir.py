@@ -4,6 +4,7 @@ a file:// clone holding its own copy of the objects, and roots configured as abs
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 from pathlib import Path
@@ -13,10 +14,11 @@ import pytest
 from kenning.domain.errors import ValidationError
 from kenning.domain.sources.code.repository_request import RepositorySpec
 from kenning.settings import Settings
+from kenning.storage.sources.code.git_cli import GitCli
 from kenning.storage.sources.code.git_dir import confined_git_dir
 from kenning.storage.sources.code.remote_address import UNREACHABLE
 from kenning.storage.sources.code.repositories import Repositories
-from tests.support.code_repo import git
+from tests.support.code_repo import git, make_code_repo
 from tests.support.repository_escapes import alternates, inside_repo, roots_of, secret_of
 
 
@@ -66,6 +68,9 @@ def test_alternates_are_followed_as_git_follows_them(tmp_path: Path) -> None:
         assert caught.value.field == "gitUrl", where
     listing.write_text(f'"{tmp_path}/outside/secret/.git/objects"\n')
     with pytest.raises(ValidationError, match="quoted entry"):
+        confined_git_dir(str(shop), roots, "path")
+    listing.write_text(f"{middle / '.git/objects'}\0\n")
+    with pytest.raises(ValidationError, match="an entry with a NUL"):
         confined_git_dir(str(shop), roots, "path")
     (middle / ".git/objects/info/alternates").unlink()
     listing.write_text(f"# {tmp_path}/outside\n{middle / '.git/objects'}\n")
@@ -128,3 +133,16 @@ def test_repository_roots_must_be_absolute() -> None:
         Settings(repository_roots="srv/repos")
     roots = Settings(repository_roots="/srv/repos,/srv/../opt").repository_roots
     assert roots == ["/srv/repos", "/srv/../opt"]
+
+
+def test_gits_own_message_stays_in_the_server_log(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    repo = make_code_repo(tmp_path / "repos" / "shop")
+    with caplog.at_level(logging.WARNING), pytest.raises(ValidationError) as caught:
+        GitCli(repo.root).tracked_files("0123456789abcdef0123456789abcdef01234567")
+    assert caught.value.message == (
+        "git ls-tree failed on the repository; the server log has git's message"
+    )
+    assert str(tmp_path) not in caught.value.message
+    assert any("ls-tree" in r.getMessage() and "fatal" in r.getMessage() for r in caplog.records)

@@ -10,6 +10,7 @@ programs (fsmonitor, hooks, external diff) or reaching a remote: a local reposit
 
 from __future__ import annotations
 
+import logging
 import re
 import subprocess
 import tempfile
@@ -21,6 +22,8 @@ from kenning.domain.ingestion.git_commits import FileChange
 from kenning.domain.sources.code.ports import TrackedFile
 from kenning.storage.sources.code.git_dir import GitDir, git_dir_of
 from kenning.storage.sources.code.git_env import HARDENED, git_environment
+
+log = logging.getLogger(__name__)
 
 _COMMIT = re.compile(r"[0-9a-fA-F]{7,64}|HEAD")
 _TIMEOUT = 120
@@ -135,9 +138,16 @@ class GitCli:
         if completed.returncode != 0:
             if not check:
                 return None
-            message = completed.stderr.decode("utf-8", "replace").strip().splitlines()
-            raise ValidationError(f"git {args[0]} failed: {message[-1] if message else ''}",
-                                  field="commit")  # fmt: skip
+            # git's own words (paths on the server, object ids) stay in the server log, as a
+            # failed fetch's do.
+            stderr = completed.stderr.decode("utf-8", "replace").strip()
+            log.warning(
+                "git %s failed (exit %s): %s", args[0], completed.returncode, stderr[-2000:]
+            )
+            raise ValidationError(
+                f"git {args[0]} failed on the repository; the server log has git's message",
+                field="commit",
+            )
         return completed.stdout
 
 

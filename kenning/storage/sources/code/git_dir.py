@@ -174,6 +174,8 @@ def _alternates(objects: str, allowed: _Roots) -> list[str]:
             if entry.startswith('"'):
                 # git unquotes C-style entries by rules of its own: read none rather than guess.
                 raise allowed.refuse(f"the repository's {_ALTERNATES} has a quoted entry")
+            if "\0" in entry:  # git would stop at it; no path holds one
+                raise allowed.refuse(f"the repository's {_ALTERNATES} has an entry with a NUL")
             # As git does: relative to the store, ".." taken by the letter, then opened.
             real = os.path.realpath(os.path.normpath(os.path.join(store, entry)))
             allowed.check(real, f"the repository's {_ALTERNATES} borrows objects {_OUTSIDE}")
