@@ -31,6 +31,9 @@ MAX_DESCRIPTION = 2_000
 # hundreds of versions.
 HISTORY_PAGE = 20
 MAX_HISTORY_PAGE = 50
+# Rules in force per client-wide or project scope: every one is loaded whole into an agent's
+# context and every rules read, so their number is bounded like their size.
+MAX_ACTIVE_RULES = 200
 _CURSOR = "rule-version:"
 
 
@@ -79,7 +82,8 @@ class RuleStore(Protocol):
     """Where hard rules live (``kenning.storage.memory.rules``); every call names its client."""
 
     async def store(self, draft: RuleDraft) -> HardRule:
-        """Insert the key's next version and supersede its current one, atomically."""
+        """Insert the key's next version and supersede its current one, atomically;
+        ``TooLargeError`` when a new key would put the scope over ``MAX_ACTIVE_RULES``."""
         ...
 
     async def delete(self, client_id: str, project_id: str, rule_key: str) -> HardRule | None:

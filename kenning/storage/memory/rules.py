@@ -16,7 +16,8 @@ from typing import Any, Final
 
 import asyncpg
 
-from kenning.domain.memory.rules import HardRule, RuleDraft, RuleType
+from kenning.domain.errors import TooLargeError
+from kenning.domain.memory.rules import MAX_ACTIVE_RULES, HardRule, RuleDraft, RuleType
 from kenning.storage.db.pool import Connection
 from kenning.storage.db.rule_table import CLIENT_SETTING, RULES_ROLE
 
@@ -55,6 +56,27 @@ def _lock_name(client_id: str, project_id: str, rule_key: str) -> str:
     return "\x1f".join(("hard_rules", client_id, project_id, rule_key))
 
 
+async def _check_room(conn: Connection, client_id: str, project_id: str) -> None:
+    # One new rule per scope at a time (after the key's own lock, always in that order), so
+    # two new keys stored at once cannot both take the last place.
+    await conn.execute(
+        "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))",
+        "\x1f".join(("hard_rules_scope", client_id, project_id)),
+    )
+    active = await conn.fetchval(
+        """SELECT count(*) FROM hard_rules WHERE client_id = $1 AND project_id = $2
+           AND superseded_at IS NULL AND deleted_at IS NULL""",
+        client_id,
+        project_id,
+    )
+    if active >= MAX_ACTIVE_RULES:
+        where = f"project {project_id!r}" if project_id else "the client"
+        raise TooLargeError(
+            f"at most {MAX_ACTIVE_RULES} rules may be in force for {where}; delete one first",
+            field="ruleKey",
+        )
+
+
 class PgRuleStore:
     """Implements the domain's ``RuleStore``."""
 
@@ -81,9 +103,11 @@ class PgRuleStore:
             prior = await conn.fetchrow(
                 f"""UPDATE hard_rules SET superseded_at = clock_timestamp()
                     WHERE {_KEY} AND superseded_at IS NULL
-                    RETURNING version, superseded_at""",
+                    RETURNING version, superseded_at, deleted_at""",
                 *where,
             )
+            if prior is None or prior["deleted_at"] is not None:  # a rule newly in force
+                await _check_room(conn, draft.client_id, draft.project_id)
             row = await conn.fetchrow(
                 f"""INSERT INTO hard_rules (id, client_id, project_id, rule_key, version,
                         rule_type, content, description, created_by, created_at)

@@ -136,6 +136,18 @@ async def test_a_long_history_is_read_a_page_at_a_time(acme: Api) -> None:
         assert refused.errors[0].extensions["field"] == field, bad
 
 
+async def test_at_most_200_rules_are_in_force_per_scope(acme: Api) -> None:
+    await asyncio.gather(*(stored(acme, f"rule-{n:03}", f"rule {n}") for n in range(200)))
+    over = (await acme(STORE, key="one-more", type="CUSTOM", content="x"))["storeRule"]
+    assert over == {"__typename": "ValidationError", "code": "TOO_LARGE", "field": "ruleKey"}
+    # A new version of a rule in force takes no new place; another project has its own.
+    assert (await stored(acme, "rule-007", "rule 7, again"))["version"] == 2
+    assert (await stored(acme, "one-more", "x", projectId="web"))["version"] == 1
+    await acme(DELETE, key="rule-000")
+    assert (await stored(acme, "one-more", "x"))["version"] == 1
+    assert len((await acme(RULES))["rules"]) == 200
+
+
 async def test_a_project_rule_overrides_the_client_rule_of_the_same_key(acme: Api) -> None:
     await stored(acme, "route", "to ops")
     await stored(acme, "notify", "mail the team")
