@@ -100,6 +100,9 @@ class RecordingUnit:
     async def sources_of_connection(self, scope: Scope, connection_id: str) -> list[str]:
         return []
 
+    async def limit_lock_wait(self, seconds: float) -> None:
+        return None
+
     async def merge_alias(self, client_id: str, alias_key: str, canonical_key: str) -> int:
         return 0
 

@@ -70,6 +70,9 @@ class FakeUnit:
     async def sources_of_connection(self, scope: Scope, connection_id: str) -> list[str]:
         return []
 
+    async def limit_lock_wait(self, seconds: float) -> None:
+        self.store.calls.append("limit_lock_wait")
+
     async def merge_alias(self, client_id: str, alias_key: str, canonical_key: str) -> int:
         return 0
 

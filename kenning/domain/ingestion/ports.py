@@ -6,6 +6,7 @@ from collections.abc import Awaitable, Callable, Collection, Sequence
 from typing import Protocol, TypeVar
 
 from kenning.domain.access.scope import Scope
+from kenning.domain.errors import ConflictError
 from kenning.domain.ingestion.request import (
     ChunkRecord,
     EdgeRecord,
@@ -15,6 +16,11 @@ from kenning.domain.ingestion.request import (
 )
 
 T = TypeVar("T")
+
+
+class LockWaitError(ConflictError):
+    """A write unit waited longer than it allowed itself (``limit_lock_wait``) for another
+    transaction; nothing of it was written."""
 
 
 class WriteUnit(Protocol):
@@ -73,6 +79,11 @@ class WriteUnit(Protocol):
 
     async def sources_of_connection(self, scope: Scope, connection_id: str) -> list[str]:
         """Source URNs of one connection at ``scope``."""
+        ...
+
+    async def limit_lock_wait(self, seconds: float) -> None:
+        """From now on, waiting over ``seconds`` for another transaction's lock ends the
+        unit with ``LockWaitError`` (rolled back, not retried)."""
         ...
 
     async def merge_alias(self, client_id: str, alias_key: str, canonical_key: str) -> int:

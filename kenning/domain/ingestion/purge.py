@@ -12,13 +12,19 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Awaitable
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ValidationError
-from kenning.domain.ingestion.ports import KnowledgeStore, PurgedJobs, WriteUnit
+from kenning.domain.ingestion.ports import KnowledgeStore, LockWaitError, PurgedJobs, WriteUnit
 from kenning.domain.ingestion.request import PurgeCounts
 
 logger = logging.getLogger("kenning.ingestion")
+
+# How long a purge waits for a job's write of the same source (cancelled, but a write
+# under way ends only when it commits or rolls back) before it answers CONFLICT: waiting
+# longer would hold a database connection per purge asked, for as long as the write runs.
+PURGE_LOCK_WAIT = 5.0
 
 
 async def _purge(unit: WriteUnit, scope: Scope, source_urn: str) -> PurgeCounts:
@@ -28,6 +34,16 @@ async def _purge(unit: WriteUnit, scope: Scope, source_urn: str) -> PurgeCounts:
     counts, mentioned = await unit.remove_source(scope, source_urn)
     orphans = await unit.delete_orphans(scope, mentioned)
     return counts + PurgeCounts(vertices_deleted=orphans, files_deleted=files)
+
+
+async def _waiting_briefly(write: Awaitable[PurgeCounts], what: str) -> PurgeCounts:
+    try:
+        return await write
+    except LockWaitError:
+        raise LockWaitError(
+            f"{what} is being written by a job, now cancelled: nothing was purged; purge it "
+            "again once the job has stopped"
+        ) from None
 
 
 async def remove_stored_source(scope: Scope, source_urn: str, store: KnowledgeStore) -> PurgeCounts:
@@ -50,7 +66,12 @@ async def purge_source(
         raise ValidationError("sourceUrn is required", field="sourceUrn")
     started = time.perf_counter()
     cancelled = await jobs.cancel_purged(scope, source_urn=source_urn)
-    counts = await remove_stored_source(scope, source_urn, store)
+
+    async def work(unit: WriteUnit) -> PurgeCounts:
+        await unit.limit_lock_wait(PURGE_LOCK_WAIT)
+        return await _purge(unit, scope, source_urn)
+
+    counts = await _waiting_briefly(store.write(work), f"the source {source_urn}")
     counts = counts + PurgeCounts(jobs_cancelled=cancelled)
     _log(counts, started, scope=scope.describe(), source_urn=source_urn)
     return counts
@@ -67,12 +88,13 @@ async def purge_connection(
     cancelled = await jobs.cancel_purged(scope, connection_id=connection_id)
 
     async def work(unit: WriteUnit) -> PurgeCounts:
+        await unit.limit_lock_wait(PURGE_LOCK_WAIT)
         total = PurgeCounts(jobs_cancelled=cancelled)
         for urn in await unit.sources_of_connection(scope, connection_id):
             total = total + await _purge(unit, scope, urn)
         return total
 
-    counts = await store.write(work)
+    counts = await _waiting_briefly(store.write(work), f"a source of {connection_id}")
     _log(counts, started, scope=scope.describe(), connection_id=connection_id)
     return counts
 

@@ -11,6 +11,7 @@ from typing import TypeVar
 import asyncpg
 
 from kenning.domain.access.scope import Scope
+from kenning.domain.ingestion.ports import LockWaitError
 from kenning.domain.ingestion.request import (
     ChunkRecord,
     EdgeRecord,
@@ -33,6 +34,12 @@ from kenning.storage.ingestion.graph_write_sql import GraphSql
 from kenning.storage.ingestion.knowledge_rows import chunk_records, edge_columns
 from kenning.storage.ingestion.source_files import hold_file, remove_files
 from kenning.storage.ingestion.source_removal import remove_source
+from kenning.storage.ingestion.source_rows import (
+    connection_sources,
+    insert_mentions,
+    limit_lock_wait,
+    upsert_source,
+)
 
 T = TypeVar("T")
 logger = logging.getLogger("kenning.storage")
@@ -187,39 +194,13 @@ class PgWriteUnit:
         await self.flush()
         named = {*record.mentions, *([record.main_node_key] if record.main_node_key else [])}
         record = rekey_source(record, await self._aliases.resolve(record.scope.client_id, named))
-        parts = _scope(record.scope)
-        await self._conn.execute(
-            """INSERT INTO sources (client_id, project_id, group_id, source_urn, kind,
-                                    content_hash, main_node_key, connection_id, chunk_count)
-               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-               ON CONFLICT (client_id, project_id, group_id, source_urn) DO UPDATE
-               SET kind = EXCLUDED.kind, content_hash = EXCLUDED.content_hash,
-                   main_node_key = EXCLUDED.main_node_key,
-                   connection_id = EXCLUDED.connection_id,
-                   chunk_count = EXCLUDED.chunk_count, updated_at = now()""",
-            *parts,
-            record.source_urn,
-            record.kind,
-            record.content_hash,
-            record.main_node_key,
-            record.connection_id,
-            len(record.chunk_ids),
-        )
+        await upsert_source(self._conn, record)
         await self.add_mentions(record.scope, record.source_urn, record.mentions)
 
     async def add_mentions(self, scope: Scope, source_urn: str, keys: Collection[str]) -> None:
         await self.flush()
-        if not keys:
-            return
-        await self._conn.execute(
-            """INSERT INTO source_mentions
-                   (client_id, project_id, group_id, source_urn, node_key)
-               SELECT $1, $2, $3, $4, k FROM unnest($5::text[]) AS k
-               ON CONFLICT DO NOTHING""",
-            *_scope(scope),
-            source_urn,
-            sorted(set(keys)),
-        )
+        if keys:
+            await insert_mentions(self._conn, scope, source_urn, keys)
 
     async def delete_orphans(self, scope: Scope, keys: Collection[str]) -> int:
         await self.flush()
@@ -245,14 +226,11 @@ class PgWriteUnit:
 
     async def sources_of_connection(self, scope: Scope, connection_id: str) -> list[str]:
         await self.flush()
-        rows = await self._conn.fetch(
-            """SELECT source_urn FROM sources
-               WHERE client_id = $1 AND project_id = $2 AND group_id = $3
-                 AND connection_id = $4 ORDER BY source_urn""",
-            *_scope(scope),
-            connection_id,
-        )
-        return [r["source_urn"] for r in rows]
+        return await connection_sources(self._conn, scope, connection_id)
+
+    async def limit_lock_wait(self, seconds: float) -> None:
+        await self.flush()
+        await limit_lock_wait(self._conn, seconds)
 
     async def merge_alias(self, client_id: str, alias_key: str, canonical_key: str) -> int:
         await self.flush()
@@ -283,6 +261,8 @@ class PgKnowledgeStore:
                     done = await work(unit)
                     await unit.flush()
                     return done
+            except asyncpg.LockNotAvailableError:
+                raise LockWaitError("another transaction held what this write needed") from None
             except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError):
                 if attempt == _RETRIES:
                     raise

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from typing import Any
@@ -20,6 +21,7 @@ import asyncpg
 import pytest
 
 from kenning.domain.access.scope import Scope
+from kenning.domain.ingestion.purge import PURGE_LOCK_WAIT
 from kenning.domain.sources.files.stored import FileSweep
 from kenning.settings import Settings
 from kenning.storage.sources.files.file_store import PgFileStore
@@ -207,3 +209,30 @@ async def test_the_same_upload_again_is_fresh_for_the_sweep(
     assert again.id == first["file"]["id"]
     assert await files.sweep(timedelta(hours=24)) == FileSweep(files=0, objects=0)
     assert await pool.fetchval("SELECT count(*) FROM source_files") == 1
+
+
+async def test_a_purge_waits_only_briefly_for_a_write_of_its_source(
+    idle: Uploads, pool: asyncpg.Pool
+) -> None:
+    up = await idle.upload("plan.pdf", text_pdf(["Plan D for the launch."]))
+    async with pool.acquire() as writer, writer.transaction():
+        # What a file job's write holds while it stores the file (HeldOriginalStore).
+        await writer.execute("SELECT 1 FROM source_files WHERE id = $1 FOR SHARE", up["file"]["id"])
+        started = time.perf_counter()
+        body = {"query": PURGE, "variables": {"urn": "file:plan.pdf"}}
+        answer = await idle.http.post("/graphql", json=body, headers=idle.auth("acme"))
+        waited = time.perf_counter() - started
+    refused = answer.json()["errors"][0]
+    assert refused["extensions"]["code"] == "CONFLICT", refused
+    assert (
+        "being written by a job" in refused["message"]
+        and "nothing was purged" in refused["message"]
+    )
+    assert PURGE_LOCK_WAIT <= waited < PURGE_LOCK_WAIT + 5
+    assert await pool.fetchval("SELECT count(*) FROM source_files") == 1
+    # Its job was cancelled all the same; once the write has ended the purge goes through.
+    assert (await idle.graphql(STATUS, id=up["job"]["jobId"]))["ingestionStatus"]["status"] == (
+        "CANCELLED"
+    )
+    purged = (await idle.graphql(PURGE, urn="file:plan.pdf"))["purgeSource"]
+    assert purged["filesDeleted"] == 1 and await _objects(pool) == 0
