@@ -13,8 +13,11 @@ import logging
 from collections.abc import Awaitable, Callable
 from urllib.robotparser import RobotFileParser
 
-from kenning.domain.errors import KenningError
-from kenning.domain.sources.crawl.errors import FetchError
+from kenning.domain.sources.crawl.errors import (
+    FetchError,
+    PageTooLargeError,
+    UnsupportedEncodingError,
+)
 from kenning.domain.sources.crawl.urls import origin_of
 from kenning.storage.sources.crawl.exchange import RawResponse
 
@@ -52,9 +55,10 @@ class RobotsRules:
         parser = RobotFileParser(f"{origin}/robots.txt")
         try:
             response = await self._load(f"{origin}/robots.txt")
-        except KenningError as error:
-            # Unreachable, or refused (over its cap, an encoding not decoded, an address
-            # refused): crawl nothing there, and do not fetch it again for every page.
+        except (FetchError, PageTooLargeError, UnsupportedEncodingError) as error:
+            # Unreachable, or a body the fetcher refuses (over its cap, an encoding it does
+            # not decode): crawl nothing there, and do not fetch it again for every page. An
+            # address the rules refuse is the page's own refusal and goes on up.
             if not isinstance(error, FetchError):
                 logger.info(
                     "crawl.robots.unreadable", extra={"origin": origin, "error": error.message}
