@@ -4,126 +4,25 @@ caller key's own, a global admin may drop every one; session names are checked."
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from typing import Any
 
-import asyncpg
-import httpx
 import pytest
 
-from kenning.domain.access.principal import Role
-from kenning.domain.access.scope import Scope
-from kenning.router import Priority, PriorityRuleSpec
-from kenning.settings import Settings
-from kenning.storage.access.api_keys import PgApiKeys
-from tests.fakes.ollama import FakeFactory
-from tests.support.kenning_stack import (
-    EMBED_MODEL,
-    Kenning,
-    fake_backend,
-    kenning_settings,
-    routed,
-    running_kenning,
-    state_prefix,
+from tests.support.kenning_stack import Kenning
+from tests.support.router_sessions import (
+    EMBED,
+    GENERATE,
+    P0,
+    Keys,
+    control,
+    hidden_leases,
+    holds,
+    sessions,
+    status,
+    swaps,
 )
-from tests.support.router_harness import ORCHESTRATOR_MODEL
 
 pytestmark = pytest.mark.integration
-
-P0 = {"X-Ollama-Priority": "0"}
-GENERATE = {"model": ORCHESTRATOR_MODEL, "prompt": "hi", "stream": False}
-EMBED = {"model": EMBED_MODEL, "input": "note"}
-
-
-@dataclass(frozen=True)
-class Keys:
-    """Bearer headers: agents of two clients (acme has two keys), acme's admin, a global admin."""
-
-    acme: dict[str, str]
-    acme_other: dict[str, str]
-    globex: dict[str, str]
-    acme_admin: dict[str, str]
-    admin: dict[str, str]
-
-
-@pytest.fixture
-async def kenning(
-    fake_ollama_factory: FakeFactory, routed_settings: Settings, routed_pool: asyncpg.Pool
-) -> AsyncIterator[Kenning]:
-    """Kenning with the router over a fake single GPU and a CPU, on a state prefix of its own."""
-    dims = routed_settings.embedding_dim
-    gpu = fake_backend(fake_ollama_factory, "gpu0", dims, vram_mb=1200, load_time=0.05)
-    cpu = fake_backend(fake_ollama_factory, "cpu", dims)
-    async with state_prefix(routed_settings.redis_url) as prefix:
-        rules = [PriorityRuleSpec(pattern=ORCHESTRATOR_MODEL, priority=Priority.CRITICAL)]
-        settings = kenning_settings(routed_settings, routed(gpu, cpu, prefix, priority_rules=rules))
-        async with running_kenning(settings, routed_pool) as running:
-            await running.settled()
-            yield running
-
-
-@pytest.fixture
-async def keys(kenning: Kenning, routed_pool: asyncpg.Pool) -> Keys:
-    async def key(scope: Scope, role: Role) -> dict[str, str]:
-        made, _ = await PgApiKeys(routed_pool).create(scope, role, "router-sessions")
-        return {"Authorization": f"Bearer {made}"}
-
-    return Keys(
-        acme=await key(Scope("acme"), Role.AGENT),
-        acme_other=await key(Scope("acme", "mobile"), Role.AGENT),
-        globex=await key(Scope("globex"), Role.AGENT),
-        acme_admin=await key(Scope("acme"), Role.ADMIN),
-        admin=kenning.auth(Role.ADMIN),
-    )
-
-
-async def control(
-    kenning: Kenning, what: str, headers: dict[str, str], body: Any = None
-) -> httpx.Response:
-    return await kenning.http.post(f"/router/{what}", json=body, headers=headers)
-
-
-async def status(kenning: Kenning) -> dict[str, Any]:
-    """``/router/status`` as a global admin sees it (every session, by its shown name)."""
-    answer = await kenning.http.get("/router/status", headers=kenning.auth(Role.ADMIN))
-    body: dict[str, Any] = answer.json()
-    return body
-
-
-async def sessions(kenning: Kenning) -> set[tuple[str, str]]:
-    """Every live session as (client, name)."""
-    return {(held["client"], held["session"]) for held in (await status(kenning))["sessions"]}
-
-
-async def hidden_leases(kenning: Kenning, headers: dict[str, str]) -> int:
-    """How many sessions a caller that sees no names counts in ``/router/status``."""
-    leases = (await kenning.http.get("/router/status", headers=headers)).json()["leases"]
-    return len([name for name in leases if name.startswith("hidden-")])
-
-
-async def holds(kenning: Kenning) -> str:
-    """The set gpu0 holds once no swap runs on it (the reconcile loop may have begun one
-    just before a release's own pass)."""
-    for _ in range(200):
-        gpu = (await status(kenning))["backends"][0]
-        if not gpu["swapping"]:
-            held: str = gpu["holds"]
-            return held
-        await asyncio.sleep(0.025)
-    raise AssertionError("gpu0 kept swapping")
-
-
-async def swaps(kenning: Kenning) -> dict[str, float]:
-    """Model-set swaps of gpu0 so far, by target set."""
-    metrics = await kenning.http.get("/router/metrics", headers=kenning.auth(Role.ADMIN))
-    head = 'kenning_router_set_swaps_total{backend="gpu0",target="'
-    counted = {}
-    for line in metrics.text.splitlines():
-        if line.startswith(head):
-            counted[line[len(head) :].split('"')[0]] = float(line.split()[-1])
-    return counted
 
 
 async def test_another_clients_release_leaves_the_session_and_the_gpu(
