@@ -25,6 +25,8 @@ A model rule that says 0 runs at 1 for a ui key: it claimed nothing, so it is no
 An announced session belongs to the key's client and is recorded with the key's id: its
 name is in that client's namespace, a release ends only sessions of the caller's client
 (without a name: those its key announced), and only a global admin key may end anyone's.
+A key's priority-0 model calls renew its client's traffic lease: a release by any key of that
+client ends it, another client's release never does.
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ Who may do what comes from the `Gate` the router is served with (`access`): ever
 asks it first, and answers a refusal as ``{"error": "...", "code": "UNAUTHENTICATED"}`` (or
 ``FORBIDDEN``, ``SERVICE_UNAVAILABLE``) with the gate's status. Announce and release need
 ``Access.control`` and act for ``Access.owner`` (`kenning.router.sessions`): a release ends
-the caller's own sessions only, unless ``Access.all_sessions``. A body that cannot be used
+the caller's own sessions and its client's priority-0 traffic lease only, unless
+``Access.all_sessions``. A body that cannot be used
 (not a JSON object, a bad ``session``) is answered 400 ``{"error", "code", "field"}``.
 Backend URLs and announced session names describe the deployment and the agents of every
 client: without ``Access.private`` `/status` nulls the URLs and hides the session names, and
@@ -65,9 +66,10 @@ def public_status(status: dict[str, Any]) -> dict[str, Any]:
     """``Router.status()`` without backend URLs (null) and whose sessions live: leases are
     named ``hidden-N``, and each session's name, client and keys are null.
 
-    The lease of recent priority-0 traffic keeps its name: it is no one's session. Sessions
-    are counted one by one, never merged by name, so the count tells no one that another
-    client holds a session under a name it also uses.
+    The lease of recent priority-0 traffic keeps its name: it stands for every client's
+    traffic lease as one and names no session. Sessions are counted one by one, never merged
+    by name, so the count tells no one that another client holds a session under a name it
+    also uses.
     """
     sessions = [
         {**held, "session": None, "client": None, "keys": None} for held in status["sessions"]

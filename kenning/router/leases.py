@@ -1,8 +1,10 @@
 """Announced sessions and recent priority-0 traffic: while any lease lives, a single GPU keeps
 the orchestrator set; when the last one expires (auto-release) it returns to background.
 
-Each session lease records its owner (`kenning.router.sessions`), so a release ends only the
-caller's own sessions wherever they were announced.
+Each session lease records its owner, and each client's priority-0 traffic renews a lease of
+its own (`kenning.router.sessions`), so a release ends only the caller's own sessions and its
+own client's traffic lease, wherever they were announced or sent: while another client's
+lease lives, the GPU stays on the orchestrator set.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from .config import RouterSettings
-from .sessions import CRITICAL_TRAFFIC, Session, SessionOwner
+from .sessions import CRITICAL_TRAFFIC, Session, SessionOwner, traffic_member
 from .state import ResilientState
 
 _TOUCH_EVERY_SECONDS = 1.0
@@ -36,17 +38,22 @@ class HeldSession:
 class LiveLeases:
     """The live leases at one read of the shared state."""
 
-    traffic: float | None  # the traffic lease's expiry; None: no recent priority-0 traffic
+    # The latest expiry of any client's traffic lease; None: no recent priority-0 traffic.
+    # One figure, not one per client: callers who see no names count it as one lease.
+    traffic: float | None
     sessions: list[HeldSession]  # one per client and name, sorted by them
 
     @classmethod
     def of(cls, members: dict[str, float]) -> LiveLeases:
-        """Group the shared lease set's members (each one announcement) into sessions."""
+        """Group the shared lease set's members (each one announcement, or one client's
+        traffic) into sessions and the traffic lease."""
         held: dict[tuple[str, str], tuple[set[str], float]] = {}
+        traffic: float | None = None
         for member, expires_at in members.items():
-            if member == CRITICAL_TRAFFIC:
-                continue
             session = Session.parse(member)
+            if session.traffic:
+                traffic = max(expires_at, traffic or 0.0)
+                continue
             at = (session.owner.client, session.name)
             keys, latest = held.get(at, (set(), 0.0))
             held[at] = (keys | {session.owner.key}, max(latest, expires_at))
@@ -54,7 +61,7 @@ class LiveLeases:
             HeldSession(client, name, tuple(sorted(keys)), expires_at)
             for (client, name), (keys, expires_at) in sorted(held.items())
         ]
-        return cls(members.get(CRITICAL_TRAFFIC), sessions)
+        return cls(traffic, sessions)
 
     @property
     def count(self) -> int:
@@ -77,7 +84,9 @@ class SessionLeases:
         self.settings = settings
         self.state = state
         self.critical_inflight = 0
-        self._last_touch = 0.0
+        # When this process last renewed each client's traffic lease (by member): one
+        # client's traffic must not hold back the renewal of another's.
+        self._last_touch: dict[str, float] = {}
         self._touches: set[asyncio.Task[None]] = set()
 
     @property
@@ -89,27 +98,30 @@ class SessionLeases:
         await self.state.touch_lease(session.member, time.time() + self.ttl)
         return session
 
-    async def release(self, name: str | None, owner: SessionOwner, *, all_sessions: bool) -> bool:
-        """End the sessions this release reaches (`Session.ended_by`); True when the GPU may
-        swap back at once.
+    async def release(self, name: str | None, owner: SessionOwner, *, all_sessions: bool) -> None:
+        """End the sessions this release reaches (`Session.ended_by`) and the caller's own
+        client's traffic lease, so an explicit release swaps back without waiting for
+        auto-release when nobody else holds the GPU.
 
-        Only then is the traffic lease dropped too, so an explicit release swaps back without
-        waiting for auto-release: that lease is shared by every caller's priority-0 requests,
-        and a release that ended nothing must not cut another client's short.
+        Another client's traffic lease is out of reach: only a caller with ``all_sessions``
+        releasing every session (no name) ends every client's. Whether anything ended is not
+        told, so a caller cannot probe for another client's session names.
         """
-        ended = [
-            member
-            for member in await self.state.leases()
-            if member != CRITICAL_TRAFFIC
-            and Session.parse(member).ended_by(name, owner, all_sessions=all_sessions)
-        ]
+        everything = all_sessions and name is None
+        own = traffic_member(owner)
+        ended = {own}
+        for member in await self.state.leases():
+            session = Session.parse(member)
+            if session.traffic:
+                reached = everything
+            else:
+                reached = session.ended_by(name, owner, all_sessions=all_sessions)
+            if reached:
+                ended.add(member)
         for member in ended:
             await self.state.drop_lease(member)
-        if not ended and not all_sessions:
-            return False
-        await self.state.drop_lease(CRITICAL_TRAFFIC)
-        self._last_touch = 0.0
-        return True
+            # The client's next priority-0 request renews its lease at once.
+            self._last_touch.pop(member, None)
 
     async def live(self) -> LiveLeases:
         return LiveLeases.of(await self.state.leases())
@@ -118,23 +130,29 @@ class SessionLeases:
         return self.critical_inflight > 0 or bool(await self.state.leases())
 
     @contextmanager
-    def critical_request(self) -> Iterator[None]:
-        """Count one running P0 request; its start and end renew the traffic lease."""
+    def critical_request(self, owner: SessionOwner) -> Iterator[None]:
+        """Count one running P0 request of ``owner``; its start and end renew its client's
+        traffic lease."""
         self.critical_inflight += 1
-        self.touch_traffic()
+        self.touch_traffic(owner)
         try:
             yield
         finally:
             self.critical_inflight -= 1
-            self.touch_traffic(force=True)
+            self.touch_traffic(owner, force=True)
 
-    def touch_traffic(self, *, force: bool = False) -> None:
-        """Renew the traffic lease without making the request wait on Redis."""
+    def touch_traffic(self, owner: SessionOwner, *, force: bool = False) -> None:
+        """Renew ``owner``'s client's traffic lease without making the request wait on Redis."""
+        member = traffic_member(owner)
         now = time.monotonic()
-        if not force and now - self._last_touch < _TOUCH_EVERY_SECONDS:
+        if not force and now - self._last_touch.get(member, 0.0) < _TOUCH_EVERY_SECONDS:
             return
-        self._last_touch = now
-        self.state.local.lease_expiry[CRITICAL_TRAFFIC] = time.time() + self.ttl
-        task = asyncio.create_task(self.state.touch_lease(CRITICAL_TRAFFIC, time.time() + self.ttl))
+        # Only touches within the last interval hold anything back: forget older ones, so
+        # the map stays as small as the number of clients sending priority 0 right now.
+        recent = {m: t for m, t in self._last_touch.items() if now - t < _TOUCH_EVERY_SECONDS}
+        self._last_touch = {**recent, member: now}
+        expires_at = time.time() + self.ttl
+        self.state.local.lease_expiry[member] = expires_at
+        task = asyncio.create_task(self.state.touch_lease(member, expires_at))
         self._touches.add(task)
         task.add_done_callback(self._touches.discard)

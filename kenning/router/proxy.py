@@ -110,7 +110,7 @@ def _model_endpoint(router: Router, path: str) -> Guarded:
             return _error(400, str(exc))
         decision = access.claim(claimed)  # refused (403) above the caller's cap
         streaming = path in _STREAMING_PATHS and payload.get("stream", True) is not False
-        job = Job(path, body, model, decision, stream=streaming)
+        job = Job(path, body, model, decision, stream=streaming, owner=access.owner)
         try:
             if not streaming:
                 answer = await _until_disconnect(request, router.relay.buffered(job))

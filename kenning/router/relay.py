@@ -26,6 +26,7 @@ from .metrics import RouterMetrics
 from .ndjson import LineSplitter, error_line, error_message, message_of
 from .policy import Priority, PriorityDecision
 from .scheduler import Scheduler
+from .sessions import KEYLESS, SessionOwner
 from .upstream import Buffered, open_stream, read_rest, send_buffered
 
 PREEMPTED_MESSAGE = (
@@ -36,13 +37,15 @@ PREEMPTED_MESSAGE = (
 
 @dataclass
 class Job:
-    """One model request: endpoint path, the caller's exact body, its priority."""
+    """One model request: endpoint path, the caller's exact body, its priority, and whose it
+    is (a priority-0 request renews that client's traffic lease; `KEYLESS`: Kenning's own)."""
 
     path: str
     body: bytes
     model: str
     decision: PriorityDecision
     stream: bool = False
+    owner: SessionOwner = KEYLESS
     arrived: float = field(default_factory=time.monotonic)
     id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
 
@@ -246,7 +249,7 @@ class Relay:
     @contextlib.contextmanager
     def _critical(self, job: Job) -> Iterator[None]:
         if job.decision.priority is Priority.CRITICAL:
-            with self.leases.critical_request():
+            with self.leases.critical_request(job.owner):
                 yield
         else:
             yield

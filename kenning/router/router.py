@@ -91,8 +91,11 @@ class Router:
 
     # ---- priority-0 claims, announce, release -----------------------------------------
     async def _claim_critical(self, gpu: Backend) -> None:
-        """Before P0 queues on a GPU: cancel background work there, hold the orchestrator set."""
-        self.leases.touch_traffic()
+        """Before P0 queues on a GPU: cancel background work there, hold the orchestrator set.
+
+        The request has renewed its client's traffic lease already (`Relay`): the scheduler
+        calling this knows the priority, not whose request it is.
+        """
         if self.slots is not None:
             await self.slots.claim(gpu.name)
         self.scheduler.preempt_background(gpu, reason="priority-0 request")
@@ -105,6 +108,7 @@ class Router:
         placement = place(_CRITICAL, self.pool.views())
         backend = self.pool.by_name[placement.backend] if placement else None
         if backend is not None and backend.gpu:
+            self.leases.touch_traffic(owner)
             await self._claim_critical(backend)
         self.events.publish(
             RouterEvent(EventKind.ANNOUNCE, backend.name if backend else None, {"session": session})
@@ -126,14 +130,17 @@ class Router:
         all_sessions: bool = False,
     ) -> dict[str, Any]:
         """End ``owner``'s session named ``session`` (None: every one its key announced), or
-        with ``all_sessions`` anyone's (`Session.ended_by`); a single GPU swaps back to the
-        background set unless other leases remain.
+        with ``all_sessions`` anyone's (`Session.ended_by`), and ``owner``'s client's traffic
+        lease (`SessionLeases.release`); a single GPU swaps back to the background set unless
+        other leases remain, another client's included.
 
         The answer is the same whether or not such a session existed, so a caller cannot
         probe for another client's session names.
         """
-        ended = await self.leases.release(session, owner, all_sessions=all_sessions)
-        if ended and self.slots is not None:
+        await self.leases.release(session, owner, all_sessions=all_sessions)
+        # The slot claims keep background work off the GPU for whoever holds it: lifted early
+        # only when this release left no one holding it, never under another client's hold.
+        if self.slots is not None and not await self.leases.critical_active():
             for gpu in self.pool.gpus:
                 await self.slots.unclaim(gpu.name)
         self.events.publish(RouterEvent(EventKind.RELEASE, None, {"session": session}))

@@ -10,6 +10,12 @@ each member: ``\\x1f`` then the JSON array ``[client, key, name]``. Names never 
 characters, so that mark cannot start a name. The owner of the open router (no keys, no
 client) keeps the bare name as its member, as every member was before owners were recorded;
 a bare member therefore reads as that owner's.
+
+Recent priority-0 traffic holds the GPU too, through one lease per client in the same set: the
+session named `CRITICAL_TRAFFIC` (a name no announce may take) of the client with no key
+(`traffic_member`). Every key of a client renews and releases that one lease, so one client's
+release never ends another's hold. Kenning's own in-process calls and the open router have the
+keyless owner, whose member stays the bare name.
 """
 
 from __future__ import annotations
@@ -72,6 +78,11 @@ class Session:
                 return cls(SessionOwner(client, key), name)
         return cls(KEYLESS, member)
 
+    @property
+    def traffic(self) -> bool:
+        """True for a client's lease of recent priority-0 traffic, not an announced session."""
+        return self.name == CRITICAL_TRAFFIC
+
     def ended_by(self, name: str | None, caller: SessionOwner, *, all_sessions: bool) -> bool:
         """True when a release naming ``name`` (None: no name) by ``caller`` ends this session.
 
@@ -84,6 +95,15 @@ class Session:
         if self.owner.client != caller.client:
             return False
         return self.owner.key == caller.key if name is None else self.name == name
+
+
+def traffic_member(owner: SessionOwner) -> str:
+    """The member of the lease that ``owner``'s client's priority-0 traffic renews.
+
+    Per client, not per key: a client's keys release each other's sessions by name, and an
+    orchestrator may announce with one key while its chat sends priority 0 with another.
+    """
+    return Session(SessionOwner(owner.client), CRITICAL_TRAFFIC).member
 
 
 def session_name(value: object) -> str | None:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from kenning.router.sessions import CRITICAL_TRAFFIC
 from tests.support.kenning_stack import Kenning
 from tests.support.router_sessions import (
     EMBED,
@@ -86,10 +87,12 @@ async def test_a_release_without_a_name_drops_the_callers_own_sessions(
         await control(kenning, "announce", who, {"session": "shared"})
     await control(kenning, "announce", keys.globex, {"session": "third"})
 
-    # The key's own sessions end (and the traffic lease with them). The other key of acme
-    # keeps "second", and "shared" lives on by that key's announcement; globex keeps "third".
+    # The key's own sessions end, and acme's traffic lease (its announces renewed it) with
+    # them. The other key of acme keeps "second", and "shared" lives on by that key's
+    # announcement; globex keeps "third" and the traffic lease its announce renewed.
     released = await control(kenning, "release", keys.acme, {})
-    assert released.json()["remaining_leases"] == 3
+    assert released.json()["remaining_leases"] == 4
+    assert CRITICAL_TRAFFIC in (await status(kenning))["leases"]
     assert await holds(kenning) == "orchestrator"
     assert await sessions(kenning) == {("acme", "second"), ("acme", "shared"), ("globex", "third")}
     shared = [s for s in (await status(kenning))["sessions"] if s["session"] == "shared"]
@@ -108,7 +111,8 @@ async def test_only_a_global_admin_ends_every_clients_sessions(
     everyone = {("acme", "chat"), ("globex", "chat"), ("globex", "batch")}
 
     # acme's admin manages acme's keys, not the GPU of every client: its release is its own,
-    # so these end nothing (three sessions and the traffic lease remain).
+    # so these end no session, only acme's traffic lease (three sessions and globex's traffic
+    # lease remain).
     for body in ({}, {"session": "batch"}):
         unreached = await control(kenning, "release", keys.acme_admin, body)
         assert unreached.json()["remaining_leases"] == 4
