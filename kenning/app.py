@@ -144,7 +144,11 @@ def create_app(
             *probe_routes(holder, metrics, service, router_app),
             *file_routes(holder, unavailable_part),
             *(
-                router_mounts(router_app, identify=key_holder(holder))
+                router_mounts(
+                    router_app,
+                    identify=key_holder(holder),
+                    max_body_bytes=settings.max_request_bytes,
+                )
                 if router_app is not None
                 else ()
             ),

@@ -112,16 +112,21 @@ def key_gate(identify: Identify) -> Gate:
     return gate
 
 
-def router_mounts(router_app: Starlette, *, identify: Identify) -> list[BaseRoute]:
+def router_mounts(
+    router_app: Starlette, *, identify: Identify, max_body_bytes: int
+) -> list[BaseRoute]:
     """``/ollama/api/*`` and ``/router/*`` routes of one router, for the parent app.
 
     ``identify(request)`` is the caller behind the request's key, None without a valid one;
-    it raises `AccessDenied` (503) when it cannot tell, e.g. with the key store down.
+    it raises `AccessDenied` (503) when it cannot tell, e.g. with the key store down. A model
+    call's body over ``max_body_bytes`` (``KENNING_MAX_REQUEST_BYTES``) is refused with 413.
     """
     router = router_of(router_app)
     gate = key_gate(identify)
     return [
-        Mount(OLLAMA_PREFIX, routes=ollama_routes(router, gate=gate)),
+        Mount(
+            OLLAMA_PREFIX, routes=ollama_routes(router, gate=gate, max_body_bytes=max_body_bytes)
+        ),
         Mount(CONTROL_PREFIX, routes=control_routes(router, gate=gate)),
     ]
 

@@ -114,7 +114,12 @@ def _serve_router(
     # the event for whoever reads it later.
     typer.secho(f"warning: {ANONYMOUS} (--allow-anonymous)", fg=typer.colors.YELLOW, err=True)
     log_event(logger, "router.anonymous", logging.WARNING, detail=ANONYMOUS)
-    app = create_router_app(config, redis_url=None if state == NO_REDIS else state, gate=open_gate)
+    app = create_router_app(
+        config,
+        redis_url=None if state == NO_REDIS else state,
+        gate=open_gate,
+        max_body_bytes=settings.max_request_bytes,
+    )
     uvicorn.run(
         app,
         host=host or config.host,

@@ -9,6 +9,7 @@ from starlette.applications import Starlette
 from starlette.routing import Mount
 
 from .access import Gate, open_gate
+from .bodies import DEFAULT_MAX_BODY_BYTES
 from .config import RouterSettings
 from .control import control_routes
 from .proxy import ollama_routes
@@ -16,7 +17,11 @@ from .router import Router
 
 
 def create_router_app(
-    settings: RouterSettings, *, redis_url: str | None = None, gate: Gate = open_gate
+    settings: RouterSettings,
+    *,
+    redis_url: str | None = None,
+    gate: Gate = open_gate,
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
 ) -> Starlette:
     """An app serving ``/api/*`` (Ollama-compatible) and ``/router/*``; its lifespan starts
     and stops the `Router`, reachable as ``app.state.router``.
@@ -24,7 +29,8 @@ def create_router_app(
     ``gate`` says who may do what (`kenning.router.access`); the default lets anyone do
     everything, which only a trusted network should see (``kenning router`` refuses to
     serve so without ``--allow-anonymous``). A parent that mounts the router's routes
-    passes its own gate to `control_routes` and `ollama_routes`.
+    passes its own gate to `control_routes` and `ollama_routes`. ``max_body_bytes`` caps
+    the body of a model call (`kenning.router.bodies`).
 
     Starlette does not run the lifespan of a mounted app: a parent app that mounts this one
     enters ``router_lifespan(app)`` from its own lifespan.
@@ -42,7 +48,7 @@ def create_router_app(
     app = Starlette(
         routes=[
             Mount("/router", routes=control_routes(router, gate=gate)),
-            *ollama_routes(router, gate=gate),
+            *ollama_routes(router, gate=gate, max_body_bytes=max_body_bytes),
         ],
         lifespan=lifespan,
     )

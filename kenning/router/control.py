@@ -5,8 +5,9 @@ asks it first, and answers a refusal as ``{"error": "...", "code": "UNAUTHENTICA
 ``FORBIDDEN``, ``SERVICE_UNAVAILABLE``) with the gate's status. Announce and release need
 ``Access.control`` and act for ``Access.owner`` (`kenning.router.sessions`): a release ends
 the caller's own sessions and its client's priority-0 traffic lease only, unless
-``Access.all_sessions``. A body that cannot be used
-(not a JSON object, a bad ``session``) is answered 400 ``{"error", "code", "field"}``.
+``Access.all_sessions``. A body that cannot be used (not a JSON object, nested too deep, a
+bad ``session``) is answered 400 ``{"error", "code", "field"}``; one over
+`CONTROL_BODY_BYTES` 413 with ``"code": "TOO_LARGE"`` and its ``limit``, the rest unread.
 Backend URLs and announced session names describe the deployment and the agents of every
 client: without ``Access.private`` `/status` nulls the URLs and hides the session names, and
 `/events` leaves session names out.
@@ -24,7 +25,8 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from .access import Access, Gate, Guarded, guarded, open_gate
-from .errors import AccessDenied, InvalidRequest
+from .bodies import CONTROL_BODY_BYTES, json_value, read_body
+from .errors import AccessDenied, BodyTooLarge, InvalidRequest
 from .router import Router
 from .sessions import CRITICAL_TRAFFIC, session_name
 
@@ -43,14 +45,20 @@ def invalid(error: InvalidRequest) -> Response:
     return JSONResponse(body, status_code=400)
 
 
+def too_large(error: BodyTooLarge) -> Response:
+    """A control request whose body passed `CONTROL_BODY_BYTES`: 413, naming the limit."""
+    body = {"error": error.message, "code": "TOO_LARGE", "field": None, "limit": error.limit}
+    return JSONResponse(body, status_code=413)
+
+
 async def _session(request: Request) -> str | None:
     """The session an announce or release names; an empty body names none."""
-    body = await request.body()
+    body = await read_body(request, CONTROL_BODY_BYTES)
     if not body.strip():
         return None
     try:
-        payload = json.loads(body)
-    except ValueError as exc:  # UnicodeDecodeError included
+        payload = json_value(body)
+    except ValueError as exc:  # UnicodeDecodeError and JsonTooDeep included
         raise InvalidRequest(f"the body must be JSON: {exc}") from None
     if not isinstance(payload, dict):
         raise InvalidRequest('the body must be a JSON object, e.g. {"session": "chat-1"}')
@@ -98,6 +106,8 @@ def control_routes(router: Router, *, gate: Gate = open_gate) -> list[Route]:
             session = await _session(request)
         except InvalidRequest as error:
             return invalid(error)
+        except BodyTooLarge as error:
+            return too_large(error)
         return JSONResponse(await router.announce(session, access.owner))
 
     async def release(request: Request, access: Access) -> Response:
@@ -107,6 +117,8 @@ def control_routes(router: Router, *, gate: Gate = open_gate) -> list[Route]:
             session = await _session(request)
         except InvalidRequest as error:
             return invalid(error)
+        except BodyTooLarge as error:
+            return too_large(error)
         answer = await router.release(session, access.owner, all_sessions=access.all_sessions)
         return JSONResponse(answer)
 

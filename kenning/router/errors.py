@@ -4,6 +4,7 @@ RouterError
 ├── AccessDenied           the caller may not do this (status 401, 403 or 503, and why)
 ├── InvalidPriority        the X-Ollama-Priority header is not 0-3 or a lane name
 ├── InvalidRequest         a control request's body cannot be used (field, code)
+├── BodyTooLarge           a request body passed the router's limit for it (limit)
 ├── NoBackendAvailable     no healthy backend may take the request
 ├── BackendFailure         transport failure talking to one backend (connect, reset)
 ├── Preempted              a background attempt was cancelled to free a GPU
@@ -43,6 +44,15 @@ class InvalidRequest(RouterError):
         self.message = message
         self.field = field
         self.code = code
+
+
+class BodyTooLarge(RouterError):
+    """A request body passed ``limit`` bytes; the rest of it was not read."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"the request body is over {limit} bytes")
+        self.message = str(self)
+        self.limit = limit
 
 
 class NoBackendAvailable(RouterError):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections.abc import AsyncIterator, Coroutine
 from typing import Any, TypeVar
 
@@ -15,7 +14,8 @@ from starlette.routing import BaseRoute, Route
 from starlette.types import Receive, Scope, Send
 
 from .access import Access, Endpoint, Gate, Guarded, guarded, open_gate
-from .errors import AccessDenied, InvalidPriority, NoBackendAvailable
+from .bodies import DEFAULT_MAX_BODY_BYTES, json_value, read_body
+from .errors import AccessDenied, BodyTooLarge, InvalidPriority, NoBackendAvailable
 from .policy import decide_priority
 from .relay import Job
 from .router import Router
@@ -90,16 +90,23 @@ def _relay_answer(answer: Buffered) -> Response:
     )
 
 
-def _model_endpoint(router: Router, path: str) -> Guarded:
+def _too_large(error: BodyTooLarge) -> Response:
+    return JSONResponse({"error": error.message, "limit": error.limit}, status_code=413)
+
+
+def _model_endpoint(router: Router, path: str, max_body_bytes: int) -> Guarded:
     rules = router.settings.rules()
 
     async def endpoint(request: Request, access: Access) -> Response:
-        body = await request.body()
         try:
-            payload = json.loads(body)
+            body = await read_body(request, max_body_bytes)
+        except BodyTooLarge as error:
+            return _too_large(error)
+        try:
+            payload = json_value(body)
             if not isinstance(payload, dict):
                 raise ValueError("the body must be a JSON object")
-        except ValueError as exc:
+        except ValueError as exc:  # JsonTooDeep included
             return _error(400, f"invalid request body: {exc}")
         model = str(payload.get("model") or "")
         if not model:
@@ -164,9 +171,12 @@ def _ps(router: Router) -> Endpoint:
     return ps
 
 
-def _show(router: Router) -> Endpoint:
+def _show(router: Router, max_body_bytes: int) -> Endpoint:
     async def show(request: Request) -> Response:
-        body = await request.body()
+        try:
+            body = await read_body(request, max_body_bytes)
+        except BodyTooLarge as error:
+            return _too_large(error)
         last: Buffered | None = None
         for backend in router.pool.healthy():
             try:
@@ -192,12 +202,16 @@ async def _root(_: Request) -> Response:
     return Response("Ollama is running", media_type="text/plain")
 
 
-def ollama_routes(router: Router, *, gate: Gate = open_gate) -> list[BaseRoute]:
+def ollama_routes(
+    router: Router, *, gate: Gate = open_gate, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+) -> list[BaseRoute]:
     """Routes of the Ollama API; mount them at the root of a prefix such as ``/ollama``.
 
     Every ``/api/*`` path asks ``gate`` first and answers a refusal in Ollama's shape,
     ``{"error": "..."}``; the root only says that Ollama is running, to anyone. Paths the
-    router does not proxy answer with an Ollama-shaped error (`unproxied_routes`).
+    router does not proxy answer with an Ollama-shaped error (`unproxied_routes`). A request
+    body over ``max_body_bytes`` is answered 413 ``{"error", "limit"}`` once it passes the
+    limit, the rest unread (`kenning.router.bodies`).
     """
 
     def guard(endpoint: Endpoint) -> Endpoint:
@@ -209,12 +223,16 @@ def ollama_routes(router: Router, *, gate: Gate = open_gate) -> list[BaseRoute]:
     model_paths = ("/api/generate", "/api/chat", "/api/embed", "/api/embeddings")
     served = [
         *(
-            Route(p, guarded(gate, _model_endpoint(router, p), _refusal), methods=["POST"])
+            Route(
+                p,
+                guarded(gate, _model_endpoint(router, p, max_body_bytes), _refusal),
+                methods=["POST"],
+            )
             for p in model_paths
         ),
         Route("/api/tags", guard(_tags(router)), methods=["GET"]),
         Route("/api/ps", guard(_ps(router)), methods=["GET"]),
-        Route("/api/show", guard(_show(router)), methods=["POST"]),
+        Route("/api/show", guard(_show(router, max_body_bytes)), methods=["POST"]),
         Route("/api/version", guard(_version(router)), methods=["GET"]),
     ]
     root = Route("/", _root, methods=["GET", "HEAD"])

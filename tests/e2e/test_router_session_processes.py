@@ -5,7 +5,6 @@ own client ends it through either; so is the hold of one client's priority-0 tra
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -16,27 +15,13 @@ import pytest
 
 from kenning.domain.access.principal import Role
 from kenning.domain.access.scope import Scope
-from kenning.router.demo import FakeOllama
 from kenning.settings import Settings
 from tests.fakes.ollama import FakeFactory
-from tests.support.kenning_stack import EMBED_MODEL, fake_backend, state_prefix
+from tests.support.kenning_stack import fake_backend, serve_router_env, state_prefix
 from tests.support.router_harness import ORCHESTRATOR_MODEL
 from tests.support.server_process import Server, create_key, start_server, stop_server
 
 pytestmark = pytest.mark.e2e
-
-
-def router_env(gpu: FakeOllama, cpu: FakeOllama, prefix: str) -> dict[str, str]:
-    return {
-        "KENNING_ROUTER_GPU_BACKENDS": json.dumps(
-            [{"name": "gpu0", "url": gpu.url, "vram_budget_mb": 8000}]
-        ),
-        "KENNING_ROUTER_CPU_BACKEND": cpu.url,
-        "KENNING_ROUTER_ORCHESTRATOR_MODELS": json.dumps([ORCHESTRATOR_MODEL]),
-        "KENNING_ROUTER_BACKGROUND_MODELS": json.dumps([EMBED_MODEL]),
-        "KENNING_ROUTER_HEALTH_INTERVAL_SECONDS": "0.5",
-        "KENNING_ROUTER_STATE_PREFIX": prefix,
-    }
 
 
 def bearer(key: str) -> dict[str, str]:
@@ -63,7 +48,7 @@ async def two_servers(
     gpu = fake_backend(factory, "gpu0", settings.embedding_dim)
     cpu = fake_backend(factory, "cpu", settings.embedding_dim)
     async with state_prefix(settings.redis_url) as prefix:
-        env = router_env(gpu, cpu, prefix)
+        env = serve_router_env(gpu, cpu, prefix)
         first, a = start_server(settings, logs / "a.log", **env)
         try:
             second, b = start_server(settings, logs / "b.log", **env)

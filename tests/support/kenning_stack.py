@@ -8,6 +8,7 @@ the model of its vectors, so these tests get one of their own (``<test database>
 from __future__ import annotations
 
 import asyncio
+import json
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -49,6 +50,21 @@ def gpu_and_cpu(
     gpu = fake_backend(factory, "gpu0", dims)
     cpu = fake_backend(factory, "cpu", dims)
     return gpu, cpu, kenning_settings(base, routed(gpu, cpu, prefix))
+
+
+def serve_router_env(gpu: FakeOllama, cpu: FakeOllama, prefix: str) -> dict[str, str]:
+    """The environment of a ``kenning serve`` process routing to ``gpu`` and ``cpu`` with its
+    router state under ``prefix``."""
+    return {
+        "KENNING_ROUTER_GPU_BACKENDS": json.dumps(
+            [{"name": "gpu0", "url": gpu.url, "vram_budget_mb": 8000}]
+        ),
+        "KENNING_ROUTER_CPU_BACKEND": cpu.url,
+        "KENNING_ROUTER_ORCHESTRATOR_MODELS": json.dumps([ORCHESTRATOR_MODEL]),
+        "KENNING_ROUTER_BACKGROUND_MODELS": json.dumps([EMBED_MODEL]),
+        "KENNING_ROUTER_HEALTH_INTERVAL_SECONDS": "0.5",
+        "KENNING_ROUTER_STATE_PREFIX": prefix,
+    }
 
 
 def kenning_settings(base: Settings, router: RouterSettings, **overrides: Any) -> Settings:

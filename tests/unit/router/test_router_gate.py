@@ -13,6 +13,7 @@ from starlette.requests import Request
 from kenning.domain.access.principal import ANONYMOUS, Principal, Role, bearer_key
 from kenning.domain.access.scope import Scope
 from kenning.router import OPEN, Access, AccessDenied, Priority, RouterSettings, create_router_app
+from kenning.router.bodies import DEFAULT_MAX_BODY_BYTES
 from kenning.router.policy import PriorityDecision, PrioritySource
 from kenning.router_mount import access_for, router_mounts
 
@@ -38,7 +39,9 @@ async def identify(request: Request) -> Principal | None:
 @pytest.fixture
 async def http() -> AsyncIterator[httpx.AsyncClient]:
     router_app = create_router_app(RouterSettings(cpu_backend=CPU_URL), redis_url=None)
-    parent = Starlette(routes=router_mounts(router_app, identify=identify))
+    parent = Starlette(
+        routes=router_mounts(router_app, identify=identify, max_body_bytes=DEFAULT_MAX_BODY_BYTES)
+    )
     transport = httpx.ASGITransport(app=parent)
     async with httpx.AsyncClient(transport=transport, base_url="http://kenning") as client:
         yield client

@@ -14,6 +14,7 @@ from starlette.requests import Request
 from kenning.domain.access.principal import Principal, Role
 from kenning.domain.access.scope import Scope
 from kenning.router import RouterSettings, create_router_app
+from kenning.router.bodies import DEFAULT_MAX_BODY_BYTES
 from kenning.router.control import public_event
 from kenning.router_mount import router_mounts
 
@@ -49,7 +50,11 @@ async def status_of(app: Starlette, path: str, **headers: str) -> dict[str, Any]
 
 @pytest.fixture
 async def parent(router_app: Starlette) -> AsyncIterator[Starlette]:
-    yield Starlette(routes=router_mounts(router_app, identify=caller_named_by_header))
+    yield Starlette(
+        routes=router_mounts(
+            router_app, identify=caller_named_by_header, max_body_bytes=DEFAULT_MAX_BODY_BYTES
+        )
+    )
 
 
 async def test_an_admin_sees_backend_urls_and_session_names(parent: Starlette) -> None:

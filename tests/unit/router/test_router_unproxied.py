@@ -14,6 +14,7 @@ from starlette.requests import Request
 from kenning.domain.access.principal import Principal, Role
 from kenning.domain.access.scope import Scope
 from kenning.router import RouterSettings, create_router_app
+from kenning.router.bodies import DEFAULT_MAX_BODY_BYTES
 from kenning.router_mount import router_mounts
 
 DIRECT = "call the backend directly (an operator finds its URL in /router/status)"
@@ -78,7 +79,9 @@ async def test_an_unknown_api_path_is_404_and_a_wrong_method_405(http: httpx.Asy
 
 
 async def test_mounted_under_ollama_the_answers_name_the_full_path(router_app: Starlette) -> None:
-    parent = Starlette(routes=router_mounts(router_app, identify=an_agent))
+    parent = Starlette(
+        routes=router_mounts(router_app, identify=an_agent, max_body_bytes=DEFAULT_MAX_BODY_BYTES)
+    )
     transport = httpx.ASGITransport(app=parent)
     async with httpx.AsyncClient(transport=transport, base_url="http://kenning") as http:
         pulled = await http.post("/ollama/api/pull", json={"model": "x"})
