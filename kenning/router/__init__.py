@@ -9,11 +9,13 @@ from .control import control_routes
 from .errors import (
     AccessDenied,
     BackendFailure,
+    BodyTooLarge,
     InvalidPriority,
     InvalidRequest,
     NoBackendAvailable,
     Preempted,
     RouterError,
+    TooManySessions,
     UpstreamError,
 )
 from .events import EventKind, RouterEvent
@@ -28,6 +30,7 @@ __all__ = [
     "AccessDenied",
     "BackendFailure",
     "BackendSpec",
+    "BodyTooLarge",
     "EventKind",
     "Gate",
     "InvalidPriority",
@@ -43,6 +46,7 @@ __all__ = [
     "RouterEvent",
     "RouterSettings",
     "SessionOwner",
+    "TooManySessions",
     "UpstreamError",
     "control_routes",
     "create_router_app",

@@ -7,7 +7,9 @@ asks it first, and answers a refusal as ``{"error": "...", "code": "UNAUTHENTICA
 the caller's own sessions and its client's priority-0 traffic lease only, unless
 ``Access.all_sessions``. A body that cannot be used (not a JSON object, nested too deep, a
 bad ``session``) is answered 400 ``{"error", "code", "field"}``; one over
-`CONTROL_BODY_BYTES` 413 with ``"code": "TOO_LARGE"`` and its ``limit``, the rest unread.
+`CONTROL_BODY_BYTES` 413 with ``"code": "TOO_LARGE"`` and its ``limit``, the rest unread. An
+announce of one session more than a client may hold (`MAX_SESSIONS_PER_CLIENT`) is answered
+429 with ``"code": "TOO_MANY_SESSIONS"`` and the ``limit``.
 Backend URLs and announced session names describe the deployment and the agents of every
 client: without ``Access.private`` `/status` nulls the URLs and hides the session names, and
 `/events` leaves session names out.
@@ -26,7 +28,7 @@ from starlette.routing import Route
 
 from .access import Access, Gate, Guarded, guarded, open_gate
 from .bodies import CONTROL_BODY_BYTES, json_value, read_body
-from .errors import AccessDenied, BodyTooLarge, InvalidRequest
+from .errors import AccessDenied, BodyTooLarge, InvalidRequest, TooManySessions
 from .router import Router
 from .sessions import CRITICAL_TRAFFIC, session_name
 
@@ -49,6 +51,12 @@ def too_large(error: BodyTooLarge) -> Response:
     """A control request whose body passed `CONTROL_BODY_BYTES`: 413, naming the limit."""
     body = {"error": error.message, "code": "TOO_LARGE", "field": None, "limit": error.limit}
     return JSONResponse(body, status_code=413)
+
+
+def too_many(error: TooManySessions) -> Response:
+    """An announce past the sessions one client may hold: 429, naming the limit."""
+    body = {"error": error.message, "code": "TOO_MANY_SESSIONS", "field": None}
+    return JSONResponse({**body, "limit": error.limit}, status_code=429)
 
 
 async def _session(request: Request) -> str | None:
@@ -108,7 +116,10 @@ def control_routes(router: Router, *, gate: Gate = open_gate) -> list[Route]:
             return invalid(error)
         except BodyTooLarge as error:
             return too_large(error)
-        return JSONResponse(await router.announce(session, access.owner))
+        try:
+            return JSONResponse(await router.announce(session, access.owner))
+        except TooManySessions as error:
+            return too_many(error)
 
     async def release(request: Request, access: Access) -> Response:
         if not access.control:

@@ -5,6 +5,7 @@ RouterError
 ├── InvalidPriority        the X-Ollama-Priority header is not 0-3 or a lane name
 ├── InvalidRequest         a control request's body cannot be used (field, code)
 ├── BodyTooLarge           a request body passed the router's limit for it (limit)
+├── TooManySessions        an announce past the sessions one client may hold (limit)
 ├── NoBackendAvailable     no healthy backend may take the request
 ├── BackendFailure         transport failure talking to one backend (connect, reset)
 ├── Preempted              a background attempt was cancelled to free a GPU
@@ -51,6 +52,18 @@ class BodyTooLarge(RouterError):
 
     def __init__(self, limit: int) -> None:
         super().__init__(f"the request body is over {limit} bytes")
+        self.message = str(self)
+        self.limit = limit
+
+
+class TooManySessions(RouterError):
+    """The caller's client holds ``limit`` live sessions already; this announce would add one."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(
+            f"a client may hold at most {limit} sessions at once: release one, or announce "
+            "again under the name of one it holds"
+        )
         self.message = str(self)
         self.limit = limit
 

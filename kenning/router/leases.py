@@ -17,7 +17,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from .config import RouterSettings
-from .sessions import CRITICAL_TRAFFIC, Session, SessionOwner, traffic_member
+from .errors import TooManySessions
+from .sessions import (
+    CRITICAL_TRAFFIC,
+    MAX_SESSIONS_PER_CLIENT,
+    Session,
+    SessionOwner,
+    traffic_member,
+)
 from .state import ResilientState
 
 _TOUCH_EVERY_SECONDS = 1.0
@@ -80,22 +87,40 @@ class LiveLeases:
 class SessionLeases:
     """Leases live in the shared state, so every Kenning process sees the same ones."""
 
-    def __init__(self, settings: RouterSettings, state: ResilientState) -> None:
+    def __init__(
+        self,
+        settings: RouterSettings,
+        state: ResilientState,
+        max_sessions: int = MAX_SESSIONS_PER_CLIENT,
+    ) -> None:
         self.settings = settings
         self.state = state
+        self.max_sessions = max_sessions  # per client
         self.critical_inflight = 0
         # When this process last renewed each client's traffic lease (by member): one
         # client's traffic must not hold back the renewal of another's.
         self._last_touch: dict[str, float] = {}
         self._touches: set[asyncio.Task[None]] = set()
+        self._announcing = asyncio.Lock()
 
     @property
     def ttl(self) -> float:
         return self.settings.auto_release_seconds
 
     async def announce(self, name: str | None, owner: SessionOwner) -> Session:
+        """Start or renew ``owner``'s session ``name`` (a fresh name when None).
+
+        Raises `TooManySessions` when it would be one more than the client may hold. The
+        count and the write are one step within this process (each process may still add
+        one past the limit at the same moment as another: a bound, not an exact count).
+        """
         session = Session(owner, name or f"session-{uuid.uuid4().hex[:12]}")
-        await self.state.touch_lease(session.member, time.time() + self.ttl)
+        limit = self.max_sessions
+        async with self._announcing:
+            held = {s.name for s in (await self.live()).sessions if s.client == owner.client}
+            if session.name not in held and len(held) >= limit:
+                raise TooManySessions(limit)
+            await self.state.touch_lease(session.member, time.time() + self.ttl)
         return session
 
     async def release(self, name: str | None, owner: SessionOwner, *, all_sessions: bool) -> None:

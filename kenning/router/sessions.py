@@ -28,6 +28,9 @@ from .errors import InvalidRequest
 
 CRITICAL_TRAFFIC = "p0-traffic"
 MAX_SESSION_CHARS = 200
+# Live sessions one client may hold at once: each sits in every process's shared state and in
+# every status answer, so one key must not be able to add them without end.
+MAX_SESSIONS_PER_CLIENT = 64
 _MARK = "\x1f"
 # Cc: C0 and C1 controls and DEL; Cs: lone surrogates, which JSON can carry but no UTF-8
 # store can hold.
