@@ -46,6 +46,15 @@ def hidden_in_a_script(count: int) -> str:
     return "<html><body>" + script + "<li>x" * count + '">'
 
 
+def link_index(count: int) -> str:
+    """An index article: ``count`` one-line paragraphs, each linking to its entry."""
+    entries = "".join(
+        f'<p>Entry {n}: see <a href="/wiki/Entry_{n}">entry {n}</a>.</p>' for n in range(count)
+    )
+    intro = "<p>An index of every entry, with what each one covers in this encyclopedia.</p>"
+    return HEAD.format(title="Index") + f"<main><article><h1>Index</h1>{intro}{entries}"
+
+
 def long_article(sections: int) -> str:
     """A long encyclopedia-like article: per section a heading, five paragraphs with inline
     links to other articles, a list and a small table, under navigation and a footer."""

@@ -1,3 +1,4 @@
 """Sources a user already has, turned into knowledge: files (``files``), web pages
 (``crawl``) and source code (``code``). Each subpackage holds its rules and ports; the
-parsers, fetchers and file formats behind the ports live in ``kenning.storage.sources``."""
+parsers, fetchers and file formats behind the ports live in ``kenning.storage.sources``.
+``html_limits`` is the bound every HTML page is parsed within, crawled or uploaded."""

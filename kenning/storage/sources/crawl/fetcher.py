@@ -4,7 +4,8 @@ Each hop of a fetch (redirects are followed here, at most ``max_redirects``) res
 host once, refuses it by ``AddressPolicy`` and connects to exactly the checked address
 (``exchange``); robots.txt (``robots``) and the per-host interval (``host_pacing``) apply
 to every hop too. One httpx client per origin keeps pooled connections from being reused
-under another host's TLS name. Extraction (trafilatura) runs off the event loop.
+under another host's TLS name. Extraction (trafilatura) runs off the event loop, for a page
+within ``max_html_nodes`` elements and attributes (``html_content``).
 
 Example::
 
@@ -33,6 +34,7 @@ from kenning.domain.sources.crawl.pages import (
     page_content_hash,
 )
 from kenning.domain.sources.crawl.urls import normalise_url, origin_of, resolve_link
+from kenning.domain.sources.html_limits import MAX_HTML_NODES
 from kenning.storage.sources.crawl.addresses import AddressPolicy, Resolver, system_resolver
 from kenning.storage.sources.crawl.exchange import REDIRECTS, RawResponse, exchange
 from kenning.storage.sources.crawl.host_pacing import HostPacing
@@ -54,6 +56,7 @@ class SafeFetcher:
         allowed_networks: Sequence[str] = (),
         resolver: Resolver = system_resolver,
         max_bytes: int = DEFAULT_MAX_BYTES,
+        max_html_nodes: int = MAX_HTML_NODES,
         min_interval: float = 1.0,
         max_redirects: int = 5,
         timeout: float = 30.0,
@@ -66,6 +69,7 @@ class SafeFetcher:
         self._pacing = HostPacing(min_interval)
         self._robots = RobotsRules(self._robots_txt) if respect_robots else None
         self._max_bytes, self._max_redirects, self._timeout = max_bytes, max_redirects, timeout
+        self._max_html_nodes = max_html_nodes
         self._headers = {"User-Agent": user_agent, "Accept": "text/html, text/plain;q=0.9"}
         self._clients: dict[str, httpx.AsyncClient] = {}
 
@@ -113,11 +117,11 @@ class SafeFetcher:
                 transient=reply.status >= 500 or reply.status == 429,
             )  # fmt: skip
         content_type = reply.headers.get("content-type", "")
-        body = reply.body
+        body, nodes = reply.body, self._max_html_nodes
         # Parsing is CPU work whatever the size: always in the shared worker thread.
         found = await off_loop(
             max(len(body), OFF_LOOP_CHARS),
-            lambda: extract_page(body, reply.media_type, content_type, reply.url),
+            lambda: extract_page(body, reply.media_type, content_type, reply.url, nodes),
         )
         return FetchedPage(
             url=reply.url, requested=start, title=found.title, text=found.text,
