@@ -250,6 +250,16 @@ def sample_email(attachments: list[tuple[str, bytes, str]]) -> bytes:
     return message.as_bytes()
 
 
+def html_email(html: str) -> bytes:
+    """A message whose only body is ``html``."""
+    message = EmailMessage()
+    message["From"] = "Ada <ada@example.com>"
+    message["To"] = "ops@example.com"
+    message["Subject"] = "Newsletter"
+    message.set_content(html, subtype="html")
+    return message.as_bytes()
+
+
 def zip_bomb_docx(inflated_mb: int = 20) -> bytes:
     """A DOCX-shaped ZIP whose document part inflates ~1000x (zeros)."""
     out = io.BytesIO()

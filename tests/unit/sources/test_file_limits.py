@@ -32,7 +32,9 @@ def test_a_huge_page_renders_within_the_pixel_limit(
     assert _pixels(width, height, dpi * 1.05) > max_pixels  # not needlessly blurred
 
 
-@pytest.mark.parametrize("field", ["max_cells", "max_ocr_seconds"])
+@pytest.mark.parametrize(
+    "field", ["max_cells", "max_ocr_seconds", "max_html_bytes", "max_html_nodes"]
+)
 def test_new_limits_must_be_positive(field: str) -> None:
     with pytest.raises(ValueError, match=field):
         FileLimits(**{field: 0})

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from kenning.domain.sources.files.errors import FileTooLargeError, ZipBombError
+from kenning.domain.sources.html_limits import MAX_HTML_NODES
 
 MB = 1024 * 1024
 # Entries this small may compress at any ratio (an XML file of spaces) without harm.
@@ -30,10 +31,17 @@ class FileLimits:
     # largest realistic files the other limits let through make about 10,000: 2,000 dense
     # PDF pages (~3,500 characters each), or a sheet of 1,000,000 short cells.
     max_chunks: int = 20_000
+    # An HTML file, or an e-mail's HTML body or attachment, is parsed only within both (its
+    # extraction costs ~2 KB a node and up to ~20 bytes a byte; KENNING_MAX_HTML_NODES maps
+    # to max_html_nodes): the bytes are the crawl's default page cap, the same worst case
+    # whichever way a page arrives.
+    max_html_bytes: int = 5 * MB
+    max_html_nodes: int = MAX_HTML_NODES
 
     def __post_init__(self) -> None:
         positive = ("max_bytes", "max_pages", "max_uncompressed_bytes", "max_image_pixels")
-        for name in (*positive, "max_cells", "max_ocr_seconds", "max_chunks"):
+        html = ("max_html_bytes", "max_html_nodes")
+        for name in (*positive, "max_cells", "max_ocr_seconds", "max_chunks", *html):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive")
         if self.max_ratio < 1:
@@ -60,6 +68,14 @@ def check_pages(pages: int, limits: FileLimits, what: str = "pages") -> None:
     if pages > limits.max_pages:
         raise FileTooLargeError(
             f"the file has {pages} {what}, over the limit of {limits.max_pages}"
+        )
+
+
+def check_html_bytes(size: int, limits: FileLimits) -> None:
+    """Refuse HTML over ``max_html_bytes`` before it is parsed."""
+    if size > limits.max_html_bytes:
+        raise FileTooLargeError(
+            f"the HTML has {size} bytes, over the limit of {limits.max_html_bytes}"
         )
 
 
