@@ -135,7 +135,8 @@ class Runtime:
         describer = ModelImageDescriber(self.models, vision) if vision else None
         self.file_work = file_work(
             self.pool, max_file_bytes=self.settings.max_file_bytes,
-            max_chunks=self.settings.max_chunks_per_file, describer=describer,
+            max_chunks=self.settings.max_chunks_per_file,
+            max_html_nodes=self.settings.max_html_nodes, describer=describer,
         )  # fmt: skip
         self.crawl_progress = RedisCrawlProgress(
             self.redis, progress_prefix(database_name(self.settings.database_url))
@@ -214,6 +215,7 @@ class Runtime:
         return crawl_runner(
             lambda: SafeFetcher(allow_private=s.crawl_allow_private,
                                 max_bytes=s.crawl_max_page_bytes,
+                                max_html_nodes=s.max_html_nodes,
                                 min_interval=s.crawl_min_interval_seconds),
             self.graph, self.crawl_progress, concurrency=s.crawl_concurrency,
         )  # fmt: skip

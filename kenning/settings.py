@@ -14,6 +14,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from kenning.domain.extraction.mode import ExtractionMode
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.domain.retrieval.search import FusionMethod, FusionWeights
+from kenning.domain.sources.html_limits import MAX_HTML_NODES
 from kenning.router.config import RouterSettings
 
 DEFAULT_STACK_DIR = Path("/var/lib/kenning/stack")
@@ -125,6 +126,10 @@ class Settings(BaseSettings):
     crawl_min_interval_seconds: float = Field(default=1.0, ge=0.0, le=60.0)
     crawl_max_page_bytes: int = Field(default=5 * 1024 * 1024, ge=1024, le=100 * 1024 * 1024)
     crawl_concurrency: int = Field(default=4, ge=1, le=32)
+    # Elements and attributes one HTML page may have (a crawled page, an HTML file, an
+    # e-mail's HTML body), counted before it is parsed: extraction costs ~2 KB a node, and
+    # no real page up to the 5 MiB page cap measured has more than 207,000.
+    max_html_nodes: int = Field(default=MAX_HTML_NODES, ge=1_000)
     # Code repositories (kenning.domain.sources.code): local paths must lie under one of
     # these absolute directories (comma-separated or a JSON list; empty refuses every local
     # path, file:// URLs included); remote clones are cached in repository_dir.

@@ -121,3 +121,15 @@ async def test_an_uploaded_html_bomb_fails_its_job_with_nothing_stored(
     vertices = [key for _, key in await graph_vertices(pool, graph)]
     assert vertices and not any("list.html" in key for key in vertices)
     assert not any("list.html" in str(edge) for edge in await graph_edges(pool, graph))
+
+
+async def test_the_node_budget_is_the_servers_setting(
+    pool: asyncpg.Pool, migrated_settings: Settings, clean: None
+) -> None:
+    settings = migrated_settings.model_copy(update={"max_html_nodes": 1_000})
+    async with running_uploads(settings, pool) as uploads:
+        result = await uploads.upload("list.html", html_pages.tiny_elements(1_001).encode())
+        job = await uploads.finished(result["job"]["jobId"])
+    assert job["lastError"] == (
+        "INVALID: TOO_LARGE: the HTML has more than 1000 HTML elements and attributes"
+    )
