@@ -2,7 +2,12 @@
 points `crawl` at pages of a few KB that inflate to gigabytes (stacked gzip, stacked
 deflate, raw deflate); each crawl ends TOO_LARGE and the server's peak resident memory
 (VmHWM) rises by at most twice the page limit. A `br` page is refused unread, and a gzip
-page is crawled and indexed exactly as its plain copy."""
+page is crawled and indexed exactly as its plain copy.
+
+HTML bombs too: pages within the byte limit (a few KB gzipped) whose elements and attributes
+would cost gigabytes to parse end TOO_LARGE on `KENNING_MAX_HTML_NODES`, the server's peak
+rising by a few times the page at most, while a long article under it is indexed as
+extracted."""
 
 from __future__ import annotations
 
@@ -18,8 +23,10 @@ import pytest
 
 from kenning.domain.access.principal import Role
 from kenning.domain.access.scope import Scope
-from kenning.domain.sources.crawl import page_key
+from kenning.domain.sources.crawl import page_content_hash, page_key
 from kenning.settings import Settings
+from kenning.storage.sources.crawl.html_content import extract_page
+from tests.support import html_pages
 from tests.support.compression_bombs import (
     MIB,
     deflated_zeros,
@@ -37,6 +44,7 @@ pytestmark = pytest.mark.e2e
 # Twice it is the bound the peak may rise by; at 4 MiB the server's own churn while a job
 # runs (status polls, the worker's claims: up to 3 MiB measured) stays well inside it.
 LIMIT = 4 * MIB
+NODES = 200_000  # not the default, so that the setting is seen to reach the crawl
 CRAWL = """mutation C($input: CrawlInput!) { crawl(input: $input) {
   __typename ... on IngestionHandle { jobId } ... on Error { code message } } }"""
 STATUS = """query S($id: ID!) { ingestionStatus(jobId: $id) {
@@ -65,7 +73,7 @@ class Crawler:
 def crawler(
     migrated_settings: Settings, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Crawler]:
-    """A server with one queue worker, a 2 MiB page limit, allowed to crawl loopback."""
+    """A server with one queue worker, a 4 MiB page limit, allowed to crawl loopback."""
     log = tmp_path_factory.mktemp("crawl-bombs") / "server.log"
     process, server = start_server(
         migrated_settings,
@@ -74,6 +82,7 @@ def crawler(
         KENNING_CRAWL_ALLOW_PRIVATE="true",
         KENNING_CRAWL_MIN_INTERVAL_SECONDS="0",
         KENNING_CRAWL_MAX_PAGE_BYTES=str(LIMIT),
+        KENNING_MAX_HTML_NODES=str(NODES),
     )
     scope = Scope(f"bombs-{uuid.uuid4().hex[:8]}")
     key = asyncio.run(create_key(migrated_settings, scope, Role.AGENT))
@@ -163,3 +172,48 @@ async def test_a_br_page_is_refused_unread(crawler: Crawler) -> None:
     assert job["lastError"] == (
         f"INVALID: {site.base}/br is encoded as 'br'; a crawl decodes gzip and deflate"
     )
+
+
+# Each within the 4 MiB limit, each measured extracting before the node bound: 0.5-1.8 GB.
+HTML_BOMBS: dict[str, Callable[[], str]] = {
+    "800,000 <li>x": lambda: html_pages.tiny_elements(800_000),
+    "200,000 distinct links": lambda: html_pages.distinct_links(200_000),
+    "1.1 million attributes": lambda: html_pages.dense_attributes(100_000),
+    "580,000 comments": lambda: html_pages.comments(580_000),
+}
+
+
+@pytest.mark.parametrize("name", list(HTML_BOMBS))
+async def test_an_html_bomb_ends_too_large_in_bounded_server_memory(
+    crawler: Crawler, name: str
+) -> None:
+    page = HTML_BOMBS[name]().encode()
+    assert len(page) <= LIMIT
+    peak = PeakMemory(crawler.pid)
+    async with serving_site() as site, httpx.AsyncClient(timeout=30) as client:
+        # Unmeasured: the first page pays what any first extraction pays.
+        await crawled(client, crawler.server, site.base + "/")
+        site.encoded["/bomb"] = Encoded(gzip_of(page), "gzip")
+        peak.reset()
+        job = await crawled(client, crawler.server, site.base + "/bomb")
+        rise = peak.rise()
+    assert job["status"] == "FAILED", job
+    assert job["lastError"] == (
+        f"TOO_LARGE: {site.base}/bomb has more than {NODES} HTML elements and attributes"
+    )
+    # The body, joined, and its text: 3 pages, and the server's own churn.
+    assert rise <= 4 * LIMIT, f"the server's peak memory rose {rise / MIB:.1f} MiB"
+
+
+async def test_a_long_article_under_the_bound_is_indexed_as_extracted(crawler: Crawler) -> None:
+    page = html_pages.long_article(1000).encode()  # 1.4 MB, 51,000 nodes
+    async with serving_site() as site, httpx.AsyncClient(timeout=30) as client:
+        site.encoded["/article"] = Encoded(gzip_of(page), "gzip")
+        job = await crawled(client, crawler.server, site.base + "/article")
+        node = await graphql(client, crawler.server, NODE, key=page_key(site.base + "/article"))
+    assert job["status"] == "INDEXED" and job["progress"]["stored"] == 1, job
+    local = extract_page(page, "text/html", "text/html", site.base + "/article")
+    assert "after 1000 sections." in local.text and len(local.links) == 5_000
+    properties = node["node"]["properties"]
+    assert properties["contentHash"] == page_content_hash(local.title, local.text)
+    assert len(properties["links"]) == len(local.outlinks) == 5_060
