@@ -2,7 +2,7 @@
 
 Why count first: the cost of extracting a page grows with its nodes, not its bytes. libxml2's
 tree takes about 250 bytes a node and trafilatura copies it five or six times while it finds
-the main content: 1.5 to 2.5 KB a node, measured. Five bytes of ``<li>x`` are an element, so
+the main content: 1 to 3 KB a node, measured. Five bytes of ``<li>x`` are an element, so
 a 5 MB page of them (7 KB gzipped) took 1.8 GB and 33 s to extract; an attribute costs what
 an element does, and the attributes of one element take time quadratic in their number
 (20,000 of them took 4 s to extract, 200,000 over 5 minutes). A page over the budget is
