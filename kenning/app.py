@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 import asyncpg
 from starlette.applications import Starlette
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import BaseRoute, Route, WebSocketRoute
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL
 
 from kenning.console import console_routes
@@ -143,15 +143,7 @@ def create_app(
             Route("/mcp", mcp.app, methods=None),
             *probe_routes(holder, metrics, service, router_app),
             *file_routes(holder, unavailable_part),
-            *(
-                router_mounts(
-                    router_app,
-                    identify=key_holder(holder),
-                    max_body_bytes=settings.max_request_bytes,
-                )
-                if router_app is not None
-                else ()
-            ),
+            *_router_routes(settings, router_app, holder),
             *(graphiql_routes() if settings.graphiql_enabled else ()),
             # The web console (static files; every action goes through /graphql with a key).
             *console_routes(),
@@ -165,6 +157,18 @@ def create_app(
     # Outermost: every answer, CORS preflights included, is counted and has a request id.
     app.add_middleware(metrics.middleware_class)
     return app
+
+
+def _router_routes(
+    settings: Settings, router_app: Starlette | None, holder: dict[str, Runtime]
+) -> Sequence[BaseRoute]:
+    """The model router's mounts (``/ollama``, ``/router``) when one is configured, its
+    callers known by Kenning's API keys and their bodies capped like ``/graphql``'s."""
+    if router_app is None:
+        return ()
+    return router_mounts(
+        router_app, identify=key_holder(holder), max_body_bytes=settings.max_request_bytes
+    )
 
 
 def _allow_origins(app: Starlette, origins: list[str]) -> None:

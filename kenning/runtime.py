@@ -134,10 +134,12 @@ class Runtime:
         vision = self.settings.model_vision
         describer = ModelImageDescriber(self.models, vision) if vision else None
         self.file_work = file_work(
-            self.pool, max_file_bytes=self.settings.max_file_bytes,
+            self.pool,
+            max_file_bytes=self.settings.max_file_bytes,
             max_chunks=self.settings.max_chunks_per_file,
-            max_html_nodes=self.settings.max_html_nodes, describer=describer,
-        )  # fmt: skip
+            max_html_nodes=self.settings.max_html_nodes,
+            describer=describer,
+        )
         self.crawl_progress = RedisCrawlProgress(
             self.redis, progress_prefix(database_name(self.settings.database_url))
         )
@@ -213,12 +215,16 @@ class Runtime:
         """The runner of crawl jobs: a ``SafeFetcher`` per job under the crawl settings."""
         s = self.settings
         return crawl_runner(
-            lambda: SafeFetcher(allow_private=s.crawl_allow_private,
-                                max_bytes=s.crawl_max_page_bytes,
-                                max_html_nodes=s.max_html_nodes,
-                                min_interval=s.crawl_min_interval_seconds),
-            self.graph, self.crawl_progress, concurrency=s.crawl_concurrency,
-        )  # fmt: skip
+            lambda: SafeFetcher(
+                allow_private=s.crawl_allow_private,
+                max_bytes=s.crawl_max_page_bytes,
+                max_html_nodes=s.max_html_nodes,
+                min_interval=s.crawl_min_interval_seconds,
+            ),
+            self.graph,
+            self.crawl_progress,
+            concurrency=s.crawl_concurrency,
+        )
 
     def repository_runner(self) -> TaskRunner:
         """The runner of repository jobs: tree-sitter, git, the alias book and the graph."""
