@@ -13,6 +13,7 @@ import redis.asyncio as aioredis
 from kenning.runtime import Runtime
 from kenning.settings import Settings
 from tests.support.counting_embedder import CountingEmbedder
+from tests.support.file_uploads import Uploads, running_uploads
 from tests.support.graphql_api import Api
 
 
@@ -47,3 +48,15 @@ async def runtime(
 @pytest.fixture
 def api(runtime: Runtime) -> Api:
     return Api(runtime)
+
+
+@pytest.fixture
+async def uploads(
+    pool: asyncpg.Pool, migrated_settings: Settings, clean: None
+) -> AsyncIterator[Uploads]:
+    """The app in process with its queue worker and agent keys of acme and globex, over no
+    stored originals (the file tests' ``ingestFile`` over HTTP)."""
+    async with pool.acquire() as conn:
+        await conn.execute("DELETE FROM source_files")
+    async with running_uploads(migrated_settings, pool) as running:
+        yield running

@@ -4,29 +4,16 @@ problem in the summary; folders are walked recursively, hidden entries skipped."
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
-import asyncpg
 import pytest
 from rich.console import Console
 
 from kenning.cli.ingest_files import collect, ingest_all, summary
-from kenning.settings import Settings
 from tests.support.file_samples import sample_docx, text_pdf
-from tests.support.file_uploads import Uploads, running_uploads
+from tests.support.file_uploads import Uploads
 
 pytestmark = pytest.mark.integration
-
-
-@pytest.fixture
-async def uploads(
-    pool: asyncpg.Pool, migrated_settings: Settings, clean: None
-) -> AsyncIterator[Uploads]:
-    async with pool.acquire() as conn:
-        await conn.execute("DELETE FROM source_files")
-    async with running_uploads(migrated_settings, pool) as running:
-        yield running
 
 
 def folder(root: Path) -> Path:

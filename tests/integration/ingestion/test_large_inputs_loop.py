@@ -16,8 +16,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from kenning.settings import Settings
-from tests.support.file_uploads import INGEST_FILE, PREFLIGHT, Uploads, multipart, running_uploads
+from tests.support.file_uploads import INGEST_FILE, PREFLIGHT, Uploads, multipart
 from tests.support.loop_stall import LoopStalls
 
 pytestmark = pytest.mark.integration
@@ -34,16 +33,6 @@ REFUSED = {
     "__typename": "ValidationError", "code": "TOO_LARGE", "field": "content",
     "message": "content exceeds 2000000 characters",
 }  # fmt: skip
-
-
-@pytest.fixture
-async def uploads(
-    pool: asyncpg.Pool, migrated_settings: Settings, clean: None
-) -> AsyncIterator[Uploads]:
-    async with pool.acquire() as conn:
-        await conn.execute("DELETE FROM source_files")
-    async with running_uploads(migrated_settings, pool) as running:
-        yield running
 
 
 async def _sent(body: bytes) -> AsyncIterator[bytes]:

@@ -16,16 +16,10 @@ import asyncpg
 import pytest
 
 from kenning.settings import Settings
-from tests.support.file_samples import (
-    encrypted_office,
-    encrypted_pdf,
-    sample_docx,
-    sample_email,
-    text_pdf,
-    zip_bomb_docx,
-)
+from tests.support.file_samples import encrypted_pdf, sample_docx, sample_email, text_pdf
 from tests.support.file_uploads import INGEST_FILE, Uploads, multipart, running_uploads
 from tests.support.graph_rows import graph_edges
+from tests.support.hostile_files import encrypted_office, zip_bomb_docx
 
 pytestmark = pytest.mark.integration
 

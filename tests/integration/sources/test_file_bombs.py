@@ -24,6 +24,7 @@ from kenning.domain.sources.files import (
 )
 from kenning.storage.sources.files import LibraryFileParser, TesseractOcr
 from tests.support import file_samples as samples
+from tests.support import hostile_files as hostile
 
 PARSER = LibraryFileParser()
 SMALL_IMAGES = FileLimits(max_image_pixels=100_000)  # text_image() is 1400 x 130
@@ -51,7 +52,7 @@ async def test_a_sparse_sheet_is_refused_by_its_declared_size() -> None:
 
 async def test_an_undeclared_sheet_is_stopped_while_it_is_read() -> None:
     cells = {f"{column}{row}": row for row in range(1, 51) for column in ("A", "Z")}
-    sheet = samples.without_dimension(samples.sparse_xlsx(cells))  # 50 rows padded to Z
+    sheet = hostile.without_dimension(samples.sparse_xlsx(cells))  # 50 rows padded to Z
     with pytest.raises(FileTooLargeError, match="has over the limit of 1000 cells"):
         await extract(sheet, FileLimits(max_cells=1_000))
     assert "| 50 |" in (await extract(sheet, FileLimits(max_cells=1_300))).text
@@ -59,21 +60,21 @@ async def test_an_undeclared_sheet_is_stopped_while_it_is_read() -> None:
 
 async def test_a_diagonal_over_many_rows_is_refused_as_a_padded_table() -> None:
     cells: dict[str, str | int] = {f"{get_column_letter(n)}{n}": n for n in range(1, 61)}
-    sheet = samples.without_dimension(samples.sparse_xlsx(cells))  # 1,830 cells read
+    sheet = hostile.without_dimension(samples.sparse_xlsx(cells))  # 1,830 cells read
     with pytest.raises(FileTooLargeError, match="spans 60 rows x 60 columns"):
         await extract(sheet, FileLimits(max_cells=2_000))
 
 
 async def test_one_far_cell_over_many_rows_pads_nothing() -> None:
     cells: dict[str, str | int] = {"ZZ1": "far"} | {f"A{row}": row for row in range(2, 601)}
-    sheet = samples.without_dimension(samples.sparse_xlsx(cells))  # was 600 x 702 padded
+    sheet = hostile.without_dimension(samples.sparse_xlsx(cells))  # was 600 x 702 padded
     lines = (await extract(sheet, FileLimits(max_cells=2_000))).text.splitlines()
     assert lines[2:5] == ["|  | far |", "|---|---|", "| 2 |  |"]
     assert lines[-1] == "| 600 |  |"
 
 
 async def test_padding_is_dropped_and_the_real_table_kept() -> None:
-    padded = samples.padded_xlsx(rows=60)  # read naively: 3 MB of "|  |  |", 3,220 chunks
+    padded = hostile.padded_xlsx(rows=60)  # read naively: 3 MB of "|  |  |", 3,220 chunks
     assert len(padded) < 10_000
     extracted = await extract(padded)
     assert extracted.text.splitlines()[:5] == [
@@ -132,7 +133,7 @@ async def test_an_e_mail_image_over_the_pixel_limit_refuses_the_message() -> Non
 
 
 async def test_an_undecodable_embedded_image_is_skipped_with_a_note() -> None:
-    broken = samples.with_broken_media(samples.sample_docx(with_image=True))
+    broken = hostile.with_broken_media(samples.sample_docx(with_image=True))
     extracted = await extract(broken, ocr=OcrMode.AUTO)
     assert not extracted.images
     assert any("embedded image was skipped" in note for note in extracted.notes)

@@ -18,6 +18,7 @@ from kenning.domain.sources.files import (
 )
 from kenning.storage.sources.files import LibraryFileParser
 from tests.support import file_samples as samples
+from tests.support import hostile_files as hostile
 
 PARSER = LibraryFileParser()
 
@@ -69,7 +70,7 @@ async def test_pptx_slides_are_parts_with_their_title_tables_and_pictures() -> N
 async def test_a_slide_shape_python_pptx_cannot_read_is_skipped_with_a_warning(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    deck = samples.pptx_with_shape_without_geometry()
+    deck = hostile.pptx_with_shape_without_geometry()
     with caplog.at_level(logging.WARNING, "kenning.sources.files"):
         extracted = await extract(deck, "deck.pptx")
     assert extracted.text == "## Roadmap\n\nShip in March\n\nHire two SREs"

@@ -6,7 +6,7 @@ own worker, with nothing stored. A long realistic HTML file is still extracted w
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 
 import asyncpg
 import pytest
@@ -87,16 +87,6 @@ async def test_a_long_realistic_html_file_is_extracted_whole() -> None:
     assert file.title == "A long article"
     assert "Paragraph 4 of section 1499 describes" in file.text
     assert file.text.rstrip().endswith("The end of the article, after 1500 sections.")
-
-
-@pytest.fixture
-async def uploads(
-    pool: asyncpg.Pool, migrated_settings: Settings, clean: None
-) -> AsyncIterator[Uploads]:
-    async with pool.acquire() as conn:
-        await conn.execute("DELETE FROM source_files")
-    async with running_uploads(migrated_settings, pool) as running:
-        yield running
 
 
 async def test_an_uploaded_html_bomb_fails_its_job_with_nothing_stored(

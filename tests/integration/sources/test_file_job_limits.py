@@ -11,20 +11,11 @@ import pytest
 
 from kenning.settings import Settings
 from tests.support import file_samples as samples
+from tests.support import hostile_files as hostile
 from tests.support.file_uploads import Uploads, running_uploads
 from tests.support.graph_rows import graph_edges, graph_vertices
 
 pytestmark = pytest.mark.integration
-
-
-@pytest.fixture
-async def uploads(
-    pool: asyncpg.Pool, migrated_settings: Settings, clean: None
-) -> AsyncIterator[Uploads]:
-    async with pool.acquire() as conn:
-        await conn.execute("DELETE FROM source_files")
-    async with running_uploads(migrated_settings, pool) as running:
-        yield running
 
 
 async def stored_chunks(pool: asyncpg.Pool, urn: str) -> list[str]:
@@ -37,7 +28,7 @@ async def stored_chunks(pool: asyncpg.Pool, urn: str) -> list[str]:
 async def test_a_few_kb_of_sheet_padding_is_stored_as_its_one_real_table(
     uploads: Uploads, pool: asyncpg.Pool
 ) -> None:
-    padded = samples.padded_xlsx(rows=60)  # read naively: 3,220 chunks of "|  |  |"
+    padded = hostile.padded_xlsx(rows=60)  # read naively: 3,220 chunks of "|  |  |"
     result = await uploads.upload("padded.xlsx", padded)
     assert (await uploads.finished(result["job"]["jobId"]))["status"] == "INDEXED"
     chunks = await stored_chunks(pool, "file:padded.xlsx")
@@ -84,7 +75,7 @@ async def test_a_file_over_the_chunk_limit_with_its_attachments_fails_with_nothi
 async def test_a_deck_with_an_unreadable_shape_is_indexed_without_it(
     uploads: Uploads, pool: asyncpg.Pool, migrated_settings: Settings
 ) -> None:
-    result = await uploads.upload("deck.pptx", samples.pptx_with_shape_without_geometry())
+    result = await uploads.upload("deck.pptx", hostile.pptx_with_shape_without_geometry())
     assert await uploads.finished(result["job"]["jobId"]) == {
         "status": "INDEXED", "lastError": None,
     }  # fmt: skip

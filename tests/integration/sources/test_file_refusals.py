@@ -23,6 +23,7 @@ from kenning.domain.sources.files import (
 )
 from kenning.storage.sources.files import LibraryFileParser
 from tests.support import file_samples as samples
+from tests.support import hostile_files as hostile
 
 PARSER = LibraryFileParser()
 
@@ -79,7 +80,7 @@ async def test_encrypted_pdf_and_office_files() -> None:
     with pytest.raises(EncryptedFileError, match="PDF is protected by a password"):
         await extract(samples.encrypted_pdf())
     with pytest.raises(EncryptedFileError, match="Office file is encrypted"):
-        await extract(samples.encrypted_office(), filename="budget.xlsx")
+        await extract(hostile.encrypted_office(), filename="budget.xlsx")
 
 
 async def test_limits_bytes_pages_and_pixels() -> None:
@@ -93,7 +94,7 @@ async def test_limits_bytes_pages_and_pixels() -> None:
 
 
 async def test_a_zip_bomb_is_refused_before_it_is_inflated() -> None:
-    bomb = samples.zip_bomb_docx(inflated_mb=20)
+    bomb = hostile.zip_bomb_docx(inflated_mb=20)
     assert len(bomb) < 100_000
     with pytest.raises(ZipBombError, match="inflates") as refused:
         await extract(bomb, filename="report.docx")
@@ -108,7 +109,7 @@ async def test_a_bad_attachment_is_skipped_with_a_note_but_a_bomb_refuses_the_me
     assert extracted.media_type is MediaType.EMAIL
     assert extracted.attachments == ()
     assert any("x.gif" in note and "image/gif" in note for note in extracted.notes)
-    bomb = samples.sample_email([("a.docx", samples.zip_bomb_docx(), "application/octet-stream")])
+    bomb = samples.sample_email([("a.docx", hostile.zip_bomb_docx(), "application/octet-stream")])
     with pytest.raises(ZipBombError):
         await extract(bomb)
 
