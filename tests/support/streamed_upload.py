@@ -53,6 +53,9 @@ async def stream_until_answered(
             sent += len(piece)
             writer.write(b"%x\r\n%s\r\n" % (len(piece), piece))
             await writer.drain()
+            # drain() returns at once while the server keeps reading: without a turn of
+            # the loop the reader would not see an answer until the whole body was sent.
+            await asyncio.sleep(0)
             piece = b"x" * chunk
         writer.write(b"0\r\n\r\n")
         await writer.drain()
