@@ -3,9 +3,9 @@ paths: a 25 MB document that is one token, and one that is one long line of word
 ``ingest`` in a variable and inline in the document, and uploaded with ``ingestFile`` and
 run by the app's own worker. No wake-up of a 5 ms sleeper on the server's loop may come
 50 ms late (late by CPU time this process spent: ``LoopStalls``), and each input ends in a
-typed refusal: ``ingest`` takes 2,000,000 characters (TOO_LARGE naming ``content``); the file is split hard at the chunk size, a 25 MB token
-being no word, and its 27,594 chunks are over the 20,000 a file may make (its job fails
-``INVALID: TOO_LARGE``, nothing stored)."""
+typed refusal: ``ingest`` takes 2,000,000 characters (TOO_LARGE naming ``content``); the
+file is split hard at the chunk size, a 25 MB token being no word, and its 27,594 chunks are
+over the 20,000 a file may make (its job fails ``INVALID: TOO_LARGE``, nothing stored)."""
 
 from __future__ import annotations
 
