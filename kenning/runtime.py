@@ -20,6 +20,7 @@ from kenning.domain.health import PartState
 from kenning.domain.ingestion.aliases import AliasRegistry
 from kenning.domain.ingestion.ingest import IngestDeps
 from kenning.domain.ingestion.ports import KnowledgeStore
+from kenning.domain.ingestion.relations import RelationStore
 from kenning.domain.memory.agent_context import MemoryPorts
 from kenning.domain.memory.outcome_extraction import TASK_OUTCOME_TASK, task_outcome_preparer
 from kenning.domain.memory.procedures import ProcedureStore
@@ -52,6 +53,7 @@ from kenning.storage.graph.chunk_reads import PgChunkReader
 from kenning.storage.graph.reader import PgGraphReader
 from kenning.storage.ingestion.alias_registry import PgAliasRegistry
 from kenning.storage.ingestion.knowledge_store import PgKnowledgeStore
+from kenning.storage.ingestion.relation_store import PgRelationStore
 from kenning.storage.memory.procedures import PgProcedureStore
 from kenning.storage.memory.rules import PgRuleStore
 from kenning.storage.memory.session_entries import PgSessionStore
@@ -95,6 +97,7 @@ class Runtime:
     session_entries: SessionStore = field(init=False)
     procedures: ProcedureStore = field(init=False)
     rules: RuleStore = field(init=False)
+    relations: RelationStore = field(init=False)
     check_ins: CheckInStore = field(init=False)
     crawl_progress: ProgressBoard = field(init=False)  # live counts of crawl jobs
     repositories: Repositories = field(init=False)  # where repository jobs read code
@@ -126,6 +129,7 @@ class Runtime:
         self.session_entries = PgSessionStore(self.pool)
         self.procedures = PgProcedureStore(self.pool)
         self.rules = PgRuleStore(self.pool)
+        self.relations = PgRelationStore(self.pool, self.settings.graph_name)
         self.check_ins = PgCheckIns(self.pool)
         self.repositories = Repositories(
             self.settings.repository_roots, self.settings.repository_dir,

@@ -23,6 +23,7 @@ from kenning.storage.db import (  # noqa: F401  (their tables)
     queue_tables,
     rule_table,
     session_table,
+    validity_tables,
     vector_tables,
 )
 from kenning.storage.db.database_url import sqlalchemy_url

@@ -11,6 +11,7 @@ from kenning.resolvers.connections.lifecycle import (
     resolve_update_sync_cursor,
 )
 from kenning.resolvers.extraction.structure import resolve_structure_knowledge
+from kenning.resolvers.graph.relations import resolve_define_relation, resolve_retract_edge
 from kenning.resolvers.ingestion.ingest import resolve_ingest
 from kenning.resolvers.ingestion.ingest_graph import (
     resolve_ingest_git_commits,
@@ -140,6 +141,15 @@ class Mutation:
     record_procedure_run = strawberry.mutation(
         resolver=resolve_record_procedure_run,
         description="Count one run of a procedure and whether it succeeded.",
+    )
+    define_relation = strawberry.mutation(
+        resolver=resolve_define_relation,
+        description="Declare a relation ONE (one target at a time: a newer assertion ends the "
+        "older edge) or MANY for the caller's client (a key of the whole client).",
+    )
+    retract_edge = strawberry.mutation(
+        resolver=resolve_retract_edge,
+        description="End an edge now (RETRACTED); it and its evidence stay in edgeHistory.",
     )
     store_rule = strawberry.mutation(
         resolver=resolve_store_rule,

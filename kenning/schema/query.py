@@ -14,6 +14,7 @@ from kenning.resolvers.graph.queries import (
     resolve_nodes,
     resolve_path,
 )
+from kenning.resolvers.graph.relations import resolve_edge_history, resolve_relations
 from kenning.resolvers.health import resolve_health
 from kenning.resolvers.ingestion.knowledge_admin import resolve_aliases
 from kenning.resolvers.memory.procedures import resolve_procedures
@@ -98,6 +99,15 @@ class Query:
     path = strawberry.field(
         resolver=resolve_path,
         description="One shortest path of at most `maxDepth` (1-6) edges; null when none.",
+    )
+    edge_history = strawberry.field(
+        resolver=resolve_edge_history,
+        description="Every interval an edge held (of every target when `to` is null), oldest "
+        "first: valid and record times, and why and by what each one ended.",
+    )
+    relations = strawberry.field(
+        resolver=resolve_relations,
+        description="The relations the caller's client declared (ONE or MANY), by edge type.",
     )
     evidence_pack = strawberry.field(
         resolver=resolve_evidence_pack,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from kenning.domain.access.scope import GLOBAL, ProjectGroups, Scope
 from kenning.domain.graph.chunk_view import ChunkView
@@ -30,6 +31,10 @@ class FakeGraph:
     vertices: list[tuple[str, VertexPart]] = field(default_factory=list)
     edges: list[EdgeView] = field(default_factory=list)
     calls: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+
+    def at(self, when: datetime | None) -> FakeGraph:
+        """The fake holds current edges only: every time answers as now."""
+        return self
 
     def add_node(self, key: str, scope: Scope = GLOBAL, **properties: object) -> None:
         self.vertices.append((key, VertexPart(scope, key.split(":")[0], properties)))

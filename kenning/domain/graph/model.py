@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from enum import StrEnum
 from typing import Protocol
 
@@ -32,6 +33,7 @@ from kenning.domain.access.scope import Scope, ScopeLevel
 from kenning.domain.errors import TooLargeError, ValidationError
 from kenning.domain.graph.chunk_view import ChunkView
 from kenning.domain.ingestion.node_keys import normalize_edge_type
+from kenning.domain.ingestion.validity import EndReason
 
 MAX_DEPTH = 3
 MAX_PATH_DEPTH = 6
@@ -83,11 +85,26 @@ class EdgeView:
     # Set when a model extracted the edge: ``llm:<model>`` and the model's own confidence.
     extracted_by: str | None = None
     extraction_confidence: float | None = None
+    # Its (latest) interval: valid over [valid_from, valid_to), None while it holds.
+    validity: EdgeValidity | None = None
 
     @property
     def confidence(self) -> float:
         """``n / (n + 1)`` over the distinct supporting chunks (see the module docstring)."""
         return edge_confidence(len(set(self.evidence_chunk_ids)))
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeValidity:
+    """When an edge held (valid time) and when Kenning learned it began and ended (record
+    time); see ``kenning.domain.ingestion.validity``."""
+
+    valid_from: datetime | None
+    valid_to: datetime | None = None
+    recorded_at: datetime | None = None
+    ended_at: datetime | None = None
+    ended_reason: EndReason | None = None
+    ended_by: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,6 +219,11 @@ def edge_type_filter(raw: Sequence[str] | None) -> tuple[str, ...] | None:
 
 class GraphReader(Protocol):
     """Scoped reads of the graph, each one statement; storage implements it."""
+
+    def at(self, when: datetime | None) -> GraphReader:
+        """This reader answering as the graph was at ``when`` (None: now): only edges valid
+        then (``validFrom <= when < validTo``)."""
+        ...
 
     async def nodes(self, reader: Scope, keys: Sequence[str]) -> dict[str, NodeView]:
         """The visible nodes among ``keys``, by key."""

@@ -144,6 +144,7 @@ def chunk_records(
             external_id=request.external_id,
             revision=request.revision,
             metadata=prepared.metadata,
+            observed_at=request.observed_at,
         )
         for piece, vector, (chunk_refs, _) in zip(pieces, vectors, refs, strict=True)
     ]

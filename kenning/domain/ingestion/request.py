@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from enum import StrEnum
 
 from kenning.domain.access.scope import Scope
@@ -47,6 +48,8 @@ class IngestRequest:
     revision: str | None = None
     relationships: tuple[str, ...] = ()
     priority: int = 3
+    # When the source says this was true (UTC); None: when it is stored.
+    observed_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +73,8 @@ class ChunkRecord:
     external_id: str | None = None
     revision: str | None = None
     metadata: Mapping[str, object] = field(default_factory=dict)
+    # When the source says this was true; None: when it is stored.
+    observed_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)

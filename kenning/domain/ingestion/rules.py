@@ -6,6 +6,7 @@ import dataclasses
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
+from datetime import UTC, datetime
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import TooLargeError, ValidationError
@@ -18,6 +19,7 @@ from kenning.domain.ingestion.secrets.findings import (
 )
 from kenning.domain.ingestion.secrets.scan import SecretPolicy, apply_policy, scan
 from kenning.domain.ingestion.source_connections import ConnectionRegistry, check_connection_use
+from kenning.domain.ingestion.validity import checked_observed_at
 
 MAX_CONTENT = 2_000_000
 MAX_METADATA_BYTES = 64_000
@@ -213,6 +215,7 @@ def check_request(request: IngestRequest, policy: SecretPolicy) -> IngestRequest
         request,
         content=clean_content(request.content, policy),
         metadata=clean_metadata(request.metadata, policy),
+        observed_at=checked_observed_at(request.observed_at, datetime.now(UTC), "observedAt"),
     )
 
 

@@ -13,6 +13,7 @@ from kenning.domain.errors import ValidationError
 from kenning.domain.extraction.mode import ExtractionMode
 from kenning.domain.ingestion.request import IngestRequest, KnowledgeType
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
+from kenning.domain.ingestion.validity import from_iso, iso
 
 PAYLOAD_VERSION: Final = 1
 
@@ -41,6 +42,7 @@ def to_payload(
             "externalId": request.external_id,
             "revision": request.revision,
             "relationships": list(request.relationships),
+            **({"observedAt": iso(request.observed_at)} if request.observed_at else {}),
         },
     }
 
@@ -71,6 +73,7 @@ def from_payload(
         revision=data.get("revision"),
         relationships=tuple(data.get("relationships") or ()),
         priority=priority,
+        observed_at=from_iso(data["observedAt"]) if data.get("observedAt") else None,
     )
     return request, SecretPolicy(policy) if policy else None
 

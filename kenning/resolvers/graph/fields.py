@@ -7,6 +7,7 @@ comes from the root field that produced the node or edge (decided there by ``rea
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.graph.chunk_view import ChunkView
@@ -20,6 +21,7 @@ from kenning.domain.graph.model import (
     check_range,
     edge_type_filter,
 )
+from kenning.domain.ingestion.validity import as_of as read_time
 from kenning.resolvers.context import Info
 from kenning.resolvers.loaders import chunks_by_node, edges_by_node
 
@@ -31,14 +33,17 @@ async def node_edges(
     direction: Direction,
     edge_types: Sequence[str] | None,
     limit: int,
+    as_of: datetime | None = None,
 ) -> list[EdgeView]:
-    """At most ``limit`` visible edges of the node, ordered by (type, from, to)."""
+    """At most ``limit`` visible edges of the node valid at ``as_of`` (None, or a time to
+    come: now), ordered by (type, from, to)."""
     check_range(limit, 1, MAX_NODE_EDGES, "limit")
     types = edge_type_filter(edge_types)
     if types == ():
         return []
+    when = read_time(as_of, datetime.now(UTC))
     loader = info.context.loaders.edges_by_node(reader)
-    return await loader.load(edges_by_node.Key(key, direction, types, limit))
+    return await loader.load(edges_by_node.Key(key, direction, types, limit, when))
 
 
 async def node_chunks(info: Info, reader: Scope, key: str, limit: int) -> list[ChunkView]:

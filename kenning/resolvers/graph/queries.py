@@ -8,6 +8,7 @@ canonicalize) and resolves them through the client's aliases, so ``node("Task::T
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Annotated
 
 import strawberry
@@ -27,6 +28,7 @@ from kenning.domain.graph.model import (
 from kenning.domain.graph.traverse import NeighborsQuery, neighbors, shortest_path
 from kenning.domain.ingestion.aliases import alias_resolved as resolved
 from kenning.domain.ingestion.node_keys import parse_key
+from kenning.domain.ingestion.validity import as_of as read_time
 from kenning.resolvers.access.scope import read_scope
 from kenning.resolvers.context import Info
 from kenning.schema.access.scope import NarrowScope
@@ -43,12 +45,27 @@ def _prime(info: Info, reader: Scope, nodes: Sequence[NodeView]) -> None:
     info.context.loaders.nodes_by_key(reader).prime_many({n.key: n for n in nodes})
 
 
-async def resolve_node(info: Info, key: str, scope: NarrowScope = None) -> Node | None:
+AsOf = Annotated[
+    datetime | None,
+    strawberry.argument(
+        description="Answer as the graph was then: only edges valid at that time "
+        "(validFrom <= asOf < validTo). A time to come answers as now; null is now."
+    ),
+]
+
+
+def _when(as_of: datetime | None) -> datetime | None:
+    return read_time(as_of, datetime.now(UTC))
+
+
+async def resolve_node(
+    info: Info, key: str, scope: NarrowScope = None, as_of: AsOf = None
+) -> Node | None:
     """The node with this key as the caller sees it; null when none is visible."""
     reader = read_scope(info, scope)
     [canonical] = await alias_resolved(info, reader, [parse_key(key).key])
     view = await info.context.loaders.nodes_by_key(reader).load(canonical)
-    return None if view is None else Node.from_view(view, reader)
+    return None if view is None else Node.from_view(view, reader, _when(as_of))
 
 
 async def resolve_nodes(
@@ -72,6 +89,7 @@ async def resolve_neighbors(
     edge_types: list[str] | None = None,
     limit: int = 100,
     scope: NarrowScope = None,
+    as_of: AsOf = None,
 ) -> Subgraph:
     """The subgraph within ``depth`` hops; empty when the node is not visible."""
     reader = read_scope(info, scope)
@@ -80,9 +98,10 @@ async def resolve_neighbors(
     types = edge_type_filter(edge_types)
     [start] = await alias_resolved(info, reader, [parse_key(key).key])
     query = NeighborsQuery(start, depth, direction, types, limit)
-    view = await neighbors(info.context.runtime.graph, reader, query)
+    when = _when(as_of)
+    view = await neighbors(info.context.runtime.graph.at(when), reader, query)
     _prime(info, reader, view.nodes)
-    return Subgraph.from_view(view, reader)
+    return Subgraph.from_view(view, reader, when)
 
 
 async def resolve_path(
@@ -93,6 +112,7 @@ async def resolve_path(
     edge_types: list[str] | None = None,
     direction: Direction = Direction.BOTH,
     scope: NarrowScope = None,
+    as_of: AsOf = None,
 ) -> Path | None:
     """One shortest path of at most ``maxDepth`` edges; null when there is none."""
     reader = read_scope(info, scope)
@@ -100,8 +120,9 @@ async def resolve_path(
     types = edge_type_filter(edge_types)
     parsed = [parse_key(from_key, field="from").key, parse_key(to, field="to").key]
     source, target = await alias_resolved(info, reader, parsed)
+    when = _when(as_of)
     view = await shortest_path(
-        info.context.runtime.graph,
+        info.context.runtime.graph.at(when),
         reader,
         source,
         target,
@@ -112,4 +133,4 @@ async def resolve_path(
     if view is None:
         return None
     _prime(info, reader, view.nodes)
-    return Path.from_view(view, reader)
+    return Path.from_view(view, reader, when)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from datetime import datetime
 from typing import NamedTuple
 
 from strawberry.dataloader import DataLoader
@@ -14,12 +15,14 @@ from kenning.runtime import Runtime
 
 
 class Key(NamedTuple):
-    """A node key and what to read of its edges (edge types normalized and sorted)."""
+    """A node key and what to read of its edges (edge types normalized and sorted), as of
+    a time (None: now)."""
 
     node_key: str
     direction: Direction
     edge_types: tuple[str, ...] | None
     limit: int
+    as_of: datetime | None = None
 
 
 Result = list[EdgeView]
@@ -34,14 +37,16 @@ def edges_by_node_loader(runtime: Runtime, reader: Scope) -> EdgesByNodeLoader:
     """
 
     async def load(keys: Sequence[Key]) -> list[Result]:
-        shapes: dict[tuple[Direction, tuple[str, ...] | None, int], list[str]] = defaultdict(list)
+        Shape = tuple[Direction, tuple[str, ...] | None, int, datetime | None]
+        shapes: dict[Shape, list[str]] = defaultdict(list)
         for key in keys:
-            shapes[(key.direction, key.edge_types, key.limit)].append(key.node_key)
+            shapes[(key.direction, key.edge_types, key.limit, key.as_of)].append(key.node_key)
         found: dict[Key, Result] = {}
-        for (direction, edge_types, limit), node_keys in shapes.items():
-            edges = await runtime.graph.edges_of(reader, node_keys, direction, edge_types, limit)
+        for (direction, edge_types, limit, as_of), node_keys in shapes.items():
+            graph = runtime.graph.at(as_of)
+            edges = await graph.edges_of(reader, node_keys, direction, edge_types, limit)
             for node_key in node_keys:
-                found[Key(node_key, direction, edge_types, limit)] = edges.get(node_key, [])
+                found[Key(node_key, direction, edge_types, limit, as_of)] = edges.get(node_key, [])
         return [found[key] for key in keys]
 
     return DataLoader(load_fn=load)

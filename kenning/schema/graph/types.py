@@ -8,12 +8,22 @@ object carries the reader scope of the root field it came from (a private attrib
 from __future__ import annotations
 
 from collections.abc import Awaitable, Mapping, Sequence
+from datetime import datetime
+from typing import Annotated, Any
 
 import strawberry
 from strawberry.scalars import JSON
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.graph.model import Direction, EdgeView, NodeView, PathView, SubgraphView
+from kenning.domain.graph.model import (
+    Direction,
+    EdgeValidity,
+    EdgeView,
+    NodeView,
+    PathView,
+    SubgraphView,
+)
+from kenning.domain.ingestion.validity import EndReason
 from kenning.resolvers.context import Info
 from kenning.resolvers.graph.fields import (
     edge_evidence,
@@ -27,6 +37,13 @@ from kenning.schema.execution.field_plan import known_attribute
 from kenning.schema.retrieval.chunk import Chunk
 
 strawberry.enum(Direction, description="Which edges of a node to follow.")
+strawberry.enum(
+    EndReason,
+    name="EndedReason",
+    description="Why an edge stopped holding: a newer assertion of a relation declared ONE "
+    "or a source the writer replaced (SUPERSEDED), a retraction (RETRACTED), a model that "
+    "found it contradicted (CONTRADICTED), an erasure (ERASED).",
+)
 
 
 async def _chunks(root: Node, info: Info, limit: int = 10) -> list[Chunk]:
@@ -39,8 +56,16 @@ async def _edges(
     direction: Direction = Direction.BOTH,
     edge_types: list[str] | None = None,
     limit: int = 50,
+    as_of: Annotated[
+        datetime | None,
+        strawberry.argument(
+            description="Answer as the graph was then: edges valid at that time. Defaults "
+            "to the time the node was read at (now, or the root field's asOf)."
+        ),
+    ] = None,
 ) -> list[Edge]:
-    views = await node_edges(info, root.reader, root.key, direction, edge_types, limit)
+    when = root.as_of if as_of is None else as_of
+    views = await node_edges(info, root.reader, root.key, direction, edge_types, limit, when)
     return edge_list(views, root.reader)
 
 
@@ -66,16 +91,18 @@ class Node:
         resolver=_degree, description="How many edges touch this node (both directions)."
     )
     reader: strawberry.Private[Scope]
+    as_of: strawberry.Private[datetime | None] = None
 
     @classmethod
-    def from_view(cls, view: NodeView, reader: Scope) -> Node:
-        """The GraphQL form of a node read by ``reader``."""
+    def from_view(cls, view: NodeView, reader: Scope, as_of: datetime | None = None) -> Node:
+        """The GraphQL form of a node read by ``reader`` (as of a time: its edges then)."""
         return cls(
             key=view.key,
             type=view.type,
             properties=JSON(dict(view.properties)),
             scope=scope_info(view.scope),
             reader=reader,
+            as_of=as_of,
         )
 
 
@@ -136,6 +163,24 @@ class Edge:
     extraction_confidence: float | None = strawberry.field(
         default=None, description="The extracting model's own confidence (0..1), if extracted."
     )
+    valid_from: datetime | None = strawberry.field(
+        default=None,
+        description="Since when the edge holds (valid time): its first evidence's observedAt.",
+    )
+    valid_to: datetime | None = strawberry.field(
+        default=None, description="When it stopped holding; null while it holds."
+    )
+    recorded_at: datetime | None = strawberry.field(
+        default=None, description="When Kenning learned of it (record time)."
+    )
+    ended_at: datetime | None = strawberry.field(
+        default=None, description="When Kenning learned it had ended (record time)."
+    )
+    ended_reason: EndReason | None = strawberry.field(default=None)
+    ended_by: str | None = strawberry.field(
+        default=None,
+        description="What ended it: the newer source's URN, a key id, or `llm:<model>`.",
+    )
     evidence_ids: strawberry.Private[tuple[str, ...]]
     reader: strawberry.Private[Scope]
     from_node: strawberry.Private[Node | None] = None
@@ -157,11 +202,25 @@ class Edge:
             to_key=view.to_key,
             extracted_by=view.extracted_by,
             extraction_confidence=view.extraction_confidence,
+            **_validity(view.validity),
             evidence_ids=view.evidence_chunk_ids,
             reader=reader,
             from_node=known.get(view.from_key),
             to_node=known.get(view.to_key),
         )
+
+
+def _validity(validity: EdgeValidity | None) -> dict[str, Any]:
+    if validity is None:
+        return {}
+    return {
+        "valid_from": validity.valid_from,
+        "valid_to": validity.valid_to,
+        "recorded_at": validity.recorded_at,
+        "ended_at": validity.ended_at,
+        "ended_reason": validity.ended_reason,
+        "ended_by": validity.ended_by,
+    }
 
 
 @strawberry.type(description="Nodes and edges around a node; `truncated` when a limit cut it.")
@@ -171,9 +230,11 @@ class Subgraph:
     truncated: bool
 
     @classmethod
-    def from_view(cls, view: SubgraphView, reader: Scope) -> Subgraph:
-        """The GraphQL form of a subgraph."""
-        nodes = {n.key: Node.from_view(n, reader) for n in view.nodes}
+    def from_view(
+        cls, view: SubgraphView, reader: Scope, as_of: datetime | None = None
+    ) -> Subgraph:
+        """The GraphQL form of a subgraph (read as of a time: its nodes' edges then)."""
+        nodes = {n.key: Node.from_view(n, reader, as_of) for n in view.nodes}
         return cls(
             nodes=list(nodes.values()),
             edges=edge_list(view.edges, reader, nodes),
@@ -188,9 +249,9 @@ class Path:
     length: int
 
     @classmethod
-    def from_view(cls, view: PathView, reader: Scope) -> Path:
-        """The GraphQL form of a path."""
-        nodes = [Node.from_view(n, reader) for n in view.nodes]
+    def from_view(cls, view: PathView, reader: Scope, as_of: datetime | None = None) -> Path:
+        """The GraphQL form of a path (read as of a time: its nodes' edges then)."""
+        nodes = [Node.from_view(n, reader, as_of) for n in view.nodes]
         return cls(
             nodes=nodes,
             edges=edge_list(view.edges, reader, {n.key: n for n in nodes}),

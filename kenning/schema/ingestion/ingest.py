@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from enum import Enum
 from typing import Annotated
 
@@ -62,6 +63,12 @@ class IngestInput:
     )
     secret_policy: SecretPolicyInput | None = strawberry.field(
         default=None, description="Overrides the server's policy for this request."
+    )
+    observed_at: datetime | None = strawberry.field(
+        default=None,
+        description="When the source says this was true (with a time zone; between 1900 "
+        "and a day from now). Defaults to the time it is stored. Of two assertions of a "
+        "relation declared ONE, the later observed one is current.",
     )
     extraction: ExtractionMode | None = strawberry.field(
         default=None,

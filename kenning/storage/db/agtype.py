@@ -30,3 +30,9 @@ def as_jsonb(expr: str) -> str:
 def to_agtype(expr: str) -> str:
     """A jsonb expression as agtype."""
     return f"(({expr})::text::ag_catalog.agtype)"
+
+
+def iso_text(expr: str) -> str:
+    """A timestamptz expression as the fixed-width UTC text edges store times in
+    (``kenning.domain.ingestion.validity.iso``)."""
+    return f"""to_char(({expr}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')"""

@@ -92,6 +92,16 @@ class ChunkRow(SQLModel, table=True):
     )
     created_at: datetime = _created()
     updated_at: datetime = _created()
+    # When the source says this was true (NULL: when it was recorded, ``created_at``).
+    observed_at: datetime | None = Field(
+        default=None, sa_column=sa.Column(sa.DateTime(timezone=True), nullable=True)
+    )
+    # Set when every edge the chunk is evidence for has ended, or a writer said a newer
+    # source replaces this one (``superseded_by``: that source's URN).
+    superseded_at: datetime | None = Field(
+        default=None, sa_column=sa.Column(sa.DateTime(timezone=True), nullable=True)
+    )
+    superseded_by: str | None = Field(default=None, max_length=2048)
 
 
 class AliasRow(SQLModel, table=True):

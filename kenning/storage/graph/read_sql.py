@@ -28,6 +28,10 @@ from kenning.storage.ingestion.graph_write_sql import GraphSql
 
 _META = ("key", "type", "client", "project", "group")
 _EDGE_ORDER = "e.edge_type, e.from_key, e.to_key, e.id"
+_VALIDITY = (
+    ("validFrom", "valid_from"), ("validTo", "valid_to"), ("recordedAt", "recorded_at"),
+    ("endedAt", "ended_at"), ("endedReason", "ended_reason"), ("endedBy", "ended_by"),
+)  # fmt: skip
 
 
 def _key(alias: str) -> str:
@@ -54,12 +58,37 @@ def _edge_columns(from_key: str, to_key: str, *, lean: bool) -> str:
             "'evidenceChunkIds'::text)::text AS evidence",
             f"{prop('r', 'extractedBy')} AS extracted_by",
             f"{prop('r', 'confidence')} AS extraction_confidence",
+            *(f"{prop('r', name)} AS {column}" for name, column in _VALIDITY),
         ]
     return ", ".join(columns)
 
 
 def _types(typed: bool) -> str:
     return f" AND {prop('r', 'edgeType')} = ANY($6::text[])" if typed else ""
+
+
+def _valid(when: int | None, from_key: str, to_key: str) -> str:
+    """Edge ``r`` held now (``when`` None: it has not ended), or at the time in parameter
+    ``$when`` (fixed-width UTC text): by its latest interval, else by an earlier one kept
+    in ``edge_intervals``."""
+    if when is None:
+        return f" AND {prop('r', 'validTo')} IS NULL"
+    at, until = f"${when}::text", prop("r", "validTo")
+    return f"""
+        AND (({prop("r", "validFrom")} <= {at} AND ({until} IS NULL OR {at} < {until}))
+             OR EXISTS (
+                SELECT 1 FROM edge_intervals i
+                WHERE i.client_id = {prop("r", "client")} AND i.project_id = {prop("r", "project")}
+                  AND i.group_id = {prop("r", "group")} AND i.from_key = {from_key}
+                  AND i.edge_type = {prop("r", "edgeType")} AND i.to_key = {to_key}
+                  AND i.valid_from <= {at}::timestamptz
+                  AND (i.valid_to IS NULL OR {at}::timestamptz < i.valid_to)))
+    """
+
+
+def _when_param(typed: bool, timed: bool) -> int | None:
+    """The parameter holding the read's time after $4 keys, $5 limit and $6 types."""
+    return (7 if typed else 6) if timed else None
 
 
 @cache
@@ -98,13 +127,16 @@ class GraphReadSql:
             f"FROM {self.edges} r WHERE r.{column} = {graph_id} OFFSET 0) r"
         )
 
-    def _touching(self, direction: Direction, *, typed: bool, lean: bool, per_node: bool) -> str:
-        """Edge rows (with ``node_key``) touching the vertices of ``fv``; ``per_node`` lists an
-        edge under each of its ends, otherwise once for the whole set."""
+    def _touching(
+        self, direction: Direction, *, typed: bool, lean: bool, per_node: bool, when: int | None
+    ) -> str:
+        """Edge rows (with ``node_key``) touching the vertices of ``fv``, valid now or at the
+        time in parameter ``$when``; ``per_node`` lists an edge under each of its ends,
+        otherwise once for the whole set."""
         out = f"""
             SELECT fv.key AS node_key, {_edge_columns("fv.key", _key("b"), lean=lean)}
             FROM fv {self._edges_at("start_id", "fv.id")} {self._vertex_by_id("b", "r.end_id")}
-            WHERE {_visible("r", "b")}{_types(typed)}
+            WHERE {_visible("r", "b")}{_types(typed)}{_valid(when, "fv.key", _key("b"))}
         """
         skip = ""
         if direction is Direction.BOTH and per_node:
@@ -116,7 +148,7 @@ class GraphReadSql:
         into = f"""
             SELECT fv.key AS node_key, {_edge_columns(_key("a"), "fv.key", lean=lean)}
             FROM fv {self._edges_at("end_id", "fv.id")} {self._vertex_by_id("a", "r.start_id")}
-            WHERE {_visible("r", "a")}{_types(typed)}{skip}
+            WHERE {_visible("r", "a")}{_types(typed)}{skip}{_valid(when, _key("a"), "fv.key")}
         """
         if direction is Direction.OUT:
             return out
@@ -137,10 +169,12 @@ class GraphReadSql:
         """
 
     @cache  # noqa: B019
-    def edges_of_nodes(self, direction: Direction, typed: bool) -> str:
-        """$4 node keys, $5 per-node limit, $6 edge types when ``typed`` → edge rows with
-        ``node_key``, at most $5 per key, each key's ordered by (type, from, to, id)."""
-        touching = self._touching(direction, typed=typed, lean=False, per_node=True)
+    def edges_of_nodes(self, direction: Direction, typed: bool, timed: bool = False) -> str:
+        """$4 node keys, $5 per-node limit, $6 edge types when ``typed``, then the read's
+        time when ``timed`` → edge rows with ``node_key``, at most $5 per key, each key's
+        ordered by (type, from, to, id)."""
+        when = _when_param(typed, timed)
+        touching = self._touching(direction, typed=typed, lean=False, per_node=True, when=when)
         return f"""
             WITH {self._keyed()}, e AS ({touching})
             SELECT * FROM (
@@ -153,33 +187,42 @@ class GraphReadSql:
         """
 
     @cache  # noqa: B019
-    def degrees(self) -> str:
-        """$4 node keys → (key, degree): visible edges touching each, each edge once."""
-        touching = self._touching(Direction.BOTH, typed=False, lean=True, per_node=True)
+    def degrees(self, timed: bool = False) -> str:
+        """$4 node keys, $5 the read's time when ``timed`` → (key, degree): visible edges
+        touching each, each edge once."""
+        when = 5 if timed else None
+        touching = self._touching(Direction.BOTH, typed=False, lean=True, per_node=True,
+                                  when=when)  # fmt: skip
         return f"""
             WITH {self._keyed()}, e AS ({touching})
             SELECT e.node_key AS key, count(*) AS degree FROM e GROUP BY e.node_key
         """
 
     @cache  # noqa: B019
-    def frontier_edges(self, direction: Direction, typed: bool, lean: bool) -> str:
-        """$4 frontier keys, $5 limit, $6 edge types when ``typed`` → at most $5 edges that
-        touch the frontier, each once, ordered by (type, from, to, id)."""
-        touching = self._touching(direction, typed=typed, lean=lean, per_node=False)
+    def frontier_edges(
+        self, direction: Direction, typed: bool, lean: bool, timed: bool = False
+    ) -> str:
+        """$4 frontier keys, $5 limit, $6 edge types when ``typed``, then the read's time
+        when ``timed`` → at most $5 edges that touch the frontier, each once, ordered by
+        (type, from, to, id)."""
+        when = _when_param(typed, timed)
+        touching = self._touching(direction, typed=typed, lean=lean, per_node=False, when=when)
         return f"""
             WITH {self._keyed()}, e AS ({touching})
             SELECT * FROM e ORDER BY {_EDGE_ORDER} LIMIT $5
         """
 
     @cache  # noqa: B019
-    def edges_by_ids(self) -> str:
-        """$4 edge ids → the visible ones among them, with both vertices visible."""
+    def edges_by_ids(self, timed: bool = False) -> str:
+        """$4 edge ids, then the read's time when ``timed`` → the visible ones among them
+        valid then, with both vertices visible."""
+        valid = _valid(5 if timed else None, _key("a"), _key("b"))
         return f"""
             SELECT {_edge_columns(_key("a"), _key("b"), lean=False)}
             FROM (SELECT r.id, r.start_id, r.end_id, r.properties FROM {self.edges} r
                   WHERE r.id = ANY($4::ag_catalog.graphid[]) OFFSET 0) r
             {self._vertex_by_id("a", "r.start_id")} {self._vertex_by_id("b", "r.end_id")}
-            WHERE {_visible("r", "a", "b")}
+            WHERE {_visible("r", "a", "b")}{valid}
         """
 
     @cache  # noqa: B019

@@ -14,6 +14,7 @@ import json
 from collections import defaultdict
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from datetime import datetime
 
 import asyncpg
 
@@ -27,12 +28,14 @@ from kenning.domain.graph.find import (
 )
 from kenning.domain.graph.model import (
     Direction,
+    EdgeValidity,
     EdgeView,
     Hop,
     NodeView,
     VertexPart,
     merge_vertices,
 )
+from kenning.domain.ingestion.validity import EndReason, from_iso, iso
 from kenning.storage.db.pool import Connection
 from kenning.storage.db.visibility import reader_params
 from kenning.storage.graph.chunk_reads import chunk_view
@@ -51,6 +54,23 @@ def _edge(row: asyncpg.Record) -> EdgeView:
         evidence_chunk_ids=tuple(evidence or ()),
         extracted_by=row["extracted_by"],
         extraction_confidence=_number(row["extraction_confidence"]),
+        validity=_validity(row),
+    )
+
+
+def _validity(row: asyncpg.Record) -> EdgeValidity:
+    def at(column: str) -> datetime | None:
+        text = row[column]
+        return from_iso(text) if text else None
+
+    reason = row["ended_reason"]
+    return EdgeValidity(
+        valid_from=at("valid_from"),
+        valid_to=at("valid_to"),
+        recorded_at=at("recorded_at"),
+        ended_at=at("ended_at"),
+        ended_reason=EndReason(reason) if reason else None,
+        ended_by=row["ended_by"] or None,
     )
 
 
@@ -78,10 +98,18 @@ def _typed(edge_types: tuple[str, ...] | None) -> tuple[object, ...]:
 class PgGraphReader:
     """Implements ``GraphReader`` and ``NodeFinder``; every method is one statement."""
 
-    def __init__(self, pool: asyncpg.Pool | Connection, graph: str) -> None:
+    def __init__(
+        self, pool: asyncpg.Pool | Connection, graph: str, as_of: datetime | None = None
+    ) -> None:
         self._pool = pool
         self._sql = graph_read_sql(graph)
         self._graph = graph
+        self._as_of = as_of
+        # The read's time as a trailing parameter of the edge statements (none: now).
+        self._when: tuple[object, ...] = () if as_of is None else (iso(as_of),)
+
+    def at(self, when: datetime | None) -> PgGraphReader:
+        return PgGraphReader(self._pool, self._graph, when)
 
     async def find_nodes(self, reader: Scope, query: FindNodesQuery) -> list[NodeHit]:
         args = (*reader_params(reader), query.text, query.exact_key, query.exact_id)
@@ -124,11 +152,12 @@ class PgGraphReader:
         if not keys or edge_types == ():
             return {}
         rows = await self._pool.fetch(
-            self._sql.edges_of_nodes(direction, edge_types is not None),
+            self._sql.edges_of_nodes(direction, edge_types is not None, bool(self._when)),
             *reader_params(reader),
             sorted(set(keys)),
             limit,
             *_typed(edge_types),
+            *self._when,
         )
         found: dict[str, list[EdgeView]] = defaultdict(list)
         for row in rows:
@@ -139,8 +168,9 @@ class PgGraphReader:
         if not keys:
             return {}
         rows = await self._pool.fetch(
-            self._sql.degrees(), *reader_params(reader), sorted(set(keys))
-        )
+            self._sql.degrees(bool(self._when)), *reader_params(reader), sorted(set(keys)),
+            *self._when,
+        )  # fmt: skip
         return {row["key"]: int(row["degree"]) for row in rows}
 
     async def expand(
@@ -178,19 +208,21 @@ class PgGraphReader:
         if not frontier or edge_types == ():
             return []
         return await self._pool.fetch(
-            self._sql.frontier_edges(direction, edge_types is not None, lean),
+            self._sql.frontier_edges(direction, edge_types is not None, lean, bool(self._when)),
             *reader_params(reader),
             sorted(set(frontier)),
             limit,
             *_typed(edge_types),
+            *self._when,
         )
 
     async def edges_by_ids(self, reader: Scope, ids: Sequence[int]) -> dict[int, EdgeView]:
         if not ids:
             return {}
         rows = await self._pool.fetch(
-            self._sql.edges_by_ids(), *reader_params(reader), sorted(set(ids))
-        )
+            self._sql.edges_by_ids(bool(self._when)), *reader_params(reader), sorted(set(ids)),
+            *self._when,
+        )  # fmt: skip
         return {row["id"]: _edge(row) for row in rows}
 
     async def chunks_of(

@@ -9,7 +9,7 @@ settings whitelist and is re-checked here. The agtype fragments live in ``storag
 
 from __future__ import annotations
 
-from kenning.storage.db.agtype import GRAPH_NAME, as_jsonb, prop, to_agtype
+from kenning.storage.db.agtype import GRAPH_NAME, as_jsonb, iso_text, prop, to_agtype
 
 
 class GraphSql:
@@ -89,14 +89,22 @@ class GraphSql:
 
     def upsert_edges(self) -> str:
         """$1..$3 scope; $4 from keys; $5 edge types; $6 to keys; $7 evidence (jsonb[]);
-        $8 other properties (jsonb[]: provenance), which fill what an existing edge lacks."""
+        $8 other properties (jsonb[]: provenance), which fill what an existing edge lacks.
+        A new edge is recorded now and valid from its ``validFrom`` property (now when
+        absent); an existing one keeps the earlier ``validFrom`` of the two."""
         # Parenthesized: `->` and `||` share one precedence level in PostgreSQL.
         evidence = f"({as_jsonb(f'{self.edges}.properties')} -> 'evidenceChunkIds')"
         added = f"({as_jsonb('EXCLUDED.properties')} -> 'evidenceChunkIds')"
+        now = iso_text("now()")
+        earliest = (
+            f"least({as_jsonb(f'{self.edges}.properties')} ->> 'validFrom', "
+            f"{as_jsonb('EXCLUDED.properties')} ->> 'validFrom')"
+        )
         return f"""
             INSERT INTO {self.edges} (start_id, end_id, properties)
             SELECT s.id, e.id, {
             to_agtype(
+                f"jsonb_build_object('validFrom', {now}, 'recordedAt', {now}) || "
                 "u.pr || jsonb_build_object('edgeType', u.et, 'client', $1::text, "
                 "'project', $2::text, 'group', $3::text, 'evidenceChunkIds', u.ev)"
             )
@@ -112,7 +120,7 @@ class GraphSql:
                 f"jsonb_set({as_jsonb('EXCLUDED.properties')} || "
                 f"{as_jsonb(f'{self.edges}.properties')}, '{{evidenceChunkIds}}', "
                 f"(SELECT jsonb_agg(DISTINCT x ORDER BY x) FROM jsonb_array_elements_text("
-                f"{evidence} || {added}) AS x))"
+                f"{evidence} || {added}) AS x)) || jsonb_build_object('validFrom', {earliest})"
             )
         }
         """
@@ -135,7 +143,8 @@ class GraphSql:
               AND r.start_id = v.id
               AND ({evidence}) ?| $5::text[]
             RETURNING r.id AS id,
-                      jsonb_array_length({as_jsonb("r.properties")} -> 'evidenceChunkIds') AS left
+                      jsonb_array_length({as_jsonb("r.properties")} -> 'evidenceChunkIds') AS left,
+                      {prop("v", "key")} AS from_key, {prop("r", "edgeType")} AS edge_type
         """
 
     def delete_edges_without_evidence(self) -> str:

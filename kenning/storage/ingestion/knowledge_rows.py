@@ -4,23 +4,35 @@ so that a large document's can be built in the worker thread (``domain.off_loop`
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from datetime import datetime
 
 import numpy as np
 
 from kenning.domain.ingestion.request import ChunkRecord, EdgeRecord
+from kenning.domain.ingestion.validity import iso
 
 
-def edge_columns(edges: Sequence[EdgeRecord]) -> tuple[list[str], ...]:
+def edge_columns(
+    edges: Sequence[EdgeRecord], observed: Mapping[str, datetime] | None = None
+) -> tuple[list[str], ...]:
     """The statement's arrays: from keys, types, to keys, evidence (JSON) and properties
-    (JSON), in key order."""
+    (JSON), in key order. An edge whose evidence has an ``observed`` time is valid from the
+    earliest (``validFrom``); the statement fills in the transaction's time otherwise."""
     ordered = sorted(edges, key=lambda e: (e.from_key, e.edge_type, e.to_key))
+    known = observed or {}
+
+    def properties(edge: EdgeRecord) -> str:
+        times = [known[c] for c in edge.evidence_chunk_ids if c in known]
+        valid = {"validFrom": iso(min(times))} if times else {}
+        return json.dumps({**edge.properties, **valid})
+
     return (
         [e.from_key for e in ordered],
         [e.edge_type for e in ordered],
         [e.to_key for e in ordered],
         [json.dumps(sorted(set(e.evidence_chunk_ids))) for e in ordered],
-        [json.dumps(dict(e.properties)) for e in ordered],
+        [properties(e) for e in ordered],
     )
 
 
@@ -47,6 +59,7 @@ def chunk_records(chunks: Sequence[ChunkRecord]) -> list[tuple[object, ...]]:
             c.revision,
             c.content_hash,
             json.dumps(dict(c.metadata)),
+            c.observed_at,
         )
         for c in chunks
     ]

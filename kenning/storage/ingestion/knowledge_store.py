@@ -6,6 +6,7 @@ import asyncio
 import json
 import logging
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
+from datetime import datetime
 from typing import TypeVar
 
 import asyncpg
@@ -40,6 +41,7 @@ from kenning.storage.ingestion.source_rows import (
     limit_lock_wait,
     upsert_source,
 )
+from kenning.storage.ingestion.timelines import settle
 
 T = TypeVar("T")
 logger = logging.getLogger("kenning.storage")
@@ -48,7 +50,7 @@ _RETRIES = 5
 _CHUNK_COLUMNS = (
     "id", "source_urn", "ordinal", "kind", "client_id", "project_id", "group_id", "content",
     "embedding", "graph_refs", "knowledge_type", "info_type", "tags", "source_kind",
-    "connection_id", "external_id", "revision", "content_hash", "metadata",
+    "connection_id", "external_id", "revision", "content_hash", "metadata", "observed_at",
 )  # fmt: skip
 
 
@@ -71,6 +73,10 @@ class PgWriteUnit:
         self._aliases = AliasGuard(conn)
         self._written: dict[tuple[str, str, str], set[str]] = {}
         self._pending: list[ChunkRecord] = []
+        # (scope, from key, edge type) groups whose edges changed: their timelines settle
+        # before the commit (``timelines.settle``); and the observed times of chunks written.
+        self.touched: dict[tuple[str, str, str], set[tuple[str, str]]] = {}
+        self._observed: dict[str, datetime] = {}
 
     @property
     def connection(self) -> Connection:
@@ -114,7 +120,8 @@ class PgWriteUnit:
 
     async def remove_source(self, scope: Scope, source_urn: str) -> tuple[PurgeCounts, list[str]]:
         await self.flush()
-        return await remove_source(self._conn, self._sql, scope, source_urn)
+        touched = self.touched.setdefault(_scope(scope), set())
+        return await remove_source(self._conn, self._sql, scope, source_urn, touched)
 
     async def remove_files(self, scope: Scope, source_urn: str) -> int:
         await self.flush()
@@ -126,6 +133,7 @@ class PgWriteUnit:
 
     async def write_chunks(self, chunks: Sequence[ChunkRecord]) -> None:
         self._pending.extend(chunks)
+        self._observed.update((c.id, c.observed_at) for c in chunks if c.observed_at)
 
     async def flush(self, also: Mapping[str, Collection[str]] | None = None) -> None:
         """Write the held chunks, resolving their references (and ``also``: client → keys
@@ -187,8 +195,18 @@ class PgWriteUnit:
         ends = {k for e in edges for k in (e.from_key, e.to_key)}
         keys = await self._aliases.resolve(scope.client_id, ends)
         size = sum(len(e.evidence_chunk_ids) for e in edges) * 40  # about the JSON's size
-        columns = await off_loop(size, lambda: edge_columns(rekey_edges(edges, keys)))
+        rekeyed = rekey_edges(edges, keys)
+        columns = await off_loop(size, lambda: edge_columns(rekeyed, self._observed))
         await self._conn.execute(self._sql.upsert_edges(), *_scope(scope), *columns)
+        self.touched.setdefault(_scope(scope), set()).update(
+            (e.from_key, e.edge_type) for e in rekeyed
+        )
+
+    async def settle(self) -> None:
+        """Recompute the touched groups' timelines (see ``timelines.settle``)."""
+        await self.flush()
+        touched, self.touched = self.touched, {}
+        await settle(self._conn, self._sql, touched)
 
     async def record_source(self, record: SourceRecord) -> None:
         await self.flush()
@@ -259,7 +277,7 @@ class PgKnowledgeStore:
                 async with self._pool.acquire() as conn, conn.transaction():
                     unit = PgWriteUnit(conn, self._sql)
                     done = await work(unit)
-                    await unit.flush()
+                    await unit.settle()
                     return done
             except asyncpg.LockNotAvailableError:
                 raise LockWaitError("another transaction held what this write needed") from None

@@ -12,9 +12,10 @@ _WHERE = "client_id = $1 AND project_id = $2 AND group_id = $3 AND source_urn = 
 
 
 async def remove_source(
-    conn: Connection, sql: GraphSql, scope: Scope, source_urn: str
+    conn: Connection, sql: GraphSql, scope: Scope, source_urn: str, touched: set[tuple[str, str]]
 ) -> tuple[PurgeCounts, list[str]]:
-    """Delete the source's rows; return the counts and the keys it mentioned."""
+    """Delete the source's rows; return the counts and the keys it mentioned. The (from key,
+    edge type) of every edge that lost evidence is added to ``touched``."""
     parts = (scope.client_id, scope.project_id, scope.group_id, source_urn)
     deleted_chunks = await conn.fetch(f"DELETE FROM chunks WHERE {_WHERE} RETURNING id", *parts)
     chunk_ids = [r["id"] for r in deleted_chunks]
@@ -28,9 +29,10 @@ async def remove_source(
     )
     stripped = deleted = 0
     if chunk_ids and mentions:
-        touched = await conn.fetch(sql.strip_evidence(), *parts[:3], mentions, chunk_ids)
-        stripped = len(touched)
-        empty = [r["id"] for r in touched if r["left"] == 0]
+        edges = await conn.fetch(sql.strip_evidence(), *parts[:3], mentions, chunk_ids)
+        stripped = len(edges)
+        touched.update((r["from_key"], r["edge_type"]) for r in edges)
+        empty = [r["id"] for r in edges if r["left"] == 0]
         if empty:
             result = await conn.execute(sql.delete_edges_without_evidence(), empty)
             deleted = int(result.split()[-1])

@@ -17,7 +17,7 @@ from strawberry.types import ExecutionResult
 from kenning.domain.access.scope import Scope
 from tests.support.graph_data import scope_input
 from tests.support.graphql_api import Api
-from tests.support.leaks.corpus import KEYS, KINDS, Reader, tags_in
+from tests.support.leaks.corpus import EDGE_TYPES, KEYS, KINDS, Reader, tags_in
 from tests.support.leaks.ground_truth import EdgeId, Stored
 from tests.support.leaks.read_paths import (
     FILTER_KINDS,
@@ -193,6 +193,17 @@ class Audit:
         assert rag <= set(visible.chunks) and (rag or not visible.chunks), (self.who, pack)
         assert context["__typename"] == "AgentContext", (self.who, context)
         assert (context["entity"] is not None) == (probe.entity in visible.keys), self.who
+        for edge_type in EDGE_TYPES:
+            got_history = {
+                (i["from"], i["edgeType"], i["to"], as_scope(i["scope"]))
+                for i in answers[f"edgeHistory_{edge_type}"]
+            }
+            want = {e.identity for e in visible.edges
+                    if e.from_key == probe.entity and e.edge_type == edge_type}  # fmt: skip
+            assert got_history == want, (self.who, edge_type, got_history ^ want)
+        declared = [t for client, t in self.stored.relations if client == self.reader.client_id]
+        got_relations = [r["edgeType"] for r in answers["relations"]]
+        assert got_relations == declared, (self.who, got_relations, declared)
         check_ins = answers["checkIns"]
         assert check_ins["__typename"] == "CheckInPage" and not check_ins["hasNextPage"], self.who
         got = {c["id"] for c in check_ins["nodes"]}

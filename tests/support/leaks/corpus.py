@@ -251,8 +251,19 @@ def _graph_input(doc: Document) -> dict[str, Any]:
     }
 
 
+_DEFINE = """mutation($scope: ScopeInput) {
+  defineRelation(edgeType: "knows", cardinality: MANY, description: "d", scope: $scope) {
+    __typename } }"""
+
+
 async def write_corpus(api: Api, docs: Sequence[Document]) -> None:
-    """Write every document through GraphQL; any failure stops the test."""
+    """Write every document through GraphQL; any failure stops the test. Each client
+    written to declares the relation ``knows`` (MANY: it ends no edge), declared by a key
+    id naming the client, so ``relations`` has something per client to keep apart."""
+    for client in sorted({doc.scope.client_id for doc in docs}):
+        declarer = api.as_(principal(Scope(client), Role.AGENT))
+        declared = await declarer(_DEFINE, scope=scope_input(Scope(client)))
+        assert declared["defineRelation"]["__typename"] == "DefineRelationSuccess", declared
     for doc in docs:
         payload = _graph_input(doc) if doc.structured else _text_input(doc)
         writer = api

@@ -85,6 +85,8 @@ class Stored:
     groups: ProjectGroups
     """Which group each project is in, as recorded: the rule reads it, not row stamps."""
     check_ins: tuple[StoredCheckIn, ...] = ()
+    relations: tuple[tuple[str, str], ...] = ()
+    """(client, edge type) of every declared relation: a reader sees its client's."""
 
     def can_see(self, reader: Scope, row: Scope) -> bool:
         """The reference rule, over the recorded groups."""
@@ -155,7 +157,9 @@ async def load(pool: asyncpg.Pool, graph: str) -> Stored:
         StoredCheckIn(r["id"], Scope(r["client_id"], r["project_id"], r["group_id"]), r["text"])
         for r in check_in_rows
     )
-    stored = Stored(chunks, tuple(vertices), tuple(edges), groups, check_ins)
+    relation_rows = await pool.fetch("SELECT client_id, edge_type FROM relations")
+    relations = tuple(sorted((r["client_id"], r["edge_type"]) for r in relation_rows))
+    stored = Stored(chunks, tuple(vertices), tuple(edges), groups, check_ins, relations)
     _check_placement(stored)
     return stored
 
@@ -243,6 +247,7 @@ async def fresh(api: Api) -> None:
     async with api.runtime.pool.acquire() as conn:
         await conn.execute(
             "TRUNCATE chunks, sources, source_mentions, aliases, project_groups, check_ins, "
+            "relations, edge_intervals, edge_endings, "
             f'{graph}."Entity", {graph}."REL"'
         )
 

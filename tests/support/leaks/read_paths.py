@@ -2,7 +2,8 @@
 
 A *block* is the list of root fields (search in each mode and once filtered, chunksByKind
 for each kind, chunks and chunk by id, nodes, node, findNodes by key and by a misspelling,
-neighbors, path, evidencePack, agentContext, checkIns), aliased with a
+neighbors, path, evidencePack, agentContext, edgeHistory per edge type, relations,
+checkIns), aliased with a
 prefix and read with one scope variable. Two blocks with different scopes can share a
 request, which also checks that the per-request loaders keep reader scopes apart.
 """
@@ -19,7 +20,7 @@ from strawberry.types import ExecutionResult
 from kenning.domain.access.principal import Principal
 from kenning.resolvers.context import Context
 from tests.support.graphql_api import Api
-from tests.support.leaks.corpus import GRAPH_KIND, KEYS, KINDS, TEXT_KINDS, WORD
+from tests.support.leaks.corpus import EDGE_TYPES, GRAPH_KIND, KEYS, KINDS, TEXT_KINDS, WORD
 
 MISSING_KEY = "user:nobody"
 MISSING_CHUNK = "no-such-chunk"
@@ -140,6 +141,15 @@ def block(
             "__typename infoType text lines { __typename text chunkIds score } } } "
             "... on ScopeError { code message } }",
         ),
+        *(
+            (
+                f"{prefix}edgeHistory_{edge_type}",
+                f'edgeHistory(from: "{probe.entity}", edgeType: "{edge_type}", {s}) '
+                "{ __typename from edgeType to scope { ...S } validFrom validTo endedBy }",
+            )
+            for edge_type in EDGE_TYPES
+        ),
+        (f"{prefix}relations", f"relations({s}) {{ __typename edgeType definedBy }}"),
         (
             f"{prefix}checkIns",
             f"checkIns(first: 100, {s}) {{ __typename ... on CheckInPage {{ hasNextPage "

@@ -1,0 +1,246 @@
+"""Edge timelines kept in step with the evidence, inside the writer's transaction.
+
+A write unit notes every (scope, from key, relation) group whose edges it touched. Before
+it commits, the groups that need a timeline (the relation is declared ``ONE`` for the
+client, or the group has explicit endings or earlier intervals) are recomputed from their
+evidence (``kenning.domain.ingestion.validity.timeline``): ``edge_intervals`` is rewritten for
+the group, each edge takes its latest interval as properties, and the evidence chunks whose
+every edge has ended are marked superseded (and unmarked when one is current again). Other
+groups keep the cheap rule of ``upsert_edges``: valid from the first evidence, never ended.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Collection
+
+from kenning.domain.ingestion.validity import (
+    Assertion,
+    Cardinality,
+    Ending,
+    EndReason,
+    Interval,
+    iso,
+    latest,
+    timeline,
+)
+from kenning.storage.db.agtype import as_jsonb, prop, to_agtype
+from kenning.storage.db.pool import Connection
+from kenning.storage.ingestion.graph_write_sql import GraphSql
+
+Parts = tuple[str, str, str]
+Group = tuple[str, str]  # (from key, edge type)
+_VALIDITY = ("validFrom", "validTo", "recordedAt", "endedAt", "endedReason", "endedBy")
+_GROUPS = "(from_key, edge_type) IN (SELECT * FROM unnest($4::text[], $5::text[]))"
+_SCOPE = "client_id = $1 AND project_id = $2 AND group_id = $3"
+
+
+async def cardinalities(conn: Connection, client_id: str) -> dict[str, Cardinality]:
+    """The relations ``client_id`` declared, by edge type."""
+    rows = await conn.fetch(
+        "SELECT edge_type, cardinality FROM relations WHERE client_id = $1", client_id
+    )
+    return {r["edge_type"]: Cardinality(r["cardinality"]) for r in rows}
+
+
+async def settle(conn: Connection, sql: GraphSql, touched: dict[Parts, set[Group]]) -> None:
+    """Recompute the timelines of the touched groups that need one."""
+    by_client: dict[str, dict[str, Cardinality]] = {}
+    for parts in sorted(touched):
+        groups = touched[parts]
+        if parts[0] not in by_client:
+            by_client[parts[0]] = await cardinalities(conn, parts[0])
+        declared = by_client[parts[0]]
+        needed = {g for g in groups if declared.get(g[1]) is Cardinality.ONE}
+        rest = sorted(groups - needed)
+        if rest:
+            needed |= await _with_history(conn, parts, rest)
+        if needed:
+            await recompute(conn, sql, parts, needed, declared)
+
+
+async def _with_history(conn: Connection, parts: Parts, groups: list[Group]) -> set[Group]:
+    rows = await conn.fetch(
+        f"""SELECT from_key, edge_type FROM edge_endings WHERE {_SCOPE} AND {_GROUPS}
+            UNION SELECT from_key, edge_type FROM edge_intervals WHERE {_SCOPE} AND {_GROUPS}""",
+        *parts,
+        [g[0] for g in groups],
+        [g[1] for g in groups],
+    )
+    return {(r["from_key"], r["edge_type"]) for r in rows}
+
+
+async def recompute(
+    conn: Connection,
+    sql: GraphSql,
+    parts: Parts,
+    groups: Collection[Group],
+    declared: dict[str, Cardinality],
+) -> list[Interval]:
+    """Rewrite the groups' intervals and edge properties; returns the intervals that end."""
+    ordered = sorted(groups)
+    froms, types = [g[0] for g in ordered], [g[1] for g in ordered]
+    # One writer per group at a time, in a stable order: the reads below then see every
+    # assertion and ending committed before (a retraction racing an ingest).
+    await conn.execute(
+        """SELECT count(pg_advisory_xact_lock(hashtextextended(
+               $1::text || chr(31) || $2::text || chr(31) || $3::text || chr(31) || g.fk
+               || chr(31) || g.et, 11)))
+           FROM unnest($4::text[], $5::text[]) AS g(fk, et)""",
+        *parts,
+        froms,
+        types,
+    )
+    edges = await conn.fetch(_edges_sql(sql), *parts, froms, types)
+    evidence = sorted({c for e in edges for c in json.loads(e["evidence"])})
+    chunks = {
+        r["id"]: r
+        for r in await conn.fetch(
+            """SELECT id, coalesce(observed_at, created_at) AS observed, created_at, source_urn
+               FROM chunks WHERE client_id = $1 AND id = ANY($2::text[])""",
+            parts[0],
+            evidence,
+        )
+    }
+    endings = await conn.fetch(
+        f"""SELECT from_key, edge_type, to_key, valid_at, reason, ended_by, recorded_at
+            FROM edge_endings WHERE {_SCOPE} AND {_GROUPS}""",
+        *parts,
+        froms,
+        types,
+    )
+    assertions: dict[Group, list[Assertion]] = defaultdict(list)
+    for edge in edges:
+        for chunk_id in json.loads(edge["evidence"]):
+            chunk = chunks.get(chunk_id)
+            if chunk is not None:
+                assertions[(edge["from_key"], edge["edge_type"])].append(
+                    Assertion(edge["to_key"], chunk["observed"], chunk["created_at"],
+                              chunk["source_urn"])
+                )  # fmt: skip
+    ended: dict[Group, list[Ending]] = defaultdict(list)
+    for row in endings:
+        ended[(row["from_key"], row["edge_type"])].append(
+            Ending(row["to_key"], row["valid_at"], EndReason(row["reason"]), row["ended_by"],
+                   row["recorded_at"])
+        )  # fmt: skip
+    rows: list[tuple[object, ...]] = []
+    edge_ids: list[object] = []
+    edge_props: list[str] = []
+    ending: list[Interval] = []
+    for group in ordered:
+        cardinality = declared.get(group[1], Cardinality.MANY)
+        intervals = timeline(assertions.get(group, []), ended.get(group, []), cardinality)
+        rows += [(group[0], group[1], *_interval_row(i)) for i in intervals]
+        ending += [i for i in intervals if not i.current]
+        last = latest(intervals)
+        for edge in edges:
+            if (edge["from_key"], edge["edge_type"]) == group and edge["to_key"] in last:
+                edge_ids.append(edge["id"])
+                edge_props.append(json.dumps(_properties(last[edge["to_key"]])))
+    await conn.execute(f"DELETE FROM edge_intervals WHERE {_SCOPE} AND {_GROUPS}", *parts,
+                       froms, types)  # fmt: skip
+    if rows:
+        await conn.executemany(
+            """INSERT INTO edge_intervals (client_id, project_id, group_id, from_key,
+                   edge_type, to_key, valid_from, valid_to, recorded_at, ended_at,
+                   ended_reason, ended_by)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)""",
+            [(*parts, *row) for row in rows],
+        )
+    if edge_ids:
+        await conn.execute(_set_validity_sql(sql), edge_ids, edge_props)
+    if evidence:
+        await _mark_chunks(conn, sql, parts, evidence)
+    return ending
+
+
+def _interval_row(i: Interval) -> tuple[object, ...]:
+    reason = None if i.ended_reason is None else i.ended_reason.value
+    return (i.to_key, i.valid_from, i.valid_to, i.recorded_at, i.ended_at, reason, i.ended_by)
+
+
+def _properties(i: Interval) -> dict[str, str]:
+    props = {"validFrom": iso(i.valid_from), "recordedAt": iso(i.recorded_at)}
+    if i.valid_to is not None and i.ended_at is not None and i.ended_reason is not None:
+        props |= {
+            "validTo": iso(i.valid_to),
+            "endedAt": iso(i.ended_at),
+            "endedReason": i.ended_reason.value,
+            "endedBy": i.ended_by or "",
+        }
+    return props
+
+
+def _edges_sql(sql: GraphSql) -> str:
+    """$1..$3 scope; $4 from keys; $5 edge types → the groups' edges at that scope."""
+    return f"""
+        SELECT r.id, g.fk AS from_key, g.et AS edge_type, {prop("e", "key")} AS to_key,
+               ag_catalog.agtype_out(r.properties OPERATOR(ag_catalog.->)
+                                     'evidenceChunkIds'::text)::text AS evidence
+        FROM unnest($4::text[], $5::text[]) AS g(fk, et)
+        CROSS JOIN LATERAL (
+            SELECT s.id FROM {sql.vertices} s
+            WHERE {sql.scope_match("s", 1)} AND {prop("s", "key")} = g.fk OFFSET 0) s
+        CROSS JOIN LATERAL (
+            SELECT r.id, r.end_id, r.properties FROM {sql.edges} r
+            WHERE r.start_id = s.id OFFSET 0) r
+        CROSS JOIN LATERAL (
+            SELECT e.properties FROM {sql.vertices} e WHERE e.id = r.end_id OFFSET 0) e
+        WHERE {prop("r", "edgeType")} = g.et AND {sql.scope_match("r", 1)}
+        ORDER BY r.id
+    """
+
+
+def _set_validity_sql(sql: GraphSql) -> str:
+    """$1 edge ids, $2 their validity properties (jsonb[]), replacing the old ones."""
+    drop = " - ".join(f"'{name}'" for name in _VALIDITY)
+    return f"""
+        UPDATE {sql.edges} r
+        SET properties = {to_agtype(f"({as_jsonb('r.properties')} - {drop}) || u.props")}
+        FROM unnest($1::ag_catalog.graphid[], $2::jsonb[]) AS u(id, props)
+        WHERE r.id = u.id
+    """
+
+
+async def _mark_chunks(conn: Connection, sql: GraphSql, parts: Parts, ids: list[str]) -> None:
+    """Mark superseded the chunks among ``ids`` whose every edge has ended (by the source
+    that ended the last of them); unmark those with a current edge again. Chunks a writer
+    superseded by name (``superseded_by`` a source, no edge of theirs current) stay."""
+    evidence = f"({as_jsonb('r.properties')} -> 'evidenceChunkIds')"
+    await conn.execute(
+        f"""
+        WITH c AS MATERIALIZED (
+            SELECT c.id, c.graph_refs FROM chunks c
+            WHERE c.client_id = $1 AND c.id = ANY($4::text[])
+        ),
+        cited AS (
+            SELECT c.id,
+                   bool_and({prop("r", "validTo")} IS NOT NULL) AS ended,
+                   max({prop("r", "endedAt")}) AS ended_at,
+                   (array_agg({prop("r", "endedBy")} ORDER BY {prop("r", "endedAt")} DESC
+                    NULLS LAST))[1] AS ended_by
+            FROM c
+            CROSS JOIN LATERAL unnest(c.graph_refs) AS k(key)
+            CROSS JOIN LATERAL (
+                SELECT v.id FROM {sql.vertices} v
+                WHERE {sql.scope_match("v", 1)} AND {prop("v", "key")} = k.key OFFSET 0) v
+            CROSS JOIN LATERAL (
+                SELECT r.properties FROM {sql.edges} r WHERE r.start_id = v.id OFFSET 0) r
+            WHERE {evidence} ? c.id
+            GROUP BY c.id
+        )
+        UPDATE chunks t
+        SET superseded_at = CASE WHEN cited.ended
+                                 THEN coalesce(t.superseded_at, cited.ended_at::timestamptz)
+                                 END,
+            superseded_by = CASE WHEN cited.ended THEN coalesce(t.superseded_by, cited.ended_by)
+                                 END
+        FROM cited
+        WHERE t.client_id = $1 AND t.id = cited.id
+          AND (t.superseded_at IS NULL) = cited.ended
+        """,
+        *parts,
+        ids,
+    )
