@@ -13,7 +13,9 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from kenning.domain.ingestion.validity import as_of as read_time
 from kenning.domain.memory import rules
+from kenning.domain.memory.agent_context import When
 from kenning.domain.memory.context_request import context_for_keys
 from kenning.domain.memory.procedures import ProcedureMatch, find_procedures
 from kenning.domain.retrieval.agent_context import ContextSection
@@ -43,15 +45,30 @@ async def get_context_tool(
         int | None, Field(description="Characters per section (rules are never cut).")
     ] = None,
     scope: NarrowScope = None,
+    as_of: Annotated[
+        datetime | None,
+        Field(
+            description="Answer as things were then (ISO 8601 with a time zone); "
+            "a time to come answers as now."
+        ),
+    ] = None,
+    include_history: Annotated[
+        bool,
+        Field(
+            description="Also list what no longer holds, with its validity, in a "
+            "'history' section (never stated as current)."
+        ),
+    ] = False,
 ) -> dict[str, Any]:
     """Rules, the user, pieces by info type, graph, session and procedures for ``query``."""
     who = caller(ctx)
     runtime = who.runtime
+    now = datetime.now(UTC)
     found = await context_for_keys(
         query, user=(user_key, "userKey") if user_key is not None else None,
         entity_keys=entity_keys or [], limit=limit, budget=budget,
-        reader=read_scope(who, scope), now=datetime.now(UTC), ports=runtime.memory_ports(),
-        aliases=runtime.aliases,
+        reader=read_scope(who, scope), now=now, ports=runtime.memory_ports(),
+        aliases=runtime.aliases, when=When(read_time(as_of, now), include_history),
     )  # fmt: skip
     return {
         "user": plain(found.entity),

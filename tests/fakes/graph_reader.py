@@ -36,6 +36,12 @@ class FakeGraph:
         """The fake holds current edges only: every time answers as now."""
         return self
 
+    async def every_edge_of(
+        self, reader: Scope, keys: Sequence[str], limit: int
+    ) -> dict[str, list[EdgeView]]:
+        """Every edge the fake holds is current."""
+        return await self.edges_of(reader, keys, Direction.BOTH, None, limit)
+
     def add_node(self, key: str, scope: Scope = GLOBAL, **properties: object) -> None:
         self.vertices.append((key, VertexPart(scope, key.split(":")[0], properties)))
 

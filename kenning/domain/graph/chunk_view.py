@@ -30,6 +30,15 @@ class ChunkView:
     revision: str | None
     metadata: Mapping[str, object] = field(default_factory=dict)
     created_at: datetime | None = None
+    # When its source says it was true; and when (and by what) it stopped being current:
+    # every edge it is evidence for ended, or a writer said a newer source replaces it.
+    observed_at: datetime | None = None
+    superseded_at: datetime | None = None
+    superseded_by: str | None = None
+
+    @property
+    def current(self) -> bool:
+        return self.superseded_at is None
 
 
 class ChunkReader(Protocol):

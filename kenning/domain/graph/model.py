@@ -225,6 +225,13 @@ class GraphReader(Protocol):
         then (``validFrom <= when < validTo``)."""
         ...
 
+    async def every_edge_of(
+        self, reader: Scope, keys: Sequence[str], limit: int
+    ) -> dict[str, list[EdgeView]]:
+        """At most ``limit`` visible edges per key, both directions, ended ones included
+        (each with its validity): what a history read lists."""
+        ...
+
     async def nodes(self, reader: Scope, keys: Sequence[str]) -> dict[str, NodeView]:
         """The visible nodes among ``keys``, by key."""
         ...

@@ -15,6 +15,14 @@ Sections, in this order, each only when it has something to say:
 4. ``session``: the session's recent entries, newest first.
 5. ``procedures``: the client's procedures whose trigger is the query or that are similar to
    it, best first.
+6. ``history`` (only when asked, ``include_history``): what no longer holds, each line with
+   its validity: the entities' ended edges, by (relation, target, source), then superseded
+   search hits in rank order.
+
+**Only what holds is stated as current.** Edges are the ones valid now (or at ``as_of``);
+a hit whose chunk was superseded (every edge it is evidence for ended, or its source was
+replaced) never enters the other sections: with ``include_history`` it goes to ``history``,
+otherwise nowhere.
 
 A per-section character budget cuts each section's lowest-ranked lines first and says so
 (see ``kenning.domain.retrieval.agent_context``). The query is embedded once for the search and
@@ -33,8 +41,9 @@ from kenning.domain.access.project_groups import ProjectGroupStore
 from kenning.domain.access.scope import Scope
 from kenning.domain.embedding import Embedder
 from kenning.domain.errors import TooLargeError, ValidationError
-from kenning.domain.graph.chunk_view import ChunkReader
+from kenning.domain.graph.chunk_view import ChunkReader, ChunkView
 from kenning.domain.graph.model import Direction, EdgeView, GraphReader, NodeView
+from kenning.domain.memory import context_lines as formats
 from kenning.domain.memory import procedures, rules, session, user_knowledge
 from kenning.domain.retrieval.agent_context import (
     AgentContext,
@@ -65,8 +74,6 @@ MIN_BUDGET: Final = 100
 MAX_BUDGET: Final = 1_000_000
 # Hits of these kinds are already in the profile, as user knowledge.
 _KNOWLEDGE_KIND: Final = "user_knowledge_"
-# Soft pieces never enter the sections that hold one store's items (rules above all).
-_MEMORY_SECTIONS: Final = frozenset({"rules", "session", "procedures"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +105,18 @@ class Found:
     evidence_types: dict[str, str] = field(default_factory=dict)
     session: list[session.SessionEntry] = field(default_factory=list)
     procedures: list[procedures.ProcedureMatch] = field(default_factory=list)
+    ended: list[EdgeView] = field(default_factory=list)  # history only
+    superseded: list[SearchHit] = field(default_factory=list)  # history only
+    history: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class When:
+    """What time the context answers for (None: now), and whether it lists what no longer
+    holds in a ``history`` section."""
+
+    as_of: datetime | None = None
+    include_history: bool = False
 
 
 def check_request(query: str, entity_count: int, limit: int, budget: int | None) -> None:
@@ -124,10 +143,11 @@ async def agent_context(
     reader: Scope,
     now: datetime,
     ports: MemoryPorts,
+    when: When | None = None,
 ) -> AgentContext:
     """Read every layer for ``query``, the user entity and the other entities, then format."""
     check_request(query, len(entities), limit, budget)
-    found = await gather(query, user, entities, limit, reader, now, ports)
+    found = await gather(query, user, entities, limit, reader, now, ports, when or When())
     return AgentContext(user, build_sections(found, budget))
 
 
@@ -139,6 +159,7 @@ async def gather(
     reader: Scope,
     now: datetime,
     ports: MemoryPorts,
+    when: When,
 ) -> Found:
     """Every layer's items, read concurrently; the query is embedded once."""
     embedder = OnceEmbedder(ports.embedder)
@@ -146,7 +167,7 @@ async def gather(
     request = SearchRequest(query=query, mode=SearchMode.HYBRID, limit=limit)
     hits, edges, knowledge, hard, recent, matched = await asyncio.gather(
         search(request, reader=reader, embedder=embedder, index=ports.index, config=ports.config),
-        _edges(ports.graph, reader, keys),
+        _edges(ports.graph.at(when.as_of), reader, keys),
         user_knowledge.user_context(reader, ports.knowledge),
         _rules(reader, ports),
         _recent(reader, min(limit, session.MAX_ENTRIES), ports.session),
@@ -157,10 +178,27 @@ async def gather(
     )  # fmt: skip
     found = Found(user, [e for e in entities if not user or e.key != user.key], hard)
     found.knowledge = [item for group in knowledge.categories for item in group.items]
-    found.hits = [h for h in hits if not h.chunk.kind.startswith(_KNOWLEDGE_KIND)]
+    soft = [h for h in hits if not h.chunk.kind.startswith(_KNOWLEDGE_KIND)]
+    found.hits = [h for h in soft if _held(h.chunk, when.as_of)]
     found.edges, found.session, found.procedures = edges, recent, matched
     found.evidence_types = await _evidence_types(found, reader, ports.chunks)
+    if when.include_history:
+        found.history = True
+        found.superseded = [h for h in soft if not _held(h.chunk, when.as_of)]
+        held = {e.id for e in edges}
+        every = await ports.graph.every_edge_of(reader, keys, ENTITY_EDGES) if keys else {}
+        ended = {e.id: e for key in keys for e in every.get(key, []) if e.id not in held}
+        found.ended = [ended[i] for i in sorted(ended)]
     return found
+
+
+def _held(chunk: ChunkView, as_of: datetime | None) -> bool:
+    """Whether the chunk was current then (now when ``as_of`` is None)."""
+    if as_of is None:
+        return chunk.superseded_at is None
+    if chunk.observed_at is not None and chunk.observed_at > as_of:
+        return False
+    return chunk.superseded_at is None or as_of < chunk.superseded_at
 
 
 def _as_trigger(query: str) -> str | None:
@@ -175,13 +213,13 @@ def build_sections(found: Found, budget: int | None) -> tuple[ContextSection, ..
     graph: dict[str, list[tuple[tuple[str, str, str], ContextLine]]] = {}
     if found.user is not None:
         heads["user_profile"] = property_lines(found.user.properties)
-    heads.setdefault("user_profile", []).extend(_knowledge_line(i) for i in found.knowledge)
+    heads.setdefault("user_profile", []).extend(formats.knowledge_line(i) for i in found.knowledge)
     heads["context"] = [entity_line(e) for e in sorted(found.entities, key=lambda e: e.key)]
     for hit in ranked_hits(found.hits):
-        pieces.setdefault(_routed(hit.chunk.info_type), []).append(piece_line(hit))
+        pieces.setdefault(formats.routed(hit.chunk.info_type), []).append(piece_line(hit))
     user_key = found.user.key if found.user else None
     for edge in found.edges:
-        section, rank, line = _edge_line(edge, user_key, found.evidence_types)
+        section, rank, line = formats.edge_line(edge, user_key, found.evidence_types)
         graph.setdefault(section, []).append((rank, line))
     named = {*heads, *pieces, *graph}
     ordered = [
@@ -189,56 +227,18 @@ def build_sections(found: Found, budget: int | None) -> tuple[ContextSection, ..
                 *(line for _, line in sorted(graph.get(name, []), key=lambda g: g[0]))])
         for name in section_order(named)
     ]  # fmt: skip
-    sections = [ContextSection("rules", tuple(_rule_line(r) for r in found.rules))]
+    sections = [ContextSection("rules", tuple(formats.rule_line(r) for r in found.rules))]
     sections += [fit(name, lines, budget) for name, lines in ordered]
-    sections.append(fit("session", [_session_line(e) for e in found.session], budget))
-    sections.append(fit("procedures", [_procedure_line(m) for m in found.procedures], budget))
-    return tuple(s for s in sections if s.lines or s.omitted)
-
-
-def _routed(info_type: str | None) -> str:
-    if not info_type or info_type in _MEMORY_SECTIONS:
-        return "context"
-    return info_type
-
-
-def _edge_line(
-    edge: EdgeView, user_key: str | None, evidence_types: dict[str, str]
-) -> tuple[str, tuple[str, str, str], ContextLine]:
-    rank = (edge.edge_type, edge.to_key, edge.from_key)
-    if edge.from_key == user_key:
-        return (
-            "user_profile",
-            rank,
-            ContextLine(f"{edge.edge_type} {edge.to_key}", edge.evidence_chunk_ids),
-        )
-    linked = [evidence_types[c] for c in sorted(edge.evidence_chunk_ids) if c in evidence_types]
-    section = _routed(linked[0] if linked else None)
-    text = f"{edge.from_key} {edge.edge_type} {edge.to_key}"
-    return section, rank, ContextLine(text, edge.evidence_chunk_ids)
-
-
-def _knowledge_line(item: user_knowledge.KnowledgeItem) -> ContextLine:
-    content = " ".join(item.content.split())
-    return ContextLine(f"{item.category.value.lower()} / {item.subject}: {content}")
-
-
-def _rule_line(rule: rules.HardRule) -> ContextLine:
-    return ContextLine(
-        f"{rule.rule_key} ({rule.rule_type.value}): {' '.join(rule.content.split())}"
+    sections.append(fit("session", [formats.session_line(e) for e in found.session], budget))
+    sections.append(
+        fit("procedures", [formats.procedure_line(m) for m in found.procedures], budget)
     )
-
-
-def _session_line(entry: session.SessionEntry) -> ContextLine:
-    at = entry.created_at.isoformat(timespec="seconds")
-    return ContextLine(f"{at} {entry.source.value}: {' '.join(entry.summary.split())}")
-
-
-def _procedure_line(match: procedures.ProcedureMatch) -> ContextLine:
-    found = match.procedure
-    steps = ", ".join(f"{s.agent}.{s.action}" for s in found.steps)
-    text = f"{found.trigger_pattern} ({found.source.value}): {found.description} | steps: {steps}"
-    return ContextLine(" ".join(text.split()), (), round(match.score, 6))
+    if found.history:
+        ended = sorted(found.ended, key=lambda e: (e.edge_type, e.to_key, e.from_key, e.id))
+        lines = [formats.ended_line(e) for e in ended]
+        lines += [formats.superseded_line(h) for h in ranked_hits(found.superseded)]
+        sections.append(fit("history", lines, budget))
+    return tuple(s for s in sections if s.lines or s.omitted)
 
 
 async def _edges(graph: GraphReader, reader: Scope, keys: list[str]) -> list[EdgeView]:

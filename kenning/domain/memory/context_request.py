@@ -11,7 +11,7 @@ from kenning.domain.access.scope import Scope
 from kenning.domain.ingestion.aliases import alias_resolved
 from kenning.domain.ingestion.node_keys import parse_key
 from kenning.domain.ingestion.ports import AliasResolver
-from kenning.domain.memory.agent_context import MemoryPorts, agent_context, check_request
+from kenning.domain.memory.agent_context import MemoryPorts, When, agent_context, check_request
 from kenning.domain.retrieval.agent_context import AgentContext
 
 
@@ -26,6 +26,7 @@ async def context_for_keys(
     now: datetime,
     ports: MemoryPorts,
     aliases: AliasResolver,
+    when: When | None = None,
 ) -> AgentContext:
     """``agent_context`` for ``user`` (its key and the argument that named it) and
     ``entity_keys``; keys that are not visible are left out."""
@@ -44,4 +45,5 @@ async def context_for_keys(
         reader=reader,
         now=now,
         ports=ports,
+        when=when,
     )

@@ -236,6 +236,8 @@ async def search(
         hits = await _hybrid(request, reader, embedder, index, config)
     if request.min_score is not None:
         hits = [hit for hit in hits if hit.score >= request.min_score]
+    # What still holds ranks above what was superseded (each keeps its order).
+    hits.sort(key=lambda hit: not hit.chunk.current)
     return hits[: request.limit]
 
 

@@ -8,6 +8,8 @@ from typing import Annotated
 import strawberry
 
 from kenning.domain.errors import ValidationError
+from kenning.domain.ingestion.validity import as_of as read_time
+from kenning.domain.memory.agent_context import When
 from kenning.domain.memory.context_request import context_for_keys
 from kenning.domain.retrieval import agent_context as context_domain
 from kenning.domain.retrieval import evidence as evidence_domain
@@ -74,9 +76,25 @@ async def resolve_agent_context(
     budget: Annotated[
         int | None, strawberry.argument(description="Characters per section (rules exempt).")
     ] = None,
+    as_of: Annotated[
+        datetime | None,
+        strawberry.argument(
+            description="Answer as things were then: edges valid and pieces current at that "
+            "time. A time to come answers as now."
+        ),
+    ] = None,
+    include_history: Annotated[
+        bool,
+        strawberry.argument(
+            description="Also list what no longer holds (ended edges, superseded pieces), "
+            "each with its validity, in a `history` section. Never stated as current."
+        ),
+    ] = False,
 ) -> AgentContextResult:
     """What an agent should know for `query`: rules, the user, pieces, graph, session."""
     runtime = info.context.runtime
+    now = datetime.now(UTC)
+    when = When(read_time(as_of, now), include_history)
     reader = read_scope(info, scope)
     if user_key is not None and entity_key is not None:
         raise ValidationError(
@@ -86,8 +104,8 @@ async def resolve_agent_context(
     user = (entity_key, "entityKey") if entity_key is not None else user
     result = await context_for_keys(
         query, user=user, entity_keys=entity_keys or [], limit=limit, budget=budget,
-        reader=reader, now=datetime.now(UTC), ports=runtime.memory_ports(),
-        aliases=runtime.aliases,
+        reader=reader, now=now, ports=runtime.memory_ports(), aliases=runtime.aliases,
+        when=when,
     )  # fmt: skip
     return AgentContext(
         entity=Node.from_view(result.entity, reader) if result.entity else None,

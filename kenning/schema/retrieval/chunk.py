@@ -30,6 +30,16 @@ class Chunk:
     revision: str | None
     metadata: JSON
     created_at: datetime | None
+    observed_at: datetime | None = strawberry.field(
+        description="When its source says it was true (ingestion time unless told)."
+    )
+    superseded_at: datetime | None = strawberry.field(
+        description="When it stopped being current: every edge it is evidence for ended, or "
+        "a writer named its source in `supersedes`. Null while current."
+    )
+    superseded_by: str | None = strawberry.field(
+        description="What superseded it: the newer source's URN, a key id, or `llm:<model>`."
+    )
 
     @classmethod
     def from_view(cls, view: ChunkView) -> Chunk:
@@ -51,4 +61,7 @@ class Chunk:
             revision=view.revision,
             metadata=JSON(dict(view.metadata)),
             created_at=view.created_at,
+            observed_at=view.observed_at,
+            superseded_at=view.superseded_at,
+            superseded_by=view.superseded_by,
         )

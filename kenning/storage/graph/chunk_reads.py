@@ -15,7 +15,8 @@ from kenning.storage.db.visibility import reader_params, visible_rows
 CHUNK_COLUMNS = (
     "c.id, c.source_urn, c.ordinal, c.kind, c.client_id, c.project_id, c.group_id, c.content, "
     "c.graph_refs, c.knowledge_type, c.info_type, c.tags, c.source_kind, c.connection_id, "
-    "c.external_id, c.revision, c.metadata, c.created_at"
+    "c.external_id, c.revision, c.metadata, c.created_at, c.observed_at, c.superseded_at, "
+    "c.superseded_by"
 )
 
 
@@ -39,6 +40,9 @@ def chunk_view(row: asyncpg.Record) -> ChunkView:
         revision=row["revision"],
         metadata=json.loads(metadata) if isinstance(metadata, str) else dict(metadata),
         created_at=row["created_at"],
+        observed_at=row["observed_at"] or row["created_at"],
+        superseded_at=row["superseded_at"],
+        superseded_by=row["superseded_by"],
     )
 
 

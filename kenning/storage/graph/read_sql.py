@@ -73,6 +73,8 @@ def _valid(when: int | None, from_key: str, to_key: str) -> str:
     in ``edge_intervals``."""
     if when is None:
         return f" AND {prop('r', 'validTo')} IS NULL"
+    if when == EVERY:
+        return ""
     at, until = f"${when}::text", prop("r", "validTo")
     return f"""
         AND (({prop("r", "validFrom")} <= {at} AND ({until} IS NULL OR {at} < {until}))
@@ -89,6 +91,9 @@ def _valid(when: int | None, from_key: str, to_key: str) -> str:
 def _when_param(typed: bool, timed: bool) -> int | None:
     """The parameter holding the read's time after $4 keys, $5 limit and $6 types."""
     return (7 if typed else 6) if timed else None
+
+
+EVERY = 0  # ``_valid``'s "when" for a read of every edge, ended ones included
 
 
 @cache
@@ -169,11 +174,13 @@ class GraphReadSql:
         """
 
     @cache  # noqa: B019
-    def edges_of_nodes(self, direction: Direction, typed: bool, timed: bool = False) -> str:
+    def edges_of_nodes(
+        self, direction: Direction, typed: bool, timed: bool = False, every: bool = False
+    ) -> str:
         """$4 node keys, $5 per-node limit, $6 edge types when ``typed``, then the read's
         time when ``timed`` → edge rows with ``node_key``, at most $5 per key, each key's
-        ordered by (type, from, to, id)."""
-        when = _when_param(typed, timed)
+        ordered by (type, from, to, id); ``every`` edge, ended ones too."""
+        when = EVERY if every else _when_param(typed, timed)
         touching = self._touching(direction, typed=typed, lean=False, per_node=True, when=when)
         return f"""
             WITH {self._keyed()}, e AS ({touching})

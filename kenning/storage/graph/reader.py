@@ -104,12 +104,27 @@ class PgGraphReader:
         self._pool = pool
         self._sql = graph_read_sql(graph)
         self._graph = graph
-        self._as_of = as_of
         # The read's time as a trailing parameter of the edge statements (none: now).
         self._when: tuple[object, ...] = () if as_of is None else (iso(as_of),)
 
     def at(self, when: datetime | None) -> PgGraphReader:
         return PgGraphReader(self._pool, self._graph, when)
+
+    async def every_edge_of(
+        self, reader: Scope, keys: Sequence[str], limit: int
+    ) -> dict[str, list[EdgeView]]:
+        if not keys:
+            return {}
+        rows = await self._pool.fetch(
+            self._sql.edges_of_nodes(Direction.BOTH, False, every=True),
+            *reader_params(reader),
+            sorted(set(keys)),
+            limit,
+        )
+        found: dict[str, list[EdgeView]] = defaultdict(list)
+        for row in rows:
+            found[row["node_key"]].append(_edge(row))
+        return dict(found)
 
     async def find_nodes(self, reader: Scope, query: FindNodesQuery) -> list[NodeHit]:
         args = (*reader_params(reader), query.text, query.exact_key, query.exact_id)

@@ -15,6 +15,8 @@ import json
 from collections import defaultdict
 from collections.abc import Collection
 
+import asyncpg
+
 from kenning.domain.ingestion.validity import (
     Assertion,
     Cardinality,
@@ -94,66 +96,80 @@ async def recompute(
     )
     edges = await conn.fetch(_edges_sql(sql), *parts, froms, types)
     evidence = sorted({c for e in edges for c in json.loads(e["evidence"])})
-    chunks = {
-        r["id"]: r
-        for r in await conn.fetch(
-            """SELECT id, coalesce(observed_at, created_at) AS observed, created_at, source_urn
-               FROM chunks WHERE client_id = $1 AND id = ANY($2::text[])""",
-            parts[0],
-            evidence,
-        )
-    }
-    endings = await conn.fetch(
+    assertions = await _assertions(conn, parts[0], edges, evidence)
+    ended = await _endings(conn, parts, froms, types)
+    rows: list[tuple[object, ...]] = []
+    updates: list[tuple[object, str]] = []
+    ending: list[Interval] = []
+    for group in ordered:
+        cardinality = declared.get(group[1], Cardinality.MANY)
+        intervals = timeline(assertions.get(group, []), ended.get(group, []), cardinality)
+        rows += [(*parts, group[0], group[1], *_interval_row(i)) for i in intervals]
+        ending += [i for i in intervals if not i.current]
+        last = latest(intervals)
+        updates += [
+            (edge["id"], json.dumps(_properties(last[edge["to_key"]])))
+            for edge in edges
+            if (edge["from_key"], edge["edge_type"]) == group and edge["to_key"] in last
+        ]
+    await conn.execute(f"DELETE FROM edge_intervals WHERE {_SCOPE} AND {_GROUPS}", *parts,
+                       froms, types)  # fmt: skip
+    if rows:
+        await conn.executemany(_INSERT_INTERVAL, rows)
+    if updates:
+        await conn.execute(_set_validity_sql(sql), [u[0] for u in updates], [u[1] for u in updates])
+    if evidence:
+        await _mark_chunks(conn, sql, parts, evidence)
+    return ending
+
+
+_INSERT_INTERVAL = """
+    INSERT INTO edge_intervals (client_id, project_id, group_id, from_key, edge_type, to_key,
+        valid_from, valid_to, recorded_at, ended_at, ended_reason, ended_by)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+"""
+
+
+async def _assertions(
+    conn: Connection, client_id: str, edges: list[asyncpg.Record], evidence: list[str]
+) -> dict[Group, list[Assertion]]:
+    """One assertion per evidence chunk of each edge: its times and its source."""
+    rows = await conn.fetch(
+        """SELECT id, coalesce(observed_at, created_at) AS observed, created_at, source_urn
+           FROM chunks WHERE client_id = $1 AND id = ANY($2::text[])""",
+        client_id,
+        evidence,
+    )
+    chunks = {r["id"]: r for r in rows}
+    found: dict[Group, list[Assertion]] = defaultdict(list)
+    for edge in edges:
+        for chunk_id in json.loads(edge["evidence"]):
+            chunk = chunks.get(chunk_id)
+            if chunk is not None:
+                found[(edge["from_key"], edge["edge_type"])].append(
+                    Assertion(edge["to_key"], chunk["observed"], chunk["created_at"],
+                              chunk["source_urn"])
+                )  # fmt: skip
+    return found
+
+
+async def _endings(
+    conn: Connection, parts: Parts, froms: list[str], types: list[str]
+) -> dict[Group, list[Ending]]:
+    rows = await conn.fetch(
         f"""SELECT from_key, edge_type, to_key, valid_at, reason, ended_by, recorded_at
             FROM edge_endings WHERE {_SCOPE} AND {_GROUPS}""",
         *parts,
         froms,
         types,
     )
-    assertions: dict[Group, list[Assertion]] = defaultdict(list)
-    for edge in edges:
-        for chunk_id in json.loads(edge["evidence"]):
-            chunk = chunks.get(chunk_id)
-            if chunk is not None:
-                assertions[(edge["from_key"], edge["edge_type"])].append(
-                    Assertion(edge["to_key"], chunk["observed"], chunk["created_at"],
-                              chunk["source_urn"])
-                )  # fmt: skip
-    ended: dict[Group, list[Ending]] = defaultdict(list)
-    for row in endings:
-        ended[(row["from_key"], row["edge_type"])].append(
+    found: dict[Group, list[Ending]] = defaultdict(list)
+    for row in rows:
+        found[(row["from_key"], row["edge_type"])].append(
             Ending(row["to_key"], row["valid_at"], EndReason(row["reason"]), row["ended_by"],
                    row["recorded_at"])
         )  # fmt: skip
-    rows: list[tuple[object, ...]] = []
-    edge_ids: list[object] = []
-    edge_props: list[str] = []
-    ending: list[Interval] = []
-    for group in ordered:
-        cardinality = declared.get(group[1], Cardinality.MANY)
-        intervals = timeline(assertions.get(group, []), ended.get(group, []), cardinality)
-        rows += [(group[0], group[1], *_interval_row(i)) for i in intervals]
-        ending += [i for i in intervals if not i.current]
-        last = latest(intervals)
-        for edge in edges:
-            if (edge["from_key"], edge["edge_type"]) == group and edge["to_key"] in last:
-                edge_ids.append(edge["id"])
-                edge_props.append(json.dumps(_properties(last[edge["to_key"]])))
-    await conn.execute(f"DELETE FROM edge_intervals WHERE {_SCOPE} AND {_GROUPS}", *parts,
-                       froms, types)  # fmt: skip
-    if rows:
-        await conn.executemany(
-            """INSERT INTO edge_intervals (client_id, project_id, group_id, from_key,
-                   edge_type, to_key, valid_from, valid_to, recorded_at, ended_at,
-                   ended_reason, ended_by)
-               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)""",
-            [(*parts, *row) for row in rows],
-        )
-    if edge_ids:
-        await conn.execute(_set_validity_sql(sql), edge_ids, edge_props)
-    if evidence:
-        await _mark_chunks(conn, sql, parts, evidence)
-    return ending
+    return found
 
 
 def _interval_row(i: Interval) -> tuple[object, ...]:

@@ -158,3 +158,39 @@ async def test_another_client_never_sees_the_history(acme: Api, api: Api) -> Non
                                        "to": "db:postgres"})  # fmt: skip
     assert retract["retractEdge"]["retracted"] is False
     assert [e["to"]["key"] for e in await _current(acme)] == ["db:postgres"]
+
+
+CONTEXT = """
+query($history: Boolean!, $asOf: DateTime) {
+  agentContext(query: "billing service database", entityKeys: ["service:billing"],
+               includeHistory: $history, asOf: $asOf) {
+    ... on AgentContext { text sections { infoType lines { text } } }
+  }
+}"""
+
+
+def _lines(context: dict[str, Any]) -> dict[str, list[str]]:
+    return {s["infoType"]: [line["text"] for line in s["lines"]] for s in context["sections"]}
+
+
+async def test_agent_context_states_only_what_holds_and_lists_the_past_when_asked(
+    acme: Api,
+) -> None:
+    await acme(DEFINE, type="database", cardinality="ONE")
+    await _say(acme, "doc:old", "db:mysql", "2024-01-01T00:00:00Z")
+    await _say(acme, "doc:new", "db:postgres", "2025-06-01T00:00:00Z")
+    plain = (await acme(CONTEXT, history=False, asOf=None))["agentContext"]
+    assert "mysql" not in plain["text"]
+    assert "service:billing database db:postgres" in plain["text"]
+    sections = _lines((await acme(CONTEXT, history=True, asOf=None))["agentContext"])
+    assert all("mysql" not in line for name, lines in sections.items() if name != "history"
+               for line in lines)  # fmt: skip
+    history = sections["history"]
+    assert history[0].startswith(
+        "service:billing database db:mysql (valid 2024-01-01T00:00:00+00:00 to "
+        "2025-06-01T00:00:00+00:00, SUPERSEDED by doc:new)"
+    )
+    assert any("db:mysql" in line and "(superseded " in line for line in history[1:])
+    then = (await acme(CONTEXT, history=False, asOf="2024-07-01T00:00:00Z"))["agentContext"]
+    assert "service:billing database db:mysql" in then["text"]
+    assert "postgres" not in then["text"]
