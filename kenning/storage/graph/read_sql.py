@@ -18,6 +18,7 @@ two vertices of one key at different scopes, or, for a frontier, an edge inside 
 
 from __future__ import annotations
 
+from enum import Enum
 from functools import cache
 
 from kenning.domain.graph.model import Direction
@@ -67,15 +68,24 @@ def _types(typed: bool) -> str:
     return f" AND {prop('r', 'edgeType')} = ANY($6::text[])" if typed else ""
 
 
-def _valid(when: int | None, from_key: str, to_key: str) -> str:
-    """Edge ``r`` held now (``when`` None: it has not ended), or at the time in parameter
-    ``$when`` (fixed-width UTC text): by its latest interval, else by an earlier one kept
-    in ``edge_intervals``."""
-    if when is None:
-        return f" AND {prop('r', 'validTo')} IS NULL"
-    if when == EVERY:
+class Validity(Enum):
+    """Which edges a statement reads: those that hold now, those that held at the time in
+    its last parameter, or every edge, ended ones included (histories, and benchmarks'
+    baseline of what the filter costs)."""
+
+    NOW = "now"
+    AT = "at"
+    EVERY = "every"
+
+
+def _valid(validity: Validity, param: int, from_key: str, to_key: str) -> str:
+    """Edge ``r`` held now, or at the time in parameter ``$param`` (fixed-width UTC text):
+    by its latest interval, else by an earlier one kept in ``edge_intervals``."""
+    if validity is Validity.EVERY:
         return ""
-    at, until = f"${when}::text", prop("r", "validTo")
+    if validity is Validity.NOW:
+        return f" AND {prop('r', 'validTo')} IS NULL"
+    at, until = f"${param}::text", prop("r", "validTo")
     return f"""
         AND (({prop("r", "validFrom")} <= {at} AND ({until} IS NULL OR {at} < {until}))
              OR EXISTS (
@@ -86,14 +96,6 @@ def _valid(when: int | None, from_key: str, to_key: str) -> str:
                   AND i.valid_from <= {at}::timestamptz
                   AND (i.valid_to IS NULL OR {at}::timestamptz < i.valid_to)))
     """
-
-
-def _when_param(typed: bool, timed: bool) -> int | None:
-    """The parameter holding the read's time after $4 keys, $5 limit and $6 types."""
-    return (7 if typed else 6) if timed else None
-
-
-EVERY = 0  # ``_valid``'s "when" for a read of every edge, ended ones included
 
 
 @cache
@@ -133,15 +135,20 @@ class GraphReadSql:
         )
 
     def _touching(
-        self, direction: Direction, *, typed: bool, lean: bool, per_node: bool, when: int | None
-    ) -> str:
-        """Edge rows (with ``node_key``) touching the vertices of ``fv``, valid now or at the
-        time in parameter ``$when``; ``per_node`` lists an edge under each of its ends,
-        otherwise once for the whole set."""
+        self, direction: Direction, *, typed: bool, lean: bool, per_node: bool,
+        validity: Validity, when: int = 0,
+    ) -> str:  # fmt: skip
+        """Edge rows (with ``node_key``) touching the vertices of ``fv``, of ``validity``
+        (for ``Validity.AT`` the time is parameter ``$when``, by default the one after $4
+        keys, $5 limit and $6 types when ``typed``); ``per_node`` lists an edge under each
+        of its ends, otherwise once for the whole set."""
+        when = when or (7 if typed else 6)
+        out_valid = _valid(validity, when, "fv.key", _key("b"))
+        in_valid = _valid(validity, when, _key("a"), "fv.key")
         out = f"""
             SELECT fv.key AS node_key, {_edge_columns("fv.key", _key("b"), lean=lean)}
             FROM fv {self._edges_at("start_id", "fv.id")} {self._vertex_by_id("b", "r.end_id")}
-            WHERE {_visible("r", "b")}{_types(typed)}{_valid(when, "fv.key", _key("b"))}
+            WHERE {_visible("r", "b")}{_types(typed)}{out_valid}
         """
         skip = ""
         if direction is Direction.BOTH and per_node:
@@ -153,7 +160,7 @@ class GraphReadSql:
         into = f"""
             SELECT fv.key AS node_key, {_edge_columns(_key("a"), "fv.key", lean=lean)}
             FROM fv {self._edges_at("end_id", "fv.id")} {self._vertex_by_id("a", "r.start_id")}
-            WHERE {_visible("r", "a")}{_types(typed)}{skip}{_valid(when, _key("a"), "fv.key")}
+            WHERE {_visible("r", "a")}{_types(typed)}{skip}{in_valid}
         """
         if direction is Direction.OUT:
             return out
@@ -175,13 +182,13 @@ class GraphReadSql:
 
     @cache  # noqa: B019
     def edges_of_nodes(
-        self, direction: Direction, typed: bool, timed: bool = False, every: bool = False
+        self, direction: Direction, typed: bool, validity: Validity = Validity.NOW
     ) -> str:
         """$4 node keys, $5 per-node limit, $6 edge types when ``typed``, then the read's
-        time when ``timed`` → edge rows with ``node_key``, at most $5 per key, each key's
-        ordered by (type, from, to, id); ``every`` edge, ended ones too."""
-        when = EVERY if every else _when_param(typed, timed)
-        touching = self._touching(direction, typed=typed, lean=False, per_node=True, when=when)
+        time for ``Validity.AT`` → edge rows with ``node_key``, at most $5 per key, each
+        key's ordered by (type, from, to, id)."""
+        touching = self._touching(direction, typed=typed, lean=False, per_node=True,
+                                  validity=validity)  # fmt: skip
         return f"""
             WITH {self._keyed()}, e AS ({touching})
             SELECT * FROM (
@@ -194,12 +201,11 @@ class GraphReadSql:
         """
 
     @cache  # noqa: B019
-    def degrees(self, timed: bool = False) -> str:
-        """$4 node keys, $5 the read's time when ``timed`` → (key, degree): visible edges
-        touching each, each edge once."""
-        when = 5 if timed else None
+    def degrees(self, validity: Validity = Validity.NOW) -> str:
+        """$4 node keys, $5 the read's time for ``Validity.AT`` → (key, degree): visible
+        edges touching each, each edge once."""
         touching = self._touching(Direction.BOTH, typed=False, lean=True, per_node=True,
-                                  when=when)  # fmt: skip
+                                  validity=validity, when=5)  # fmt: skip
         return f"""
             WITH {self._keyed()}, e AS ({touching})
             SELECT e.node_key AS key, count(*) AS degree FROM e GROUP BY e.node_key
@@ -207,23 +213,23 @@ class GraphReadSql:
 
     @cache  # noqa: B019
     def frontier_edges(
-        self, direction: Direction, typed: bool, lean: bool, timed: bool = False
+        self, direction: Direction, typed: bool, lean: bool, validity: Validity = Validity.NOW
     ) -> str:
         """$4 frontier keys, $5 limit, $6 edge types when ``typed``, then the read's time
-        when ``timed`` → at most $5 edges that touch the frontier, each once, ordered by
-        (type, from, to, id)."""
-        when = _when_param(typed, timed)
-        touching = self._touching(direction, typed=typed, lean=lean, per_node=False, when=when)
+        for ``Validity.AT`` → at most $5 edges that touch the frontier, each once, ordered
+        by (type, from, to, id)."""
+        touching = self._touching(direction, typed=typed, lean=lean, per_node=False,
+                                  validity=validity)  # fmt: skip
         return f"""
             WITH {self._keyed()}, e AS ({touching})
             SELECT * FROM e ORDER BY {_EDGE_ORDER} LIMIT $5
         """
 
     @cache  # noqa: B019
-    def edges_by_ids(self, timed: bool = False) -> str:
-        """$4 edge ids, then the read's time when ``timed`` → the visible ones among them
-        valid then, with both vertices visible."""
-        valid = _valid(5 if timed else None, _key("a"), _key("b"))
+    def edges_by_ids(self, validity: Validity = Validity.NOW) -> str:
+        """$4 edge ids, $5 the read's time for ``Validity.AT`` → the visible ones among them
+        of that validity, with both vertices visible."""
+        valid = _valid(validity, 5, _key("a"), _key("b"))
         return f"""
             SELECT {_edge_columns(_key("a"), _key("b"), lean=False)}
             FROM (SELECT r.id, r.start_id, r.end_id, r.properties FROM {self.edges} r

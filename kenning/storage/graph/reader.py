@@ -40,7 +40,7 @@ from kenning.storage.db.pool import Connection
 from kenning.storage.db.visibility import reader_params
 from kenning.storage.graph.chunk_reads import chunk_view
 from kenning.storage.graph.find_sql import THRESHOLD_SETTING, find_nodes_sql
-from kenning.storage.graph.read_sql import graph_read_sql
+from kenning.storage.graph.read_sql import Validity, graph_read_sql
 
 
 def _edge(row: asyncpg.Record) -> EdgeView:
@@ -99,32 +99,30 @@ class PgGraphReader:
     """Implements ``GraphReader`` and ``NodeFinder``; every method is one statement."""
 
     def __init__(
-        self, pool: asyncpg.Pool | Connection, graph: str, as_of: datetime | None = None
+        self,
+        pool: asyncpg.Pool | Connection,
+        graph: str,
+        as_of: datetime | None = None,
+        validity: Validity | None = None,
     ) -> None:
         self._pool = pool
         self._sql = graph_read_sql(graph)
         self._graph = graph
-        # The read's time as a trailing parameter of the edge statements (none: now).
+        # Which edges the statements read; the time (AT) is their trailing parameter.
+        self._validity = validity or (Validity.NOW if as_of is None else Validity.AT)
         self._when: tuple[object, ...] = () if as_of is None else (iso(as_of),)
 
     def at(self, when: datetime | None) -> PgGraphReader:
         return PgGraphReader(self._pool, self._graph, when)
 
+    def every(self) -> PgGraphReader:
+        """This reader over every edge, ended ones included (no validity filter)."""
+        return PgGraphReader(self._pool, self._graph, validity=Validity.EVERY)
+
     async def every_edge_of(
         self, reader: Scope, keys: Sequence[str], limit: int
     ) -> dict[str, list[EdgeView]]:
-        if not keys:
-            return {}
-        rows = await self._pool.fetch(
-            self._sql.edges_of_nodes(Direction.BOTH, False, every=True),
-            *reader_params(reader),
-            sorted(set(keys)),
-            limit,
-        )
-        found: dict[str, list[EdgeView]] = defaultdict(list)
-        for row in rows:
-            found[row["node_key"]].append(_edge(row))
-        return dict(found)
+        return await self.every().edges_of(reader, keys, Direction.BOTH, None, limit)
 
     async def find_nodes(self, reader: Scope, query: FindNodesQuery) -> list[NodeHit]:
         args = (*reader_params(reader), query.text, query.exact_key, query.exact_id)
@@ -167,7 +165,7 @@ class PgGraphReader:
         if not keys or edge_types == ():
             return {}
         rows = await self._pool.fetch(
-            self._sql.edges_of_nodes(direction, edge_types is not None, bool(self._when)),
+            self._sql.edges_of_nodes(direction, edge_types is not None, self._validity),
             *reader_params(reader),
             sorted(set(keys)),
             limit,
@@ -183,7 +181,7 @@ class PgGraphReader:
         if not keys:
             return {}
         rows = await self._pool.fetch(
-            self._sql.degrees(bool(self._when)), *reader_params(reader), sorted(set(keys)),
+            self._sql.degrees(self._validity), *reader_params(reader), sorted(set(keys)),
             *self._when,
         )  # fmt: skip
         return {row["key"]: int(row["degree"]) for row in rows}
@@ -223,7 +221,7 @@ class PgGraphReader:
         if not frontier or edge_types == ():
             return []
         return await self._pool.fetch(
-            self._sql.frontier_edges(direction, edge_types is not None, lean, bool(self._when)),
+            self._sql.frontier_edges(direction, edge_types is not None, lean, self._validity),
             *reader_params(reader),
             sorted(set(frontier)),
             limit,
@@ -235,7 +233,7 @@ class PgGraphReader:
         if not ids:
             return {}
         rows = await self._pool.fetch(
-            self._sql.edges_by_ids(bool(self._when)), *reader_params(reader), sorted(set(ids)),
+            self._sql.edges_by_ids(self._validity), *reader_params(reader), sorted(set(ids)),
             *self._when,
         )  # fmt: skip
         return {row["id"]: _edge(row) for row in rows}
