@@ -31,7 +31,7 @@ from kenning.domain.access.scope import ProjectGroups, Scope
 from kenning.domain.ingestion.node_keys import parse_key
 from kenning.storage.embedders.words import words_vector
 
-VERSION = 2  # bump when anything below changes what is stored
+VERSION = 3  # bump when anything below changes what is stored (3: edges carry validFrom)
 SLOTS = (("", ""), ("", "g0"), ("", "g1"), ("p0", "g0"), ("p1", "g0"), ("p2", "g1"), ("p3", "g1"))
 READER = Scope("client-00", "p0", "g0")
 GLOBAL_EVERY = 50  # one chunk in 50 of every client's share is global

@@ -68,6 +68,7 @@ SELECT ag_catalog._graphid($1::int, x.i + 1),
            'edgeType', ($6::text[])[(x.h / x.width) % cardinality($6::text[]) + 1],
            'client', ($3::text[])[x.c + 1], 'project', ($4::text[])[x.s + 1],
            'group', ($5::text[])[x.s + 1],
+           'validFrom', '2025-01-01T00:00:00.000000Z', 'recordedAt', '2025-01-01T00:00:00.000000Z',
            'evidenceChunkIds', CASE WHEN x.h % 3 = 0
                THEN jsonb_build_array(
                    md5('bench-read-' || (x.chunk_base + $10 * $9 * ((x.h / 7) % $11))),

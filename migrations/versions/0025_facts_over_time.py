@@ -1,7 +1,7 @@
-"""Facts over time: ``chunks.observed_at`` (when the source says it was true) and the
-supersession marks, the ``relations`` a client declares (ONE or MANY), every interval of an
-edge (``edge_intervals``) and the explicit endings its timeline is computed from
-(``edge_endings``).
+"""Facts over time: ``chunks.observed_at`` (when the source says it was true), the chunks
+that no longer hold (``chunk_marks``), the ``relations`` a client declares (ONE or MANY),
+every interval of an edge (``edge_intervals``) and the explicit endings its timeline is
+computed from (``edge_endings``).
 
 Existing edges get ``validFrom`` and ``recordedAt`` = the time of their first evidence (its
 chunk's creation); nothing else changes for a client that declares no ONE relation.
@@ -47,8 +47,15 @@ def _scope() -> list[sa.Column[str]]:
 
 def upgrade() -> None:
     op.add_column("chunks", sa.Column("observed_at", sa.DateTime(timezone=True)))
-    op.add_column("chunks", sa.Column("superseded_at", sa.DateTime(timezone=True)))
-    op.add_column("chunks", sa.Column("superseded_by", sa.String(2048)))
+    op.create_table(
+        "chunk_marks",
+        sa.Column("client_id", sa.String(200), primary_key=True),
+        sa.Column("chunk_id", sa.String(64), primary_key=True),
+        sa.Column("superseded_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("superseded_by", sa.String(2048), nullable=False),
+        sa.Column("kind", sa.String(10), nullable=False),
+        sa.CheckConstraint("kind IN ('edges', 'source')", name="ck_chunk_marks_kind"),
+    )
     op.create_table(
         "relations",
         sa.Column("client_id", sa.String(200), primary_key=True),
@@ -142,6 +149,5 @@ def downgrade() -> None:
     op.drop_index("ix_edge_intervals_group", table_name="edge_intervals")
     op.drop_table("edge_intervals")
     op.drop_table("relations")
-    op.drop_column("chunks", "superseded_by")
-    op.drop_column("chunks", "superseded_at")
+    op.drop_table("chunk_marks")
     op.drop_column("chunks", "observed_at")

@@ -96,12 +96,6 @@ class ChunkRow(SQLModel, table=True):
     observed_at: datetime | None = Field(
         default=None, sa_column=sa.Column(sa.DateTime(timezone=True), nullable=True)
     )
-    # Set when every edge the chunk is evidence for has ended, or a writer said a newer
-    # source replaces this one (``superseded_by``: that source's URN).
-    superseded_at: datetime | None = Field(
-        default=None, sa_column=sa.Column(sa.DateTime(timezone=True), nullable=True)
-    )
-    superseded_by: str | None = Field(default=None, max_length=2048)
 
 
 class AliasRow(SQLModel, table=True):

@@ -1,6 +1,6 @@
 """Tables of facts over time: which relations hold one value at a time, every interval an
-edge was valid, and the explicit endings (retractions, superseded sources, contradictions)
-the timeline is computed from.
+edge was valid, the explicit endings (retractions, superseded sources, contradictions)
+the timeline is computed from, and the chunks that no longer hold.
 
 An edge in the graph carries its latest interval as properties (``validFrom``, ``validTo``,
 ``recordedAt``, ``endedAt``, ``endedReason``, ``endedBy``); ``edge_intervals`` keeps every
@@ -111,3 +111,21 @@ class EdgeEndingRow(SQLModel, table=True):
     reason: str = Field(max_length=20)
     ended_by: str = Field(max_length=2048)
     recorded_at: datetime | None = _at(nullable=False, now=True)
+
+
+class ChunkMarkRow(SQLModel, table=True):
+    """A chunk that no longer holds: every edge it is evidence for ended (``kind``
+    ``edges``), or a writer said a newer source replaces its source (``source``). Kept
+    beside ``chunks`` so marking one never rewrites a chunk row (its vector index and the
+    side tables' triggers); reads attach the marks of what they return."""
+
+    __tablename__ = "chunk_marks"
+    __table_args__ = (
+        sa.CheckConstraint("kind IN ('edges', 'source')", name="ck_chunk_marks_kind"),
+    )
+
+    client_id: str = Field(primary_key=True, max_length=200)
+    chunk_id: str = Field(primary_key=True, max_length=64)
+    superseded_at: datetime | None = _at(nullable=False)
+    superseded_by: str = Field(max_length=2048)
+    kind: str = Field(max_length=10)

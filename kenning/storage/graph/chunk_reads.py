@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 
 import asyncpg
 
@@ -15,8 +16,7 @@ from kenning.storage.db.visibility import reader_params, visible_rows
 CHUNK_COLUMNS = (
     "c.id, c.source_urn, c.ordinal, c.kind, c.client_id, c.project_id, c.group_id, c.content, "
     "c.graph_refs, c.knowledge_type, c.info_type, c.tags, c.source_kind, c.connection_id, "
-    "c.external_id, c.revision, c.metadata, c.created_at, c.observed_at, c.superseded_at, "
-    "c.superseded_by"
+    "c.external_id, c.revision, c.metadata, c.created_at, c.observed_at"
 )
 
 
@@ -41,9 +41,35 @@ def chunk_view(row: asyncpg.Record) -> ChunkView:
         metadata=json.loads(metadata) if isinstance(metadata, str) else dict(metadata),
         created_at=row["created_at"],
         observed_at=row["observed_at"] or row["created_at"],
-        superseded_at=row["superseded_at"],
-        superseded_by=row["superseded_by"],
     )
+
+
+async def with_marks(
+    conn: Connection | asyncpg.Pool, views: Sequence[ChunkView]
+) -> list[ChunkView]:
+    """``views`` with the supersession marks of those that no longer hold (one statement
+    by primary key; none when ``views`` is empty)."""
+    if not views:
+        return list(views)
+    rows = await conn.fetch(
+        """SELECT m.client_id, m.chunk_id, m.superseded_at, m.superseded_by
+           FROM chunk_marks m
+           JOIN unnest($1::text[], $2::text[]) AS u(client_id, chunk_id)
+             ON m.client_id = u.client_id AND m.chunk_id = u.chunk_id""",
+        [v.scope.client_id for v in views],
+        [v.id for v in views],
+    )
+    if not rows:
+        return list(views)
+    marks = {(r["client_id"], r["chunk_id"]): r for r in rows}
+    found = []
+    for view in views:
+        mark = marks.get((view.scope.client_id, view.id))
+        if mark is not None:
+            view = replace(view, superseded_at=mark["superseded_at"],
+                           superseded_by=mark["superseded_by"])  # fmt: skip
+        found.append(view)
+    return found
 
 
 async def chunks_by_ids(
@@ -58,7 +84,7 @@ async def chunks_by_ids(
         *reader_params(reader),
         list(ids),
     )
-    return {row["id"]: chunk_view(row) for row in rows}
+    return {view.id: view for view in await with_marks(conn, [chunk_view(r) for r in rows])}
 
 
 async def chunks_by_kind(
@@ -72,7 +98,7 @@ async def chunks_by_kind(
         kind,
         limit,
     )
-    return [chunk_view(row) for row in rows]
+    return await with_marks(conn, [chunk_view(row) for row in rows])
 
 
 class PgChunkReader:

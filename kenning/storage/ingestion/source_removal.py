@@ -19,6 +19,11 @@ async def remove_source(
     parts = (scope.client_id, scope.project_id, scope.group_id, source_urn)
     deleted_chunks = await conn.fetch(f"DELETE FROM chunks WHERE {_WHERE} RETURNING id", *parts)
     chunk_ids = [r["id"] for r in deleted_chunks]
+    if chunk_ids:
+        await conn.execute(
+            "DELETE FROM chunk_marks WHERE client_id = $1 AND chunk_id = ANY($2::text[])",
+            scope.client_id, chunk_ids,
+        )  # fmt: skip
     deleted_mentions = await conn.fetch(
         f"DELETE FROM source_mentions WHERE {_WHERE} RETURNING node_key", *parts
     )

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Collection
+from dataclasses import dataclass
 
 import asyncpg
 
@@ -80,7 +81,11 @@ async def recompute(
     groups: Collection[Group],
     declared: dict[str, Cardinality],
 ) -> list[Interval]:
-    """Rewrite the groups' intervals and edge properties; returns the intervals that end."""
+    """Rewrite the groups' intervals and edge properties; returns the intervals that end.
+
+    Four statements after the lock: the edges with their evidence's times, the endings, the
+    intervals replaced, and only the edges whose validity changed updated (with their
+    chunks' supersession marks): a write that ends nothing touches no edge."""
     ordered = sorted(groups)
     froms, types = [g[0] for g in ordered], [g[1] for g in ordered]
     # One writer per group at a time, in a stable order: the reads below then see every
@@ -94,63 +99,76 @@ async def recompute(
         froms,
         types,
     )
-    edges = await conn.fetch(_edges_sql(sql), *parts, froms, types)
-    evidence = sorted({c for e in edges for c in json.loads(e["evidence"])})
-    assertions = await _assertions(conn, parts[0], edges, evidence)
+    rows = await conn.fetch(_edges_sql(sql), *parts, froms, types)
+    edges, assertions = _assertions(rows)
     ended = await _endings(conn, parts, froms, types)
-    rows: list[tuple[object, ...]] = []
+    intervals_rows: list[tuple[object, ...]] = []
     updates: list[tuple[object, str]] = []
+    changed: set[str] = set()  # evidence of edges that ended or hold again
     ending: list[Interval] = []
     for group in ordered:
         cardinality = declared.get(group[1], Cardinality.MANY)
         intervals = timeline(assertions.get(group, []), ended.get(group, []), cardinality)
-        rows += [(*parts, group[0], group[1], *_interval_row(i)) for i in intervals]
+        intervals_rows += [(group[0], group[1], *_interval_row(i)) for i in intervals]
         ending += [i for i in intervals if not i.current]
         last = latest(intervals)
-        updates += [
-            (edge["id"], json.dumps(_properties(last[edge["to_key"]])))
-            for edge in edges
-            if (edge["from_key"], edge["edge_type"]) == group and edge["to_key"] in last
-        ]
-    await conn.execute(f"DELETE FROM edge_intervals WHERE {_SCOPE} AND {_GROUPS}", *parts,
-                       froms, types)  # fmt: skip
-    if rows:
-        await conn.executemany(_INSERT_INTERVAL, rows)
+        for edge in edges:
+            if (edge.from_key, edge.edge_type) != group or edge.to_key not in last:
+                continue
+            props = _properties(last[edge.to_key])
+            if props != edge.validity:
+                updates.append((edge.id, json.dumps(props)))
+            if ("validTo" in props) != ("validTo" in edge.validity):
+                changed.update(edge.evidence)
+    await conn.execute(_REPLACE_INTERVALS, *parts, froms, types,
+                       *(list(column) for column in zip(*intervals_rows, strict=True))
+                       if intervals_rows else [[]] * 9)  # fmt: skip
     if updates:
         await conn.execute(_set_validity_sql(sql), [u[0] for u in updates], [u[1] for u in updates])
-    if evidence:
-        await _mark_chunks(conn, sql, parts, evidence)
+    if changed:
+        await _mark_chunks(conn, sql, parts, sorted(changed))
     return ending
 
 
-_INSERT_INTERVAL = """
+# The group's intervals replaced in one statement (a data-modifying WITH always runs).
+_REPLACE_INTERVALS = f"""
+    WITH gone AS (DELETE FROM edge_intervals WHERE {_SCOPE} AND {_GROUPS})
     INSERT INTO edge_intervals (client_id, project_id, group_id, from_key, edge_type, to_key,
         valid_from, valid_to, recorded_at, ended_at, ended_reason, ended_by)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+    SELECT $1, $2, $3, u.*
+    FROM unnest($6::text[], $7::text[], $8::text[], $9::timestamptz[], $10::timestamptz[],
+                $11::timestamptz[], $12::timestamptz[], $13::text[], $14::text[])
+         AS u(fk, et, tk, vf, vt, ra, ea, er, eb)
 """
 
 
-async def _assertions(
-    conn: Connection, client_id: str, edges: list[asyncpg.Record], evidence: list[str]
-) -> dict[Group, list[Assertion]]:
-    """One assertion per evidence chunk of each edge: its times and its source."""
-    rows = await conn.fetch(
-        """SELECT id, coalesce(observed_at, created_at) AS observed, created_at, source_urn
-           FROM chunks WHERE client_id = $1 AND id = ANY($2::text[])""",
-        client_id,
-        evidence,
-    )
-    chunks = {r["id"]: r for r in rows}
+@dataclass(frozen=True, slots=True)
+class _Edge:
+    id: object
+    from_key: str
+    edge_type: str
+    to_key: str
+    evidence: tuple[str, ...]
+    validity: dict[str, str]
+
+
+def _assertions(rows: list[asyncpg.Record]) -> tuple[list[_Edge], dict[Group, list[Assertion]]]:
+    """The edges (one per edge id) and one assertion per evidence chunk found."""
+    edges: dict[object, _Edge] = {}
     found: dict[Group, list[Assertion]] = defaultdict(list)
-    for edge in edges:
-        for chunk_id in json.loads(edge["evidence"]):
-            chunk = chunks.get(chunk_id)
-            if chunk is not None:
-                found[(edge["from_key"], edge["edge_type"])].append(
-                    Assertion(edge["to_key"], chunk["observed"], chunk["created_at"],
-                              chunk["source_urn"])
-                )  # fmt: skip
-    return found
+    for row in rows:
+        if row["id"] not in edges:
+            props = json.loads(row["validity"])
+            edges[row["id"]] = _Edge(
+                row["id"], row["from_key"], row["edge_type"], row["to_key"],
+                tuple(json.loads(row["evidence"])),
+                {k: v for k, v in props.items() if v is not None},
+            )  # fmt: skip
+        if row["chunk_id"] is not None:
+            found[(row["from_key"], row["edge_type"])].append(
+                Assertion(row["to_key"], row["observed"], row["created_at"], row["source_urn"])
+            )
+    return list(edges.values()), found
 
 
 async def _endings(
@@ -190,22 +208,31 @@ def _properties(i: Interval) -> dict[str, str]:
 
 
 def _edges_sql(sql: GraphSql) -> str:
-    """$1..$3 scope; $4 from keys; $5 edge types → the groups' edges at that scope."""
+    """$1..$3 scope; $4 from keys; $5 edge types → the groups' edges at that scope, one row
+    per evidence chunk found (its times and source; none: one row of nulls), with the
+    edge's validity properties."""
+    validity = ", ".join(f"'{name}', {prop('r', name)}" for name in _VALIDITY)
     return f"""
         SELECT r.id, g.fk AS from_key, g.et AS edge_type, {prop("e", "key")} AS to_key,
-               ag_catalog.agtype_out(r.properties OPERATOR(ag_catalog.->)
-                                     'evidenceChunkIds'::text)::text AS evidence
+               r.evidence::text AS evidence, jsonb_build_object({validity})::text AS validity,
+               c.id AS chunk_id, coalesce(c.observed_at, c.created_at) AS observed,
+               c.created_at, c.source_urn
         FROM unnest($4::text[], $5::text[]) AS g(fk, et)
         CROSS JOIN LATERAL (
             SELECT s.id FROM {sql.vertices} s
             WHERE {sql.scope_match("s", 1)} AND {prop("s", "key")} = g.fk OFFSET 0) s
         CROSS JOIN LATERAL (
-            SELECT r.id, r.end_id, r.properties FROM {sql.edges} r
-            WHERE r.start_id = s.id OFFSET 0) r
+            SELECT r.id, r.end_id, r.properties,
+                   {as_jsonb("r.properties")} -> 'evidenceChunkIds' AS evidence
+            FROM {sql.edges} r WHERE r.start_id = s.id OFFSET 0) r
         CROSS JOIN LATERAL (
             SELECT e.properties FROM {sql.vertices} e WHERE e.id = r.end_id OFFSET 0) e
+        LEFT JOIN LATERAL (
+            SELECT c.id, c.observed_at, c.created_at, c.source_urn
+            FROM jsonb_array_elements_text(r.evidence) AS x(id)
+            JOIN chunks c ON c.client_id = $1 AND c.id = x.id) c ON true
         WHERE {prop("r", "edgeType")} = g.et AND {sql.scope_match("r", 1)}
-        ORDER BY r.id
+        ORDER BY r.id, c.id
     """
 
 
@@ -222,8 +249,8 @@ def _set_validity_sql(sql: GraphSql) -> str:
 
 async def _mark_chunks(conn: Connection, sql: GraphSql, parts: Parts, ids: list[str]) -> None:
     """Mark superseded the chunks among ``ids`` whose every edge has ended (by the source
-    that ended the last of them); unmark those with a current edge again. Chunks a writer
-    superseded by name (``superseded_by`` a source, no edge of theirs current) stay."""
+    that ended the last of them); unmark those with a current edge again. A mark a writer
+    set by naming the source (kind ``source``) stays."""
     evidence = f"({as_jsonb('r.properties')} -> 'evidenceChunkIds')"
     await conn.execute(
         f"""
@@ -231,7 +258,7 @@ async def _mark_chunks(conn: Connection, sql: GraphSql, parts: Parts, ids: list[
             SELECT c.id, c.graph_refs FROM chunks c
             WHERE c.client_id = $1 AND c.id = ANY($4::text[])
         ),
-        cited AS (
+        cited AS MATERIALIZED (
             SELECT c.id,
                    bool_and({prop("r", "validTo")} IS NOT NULL) AS ended,
                    max({prop("r", "endedAt")}) AS ended_at,
@@ -246,16 +273,16 @@ async def _mark_chunks(conn: Connection, sql: GraphSql, parts: Parts, ids: list[
                 SELECT r.properties FROM {sql.edges} r WHERE r.start_id = v.id OFFSET 0) r
             WHERE {evidence} ? c.id
             GROUP BY c.id
+        ),
+        held AS (
+            DELETE FROM chunk_marks m USING cited
+            WHERE m.client_id = $1 AND m.chunk_id = cited.id AND NOT cited.ended
+              AND m.kind = 'edges'
         )
-        UPDATE chunks t
-        SET superseded_at = CASE WHEN cited.ended
-                                 THEN coalesce(t.superseded_at, cited.ended_at::timestamptz)
-                                 END,
-            superseded_by = CASE WHEN cited.ended THEN coalesce(t.superseded_by, cited.ended_by)
-                                 END
-        FROM cited
-        WHERE t.client_id = $1 AND t.id = cited.id
-          AND (t.superseded_at IS NULL) = cited.ended
+        INSERT INTO chunk_marks (client_id, chunk_id, superseded_at, superseded_by, kind)
+        SELECT $1, cited.id, cited.ended_at::timestamptz, coalesce(cited.ended_by, ''), 'edges'
+        FROM cited WHERE cited.ended
+        ON CONFLICT (client_id, chunk_id) DO NOTHING
         """,
         *parts,
         ids,

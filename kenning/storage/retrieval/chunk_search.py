@@ -33,7 +33,7 @@ from kenning.domain.retrieval.search import IndexHit, SearchFilters
 from kenning.settings import Settings
 from kenning.storage.db.pool import Connection
 from kenning.storage.db.visibility import reader_params
-from kenning.storage.graph.chunk_reads import chunk_view
+from kenning.storage.graph.chunk_reads import chunk_view, with_marks
 from kenning.storage.retrieval import exact_sql, search_sql
 from kenning.storage.retrieval.resident import ResidentVectors
 from kenning.storage.retrieval.resident_copy import nearest as resident_nearest
@@ -160,7 +160,7 @@ class PgChunkIndex:
     ) -> list[IndexHit]:
         """Visible chunks nearest to ``embedding``; score is the cosine similarity."""
         rows, _ = await self.nearest_rows(embedding, reader, filters, limit)
-        return [IndexHit(chunk_view(row), float(row["score"])) for row in rows]
+        return await self._hits(rows)
 
     async def nearest_rows(
         self,
@@ -274,4 +274,9 @@ class PgChunkIndex:
         if not search_sql.answered(rows, limit):
             every = search_sql.matching_exhaustive(filters, self._bm25, one_client=one_client)
             rows = await self._pool.fetch(every.text, *args, *every.filter_args)
-        return [IndexHit(chunk_view(row), float(row["score"])) for row in rows]
+        return await self._hits(rows)
+
+    async def _hits(self, rows: Sequence[asyncpg.Record]) -> list[IndexHit]:
+        """The rows as hits, with the marks of chunks that no longer hold."""
+        views = await with_marks(self._pool, [chunk_view(row) for row in rows])
+        return [IndexHit(view, float(row["score"])) for view, row in zip(views, rows, strict=True)]

@@ -128,7 +128,7 @@ async def test_a_retracted_edge_ends_now_and_stays_in_history(
                                          "to": "db:mysql"}))["edgeHistory"]  # fmt: skip
     assert (interval["endedReason"], interval["endedBy"]) == ("RETRACTED", "agent-1")
     # The chunk whose only edge ended is marked superseded, and the evidence is kept.
-    marked = await pool.fetchval("SELECT count(*) FROM chunks WHERE superseded_at IS NOT NULL")
+    marked = await pool.fetchval("SELECT count(*) FROM chunk_marks")
     assert marked == 1
     again = await acme(RETRACT, **{"from": "service:billing", "type": "database",
                                    "to": "db:mysql"})  # fmt: skip

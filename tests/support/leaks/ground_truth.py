@@ -247,7 +247,7 @@ async def fresh(api: Api) -> None:
     async with api.runtime.pool.acquire() as conn:
         await conn.execute(
             "TRUNCATE chunks, sources, source_mentions, aliases, project_groups, check_ins, "
-            "relations, edge_intervals, edge_endings, "
+            "relations, edge_intervals, edge_endings, chunk_marks, "
             f'{graph}."Entity", {graph}."REL"'
         )
 
