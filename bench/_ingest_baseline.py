@@ -11,6 +11,7 @@ import asyncio
 import json
 from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TypeVar
 
 import asyncpg
@@ -102,6 +103,11 @@ class RecordingUnit:
 
     async def limit_lock_wait(self, seconds: float) -> None:
         return None
+
+    async def supersede(
+        self, scope: Scope, sources: Sequence[str], by: str, at: datetime | None
+    ) -> None:
+        return None  # the baseline's documents name none
 
     async def merge_alias(self, client_id: str, alias_key: str, canonical_key: str) -> int:
         return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Awaitable, Callable, Collection, Sequence
+from datetime import datetime
 from typing import Any, TypeVar
 
 from kenning.domain.access.scope import Scope
@@ -72,6 +73,11 @@ class FakeUnit:
 
     async def limit_lock_wait(self, seconds: float) -> None:
         self.store.calls.append("limit_lock_wait")
+
+    async def supersede(
+        self, scope: Scope, sources: Sequence[str], by: str, at: datetime | None
+    ) -> None:
+        self.store.calls.append("supersede")
 
     async def merge_alias(self, client_id: str, alias_key: str, canonical_key: str) -> int:
         return 0

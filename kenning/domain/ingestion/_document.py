@@ -4,6 +4,7 @@ event loop when the document is large) between its reads and its one write."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -90,6 +91,9 @@ def resolve(checked: Checked, aliases: Mapping[str, str]) -> Prepared:
             external_id=request.external_id or "",
         )
     )
+    if request.supersedes:  # saying more changes the work; saying nothing keeps old hashes
+        named = "\x1f".join(sorted(set(request.supersedes)))
+        digest = hashlib.sha256(f"{digest}\x1e{named}".encode()).hexdigest()
     return Prepared(request, request.content, request.metadata, main_key, extraction, digest)
 
 

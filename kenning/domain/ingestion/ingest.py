@@ -123,6 +123,9 @@ async def _store(unit: WriteUnit, prepared: Prepared, written: _Written) -> Purg
     await unit.write_chunks(records)
     await unit.upsert_nodes(request.scope, nodes)
     await unit.upsert_edges(request.scope, written.graph.edges)
+    if request.supersedes:
+        at = request.observed_at or (records[0].observed_at if records else None)
+        await unit.supersede(request.scope, request.supersedes, request.source_urn, at)
     await unit.record_source(
         SourceRecord(
             scope=request.scope,

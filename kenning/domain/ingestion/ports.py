@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Collection, Sequence
+from datetime import datetime
 from typing import Protocol, TypeVar
 
 from kenning.domain.access.scope import Scope
@@ -79,6 +80,15 @@ class WriteUnit(Protocol):
 
     async def sources_of_connection(self, scope: Scope, connection_id: str) -> list[str]:
         """Source URNs of one connection at ``scope``."""
+        ...
+
+    async def supersede(
+        self, scope: Scope, sources: Sequence[str], by: str, at: datetime | None
+    ) -> None:
+        """Mark ``sources`` (at exactly ``scope``) replaced by source ``by`` as of ``at``
+        (None: now): every edge all of whose evidence is theirs ends (SUPERSEDED, by
+        ``by``), and their chunks no longer hold. Raises ``ScopeError`` when one is not
+        stored at ``scope``, whether or not it exists elsewhere."""
         ...
 
     async def limit_lock_wait(self, seconds: float) -> None:

@@ -50,6 +50,9 @@ class IngestRequest:
     priority: int = 3
     # When the source says this was true (UTC); None: when it is stored.
     observed_at: datetime | None = None
+    # Sources at the same scope this one replaces: their edges end, their chunks no longer
+    # hold (``supersedes``).
+    supersedes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from kenning.domain.ingestion.validity import checked_observed_at
 MAX_CONTENT = 2_000_000
 MAX_METADATA_BYTES = 64_000
 MAX_RELATIONSHIPS = 2_000
+MAX_SUPERSEDES = 100
 MAX_TAGS = 64
 _KIND = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:/-]{0,199}$")
 _TAG = re.compile(r"^[^\x00-\x1f]{1,100}$")
@@ -56,6 +57,7 @@ def validate(request: IngestRequest) -> None:
         )
     if not 0 <= request.priority <= 9:
         raise ValidationError("priority must be 0..9", field="priority")
+    _check_supersedes(request)
     for name, value in (
         ("infoType", request.info_type),
         ("sourceKind", request.source_kind),
@@ -97,8 +99,21 @@ def identifier_fields(request: IngestRequest) -> list[tuple[str, str]]:
         ("scope.groupId", scope.group_id),
         *((f"tags[{i}]", tag) for i, tag in enumerate(request.tags)),
         *((f"relationships[{i}]", rel) for i, rel in enumerate(request.relationships)),
+        *((f"supersedes[{i}]", urn) for i, urn in enumerate(request.supersedes)),
     ]
     return [(name, value) for name, value in fields if value]
+
+
+def _check_supersedes(request: IngestRequest) -> None:
+    if len(request.supersedes) > MAX_SUPERSEDES:
+        raise TooLargeError(f"supersedes: at most {MAX_SUPERSEDES} sources", field="supersedes")
+    for urn in request.supersedes:
+        if not _URN.match(urn) or not urn.strip():
+            raise ValidationError(
+                "supersedes: each must be 1..2048 printable characters", field="supersedes"
+            )
+        if urn == request.source_urn:
+            raise ValidationError("a source cannot supersede itself", field="supersedes")
 
 
 def check_identifiers(fields: Sequence[tuple[str, str]]) -> None:

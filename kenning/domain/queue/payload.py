@@ -43,6 +43,7 @@ def to_payload(
             "revision": request.revision,
             "relationships": list(request.relationships),
             **({"observedAt": iso(request.observed_at)} if request.observed_at else {}),
+            **({"supersedes": list(request.supersedes)} if request.supersedes else {}),
         },
     }
 
@@ -74,6 +75,7 @@ def from_payload(
         relationships=tuple(data.get("relationships") or ()),
         priority=priority,
         observed_at=from_iso(data["observedAt"]) if data.get("observedAt") else None,
+        supersedes=tuple(data.get("supersedes") or ()),
     )
     return request, SecretPolicy(policy) if policy else None
 

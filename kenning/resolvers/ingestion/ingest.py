@@ -66,6 +66,7 @@ async def to_request(info: Info, data: IngestInput, default_priority: int) -> In
         relationships=tuple(data.relationships),
         priority=default_priority if data.priority is None else data.priority,
         observed_at=data.observed_at,
+        supersedes=tuple(data.supersedes or ()),
     )
 
 

@@ -70,6 +70,13 @@ class IngestInput:
         "and a day from now). Defaults to the time it is stored. Of two assertions of a "
         "relation declared ONE, the later observed one is current.",
     )
+    supersedes: list[str] | None = strawberry.field(
+        default=None,
+        description="Source URNs at the same scope this one replaces (a new version of a "
+        "policy under a new URN; at most 100): their edges that this source does not restate "
+        "end (SUPERSEDED) and their chunks are marked superseded. Naming a source that is "
+        "not stored at the scope is a ScopeError.",
+    )
     extraction: ExtractionMode | None = strawberry.field(
         default=None,
         description="Graph extraction by the model; defaults to the server's setting for "

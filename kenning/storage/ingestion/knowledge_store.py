@@ -41,6 +41,7 @@ from kenning.storage.ingestion.source_rows import (
     limit_lock_wait,
     upsert_source,
 )
+from kenning.storage.ingestion.supersession import supersede
 from kenning.storage.ingestion.timelines import settle
 
 T = TypeVar("T")
@@ -201,6 +202,13 @@ class PgWriteUnit:
         self.touched.setdefault(_scope(scope), set()).update(
             (e.from_key, e.edge_type) for e in rekeyed
         )
+
+    async def supersede(
+        self, scope: Scope, sources: Sequence[str], by: str, at: datetime | None
+    ) -> None:
+        await self.flush()
+        groups = await supersede(self._conn, self._sql, _scope(scope), sources, by, at)
+        self.touched.setdefault(_scope(scope), set()).update(groups)
 
     async def settle(self) -> None:
         """Recompute the touched groups' timelines (see ``timelines.settle``)."""

@@ -7,6 +7,7 @@ from kenning.domain.access.scope import Scope
 from kenning.domain.ingestion.request import PurgeCounts
 from kenning.storage.db.pool import Connection
 from kenning.storage.ingestion.graph_write_sql import GraphSql
+from kenning.storage.ingestion.supersession import take_back
 
 _WHERE = "client_id = $1 AND project_id = $2 AND group_id = $3 AND source_urn = $4"
 
@@ -19,6 +20,7 @@ async def remove_source(
     parts = (scope.client_id, scope.project_id, scope.group_id, source_urn)
     deleted_chunks = await conn.fetch(f"DELETE FROM chunks WHERE {_WHERE} RETURNING id", *parts)
     chunk_ids = [r["id"] for r in deleted_chunks]
+    touched.update(await take_back(conn, parts[:3], source_urn))
     if chunk_ids:
         await conn.execute(
             "DELETE FROM chunk_marks WHERE client_id = $1 AND chunk_id = ANY($2::text[])",

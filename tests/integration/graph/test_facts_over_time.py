@@ -194,3 +194,57 @@ async def test_agent_context_states_only_what_holds_and_lists_the_past_when_aske
     then = (await acme(CONTEXT, history=False, asOf="2024-07-01T00:00:00Z"))["agentContext"]
     assert "service:billing database db:mysql" in then["text"]
     assert "postgres" not in then["text"]
+
+
+SUPERSEDING = """
+mutation($urn: String!, $content: String!, $old: [String!]) {
+  ingest(input: {sourceUrn: $urn, kind: "policy", content: $content, supersedes: $old}) {
+    __typename ... on Error { code field message }
+  }
+}"""
+CHUNKS = """query { search(query: "policy laptops", mode: KEYWORD, limit: 10) {
+  ... on SearchSuccess { hits { chunk { sourceUrn supersededAt supersededBy } } } } }"""
+
+
+async def test_a_new_version_under_a_new_urn_supersedes_the_old_one(acme: Api, api: Api) -> None:
+    old = "Policy laptops v1.\n\npolicy:laptops|requires|control:disk-encryption\n" \
+          "policy:laptops|requires|control:screen-lock"  # fmt: skip
+    new = "Policy laptops v2.\n\npolicy:laptops|requires|control:disk-encryption\n" \
+          "policy:laptops|requires|control:mdm"  # fmt: skip
+    for urn, content, named in (("policy:v1", old, None), ("policy:v2", new, ["policy:v1"])):
+        data = await acme(SUPERSEDING, urn=urn, content=content, old=named)
+        assert data["ingest"]["__typename"] == "IngestSuccess", data
+    edges = (await acme(EDGES, key="policy:laptops"))["node"]
+    current = sorted(e["to"]["key"] for e in edges["edges"] if e["validTo"] is None)
+    # Restated by v2: disk encryption holds; only v1 said screen lock: it ended.
+    assert current == ["control:disk-encryption", "control:mdm"]
+    [ended] = (await acme(HISTORY, **{"from": "policy:laptops", "type": "requires",
+                                      "to": "control:screen-lock"}))["edgeHistory"]  # fmt: skip
+    assert (ended["endedReason"], ended["endedBy"]) == ("SUPERSEDED", "policy:v2")
+    hits = (await acme(CHUNKS))["search"]["hits"]
+    assert [(h["chunk"]["sourceUrn"], h["chunk"]["supersededBy"]) for h in hits] == [
+        ("policy:v2", None), ("policy:v1", "policy:v2")
+    ]  # current first, and the old one says what replaced it
+    # Purging v2 takes it all back: v1 holds again.
+    await acme(PURGE, urn="policy:v2")
+    edges = (await acme(EDGES, key="policy:laptops"))["node"]["edges"]
+    assert sorted(e["to"]["key"] for e in edges) == ["control:disk-encryption",
+                                                    "control:screen-lock"]  # fmt: skip
+    hits = (await acme(CHUNKS))["search"]["hits"]
+    assert [(h["chunk"]["sourceUrn"], h["chunk"]["supersededAt"]) for h in hits] == [
+        ("policy:v1", None)
+    ]
+
+
+async def test_superseding_what_is_not_at_the_scope_is_a_scope_error(
+    acme: Api, api: Api
+) -> None:
+    globex = api.as_(Principal(key_id="g", scope=Scope("globex"), role=Role.AGENT))
+    await globex(SUPERSEDING, urn="policy:theirs", content="theirs a|rel|b", old=None)
+    for named in (["policy:theirs"], ["policy:nowhere"]):
+        data = await acme(SUPERSEDING, urn="policy:mine", content="mine a|rel|b", old=named)
+        assert data["ingest"]["__typename"] == "ScopeError", data
+        assert "is not a source at this scope" in data["ingest"]["message"]
+    mine = await acme(SUPERSEDING, urn="policy:mine", content="mine", old=["policy:mine"])
+    assert mine["ingest"]["field"] == "supersedes"
+    assert (await acme(CHUNKS))["search"]["hits"] == []  # nothing half-written
