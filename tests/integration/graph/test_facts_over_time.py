@@ -223,7 +223,8 @@ async def test_a_new_version_under_a_new_urn_supersedes_the_old_one(acme: Api, a
     assert (ended["endedReason"], ended["endedBy"]) == ("SUPERSEDED", "policy:v2")
     hits = (await acme(CHUNKS))["search"]["hits"]
     assert [(h["chunk"]["sourceUrn"], h["chunk"]["supersededBy"]) for h in hits] == [
-        ("policy:v2", None), ("policy:v1", "policy:v2")
+        ("policy:v2", None),
+        ("policy:v1", "policy:v2"),
     ]  # current first, and the old one says what replaced it
     # Purging v2 takes it all back: v1 holds again.
     await acme(PURGE, urn="policy:v2")
@@ -236,9 +237,7 @@ async def test_a_new_version_under_a_new_urn_supersedes_the_old_one(acme: Api, a
     ]
 
 
-async def test_superseding_what_is_not_at_the_scope_is_a_scope_error(
-    acme: Api, api: Api
-) -> None:
+async def test_superseding_what_is_not_at_the_scope_is_a_scope_error(acme: Api, api: Api) -> None:
     globex = api.as_(Principal(key_id="g", scope=Scope("globex"), role=Role.AGENT))
     await globex(SUPERSEDING, urn="policy:theirs", content="theirs a|rel|b", old=None)
     for named in (["policy:theirs"], ["policy:nowhere"]):
