@@ -9,22 +9,13 @@ metrics.
 
 from __future__ import annotations
 
-import dataclasses
 import time
+from datetime import datetime
 from typing import Annotated, Any
 
 from pydantic import Field
 
 from kenning.domain.extraction.mode import ExtractionMode
-from kenning.domain.graph.find import find_nodes, find_query
-from kenning.domain.graph.model import (
-    MAX_SUBGRAPH_LIMIT,
-    Direction,
-    check_depth,
-    check_range,
-    edge_type_filter,
-)
-from kenning.domain.graph.traverse import NeighborsQuery, neighbors
 from kenning.domain.ingestion.ingest import ingest
 from kenning.domain.ingestion.request import IngestOutcome, IngestRequest, KnowledgeType
 from kenning.domain.ingestion.rules import check_identifiers, identifier_fields
@@ -41,7 +32,6 @@ from kenning.mcp.calls import (
     NarrowScope,
     ToolContext,
     caller,
-    canonical_key,
     domain_errors,
     plain,
     read_scope,
@@ -117,6 +107,20 @@ async def ingest_document_tool(
             "server's setting for the kind, else NONE."
         ),
     ] = None,
+    observed_at: Annotated[
+        datetime | None,
+        Field(
+            description="When the source says this was true (ISO 8601 with a time zone); "
+            "default: now. Of two assertions of a relation declared ONE, the later wins."
+        ),
+    ] = None,
+    supersedes: Annotated[
+        list[str] | None,
+        Field(
+            description="Source URNs this document replaces (e.g. the previous version of "
+            "a policy): their relationships it does not restate end."
+        ),
+    ] = None,
 ) -> dict[str, Any]:
     """Index one document now, at the agents' interactive priority, as ``ingest`` does."""
     who = caller(ctx)
@@ -132,6 +136,8 @@ async def ingest_document_tool(
         metadata=dict(metadata or {}),
         relationships=tuple(relationships or ()),
         priority=INGEST_PRIORITY,
+        observed_at=observed_at,
+        supersedes=tuple(supersedes or ()),
     )
     # Identifiers first: a credential in one must not reach a query.
     check_identifiers(identifier_fields(request))
@@ -161,70 +167,6 @@ def _ingested(outcome: IngestOutcome) -> dict[str, Any]:
     }
 
 
-@domain_errors
-async def get_node_tool(
-    ctx: ToolContext,
-    key: Annotated[str, Field(description="The node's key, 'type:id', e.g. 'task:T-1'.")],
-    scope: NarrowScope = None,
-) -> dict[str, Any]:
-    """The node with this key as the caller sees it; ``node`` is null when none is visible."""
-    who = caller(ctx)
-    reader = read_scope(who, scope)
-    canonical = await canonical_key(who, reader, key, "key")
-    found = (await who.runtime.graph.nodes(reader, [canonical])).get(canonical)
-    return {"node": plain(found)}
-
-
-@domain_errors
-async def find_nodes_tool(
-    ctx: ToolContext,
-    query: Annotated[str, Field(description="A name, part of a key or words about it.")],
-    types: Annotated[
-        list[str] | None, Field(description="Only these node types, e.g. ['service'].")
-    ] = None,
-    limit: Annotated[int, Field(description="How many nodes at most, 1..100.")] = 20,
-    scope: NarrowScope = None,
-) -> dict[str, Any]:
-    """The visible nodes best matching ``query``, best first (as ``findNodes``)."""
-    who = caller(ctx)
-    reader = read_scope(who, scope)
-    request = find_query(query, types, limit)
-    if request.exact_key is not None:
-        exact = await canonical_key(who, reader, request.exact_key, "query")
-        request = dataclasses.replace(request, exact_key=exact)
-    found = await find_nodes(who.runtime.finder, who.runtime.graph, reader, request)
-    return {"matches": [
-        {"key": m.node.key, "type": m.node.type, "label": m.label, "score": m.score,
-         "exact": m.exact, "matchedOn": m.matched_on.value, "node": plain(m.node)}
-        for m in found
-    ]}  # fmt: skip
-
-
-@domain_errors
-async def get_neighbors_tool(
-    ctx: ToolContext,
-    key: Annotated[str, Field(description="The start node's key, 'type:id'.")],
-    depth: Annotated[int, Field(description="How many hops, 1..3.")] = 1,
-    direction: Annotated[Direction, Field(description="OUT, IN or BOTH edges.")] = Direction.BOTH,
-    edge_types: Annotated[
-        list[str] | None, Field(description="Only these relations (omit: all).")
-    ] = None,
-    limit: Annotated[int, Field(description="At most this many nodes and edges.")] = 100,
-    scope: NarrowScope = None,
-) -> dict[str, Any]:
-    """The subgraph within ``depth`` hops; empty when the node is not visible."""
-    who = caller(ctx)
-    reader = read_scope(who, scope)
-    check_depth(depth)
-    check_range(limit, 1, MAX_SUBGRAPH_LIMIT, "limit")
-    types = edge_type_filter(edge_types)
-    start = await canonical_key(who, reader, key, "key")
-    found = await neighbors(
-        who.runtime.graph, reader, NeighborsQuery(start, depth, direction, types, limit)
-    )
-    return {"nodes": plain(found.nodes), "edges": plain(found.edges), "truncated": found.truncated}
-
-
 TOOLS = (
     ToolSpec(
         "search_knowledge",
@@ -242,29 +184,5 @@ TOOLS = (
         "relationships list) go into the graph. Ingesting the same source_urn again replaces "
         "the old version. Never include credentials: content with secrets is refused.",
         read_only=False,
-    ),
-    ToolSpec(
-        "get_node",
-        get_node_tool,
-        "Look up one entity of the knowledge graph by its key ('type:id', e.g. 'user:alice', "
-        "'service:billing'; aliases are resolved): its type and properties, or null.",
-        read_only=True,
-    ),
-    ToolSpec(
-        "find_nodes",
-        find_nodes_tool,
-        "Find entities of the knowledge graph when you do not know their exact key: by a "
-        "name, part of a key, a misspelling or words of their description ('billing svc', "
-        "'Alice'). Exact keys and names come first, then by similarity; each match has its "
-        "key (for get_node and get_neighbors), type, label and score.",
-        read_only=True,
-    ),
-    ToolSpec(
-        "get_neighbors",
-        get_neighbors_tool,
-        "Explore the knowledge graph around an entity: the nodes and relationships within "
-        "depth hops of its key, optionally only some relation types or directions. Each edge "
-        "has its type, ends and evidence chunk ids.",
-        read_only=True,
     ),
 )

@@ -29,6 +29,7 @@ from kenning import __version__
 from kenning.mcp import (
     crawl_tools,
     file_tools,
+    graph_tools,
     knowledge_tools,
     memory_tools,
     recall_tools,
@@ -45,6 +46,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     *recall_tools.TOOLS,
     *memory_tools.TOOLS,
     *knowledge_tools.TOOLS,
+    *graph_tools.TOOLS,
     *structure_tools.TOOLS,
     *file_tools.TOOLS,
     *crawl_tools.TOOLS,

@@ -1,0 +1,187 @@
+"""Tools over the knowledge graph: look an entity up (with its edges, now or as of a time),
+find one by what you know of it, explore around it, and end an edge that no longer holds.
+
+``get_node`` and ``get_neighbors`` call the graph reads of ``node``/``neighbors``
+(``kenning/resolvers/graph/queries.py``), ``retract_edge`` the use case of ``retractEdge``
+(``kenning.domain.ingestion.relations``), as their resolvers do.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from pydantic import Field
+
+from kenning.domain.graph.find import find_nodes, find_query
+from kenning.domain.graph.model import (
+    MAX_NODE_EDGES,
+    MAX_SUBGRAPH_LIMIT,
+    Direction,
+    check_depth,
+    check_range,
+    edge_type_filter,
+)
+from kenning.domain.graph.traverse import NeighborsQuery, neighbors
+from kenning.domain.ingestion import relations
+from kenning.domain.ingestion.validity import as_of as read_time
+from kenning.mcp.calls import (
+    NarrowScope,
+    ToolContext,
+    caller,
+    canonical_key,
+    canonical_keys,
+    domain_errors,
+    plain,
+    read_scope,
+    stored_write_scope,
+)
+from kenning.mcp.tool_spec import ToolSpec
+
+AsOf = Annotated[
+    datetime | None,
+    Field(description="Answer as the graph was then (ISO 8601 with a time zone): only edges "
+          "valid at that time. Omit for now; a time to come answers as now."),
+]  # fmt: skip
+History = Annotated[
+    bool,
+    Field(description="Also list ended edges, each with validFrom/validTo and why it ended "
+          "(never as current)."),
+]  # fmt: skip
+
+
+@domain_errors
+async def get_node_tool(
+    ctx: ToolContext,
+    key: Annotated[str, Field(description="The node's key, 'type:id', e.g. 'task:T-1'.")],
+    scope: NarrowScope = None,
+    as_of: AsOf = None,
+    include_history: History = False,
+    edge_limit: Annotated[int, Field(description="At most this many edges, 1..500.")] = 50,
+) -> dict[str, Any]:
+    """The node with this key as the caller sees it, and its edges valid now (or ``as_of``);
+    ``node`` is null when none is visible."""
+    who = caller(ctx)
+    reader = read_scope(who, scope)
+    check_range(edge_limit, 1, MAX_NODE_EDGES, "edge_limit")
+    canonical = await canonical_key(who, reader, key, "key")
+    graph = who.runtime.graph.at(read_time(as_of, datetime.now(UTC)))
+    found = (await graph.nodes(reader, [canonical])).get(canonical)
+    if found is None:
+        return {"node": None, "edges": []}
+    edges = await graph.edges_of(reader, [canonical], Direction.BOTH, None, edge_limit)
+    answer = {"node": plain(found), "edges": plain(edges.get(canonical, []))}
+    if include_history:
+        every = await graph.every_edge_of(reader, [canonical], edge_limit)
+        held = {e.id for e in edges.get(canonical, [])}
+        answer["history"] = plain([e for e in every.get(canonical, []) if e.id not in held])
+    return answer
+
+
+@domain_errors
+async def find_nodes_tool(
+    ctx: ToolContext,
+    query: Annotated[str, Field(description="A name, part of a key or words about it.")],
+    types: Annotated[
+        list[str] | None, Field(description="Only these node types, e.g. ['service'].")
+    ] = None,
+    limit: Annotated[int, Field(description="How many nodes at most, 1..100.")] = 20,
+    scope: NarrowScope = None,
+) -> dict[str, Any]:
+    """The visible nodes best matching ``query``, best first (as ``findNodes``)."""
+    who = caller(ctx)
+    reader = read_scope(who, scope)
+    request = find_query(query, types, limit)
+    if request.exact_key is not None:
+        exact = await canonical_key(who, reader, request.exact_key, "query")
+        request = dataclasses.replace(request, exact_key=exact)
+    found = await find_nodes(who.runtime.finder, who.runtime.graph, reader, request)
+    return {"matches": [
+        {"key": m.node.key, "type": m.node.type, "label": m.label, "score": m.score,
+         "exact": m.exact, "matchedOn": m.matched_on.value, "node": plain(m.node)}
+        for m in found
+    ]}  # fmt: skip
+
+
+@domain_errors
+async def get_neighbors_tool(
+    ctx: ToolContext,
+    key: Annotated[str, Field(description="The start node's key, 'type:id'.")],
+    depth: Annotated[int, Field(description="How many hops, 1..3.")] = 1,
+    direction: Annotated[Direction, Field(description="OUT, IN or BOTH edges.")] = Direction.BOTH,
+    edge_types: Annotated[
+        list[str] | None, Field(description="Only these relations (omit: all).")
+    ] = None,
+    limit: Annotated[int, Field(description="At most this many nodes and edges.")] = 100,
+    scope: NarrowScope = None,
+    as_of: AsOf = None,
+) -> dict[str, Any]:
+    """The subgraph within ``depth`` hops, of the edges valid now (or ``as_of``); empty when
+    the node is not visible."""
+    who = caller(ctx)
+    reader = read_scope(who, scope)
+    check_depth(depth)
+    check_range(limit, 1, MAX_SUBGRAPH_LIMIT, "limit")
+    types = edge_type_filter(edge_types)
+    start = await canonical_key(who, reader, key, "key")
+    graph = who.runtime.graph.at(read_time(as_of, datetime.now(UTC)))
+    found = await neighbors(graph, reader, NeighborsQuery(start, depth, direction, types, limit))
+    return {"nodes": plain(found.nodes), "edges": plain(found.edges), "truncated": found.truncated}
+
+
+@domain_errors
+async def retract_edge_tool(
+    ctx: ToolContext,
+    from_key: Annotated[str, Field(description="The edge's start, 'type:id'.")],
+    edge_type: Annotated[str, Field(description="The relation, e.g. 'database'.")],
+    to_key: Annotated[str, Field(description="The edge's end, 'type:id'.")],
+    scope: NarrowScope = None,
+) -> dict[str, Any]:
+    """End an edge now (RETRACTED, by your key), as ``retractEdge``; it stays in history."""
+    who = caller(ctx)
+    target = await stored_write_scope(who, scope)
+    _, kind, _ = relations.edge_keys(from_key, edge_type, to_key)
+    start, end = await canonical_keys(who, target, [(from_key, "from_key"), (to_key, "to_key")])
+    retracted = await relations.retract_edge(
+        who.principal, target, (start, kind, end), who.runtime.relations
+    )
+    return {"retracted": retracted}
+
+
+TOOLS = (
+    ToolSpec(
+        "get_node",
+        get_node_tool,
+        "Look up one entity of the knowledge graph by its key ('type:id', e.g. 'user:alice', "
+        "'service:billing'; aliases are resolved): its type, properties and edges valid now "
+        "(or as_of a past time; include_history adds the ended ones), or null.",
+        read_only=True,
+    ),
+    ToolSpec(
+        "find_nodes",
+        find_nodes_tool,
+        "Find entities of the knowledge graph when you do not know their exact key: by a "
+        "name, part of a key, a misspelling or words of their description ('billing svc', "
+        "'Alice'). Exact keys and names come first, then by similarity; each match has its "
+        "key (for get_node and get_neighbors), type, label and score.",
+        read_only=True,
+    ),
+    ToolSpec(
+        "get_neighbors",
+        get_neighbors_tool,
+        "Explore the knowledge graph around an entity: the nodes and relationships within "
+        "depth hops of its key, optionally only some relation types or directions. Each edge "
+        "has its type, ends, evidence chunk ids and validity; as_of answers as the graph was.",
+        read_only=True,
+    ),
+    ToolSpec(
+        "retract_edge",
+        retract_edge_tool,
+        "Say that a relationship no longer holds (e.g. a service stopped using a database): "
+        "the edge ends now, reason RETRACTED, by your key. Nothing is deleted: the edge and "
+        "its evidence stay in its history, and it is no longer stated as current. "
+        "retracted is false when no such edge held.",
+        read_only=False,
+    ),
+)
