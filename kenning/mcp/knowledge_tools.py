@@ -42,6 +42,25 @@ from kenning.resolvers.ingestion.ingest import INGEST_PRIORITY
 
 Filter = Annotated[list[str] | None, Field(description="Any of these values (omit: no filter).")]
 
+Extraction = Annotated[
+    ExtractionMode | None,
+    Field(
+        description="LLM: the extraction model also reads the chunks for entities and "
+        "relations in the background (the answer's extractionJobId); default: the "
+        "server's setting for the kind, else NONE."
+    ),
+]
+ObservedAt = Annotated[
+    datetime | None,
+    Field(description="When the source says this was true (ISO 8601 with a time zone); "
+          "default: now. Of two assertions of a relation declared ONE, the later wins."),
+]  # fmt: skip
+Supersedes = Annotated[
+    list[str] | None,
+    Field(description="Source URNs this document replaces (e.g. the previous version of "
+          "a policy): their relationships it does not restate end."),
+]  # fmt: skip
+
 
 @domain_errors
 async def search_knowledge_tool(
@@ -99,28 +118,9 @@ async def ingest_document_tool(
         list[str] | None, Field(description="Edges as 'from|relation|to'.")
     ] = None,
     scope: NarrowScope = None,
-    extraction: Annotated[
-        ExtractionMode | None,
-        Field(
-            description="LLM: the extraction model also reads the chunks for entities and "
-            "relations in the background (the answer's extractionJobId); default: the "
-            "server's setting for the kind, else NONE."
-        ),
-    ] = None,
-    observed_at: Annotated[
-        datetime | None,
-        Field(
-            description="When the source says this was true (ISO 8601 with a time zone); "
-            "default: now. Of two assertions of a relation declared ONE, the later wins."
-        ),
-    ] = None,
-    supersedes: Annotated[
-        list[str] | None,
-        Field(
-            description="Source URNs this document replaces (e.g. the previous version of "
-            "a policy): their relationships it does not restate end."
-        ),
-    ] = None,
+    extraction: Extraction = None,
+    observed_at: ObservedAt = None,
+    supersedes: Supersedes = None,
 ) -> dict[str, Any]:
     """Index one document now, at the agents' interactive priority, as ``ingest`` does."""
     who = caller(ctx)
