@@ -208,6 +208,33 @@ def agent_context(data: dict[str, Any]) -> list[Figure]:
                    lat["direct"]["p50_ms"], "in process", Goal("figure", most=60))]  # fmt: skip
 
 
+def memory_truth(data: dict[str, Any]) -> list[Figure]:
+    """What agentContext states once facts change (issue 37's goals), what ending an edge
+    costs an ingest, and what the validity filter costs reads (against no filter)."""
+    truth = data["truth"]
+    pct, ms = truth["percent"], truth["ingest_ms"]
+    facts = f"{truth['changed']} of {truth['facts']} facts changed"
+    found = [
+        Figure(f"agentContext states the current value, {facts}", "%", pct["current"],
+               goal=Goal("figure", least=99)),
+        Figure("agentContext states a retired value as current", "%", pct["retired"],
+               goal=Goal("figure", most=0)),
+        Figure("agentContext asOf before a change states the old value", "%", pct["as_of"],
+               goal=Goal("figure", least=100)),
+        Figure("ingest p50 that ends an edge", "ms", ms["ending"]["p50_ms"],
+               ms["not_ending"]["p50_ms"], "ends none", Goal("ratio", most=1.2)),
+    ]  # fmt: skip
+    for op, paths in data.get("read", {}).get("ops", {}).items():
+        base = paths["unfiltered"]["p50_ms"]
+        found += [
+            Figure(f"{op} p50, edges valid now", "ms", paths["now"]["p50_ms"], base,
+                   "no validity filter", Goal("ratio", most=1.1)),
+            Figure(f"{op} p50, asOf a past time", "ms", paths["as_of"]["p50_ms"], base,
+                   "no validity filter", Goal("ratio", most=1.5)),
+        ]  # fmt: skip
+    return found
+
+
 def find_nodes(data: dict[str, Any]) -> list[Figure]:
     """``findNodes`` p50 through GraphQL against its raw SQL, per way of typing a key."""
     return [Figure(f"findNodes p50, {form}", "ms", f["latency"]["graphql"]["p50_ms"],
@@ -274,6 +301,7 @@ EXTRACTS: dict[str, Extract] = {
     "loop_health": loop_health,
     "user_context": user_context,
     "agent_context": agent_context,
+    "memory_truth": memory_truth,
     "find_nodes": find_nodes,
     "extraction": extraction,
     "files": files,

@@ -51,6 +51,8 @@ RUNS = (
         ("--items", "1000", "--queries", "50")),
     Run("agent_context", "bench.agent_context", "agent_context.json", "agent_context", (),
         ("--queries", "50")),
+    Run("memory_truth", "bench.memory_truth", "memory_truth.json", "memory_truth", (),
+        ("--entities", "150", "--queries", "50")),
     Run("find_nodes", "bench.find_nodes", "find_nodes.json", "find_nodes", (),
         ("--queries", "50")),
     Run("extraction", "bench.extraction", "extraction.json", "extraction", (),
