@@ -18,10 +18,19 @@ CHUNK_COLUMNS = (
     "c.graph_refs, c.knowledge_type, c.info_type, c.tags, c.source_kind, c.connection_id, "
     "c.external_id, c.revision, c.metadata, c.created_at, c.observed_at"
 )
+# A chunk's supersession mark in the statement that reads it (``alias`` the chunk rows),
+# so a read by id, kind or node costs no second statement.
+MARK_COLUMNS = "m.superseded_at, m.superseded_by"
+
+
+def marks_join(alias: str) -> str:
+    """``LEFT JOIN`` of the marks of ``alias``'s chunks (``MARK_COLUMNS``)."""
+    return f"LEFT JOIN chunk_marks m ON m.client_id = {alias}.client_id AND m.chunk_id = {alias}.id"
 
 
 def chunk_view(row: asyncpg.Record) -> ChunkView:
-    """A ``ChunkView`` from a row selected with ``CHUNK_COLUMNS``."""
+    """A ``ChunkView`` from a row selected with ``CHUNK_COLUMNS`` (and ``MARK_COLUMNS``,
+    when the statement joined them)."""
     metadata = row["metadata"]
     return ChunkView(
         id=row["id"],
@@ -41,6 +50,8 @@ def chunk_view(row: asyncpg.Record) -> ChunkView:
         metadata=json.loads(metadata) if isinstance(metadata, str) else dict(metadata),
         created_at=row["created_at"],
         observed_at=row["observed_at"] or row["created_at"],
+        superseded_at=row.get("superseded_at"),
+        superseded_by=row.get("superseded_by"),
     )
 
 
@@ -79,12 +90,12 @@ async def chunks_by_ids(
     if not ids:
         return {}
     rows = await conn.fetch(
-        f"SELECT {CHUNK_COLUMNS} FROM chunks c "
+        f"SELECT {CHUNK_COLUMNS}, {MARK_COLUMNS} FROM chunks c {marks_join('c')} "
         f"WHERE c.id = ANY($4::text[]) AND {visible_rows(1, 'c')}",
         *reader_params(reader),
         list(ids),
     )
-    return {view.id: view for view in await with_marks(conn, [chunk_view(r) for r in rows])}
+    return {view.id: view for view in map(chunk_view, rows)}
 
 
 async def chunks_by_kind(
@@ -92,13 +103,13 @@ async def chunks_by_kind(
 ) -> list[ChunkView]:
     """The newest visible chunks of one kind (no embedding involved)."""
     rows = await conn.fetch(
-        f"SELECT {CHUNK_COLUMNS} FROM chunks c WHERE c.kind = $4 AND {visible_rows(1, 'c')} "
-        "ORDER BY c.created_at DESC, c.id LIMIT $5",
+        f"SELECT {CHUNK_COLUMNS}, {MARK_COLUMNS} FROM chunks c {marks_join('c')} "
+        f"WHERE c.kind = $4 AND {visible_rows(1, 'c')} ORDER BY c.created_at DESC, c.id LIMIT $5",
         *reader_params(reader),
         kind,
         limit,
     )
-    return await with_marks(conn, [chunk_view(row) for row in rows])
+    return [chunk_view(row) for row in rows]
 
 
 class PgChunkReader:

@@ -24,7 +24,7 @@ from functools import cache
 from kenning.domain.graph.model import Direction
 from kenning.storage.db.agtype import prop
 from kenning.storage.db.visibility import visible_graph, visible_rows
-from kenning.storage.graph.chunk_reads import CHUNK_COLUMNS
+from kenning.storage.graph.chunk_reads import CHUNK_COLUMNS, MARK_COLUMNS, marks_join
 from kenning.storage.ingestion.graph_write_sql import GraphSql
 
 _META = ("key", "type", "client", "project", "group")
@@ -242,7 +242,7 @@ class GraphReadSql:
     def chunks_of_nodes(self) -> str:
         """$4 node keys, $5 per-node limit → the newest visible chunks referencing each."""
         return f"""
-            SELECT k.key AS node_key, hit.*
+            SELECT k.key AS node_key, hit.*, {MARK_COLUMNS}
             FROM unnest($4::text[]) AS k(key)
             CROSS JOIN LATERAL (
                 SELECT * FROM (
@@ -253,4 +253,5 @@ class GraphReadSql:
                 ORDER BY c.created_at DESC, c.id
                 LIMIT $5
             ) hit
+            {marks_join("hit")}
         """

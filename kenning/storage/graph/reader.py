@@ -38,7 +38,7 @@ from kenning.domain.graph.model import (
 from kenning.domain.ingestion.validity import EndReason, from_iso, iso
 from kenning.storage.db.pool import Connection
 from kenning.storage.db.visibility import reader_params
-from kenning.storage.graph.chunk_reads import chunk_view, with_marks
+from kenning.storage.graph.chunk_reads import chunk_view
 from kenning.storage.graph.find_sql import THRESHOLD_SETTING, find_nodes_sql
 from kenning.storage.graph.read_sql import Validity, graph_read_sql
 
@@ -246,8 +246,7 @@ class PgGraphReader:
         rows = await self._pool.fetch(
             self._sql.chunks_of_nodes(), *reader_params(reader), sorted(set(keys)), limit
         )
-        views = await with_marks(self._pool, [chunk_view(row) for row in rows])
         found: dict[str, list[ChunkView]] = defaultdict(list)
-        for row, view in zip(rows, views, strict=True):
-            found[row["node_key"]].append(view)
+        for row in rows:
+            found[row["node_key"]].append(chunk_view(row))
         return dict(found)
