@@ -115,6 +115,19 @@ def plain(value: object) -> Any:
     return value
 
 
+def time_argument(value: str | None, field: str) -> datetime | None:
+    """An ISO 8601 time argument (``2026-01-31T09:00:00Z``), parsed here rather than by the
+    SDK, so a malformed one (or a NUL in it, refused first) is an INVALID naming ``field``."""
+    if value is None:
+        return None
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        raise ValidationError(
+            f"{field} must be an ISO 8601 time, e.g. 2026-01-31T09:00:00Z", field=field
+        ) from None
+
+
 def error_text(error: KenningError) -> str:
     """The tool error an agent reads: the stable code, the message and the field."""
     where = f" (field: {error.field})" if error.field else ""

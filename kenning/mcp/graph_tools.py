@@ -36,11 +36,12 @@ from kenning.mcp.calls import (
     plain,
     read_scope,
     stored_write_scope,
+    time_argument,
 )
 from kenning.mcp.tool_spec import ToolSpec
 
 AsOf = Annotated[
-    datetime | None,
+    str | None,
     Field(description="Answer as the graph was then (ISO 8601 with a time zone): only edges "
           "valid at that time. Omit for now; a time to come answers as now."),
 ]  # fmt: skip
@@ -66,7 +67,7 @@ async def get_node_tool(
     reader = read_scope(who, scope)
     check_range(edge_limit, 1, MAX_NODE_EDGES, "edge_limit")
     canonical = await canonical_key(who, reader, key, "key")
-    graph = who.runtime.graph.at(read_time(as_of, datetime.now(UTC)))
+    graph = who.runtime.graph.at(read_time(time_argument(as_of, "as_of"), datetime.now(UTC)))
     found = (await graph.nodes(reader, [canonical])).get(canonical)
     if found is None:
         return {"node": None, "edges": []}
@@ -125,7 +126,7 @@ async def get_neighbors_tool(
     check_range(limit, 1, MAX_SUBGRAPH_LIMIT, "limit")
     types = edge_type_filter(edge_types)
     start = await canonical_key(who, reader, key, "key")
-    graph = who.runtime.graph.at(read_time(as_of, datetime.now(UTC)))
+    graph = who.runtime.graph.at(read_time(time_argument(as_of, "as_of"), datetime.now(UTC)))
     found = await neighbors(graph, reader, NeighborsQuery(start, depth, direction, types, limit))
     return {"nodes": plain(found.nodes), "edges": plain(found.edges), "truncated": found.truncated}
 

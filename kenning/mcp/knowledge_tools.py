@@ -10,7 +10,6 @@ metrics.
 from __future__ import annotations
 
 import time
-from datetime import datetime
 from typing import Annotated, Any
 
 from pydantic import Field
@@ -36,6 +35,7 @@ from kenning.mcp.calls import (
     plain,
     read_scope,
     stored_write_scope,
+    time_argument,
 )
 from kenning.mcp.tool_spec import ToolSpec
 from kenning.resolvers.ingestion.ingest import INGEST_PRIORITY
@@ -51,7 +51,7 @@ Extraction = Annotated[
     ),
 ]
 ObservedAt = Annotated[
-    datetime | None,
+    str | None,
     Field(description="When the source says this was true (ISO 8601 with a time zone); "
           "default: now. Of two assertions of a relation declared ONE, the later wins."),
 ]  # fmt: skip
@@ -136,7 +136,7 @@ async def ingest_document_tool(
         metadata=dict(metadata or {}),
         relationships=tuple(relationships or ()),
         priority=INGEST_PRIORITY,
-        observed_at=observed_at,
+        observed_at=time_argument(observed_at, "observed_at"),
         supersedes=tuple(supersedes or ()),
     )
     # Identifiers first: a credential in one must not reach a query.

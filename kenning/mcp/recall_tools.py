@@ -26,6 +26,7 @@ from kenning.mcp.calls import (
     domain_errors,
     plain,
     read_scope,
+    time_argument,
 )
 from kenning.mcp.tool_spec import ToolSpec
 
@@ -46,7 +47,7 @@ async def get_context_tool(
     ] = None,
     scope: NarrowScope = None,
     as_of: Annotated[
-        datetime | None,
+        str | None,
         Field(
             description="Answer as things were then (ISO 8601 with a time zone); "
             "a time to come answers as now."
@@ -64,11 +65,12 @@ async def get_context_tool(
     who = caller(ctx)
     runtime = who.runtime
     now = datetime.now(UTC)
+    when = When(read_time(time_argument(as_of, "as_of"), now), include_history)
     found = await context_for_keys(
         query, user=(user_key, "userKey") if user_key is not None else None,
         entity_keys=entity_keys or [], limit=limit, budget=budget,
         reader=read_scope(who, scope), now=now, ports=runtime.memory_ports(),
-        aliases=runtime.aliases, when=When(read_time(as_of, now), include_history),
+        aliases=runtime.aliases, when=when,
     )  # fmt: skip
     return {
         "user": plain(found.entity),
