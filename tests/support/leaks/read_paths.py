@@ -141,6 +141,12 @@ def block(
             "__typename infoType text lines { __typename text chunkIds score } } } "
             "... on ScopeError { code message } }",
         ),
+        (
+            f"{prefix}agentContext_history",
+            f'agentContext(query: "{probe.query}", entityKeys: ["{probe.entity}"], limit: 50, '
+            f"includeHistory: true, {s}) {{ __typename ... on AgentContext {{ text "
+            "sections { infoType lines { text chunkIds } } } ... on ScopeError { code } }",
+        ),
         *(
             (
                 f"{prefix}edgeHistory_{edge_type}",
