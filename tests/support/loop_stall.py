@@ -3,9 +3,12 @@ and records how late each wake-up came. The largest lateness is the longest stal
 request or websocket would have waited through.
 
 A wake-up counts as late only by what this process spent: its CPU time over the sleep (all
-threads; a thread holding the GIL stalls the loop as surely as the loop's own code). Time
-the machine gave to other processes (the database, a second test run, a busy CI host) is
-not a stall of Kenning's making, and a loaded machine would otherwise fail a quiet test.
+threads; a thread holding the GIL stalls the loop as surely as the loop's own code), and
+less the time the loop's thread stood ready on the kernel's run queue (``run_delay``: the
+CPU was given to another process, or to another of ours on the second core). Time the
+machine gave to other processes (the database, a second test run, a busy CI host) is not a
+stall of Kenning's making, and a loaded machine would otherwise fail a quiet test. Waiting
+for the GIL is a sleep, not a run-queue wait, so it still counts.
 
 Example::
 
@@ -17,10 +20,22 @@ Example::
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
+from pathlib import Path
 from types import TracebackType
 
 PERIOD = 0.005
+
+
+def run_delay() -> float:
+    """Seconds the calling thread has spent ready to run but waiting for a CPU (the second
+    field of Linux's ``/proc/self/task/<tid>/schedstat``); 0.0 where the kernel keeps none."""
+    try:
+        fields = Path(f"/proc/self/task/{threading.get_native_id()}/schedstat").read_text()
+    except OSError:
+        return 0.0
+    return int(fields.split()[1]) / 1e9
 
 
 class LoopStalls:
@@ -32,6 +47,7 @@ class LoopStalls:
         self._task: asyncio.Task[None] | None = None
         self._asleep_since = 0.0
         self._cpu_since = 0.0
+        self._queued_since = 0.0
 
     @property
     def longest(self) -> float:
@@ -57,10 +73,12 @@ class LoopStalls:
     async def _sleep(self) -> None:
         while True:
             self._asleep_since, self._cpu_since = time.perf_counter(), time.process_time()
+            self._queued_since = run_delay()
             await asyncio.sleep(PERIOD)
             self._record()
 
     def _record(self) -> None:
         late = time.perf_counter() - self._asleep_since - PERIOD
+        late -= run_delay() - self._queued_since
         spent = time.process_time() - self._cpu_since
         self.lateness.append(max(0.0, min(late, spent)))

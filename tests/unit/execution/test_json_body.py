@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kenning import json_body
+from tests.support.loop_stall import run_delay
 
 
 def decode(body: bytes) -> Any:
@@ -71,15 +72,19 @@ def test_what_json_loads_refuses_is_refused(body: bytes) -> None:
 
 
 def _longest_hold(work: Any) -> tuple[Any, float]:
-    """``work()`` in a thread, and the longest this thread waited for the GIL meanwhile."""
+    """``work()`` in a thread, and the longest this thread waited for the GIL meanwhile:
+    a wake-up's lateness less the time this thread stood on the run queue, and at most the
+    CPU time this process spent meanwhile (time the machine gave to others is no hold of
+    the GIL; ``tests/support/loop_stall.py``)."""
     result: list[Any] = []
     thread = threading.Thread(target=lambda: result.append(work()))
-    longest, last = 0.0, time.perf_counter()
+    longest, last, spent, queued = 0.0, time.perf_counter(), time.process_time(), run_delay()
     thread.start()
     while thread.is_alive():
         time.sleep(0.001)
-        now = time.perf_counter()
-        longest, last = max(longest, now - last - 0.001), now
+        now, cpu, waited = time.perf_counter(), time.process_time(), run_delay()
+        longest = max(longest, min(now - last - 0.001 - (waited - queued), cpu - spent))
+        last, spent, queued = now, cpu, waited
     thread.join()
     return result[0], longest
 
@@ -87,9 +92,12 @@ def _longest_hold(work: Any) -> tuple[Any, float]:
 def test_a_25_mb_document_is_decoded_without_holding_the_gil_long() -> None:
     content = ("word " * 5_300_000)[: 25 * 1024 * 1024]
     body = json.dumps({"variables": {"input": {"content": content}}}).encode()
-    decoded, hold = _longest_hold(lambda: json_body.decode(body))
+    decoded, _ = _longest_hold(lambda: json_body.decode(body))
     assert decoded["variables"]["input"]["content"] == content
-    _, whole = _longest_hold(lambda: json.loads(body))
+    del decoded
+    # Best of three each: the first 25 MB str of a run also pays the kernel for fresh pages.
+    hold = min(_longest_hold(lambda: json_body.decode(body))[1] for _ in range(3))
+    whole = min(_longest_hold(lambda: json.loads(body))[1] for _ in range(3))
     # The one str the decoder must build is its longest hold: a third of json.loads here.
     assert hold < whole / 2 and hold < 0.05, (hold, whole)
 
