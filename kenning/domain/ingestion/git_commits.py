@@ -2,6 +2,7 @@
 
 Each commit becomes one structured ingest (its own source, ``git:<repository>@<hash>``), so
 re-sending a commit is idempotent and a commit can be purged alone. No model is involved.
+Its author date is its chunks' ``observedAt`` (and so its edges' ``validFrom``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from kenning.domain.ingestion.graph_items import GraphPiece, GraphRequest
 from kenning.domain.ingestion.request import EdgeRecord, NodeRecord
 from kenning.domain.ingestion.rules import check_identifiers, clean_content
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
+from kenning.domain.ingestion.source_times import source_time
 
 _HASH = re.compile(r"^[0-9a-fA-F]{7,64}$")
 _EDGE_BY_CHANGE = {"M": "modifies", "A": "creates", "D": "deletes", "R": "renames"}
@@ -133,4 +135,6 @@ def _request(
         edges=tuple(edges),
         connection_id=connection_id,
         source_kind="git",
+        # What a commit says held from when it was authored (an implausible date: from now).
+        observed_at=source_time(commit.date, "commit date"),
     )

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import KenningError, TooLargeError, ValidationError
@@ -33,6 +34,7 @@ from kenning.domain.ingestion.node_keys import (
 from kenning.domain.ingestion.request import EdgeRecord, KnowledgeType, NodeRecord
 from kenning.domain.ingestion.rules import check_identifiers, clean_content, clean_metadata
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
+from kenning.domain.ingestion.validity import checked_observed_at
 
 MAX_ITEMS = 5_000
 
@@ -67,6 +69,8 @@ class GraphRequest:
     connection_id: str | None = None
     source_kind: str | None = None
     priority: int = 3
+    # When the source says its pieces were true: the writer's (checked) or the source's own.
+    observed_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +92,7 @@ class Items:
     rejected: list[Rejection]
     warnings: list[ExtractionWarning]
     digest: str = ""
+    observed_at: datetime | None = None  # in UTC, checked
 
 
 def request_size(request: GraphRequest) -> int:
@@ -101,7 +106,8 @@ def check_items(request: GraphRequest, policy: SecretPolicy) -> Items:
     """Validate and clean every item; ``SensitiveContentError`` refuses the whole request."""
     _check(request)
     check_identifiers(identifier_fields(request))
-    items = Items({}, {}, {}, [], [])
+    when = checked_observed_at(request.observed_at, datetime.now(UTC), "observedAt")
+    items = Items({}, {}, {}, [], [], observed_at=when)
     _valid_pieces(request, policy, items)
     _valid_nodes(request, policy, items)
     _valid_metadata(request, policy, items)

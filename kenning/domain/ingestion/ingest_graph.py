@@ -12,6 +12,7 @@ import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 
 from kenning.domain.embedding import embed_texts
 from kenning.domain.ingestion.chunking import chunk
@@ -127,7 +128,7 @@ async def _store(
                 refs.setdefault(ref, set()).update((edge.from_key, edge.to_key))
     records = [
         _record(piece, chunk_id, ordinal, text, vector, request, digest,
-                tuple(sorted(refs.get(piece.ref, ()))))
+                tuple(sorted(refs.get(piece.ref, ()))), items.observed_at)
         for (piece, chunk_id, ordinal, text), vector in zip(texts, vectors, strict=True)
     ]  # fmt: skip
     await unit.write_chunks(records)
@@ -170,6 +171,7 @@ def _record(
     request: GraphRequest,
     digest: str,
     graph_refs: tuple[str, ...],
+    observed_at: datetime | None,
 ) -> ChunkRecord:
     return ChunkRecord(
         id=chunk_id,
@@ -187,6 +189,7 @@ def _record(
         source_kind=request.source_kind,
         connection_id=request.connection_id,
         metadata={**piece.metadata, "pieceRef": piece.ref},
+        observed_at=observed_at,
     )
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Final, TypeVar
 
 from kenning.domain.access.scope import Scope
@@ -90,10 +91,18 @@ def read_file(document: object, source_urn: str, scope: Scope, priority: int = 3
 
 
 async def load_knowledge(
-    document: object, source_urn: str, scope: Scope, deps: IngestDeps, priority: int = 3
+    document: object,
+    source_urn: str,
+    scope: Scope,
+    deps: IngestDeps,
+    priority: int = 3,
+    observed_at: datetime | None = None,
 ) -> GraphOutcome:
-    """Load a knowledge file as one source: what is valid is stored, the rest rejected."""
+    """Load a knowledge file as one source: what is valid is stored, the rest rejected.
+    ``observed_at`` holds for every piece: the format's items have closed field sets, so a
+    file cannot say it itself."""
     loaded = read_file(document, source_urn, scope, priority)
+    loaded.request = replace(loaded.request, observed_at=observed_at)
     if _empty(loaded.request):
         raise ValidationError("the file has no valid item to load", field="json")
     result = await ingest_graph(loaded.request, deps)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Annotated
 
 import strawberry
@@ -77,6 +78,7 @@ async def _request(info: Info, data: IngestGraphInput) -> GraphRequest:
         connection_id=data.connection_id,
         source_kind=data.source_kind,
         priority=data.priority,
+        observed_at=data.observed_at,
     )
 
 
@@ -112,11 +114,19 @@ async def resolve_load_knowledge(
     ],
     scope: ScopeInput | None = None,
     priority: int = 3,
+    observed_at: Annotated[
+        datetime | None,
+        strawberry.argument(
+            description="When the file's pieces were true, for every one of them (the file "
+            "format has no field for it): as ingestGraph's observedAt."
+        ),
+    ] = None,
 ) -> IngestGraphResult:
     """Load a knowledge file through ingestGraph; bad items are rejected one by one."""
     writer = await stored_write_scope(info, scope)
     deps = info.context.runtime.ingest_deps()
-    return _success(await load_knowledge(json, source_urn, writer, deps, priority))
+    loaded = await load_knowledge(json, source_urn, writer, deps, priority, observed_at)
+    return _success(loaded)
 
 
 def _success(result: GraphOutcome) -> IngestGraphSuccess:

@@ -48,6 +48,7 @@ def file_options(data: IngestFileInput | None) -> FileOptions:
         tags=tuple(data.tags),
         ocr=data.ocr,
         priority=DEFAULT_FILE_PRIORITY if data.priority is None else data.priority,
+        observed_at=data.observed_at,
     )
 
 

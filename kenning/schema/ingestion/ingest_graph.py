@@ -60,6 +60,12 @@ class IngestGraphInput:
     connection_id: str | None = None
     source_kind: str | None = None
     priority: int = 3
+    observed_at: datetime | None = strawberry.field(
+        default=None,
+        description="When the source says its pieces were true (with a time zone; between "
+        "1900 and a day from now): every chunk's observedAt and the validFrom of the edges "
+        "they are evidence for. Defaults to the time they are stored.",
+    )
 
 
 @strawberry.type(description="An item that was not stored, and why.")

@@ -49,6 +49,12 @@ class IngestFileInput:
     scope: ScopeInput | None = strawberry.field(
         default=None, description="Defaults to the key's scope; may only narrow it."
     )
+    observed_at: datetime | None = strawberry.field(
+        default=None,
+        description="When the file's content was true (with a time zone; between 1900 and a "
+        "day from now). Defaults to the file's own date (an e-mail's Date, a PDF's ModDate or "
+        "CreationDate, an Office file's modified or created), else the time it is stored.",
+    )
 
 
 @strawberry.type(description="A file that cannot be ingested; nothing of it was stored.")

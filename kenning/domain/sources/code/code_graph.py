@@ -11,6 +11,7 @@ replaces exactly what its previous version stored; purging its source removes it
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.ingestion.graph_items import MAX_ITEMS, GraphPiece, GraphRequest
@@ -46,6 +47,8 @@ class CodeContext:
     max_chars: int = DEFAULT_MAX_CHARS
     connection_id: str | None = None
     priority: int = 5
+    # The commit's author date: what the files say held from then (None: when stored).
+    observed_at: datetime | None = None
 
     def __post_init__(self) -> None:
         keys.check_repository(self.repository)
@@ -96,6 +99,7 @@ def file_request(structure: FileStructure, context: CodeContext) -> GraphRequest
         connection_id=context.connection_id,
         source_kind="code",
         priority=context.priority,
+        observed_at=context.observed_at,
     )
     return request if len(pieces) + len(graph.nodes) + len(graph.edges) <= MAX_ITEMS else None
 

@@ -49,3 +49,7 @@ class GitRepository(Protocol):
     def read(self, commit: str, paths: Iterable[str]) -> Mapping[str, bytes]:
         """The content of ``paths`` at ``commit`` (paths missing there are left out)."""
         ...
+
+    def authored_at(self, commit: str) -> str:
+        """When ``commit`` was authored, as git prints it (ISO 8601 with its zone)."""
+        ...

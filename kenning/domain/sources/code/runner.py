@@ -7,7 +7,8 @@ has stored every file; a run that stops half-way leaves it, so the next run plan
 same commit again (ingests of unchanged files are skipped by their content hash). Steps:
 open the repository (a clone is fetched), plan from ``git diff``, parse off the loop, ingest
 file by file with ``checkpoint()`` in between, purge deleted files' sources, register the
-short aliases (``file:UserService.kt``), record the commit.
+short aliases (``file:UserService.kt``), record the commit. What the run stores is observed
+at the commit's author date: the code said so from then.
 
 Example: ``JobDeps(..., runners={REPOSITORY_TASK: repository_runner(ports)})``.
 """
@@ -17,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from kenning.domain.access.scope import Scope
@@ -28,6 +29,7 @@ from kenning.domain.ingestion.git_commits import FileChange
 from kenning.domain.ingestion.graph_items import GraphPiece, GraphRequest
 from kenning.domain.ingestion.ingest_graph import ingest_graph
 from kenning.domain.ingestion.request import EdgeRecord, NodeRecord
+from kenning.domain.ingestion.source_times import iso_date
 from kenning.domain.off_loop import OFF_LOOP_CHARS, off_loop
 from kenning.domain.queue.jobs import JobStage, JobStatus
 from kenning.domain.queue.tasks import TaskRun, TaskRunner
@@ -104,8 +106,9 @@ def repository_runner(ports: RepositoryPorts) -> TaskRunner:
         repo, commit = await asyncio.to_thread(ports.opener.open, job)
         last = await last_commit(ports.graph, scope, job.name, job.branch)
         plan, files = await asyncio.to_thread(_plan, repo, job, last, commit, ports.max_file_bytes)
+        authored = iso_date(await asyncio.to_thread(repo.authored_at, commit), "commit date")
         context = CodeContext(job.name, job.branch, scope, PathIndex(files),
-                              priority=task.job.priority)  # fmt: skip
+                              priority=task.job.priority, observed_at=authored)  # fmt: skip
         report = RepositoryReport()
         structures: list[FileStructure] = []
         for start in range(0, len(plan.ingest), BATCH):
@@ -122,7 +125,8 @@ def repository_runner(ports: RepositoryPorts) -> TaskRunner:
         report.purged = (await apply_plan((), plan.purge, scope, task.ingest)).purged.sources
         aliases = code_aliases(job.name, job.branch, files, structures)
         report.aliases = await _register_aliases(aliases, scope, ports.aliases, task)
-        state = _state_request(job, commit, scope, task.job.priority, report)
+        state = replace(_state_request(job, commit, scope, task.job.priority, report),
+                        observed_at=authored)  # fmt: skip
         await ingest_graph(state, task.ingest)
         logger.info(
             "repository.ingested",

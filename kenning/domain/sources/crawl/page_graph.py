@@ -22,6 +22,7 @@ from kenning.domain.ingestion.chunking import DEFAULT_LIMIT, chunk
 from kenning.domain.ingestion.graph_items import GraphPiece, GraphRequest
 from kenning.domain.ingestion.node_keys import MAX_KEY_LENGTH, canonicalize_key
 from kenning.domain.ingestion.request import EdgeRecord, NodeRecord
+from kenning.domain.ingestion.source_times import email_date
 from kenning.domain.sources.crawl.pages import FetchedPage, PreviousPage
 
 PAGE_TYPE = "web"
@@ -61,7 +62,9 @@ def page_graph(
 
     ``crawled`` is the crawl's URL → page map (``CrawlReport.crawled``); a link to a URL
     outside it gives no edge. Pieces are chunked with ``chunk_limit``, the ingest's own
-    limit, so each piece stays one chunk and a link's evidence is exactly its chunk.
+    limit, so each piece stays one chunk and a link's evidence is exactly its chunk. The
+    page's ``Last-Modified`` (when readable and plausible) is when its text was true (its
+    chunks' ``observedAt``); without one, the time it is stored.
     """
     urn = page_source_urn(page.url)
     chunks = chunk(page.text, urn, limit=chunk_limit) if page.text.strip() else []
@@ -83,6 +86,7 @@ def page_graph(
     return GraphRequest(
         source_urn=urn, scope=scope, kind=PAGE_KIND, pieces=pieces,
         nodes=tuple(nodes.values()), edges=edges, source_kind="web", priority=priority,
+        observed_at=email_date(page.last_modified, "Last-Modified"),
     )  # fmt: skip
 
 

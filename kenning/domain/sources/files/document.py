@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from datetime import datetime
 
 from kenning.domain.sources.files.extracted import (
     Attachment,
@@ -96,7 +97,12 @@ class DocumentBuilder:
             self.block(body)
 
     def build(
-        self, media_type: MediaType, *, title: str | None = None, pages: int = 0
+        self,
+        media_type: MediaType,
+        *,
+        title: str | None = None,
+        pages: int = 0,
+        observed_at: datetime | None = None,
     ) -> ExtractedFile:
         return ExtractedFile(
             media_type=media_type,
@@ -107,6 +113,7 @@ class DocumentBuilder:
             images=tuple(self.images),
             attachments=tuple(self.attachments),
             notes=tuple(dict.fromkeys(self.notes)),
+            observed_at=observed_at,
         )
 
     def _add_part(self, part: Part) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from enum import StrEnum
 
 
@@ -106,6 +107,9 @@ class ExtractedFile:
     images: tuple[FoundImage, ...] = ()
     attachments: tuple[Attachment, ...] = ()
     notes: tuple[str, ...] = ()
+    # The file's own date (an e-mail's Date, a PDF's ModDate, an Office file's modified),
+    # when it has a plausible one: its chunks' observedAt unless the writer gave one.
+    observed_at: datetime | None = None
 
     def part_text(self, part: Part) -> str:
         """The text of one part."""

@@ -5,7 +5,9 @@ Each source gets one ``document:`` node (filename, media type, pages, title, not
 stored original's id) and one piece per chunk, its location (page, section path, sheet,
 slide) in the piece's metadata. An attachment's node has an ``attached_to`` edge to its
 message's node whose evidence is the attachment's first chunk; an attachment without text
-cannot cite one, so its node records ``attachedTo`` as a property instead.
+cannot cite one, so its node records ``attachedTo`` as a property instead. The chunks are
+observed when the writer said (``observedAt``), else at the file's own date (an attachment
+without one: its message's), else when they are stored.
 
 Example: ``file_graphs(extracted, FileSource("file:mail.eml", "file", (), scope, 3, "f1"))``.
 """
@@ -13,12 +15,14 @@ Example: ``file_graphs(extracted, FileSource("file:mail.eml", "file", (), scope,
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from datetime import datetime
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.ingestion.chunking import chunk_count
 from kenning.domain.ingestion.graph_items import GraphPiece, GraphRequest
 from kenning.domain.ingestion.node_keys import parse_key
 from kenning.domain.ingestion.request import EdgeRecord, NodeRecord
+from kenning.domain.ingestion.source_times import observed
 from kenning.domain.sources.files.chunks import chunk_file
 from kenning.domain.sources.files.extracted import ExtractedFile
 
@@ -38,6 +42,7 @@ class FileSource:
     priority: int
     file_id: str
     filename: str | None = None
+    observed_at: datetime | None = None  # the writer's: it wins over the file's own date
 
 
 def document_key(source_urn: str) -> str:
@@ -62,8 +67,16 @@ def stored_chunks(requests: list[GraphRequest], chunk_limit: int, up_to: int) ->
     return total
 
 
-def _graphs(extracted: ExtractedFile, source: FileSource, parent: str | None) -> list[GraphRequest]:
-    requests = [_request(extracted, source, parent)]
+def _graphs(
+    extracted: ExtractedFile,
+    source: FileSource,
+    parent: str | None,
+    inherited: datetime | None = None,
+) -> list[GraphRequest]:
+    """``inherited`` is the message's time: an attachment with no date of its own was true
+    when the message was sent."""
+    when = observed(source.observed_at, extracted.observed_at or inherited)
+    requests = [replace(_request(extracted, source, parent), observed_at=when)]
     used: set[str] = set()
     for index, attachment in enumerate(extracted.attachments, start=1):
         name = _attachment_name(attachment.filename, index)
@@ -71,7 +84,7 @@ def _graphs(extracted: ExtractedFile, source: FileSource, parent: str | None) ->
             name = f"{index}-{name}"
         used.add(name)
         child = replace(source, source_urn=f"{source.source_urn}/{name}", filename=name)
-        requests.extend(_graphs(attachment.file, child, parent=source.source_urn))
+        requests.extend(_graphs(attachment.file, child, source.source_urn, when))
     return requests
 
 

@@ -19,11 +19,13 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, Final, Protocol
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ValidationError
 from kenning.domain.ingestion.rules import check_identifiers
+from kenning.domain.ingestion.validity import checked_observed_at, from_iso, iso
 from kenning.domain.off_loop import off_loop
 from kenning.domain.queue.jobs import MAX_PRIORITY, EnqueueResult, IngestionIdentity
 from kenning.domain.queue.payload import task_payload
@@ -48,13 +50,15 @@ class TypeDetector(Protocol):
 @dataclass(frozen=True, slots=True)
 class FileOptions:
     """What a caller may say about a file: its source URN (default ``file:<filename>``), kind,
-    tags, OCR mode and queue priority (0..9)."""
+    tags, OCR mode, queue priority (0..9) and when its content was true (``observed_at``;
+    None: the file's own date, else when it is stored)."""
 
     source_urn: str | None = None
     kind: str = "file"
     tags: tuple[str, ...] = ()
     ocr: OcrMode = OcrMode.AUTO
     priority: int = DEFAULT_FILE_PRIORITY
+    observed_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +69,7 @@ class FileJob:
     kind: str
     tags: tuple[str, ...]
     ocr: OcrMode
+    observed_at: datetime | None = None  # the writer's, checked; it wins over the file's
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,10 +102,11 @@ def checked_options(options: FileOptions, filename: str) -> FileOptions:
     priority = options.priority
     if isinstance(priority, bool) or not 0 <= priority <= MAX_PRIORITY:
         raise ValidationError(f"priority must be 0..{MAX_PRIORITY}", field="priority")
+    when = checked_observed_at(options.observed_at, datetime.now(UTC), "observedAt")
     fields = [("sourceUrn", urn), ("kind", options.kind)]
     fields += [(f"tags[{i}]", tag) for i, tag in enumerate(options.tags)]
     check_identifiers(fields)
-    return FileOptions(urn, options.kind.strip(), options.tags, options.ocr, priority)
+    return FileOptions(urn, options.kind.strip(), options.tags, options.ocr, priority, when)
 
 
 async def request_file(
@@ -123,7 +129,7 @@ async def request_file(
         len(data), lambda: detect(data, filename=name, declared_type=None, limits=limits)
     )
     stored = await files.save(scope, urn, name, media.value, data)
-    job = FileJob(stored.id, checked.kind, checked.tags, checked.ocr)
+    job = FileJob(stored.id, checked.kind, checked.tags, checked.ocr, checked.observed_at)
     body = file_body(job)
     version = json.dumps([stored.sha256, body], sort_keys=True)
     identity = IngestionIdentity(FILE_TASK, urn, hashlib.sha256(version.encode()).hexdigest())
@@ -137,9 +143,11 @@ async def request_file(
 
 
 def file_body(job: FileJob) -> dict[str, Any]:
-    """The job's payload body (``task_payload`` adds the task)."""
+    """The job's payload body (``task_payload`` adds the task); ``observedAt`` only when
+    given, so the jobs of files uploaded without one keep their identity."""
+    when = {"observedAt": iso(job.observed_at)} if job.observed_at else {}
     return {"file": {"id": job.file_id, "kind": job.kind, "tags": list(job.tags),
-                     "ocr": job.ocr.value}}  # fmt: skip
+                     "ocr": job.ocr.value, **when}}  # fmt: skip
 
 
 def file_job(payload: Mapping[str, Any]) -> FileJob:
@@ -148,9 +156,11 @@ def file_job(payload: Mapping[str, Any]) -> FileJob:
     if payload.get("task") != FILE_TASK or not isinstance(body, Mapping):
         raise ValidationError("unreadable file job payload")
     try:
+        when = body.get("observedAt")
         return FileJob(
             str(body["id"]), str(body["kind"]), tuple(map(str, body.get("tags") or ())),
             OcrMode(body.get("ocr", OcrMode.AUTO.value)),
+            from_iso(when) if isinstance(when, str) else None,
         )  # fmt: skip
     except (KeyError, ValueError):
         raise ValidationError("unreadable file job payload") from None

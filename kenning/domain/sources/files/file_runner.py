@@ -78,7 +78,7 @@ def file_runner(work: FileWork) -> TaskRunner:
         extracted = await _extracted(work, stored, job)
         source = FileSource(
             stored.source_urn, job.kind, job.tags, task.job.scope, task.job.priority,
-            stored.id, stored.filename,
+            stored.id, stored.filename, job.observed_at,
         )  # fmt: skip
         requests = await _requests(work, stored, extracted, source, task.ingest.chunk_limit)
         held = await _credentials(work, stored, requests, task.ingest.secret_policy)

@@ -121,6 +121,10 @@ class GitCli:
                 position += int(header[2]) + 1
         return contents
 
+    def authored_at(self, commit: str) -> str:
+        """The author date of ``commit`` in strict ISO 8601 (``git log -1 --format=%aI``)."""
+        return self._text("log", "-1", "--no-show-signature", "--format=%aI", _checked(commit))
+
     def _text(self, *args: str) -> str:
         return (self._run(*args) or b"").decode("utf-8", "replace")
 

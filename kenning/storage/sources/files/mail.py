@@ -1,5 +1,6 @@
 """E-mail (RFC 822 / .eml): the headers that matter, the body (plain text, else HTML), and
-each attachment extracted as its own file, linked to the message by a line in its text."""
+each attachment extracted as its own file, linked to the message by a line in its text. The
+``Date`` header, when readable, is when the message says what it says (``observed_at``)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import email
 from email import policy
 from email.message import EmailMessage
 
+from kenning.domain.ingestion.source_times import email_date
 from kenning.domain.sources.files.document import DocumentBuilder
 from kenning.domain.sources.files.errors import (
     CorruptFileError,
@@ -31,7 +33,20 @@ def read_email(data: bytes, context: ReadContext) -> ExtractedFile:
     for part in message.iter_attachments():
         if isinstance(part, EmailMessage):
             _attachment(part, builder, context)
-    return builder.build(MediaType.EMAIL, title=str(message["Subject"] or "") or None)
+    return builder.build(
+        MediaType.EMAIL,
+        title=str(message["Subject"] or "") or None,
+        observed_at=email_date(_raw_header(message, "Date"), "e-mail Date"),
+    )
+
+
+def _raw_header(message: EmailMessage, name: str) -> str | None:
+    """The header's text as sent: the policy's parsed form of a malformed date is an error
+    object, or raises, where the text is simply unreadable."""
+    for key, value in message.raw_items():
+        if key.lower() == name.lower():
+            return str(value)
+    return None
 
 
 def _body(message: EmailMessage, builder: DocumentBuilder, context: ReadContext) -> None:

@@ -1,6 +1,7 @@
 """DOCX, PPTX and XLSX with python-docx, python-pptx and openpyxl, each opened only after
 its ZIP container passed the size checks (``archive.open_zip``). Headings become the
-section path, slides and sheets their own parts, tables Markdown tables."""
+section path, slides and sheets their own parts, tables Markdown tables. The core
+properties' ``modified`` (else ``created``) time is the file's ``observed_at``."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import pptx
 from docx.table import Table as DocxTable
 from pptx.enum.shapes import MSO_SHAPE_TYPE
 
+from kenning.domain.ingestion.source_times import first_time
 from kenning.domain.sources.files.document import DocumentBuilder
 from kenning.domain.sources.files.errors import CorruptFileError, FileRejectedError
 from kenning.domain.sources.files.extracted import (
@@ -55,7 +57,9 @@ def read_docx(data: bytes, context: ReadContext) -> ExtractedFile:
         media_type = _IMAGE_TYPES.get(part.content_type)
         if media_type:
             _found_image(builder, part.blob, media_type, Location(), context)
-    return builder.build(MediaType.DOCX, title=document.core_properties.title)
+    core = document.core_properties
+    when = first_time(core.modified, core.created)
+    return builder.build(MediaType.DOCX, title=core.title, observed_at=when)
 
 
 def read_pptx(data: bytes, context: ReadContext) -> ExtractedFile:
@@ -78,7 +82,9 @@ def read_pptx(data: bytes, context: ReadContext) -> ExtractedFile:
             notes = slide.notes_slide.notes_text_frame
             if notes is not None and notes.text.strip():
                 builder.block(f"Notes: {notes.text}")
-    return builder.build(MediaType.PPTX, title=deck.core_properties.title, pages=len(slides))
+    core = deck.core_properties
+    when = first_time(core.modified, core.created)
+    return builder.build(MediaType.PPTX, title=core.title, pages=len(slides), observed_at=when)
 
 
 def read_xlsx(data: bytes, context: ReadContext) -> ExtractedFile:
@@ -97,8 +103,9 @@ def read_xlsx(data: bytes, context: ReadContext) -> ExtractedFile:
                 builder.container(sheet=sheet.title)
                 builder.heading(2, sheet.title)
                 builder.table(rows)
-        title = workbook.properties.title
-        return builder.build(MediaType.XLSX, title=title, pages=len(workbook.sheetnames))
+        core, pages = workbook.properties, len(workbook.sheetnames)
+        when = first_time(core.modified, core.created)
+        return builder.build(MediaType.XLSX, title=core.title, pages=pages, observed_at=when)
     finally:
         workbook.close()
 

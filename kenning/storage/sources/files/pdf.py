@@ -1,6 +1,7 @@
 """PDF with pypdfium2: the text layer page by page; pages without one (AUTO) or every page
 (ALWAYS) rendered at 300 dpi, or lower where the page would pass ``max_image_pixels`` (a
-note says so), and read by tesseract within the file's OCR time. Each page is its own part."""
+note says so), and read by tesseract within the file's OCR time. Each page is its own part.
+The document's ``ModDate`` (else ``CreationDate``) is its ``observed_at``."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import io
 
 import pypdfium2 as pdfium
 
+from kenning.domain.ingestion.source_times import pdf_date
 from kenning.domain.sources.files.document import DocumentBuilder
 from kenning.domain.sources.files.errors import CorruptFileError, EncryptedFileError
 from kenning.domain.sources.files.extracted import ExtractedFile, MediaType, OcrMode, PartOrigin
@@ -36,8 +38,13 @@ def read_pdf(data: bytes, context: ReadContext) -> ExtractedFile:
                 page.close()
         if ocr_pages:
             builder.notes.append(f"{ocr_pages} page(s) read by OCR")
-        title = document.get_metadata_dict(skip_empty=True).get("Title")
-        return builder.build(MediaType.PDF, title=title, pages=len(document))
+        metadata = document.get_metadata_dict(skip_empty=True)
+        when = pdf_date(metadata.get("ModDate"), "PDF ModDate") or pdf_date(
+            metadata.get("CreationDate"), "PDF CreationDate"
+        )
+        return builder.build(
+            MediaType.PDF, title=metadata.get("Title"), pages=len(document), observed_at=when
+        )
     finally:
         document.close()
 
