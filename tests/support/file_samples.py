@@ -6,7 +6,10 @@ HTML, Markdown, an e-mail with attachments, PNG/JPEG images of text. Hostile one
 from __future__ import annotations
 
 import io
+import re
+import zipfile
 from collections.abc import Mapping
+from datetime import datetime
 from email.message import EmailMessage
 
 import docx
@@ -42,6 +45,42 @@ def text_pdf(pages: list[str], *, title: str = "Quarterly Report") -> bytes:
         pdf.add_page()
         pdf.multi_cell(0, 8, text)
     return bytes(pdf.output())
+
+
+def dated_pdf(text: str, *, created: datetime, modified: str | None = None) -> bytes:
+    """A one-page PDF whose metadata has ``CreationDate`` ``created`` and, when given,
+    ``ModDate`` ``modified`` (PDF date text, written as is: it may be malformed)."""
+    pdf = FPDF()
+    pdf.set_creation_date(created)
+    pdf.set_font("helvetica", size=12)
+    pdf.add_page()
+    pdf.multi_cell(0, 8, text)
+    data = bytes(pdf.output())
+    if modified is None:
+        return data
+    writer = pypdf.PdfWriter(clone_from=pypdf.PdfReader(io.BytesIO(data)))
+    writer.add_metadata({"/ModDate": modified})
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def dated_office(data: bytes, modified: str) -> bytes:
+    """``data`` (DOCX, PPTX or XLSX) with its core property ``modified`` set to the W3CDTF
+    text ``modified``, as an Office application writes it (openpyxl overwrites it on save)."""
+    source = zipfile.ZipFile(io.BytesIO(data))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for item in source.infolist():
+            content = source.read(item.filename)
+            if item.filename == "docProps/core.xml":
+                content = re.sub(
+                    rb"(<dcterms:modified[^>]*>)[^<]*(</dcterms:modified>)",
+                    rb"\g<1>" + modified.encode() + rb"\g<2>",
+                    content,
+                )
+            target.writestr(item, content)
+    return out.getvalue()
 
 
 def scanned_pdf(first_page: str, scanned_lines: list[str]) -> bytes:
@@ -163,13 +202,16 @@ Restart it with the CLI.
 """
 
 
-def sample_email(attachments: list[tuple[str, bytes, str]]) -> bytes:
-    """A message with a plain body and ``(filename, data, mime type)`` attachments."""
+def sample_email(
+    attachments: list[tuple[str, bytes, str]], date: str = "Mon, 01 Jul 2024 10:00:00 +0000"
+) -> bytes:
+    """A message with a plain body and ``(filename, data, mime type)`` attachments, sent at
+    ``date`` (the e-mail package empties a malformed one: replace the bytes for that)."""
     message = EmailMessage()
     message["From"] = "Ada <ada@example.com>"
     message["To"] = "ops@example.com"
     message["Subject"] = "Outage report"
-    message["Date"] = "Mon, 01 Jul 2024 10:00:00 +0000"
+    message["Date"] = date
     message.set_content("The database failed over at 09:12 and recovered at 09:20.\n")
     for filename, data, mime in attachments:
         maintype, subtype = mime.split("/")

@@ -26,10 +26,11 @@ from kenning.domain.ingestion.validity import EARLIEST, FUTURE_SLACK
 
 logger = logging.getLogger("kenning.ingestion")
 
-# D:YYYYMMDDHHmmSS then Z, or +HH'mm' / -HH'mm' (every part after the year optional).
+# D:YYYYMMDDHHmmSS then Z, or +HH'mm' / -HH'mm' (every part after the year optional; some
+# producers write Z00'00').
 _PDF_DATE = re.compile(
-    r"^(?:D:)?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?"
-    r"(?:(Z)|([+-])(\d{2})'?(\d{2})?'?)?"
+    r"(?:D:)?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?"
+    r"(?:(Z)(?:00'?00'?)?|([+-])(\d{2})'?(\d{2})?'?)?"
 )
 
 
@@ -65,7 +66,7 @@ def email_date(text: str | None, what: str = "Date") -> datetime | None:
 
 def pdf_date(text: str | None, what: str = "PDF date") -> datetime | None:
     """A PDF date string (``D:20240701100000+02'00'``); the parts after the year optional."""
-    match = _PDF_DATE.match((text or "").strip())
+    match = _PDF_DATE.fullmatch((text or "").strip())
     if match is None:
         return _unreadable(what, text) if text and text.strip() else None
     year, month, day, hour, minute, second, utc, sign, zone_h, zone_m = match.groups()

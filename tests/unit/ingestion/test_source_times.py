@@ -42,6 +42,7 @@ def test_rfc_5322_dates_are_read_in_utc(text: str) -> None:
         ("D:20240701080000", JULY),  # no zone: UTC
         ("20240701063000-01'30'", JULY),  # no D: prefix, a negative offset with minutes
         ("D:2024", datetime(2024, 1, 1, tzinfo=UTC)),  # only the year
+        ("D:20240701080000Z00'00'", JULY),
     ],
 )
 def test_pdf_dates_are_read_with_their_optional_parts(text: str, expected: datetime) -> None:
@@ -55,7 +56,8 @@ def test_iso_dates_as_git_prints_them() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["", "   ", None, "yesterday", "Mon, 32 Jul 2024 10:00:00 +0000", "D:20241399000000"],
+    ["", "   ", None, "yesterday", "Mon, 32 Jul 2024 10:00:00 +0000", "D:20241399000000",
+     "D:2024xx"],
 )
 def test_what_cannot_be_read_is_none(text: str | None) -> None:
     assert email_date(text) is None
