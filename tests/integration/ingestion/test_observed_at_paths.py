@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 import pytest
 
@@ -24,7 +23,8 @@ LOAD = """mutation($json: JSON!, $urn: String!, $at: DateTime) {
     ... on IngestGraphSuccess { status chunks { id } }
     ... on Error { code field message } } }"""
 COMMITS = """mutation($input: IngestGitCommitsInput!) {
-  ingestGitCommits(input: $input) { __typename ... on IngestGitCommitsSuccess { commits { status } } } }"""
+  ingestGitCommits(input: $input) {
+    __typename ... on IngestGitCommitsSuccess { commits { status } } } }"""
 CHUNKS_OF = """query($kind: String!) { chunksByKind(kind: $kind) { sourceUrn observedAt } }"""
 
 GRAPH = {
@@ -90,7 +90,7 @@ async def test_ingest_graph_refuses_a_bad_observed_at_naming_it(
 
 
 async def test_load_knowledge_observed_at_holds_for_every_piece(api: Api) -> None:
-    loaded = (await api(LOAD, json=FILE, urn="kb:team", at="2023-03-01T00:00:00Z"))
+    loaded = await api(LOAD, json=FILE, urn="kb:team", at="2023-03-01T00:00:00Z")
     result = loaded["loadKnowledge"]
     assert result["status"] == "INDEXED", result
     when = datetime(2023, 3, 1, tzinfo=UTC)

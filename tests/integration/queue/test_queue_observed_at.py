@@ -20,7 +20,8 @@ REQUESTS = """mutation($items: [IngestionRequestInput!]!) {
   requestIngestions(inputs: $items) {
     __typename ... on IngestionHandle { jobId status } ... on ValidationError { field } } }"""
 CHUNK = """query($id: ID!) { chunk(id: $id) { observedAt } }"""
-EDGES = """query($key: String!) { node(key: $key) { edges(direction: OUT) { to { key } validFrom } } }"""
+EDGES = """query($key: String!) {
+  node(key: $key) { edges(direction: OUT) { to { key } validFrom } } }"""
 CONTENT = "{urn} says billing needs auth.\n\nservice:{name}|depends_on|service:auth"
 
 
@@ -57,11 +58,10 @@ async def test_observed_at_reaches_the_job_and_its_stored_chunks(
         qapi, "urn:one", content=CONTENT.format(urn="one", name="billing"),
         observedAt="2021-02-03T04:05:06+01:00",
     )  # fmt: skip
-    many = (await qapi(REQUESTS, items=[_item("urn:two", "ledger", "2020-01-01T00:00:00Z")]))
+    many = await qapi(REQUESTS, items=[_item("urn:two", "ledger", "2020-01-01T00:00:00Z")])
     two = many["requestIngestions"][0]
     payload = await queue_pool.fetchval(
-        "SELECT payload -> 'request' ->> 'observedAt' FROM ingestion_jobs "
-        "WHERE id::text = $1",
+        "SELECT payload -> 'request' ->> 'observedAt' FROM ingestion_jobs WHERE id::text = $1",
         one["jobId"],
     )
     assert payload == "2021-02-03T03:05:06.000000Z"
@@ -76,7 +76,7 @@ async def test_observed_at_reaches_the_job_and_its_stored_chunks(
 
 async def test_a_bad_observed_at_is_refused_when_asked(qapi: Api, queue_pool: asyncpg.Pool) -> None:
     naive = doc("urn:naive", observedAt="2021-02-03T04:05:06")
-    refused = (await qapi(REQUEST, input=naive, identity=identity("urn:naive")))
+    refused = await qapi(REQUEST, input=naive, identity=identity("urn:naive"))
     assert refused["requestIngestion"]["field"] == "observedAt"
     many = await qapi(REQUESTS, items=[_item("urn:old", "old", "1899-12-31T00:00:00Z")])
     assert many["requestIngestions"] == [{"__typename": "ValidationError", "field": "observedAt"}]

@@ -56,8 +56,15 @@ def test_iso_dates_as_git_prints_them() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["", "   ", None, "yesterday", "Mon, 32 Jul 2024 10:00:00 +0000", "D:20241399000000",
-     "D:2024xx"],
+    [
+        "",
+        "   ",
+        None,
+        "yesterday",
+        "Mon, 32 Jul 2024 10:00:00 +0000",
+        "D:20241399000000",
+        "D:2024xx",
+    ],
 )
 def test_what_cannot_be_read_is_none(text: str | None) -> None:
     assert email_date(text) is None
