@@ -152,6 +152,11 @@ FIRST = {
 }
 
 
+# The commits' author dates (their committer dates are when the test ran).
+FIRST_DATE = "2023-02-01T10:00:00+01:00"
+SECOND_DATE = "2024-03-01T10:00:00+00:00"
+
+
 @dataclass(frozen=True, slots=True)
 class CodeRepo:
     """The repository and its two commits."""
@@ -170,8 +175,9 @@ def git(root: Path, *args: str) -> str:
 
 
 def make_code_repo(root: Path) -> CodeRepo:
-    """``root`` as a repository: the files above committed, then a second commit that
-    modifies ``app/service.py``, deletes ``web/util.js`` and renames ``web/base.ts``."""
+    """``root`` as a repository: the files above committed (authored at ``FIRST_DATE``),
+    then a second commit (``SECOND_DATE``) that modifies ``app/service.py``, deletes
+    ``web/util.js`` and renames ``web/base.ts``."""
     root.mkdir(parents=True, exist_ok=True)
     git(root, "init", "-q", "-b", "main")
     git(root, "config", "user.email", "t@example.com")
@@ -181,7 +187,7 @@ def make_code_repo(root: Path) -> CodeRepo:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text)
     git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "first")
+    git(root, "commit", "-q", "-m", "first", f"--date={FIRST_DATE}")
     first = git(root, "rev-parse", "HEAD").strip()
     service = root / "app/service.py"
     service.write_text(service.read_text() + "\n\ndef extra() -> int:\n    return 2\n")
@@ -191,5 +197,5 @@ def make_code_repo(root: Path) -> CodeRepo:
         (root / "web/service.ts").read_text().replace("'./base'", "'./shared'")
     )
     git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "second")
+    git(root, "commit", "-q", "-m", "second", f"--date={SECOND_DATE}")
     return CodeRepo(root, first, git(root, "rev-parse", "HEAD").strip())

@@ -79,6 +79,8 @@ class Site:
     requests: list[tuple[str, Mapping[str, str]]] = field(default_factory=list)
     port: int = 0
     encoded: dict[str, Encoded] = field(default_factory=dict)
+    # A page's Last-Modified header instead of LAST_MODIFIED (None: none at all).
+    last_modified: dict[str, str | None] = field(default_factory=dict)
 
     def paths(self) -> list[str]:
         """The paths requested so far, in order."""
@@ -110,7 +112,8 @@ def site_app(site: Site) -> Starlette:
         if text is None:
             return PlainTextResponse("not found", status_code=404)
         tag = _etag(text)
-        headers = {"ETag": tag, "Last-Modified": LAST_MODIFIED}
+        modified = site.last_modified.get(path, LAST_MODIFIED)
+        headers = {"ETag": tag, **({"Last-Modified": modified} if modified else {})}
         if request.headers.get("if-none-match") == tag:
             return Response(status_code=304, headers=headers)
         return Response(text, media_type="text/html; charset=utf-8", headers=headers)

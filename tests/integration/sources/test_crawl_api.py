@@ -1,13 +1,15 @@
 """The crawl mutation end to end on the real stack against a site on loopback: the spec
 checked at once (through variables), a job in the bulk lane run by the registered runner,
 pages searchable as ``web:<url>`` sources with ``links_to`` evidence, a re-crawl that sends
-validators and stores nothing, progress on the job, the SSRF refusal, another tenant blind."""
+validators and stores nothing, progress on the job, the SSRF refusal, another tenant blind,
+and each page observed at its Last-Modified (else when stored)."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import asyncpg
@@ -35,6 +37,10 @@ SEARCH = """query S($q: String!) { search(query: $q, mode: KEYWORD) {
   ... on SearchSuccess { hits { sourceUrn kind } } } }"""
 NEIGHBORS = """query N($key: String!) { node(key: $key) {
   key edges(direction: OUT) { edgeType toKey evidence { sourceUrn content } } } }"""
+
+OBSERVED = """query O($kind: String!, $key: String!) {
+  chunksByKind(kind: $kind, limit: 50) { sourceUrn observedAt }
+  node(key: $key) { edges(direction: OUT) { edgeType toKey validFrom } } }"""
 
 LIVE = """subscription($id: ID!) { ingestionProgress(jobId: $id) {
   status progress { fetched stored queued } } }"""
@@ -190,3 +196,26 @@ async def test_progress_reaches_a_subscriber_while_the_crawl_runs(
     assert live[0]["stored"] < 3 or live[0]["queued"] > 0
     assert seen[-1] == {"status": "INDEXED",
                         "progress": {"fetched": 3, "stored": 3, "queued": 0}}  # fmt: skip
+
+
+async def test_a_page_is_observed_at_its_last_modified_else_when_stored(
+    crawl_runtime: Runtime,
+) -> None:
+    acme = Api(crawl_runtime, ACME)
+    async with serving_site() as site:
+        # The welcome page says when it changed; the guide's date is unreadable (ignored, not
+        # a failure), the API page has none.
+        site.last_modified.update({"/": "Tue, 04 Jun 2024 12:00:00 GMT", "/guide": "soon",
+                                   "/api": None})  # fmt: skip
+        await crawl(acme, url=site.base + "/", maxDepth=3)
+        assert await run_queue(crawl_runtime) == [JobStatus.INDEXED]
+        found = await acme(OBSERVED, kind="web_page", key=page_key(site.base + "/"))
+    observed = {c["sourceUrn"]: datetime.fromisoformat(c["observedAt"])
+                for c in found["chunksByKind"]}  # fmt: skip
+    modified = datetime(2024, 6, 4, 12, tzinfo=UTC)
+    assert observed[f"web:{site.base}/"] == modified
+    recently = datetime.now(UTC) - timedelta(minutes=1)
+    assert observed[f"web:{site.base}/guide"] > recently
+    assert observed[f"web:{site.base}/api"] > recently
+    links = [(e["toKey"], e["validFrom"]) for e in found["node"]["edges"]]
+    assert links == [(page_key(site.base + "/guide"), modified.isoformat())]

@@ -2,11 +2,13 @@
 API and run by the registered "repository" runner; class nodes with has_method evidence; a
 ticket's ``file:UserService.kt`` meeting the code node through the aliases; a second commit
 re-ingested incrementally with the deleted file's nodes gone; a file:// clone; every refusal
-naming its field (through variables); another tenant seeing nothing."""
+naming its field (through variables); another tenant seeing nothing; what each run stores
+observed at its commit's author date."""
 
 from __future__ import annotations
 
 import socket
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +20,7 @@ from kenning.domain.access.principal import Role
 from kenning.domain.queue.jobs import JobStatus
 from kenning.runtime import Runtime
 from kenning.settings import Settings
-from tests.support.code_repo import git, make_code_repo
+from tests.support.code_repo import FIRST_DATE, SECOND_DATE, git, make_code_repo
 from tests.support.counting_embedder import CountingEmbedder
 from tests.support.graphql_api import Api
 from tests.support.queue_api import agent
@@ -33,6 +35,9 @@ NODE = """query N($key: String!, $dir: Direction!) { node(key: $key) {
 } }"""
 FIND = """query F($q: String!) { findNodes(query: $q) {
   ... on FoundNodes { matches { key } } } }"""
+OBSERVED = """query O($key: String!) {
+  chunksByKind(kind: "code", limit: 100) { sourceUrn observedAt }
+  node(key: $key) { edges(direction: OUT) { toKey validFrom } } }"""
 INGEST = """mutation I($input: IngestInput!) { ingest(input: $input) {
   __typename ... on IngestSuccess { status } } }"""
 
@@ -234,3 +239,41 @@ async def test_private_git_hosts_are_reached_when_the_server_allows_them(
         await redis.aclose()
     assert (result["__typename"], result["field"]) == ("ValidationError", "gitUrl")
     assert result["message"] == "could not reach the repository"
+
+
+async def _observed(api: Api, key: str) -> tuple[dict[str, set[str]], dict[str, str]]:
+    """Each code source's chunks' observedAt, and ``key``'s out-edges' validFrom by target."""
+    found = await api(OBSERVED, key=key)
+    chunks: dict[str, set[str]] = {}
+    for chunk in found["chunksByKind"]:
+        chunks.setdefault(chunk["sourceUrn"], set()).add(chunk["observedAt"])
+    return chunks, {e["toKey"]: e["validFrom"] for e in found["node"]["edges"]}
+
+
+async def test_each_run_is_observed_at_its_commits_author_date(
+    repo_runtime: Runtime, tmp_path: Path
+) -> None:
+    repo = make_code_repo(tmp_path / "repos" / "shop")
+    git(repo.root, "reset", "-q", "--hard", repo.first)
+    api = Api(repo_runtime, ACME)
+    await ingest_repo(api, path=str(repo.root))
+    assert await run_queue(repo_runtime) == [JobStatus.INDEXED]
+    service = "file:shop@main/app/service.py"
+    chunks, edges = await _observed(api, service)
+    authored = _utc(FIRST_DATE)
+    assert "code:shop@main:app/service.py" in chunks
+    assert all(times == {authored} for times in chunks.values()), chunks
+    assert edges and set(edges.values()) == {authored}
+
+    git(repo.root, "reset", "-q", "--hard", repo.second)
+    await ingest_repo(api, path=str(repo.root), branch="main")
+    assert await run_queue(repo_runtime) == [JobStatus.INDEXED]
+    chunks, edges = await _observed(api, service)
+    assert chunks["code:shop@main:app/service.py"] == {_utc(SECOND_DATE)}
+    assert chunks["code:shop@main:app/base.py"] == {authored}  # unchanged: not re-read
+    assert edges["function:shop@main/app/service.py#extra"] == _utc(SECOND_DATE)
+
+
+def _utc(text: str) -> str:
+    """``text`` as GraphQL spells a UTC time."""
+    return datetime.fromisoformat(text).astimezone(UTC).isoformat()
