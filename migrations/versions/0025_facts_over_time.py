@@ -64,7 +64,10 @@ def upgrade() -> None:
         sa.Column("description", sa.Text(), nullable=False, server_default=""),
         sa.Column("defined_by", sa.String(100), nullable=False),
         sa.Column(
-            "defined_at", sa.DateTime(timezone=True), nullable=False, server_default=sa.text("now()")
+            "defined_at",
+            sa.DateTime(timezone=True),
+            nullable=False,
+            server_default=sa.text("now()"),
         ),
         sa.CheckConstraint("cardinality IN ('ONE', 'MANY')", name="ck_relations_cardinality"),
     )
@@ -104,7 +107,10 @@ def upgrade() -> None:
         sa.Column("reason", sa.String(20), nullable=False),
         sa.Column("ended_by", sa.String(2048), nullable=False),
         sa.Column(
-            "recorded_at", sa.DateTime(timezone=True), nullable=False, server_default=sa.text("now()")
+            "recorded_at",
+            sa.DateTime(timezone=True),
+            nullable=False,
+            server_default=sa.text("now()"),
         ),
         sa.CheckConstraint(f"reason IN {_REASONS}", name="ck_edge_endings_reason"),
     )
