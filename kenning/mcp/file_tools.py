@@ -13,7 +13,14 @@ from kenning.domain.errors import TooLargeError, ValidationError
 from kenning.domain.sources.files.errors import FileRejectedError, FileTooLargeError
 from kenning.domain.sources.files.extracted import OcrMode
 from kenning.domain.sources.files.file_job import DEFAULT_FILE_PRIORITY, FileOptions, request_file
-from kenning.mcp.calls import NarrowScope, ToolContext, caller, domain_errors, stored_write_scope
+from kenning.mcp.calls import (
+    NarrowScope,
+    ToolContext,
+    caller,
+    domain_errors,
+    stored_write_scope,
+    time_argument,
+)
 from kenning.mcp.tool_spec import ToolSpec
 
 
@@ -51,6 +58,13 @@ async def ingest_file_tool(
     ocr: Annotated[OcrMode, Field(description="AUTO, ALWAYS or NEVER.")] = OcrMode.AUTO,
     priority: Annotated[int, Field(description="Queue priority 0..9.")] = DEFAULT_FILE_PRIORITY,
     scope: NarrowScope = None,
+    observed_at: Annotated[
+        str | None,
+        Field(
+            description="When the file's content was true (ISO 8601 with a time zone); "
+            "default: the file's own date (e-mail Date, PDF/Office dates), else now."
+        ),
+    ] = None,
 ) -> dict[str, Any]:
     """Queue a file's ingestion; answers the job and the stored original."""
     who = caller(ctx)
@@ -58,7 +72,8 @@ async def ingest_file_tool(
     work = runtime.file_work
     writer = await stored_write_scope(who, scope)
     data = decoded(content, work.limits.max_bytes)
-    options = FileOptions(source_urn, kind, tuple(tags or ()), ocr, priority)
+    observed = time_argument(observed_at, "observed_at")
+    options = FileOptions(source_urn, kind, tuple(tags or ()), ocr, priority, observed)
     try:
         queued = await request_file(
             data, filename, options, writer,

@@ -1,6 +1,6 @@
 """The MCP ``ingest_file`` tool on a real server with queue workers: a base64 PDF queued,
-indexed and downloadable by its client only; a bad file a tool error naming its problem;
-bad base64 an error naming the field."""
+indexed (observed at the writer's time) and downloadable by its client only; a bad file a
+tool error naming its problem; bad base64 or a malformed time an error naming the field."""
 
 from __future__ import annotations
 
@@ -47,13 +47,15 @@ async def test_ingest_file_queues_indexes_and_keeps_the_original(
     async with mcp_session(working_server.url, key) as session:
         queued = await call(
             session, "ingest_file", content=base64.b64encode(data).decode(),
-            filename="rota.pdf", tags=["ops"],
+            filename="rota.pdf", tags=["ops"], observed_at="2024-03-01T09:00:00Z",
         )  # fmt: skip
         assert queued["file"]["mediaType"] == "application/pdf"
         assert queued["file"]["sourceUrn"] == "file:rota.pdf"
         assert await finished(working_server, key, queued["jobId"]) == "INDEXED"
         found = await call(session, "search_knowledge", query="pager rota", mode="KEYWORD")
         assert "file:rota.pdf" in str(found["hits"]), found
+        # The writer's time wins over the PDF's own date.
+        assert "'observedAt': '2024-03-01T09:00:00+00:00'" in str(found["hits"]), found
 
         refused = await session.call_tool(
             "ingest_file", {"content": base64.b64encode(b"\x00\xff" * 50).decode(),
@@ -62,6 +64,12 @@ async def test_ingest_file_queues_indexes_and_keeps_the_original(
         assert refused.is_error and "UNSUPPORTED_TYPE" in error_text(refused)
         garbled = await session.call_tool("ingest_file", {"content": "@@@", "filename": "a"})
         assert garbled.is_error and "(field: content)" in error_text(garbled)
+        untimely = await session.call_tool(
+            "ingest_file", {"content": base64.b64encode(data).decode(), "filename": "b.pdf",
+                            "observed_at": "last Tuesday"},
+        )  # fmt: skip
+        assert untimely.is_error and "INVALID" in error_text(untimely)
+        assert "(field: observed_at)" in error_text(untimely), error_text(untimely)
 
     url = working_server.url + queued["file"]["downloadUrl"]
     async with httpx.AsyncClient(timeout=30) as http:
