@@ -20,6 +20,8 @@ Example::
 from __future__ import annotations
 
 import asyncio
+import os
+import resource
 import threading
 import time
 from pathlib import Path
@@ -48,10 +50,18 @@ class LoopStalls:
         self._asleep_since = 0.0
         self._cpu_since = 0.0
         self._queued_since = 0.0
+        self._times_since = os.times()
+        self._faults_since = 0
+        self._worst = (0.0, "no wake-up was late")
 
     @property
     def longest(self) -> float:
         return max(self.lateness, default=0.0)
+
+    @property
+    def worst(self) -> str:
+        """What the latest wake-up was made of, for a failing test to say."""
+        return self._worst[1]
 
     async def __aenter__(self) -> LoopStalls:
         self._task = asyncio.create_task(self._sleep())
@@ -74,11 +84,26 @@ class LoopStalls:
         while True:
             self._asleep_since, self._cpu_since = time.perf_counter(), time.process_time()
             self._queued_since = run_delay()
+            self._times_since, self._faults_since = os.times(), _page_faults()
             await asyncio.sleep(PERIOD)
             self._record()
 
     def _record(self) -> None:
-        late = time.perf_counter() - self._asleep_since - PERIOD
-        late -= run_delay() - self._queued_since
+        wall = time.perf_counter() - self._asleep_since - PERIOD
+        queued = run_delay() - self._queued_since
         spent = time.process_time() - self._cpu_since
-        self.lateness.append(max(0.0, min(late, spent)))
+        stall = max(0.0, min(wall - queued, spent))
+        self.lateness.append(stall)
+        if stall > self._worst[0]:
+            now = os.times()
+            user, system = now.user - self._times_since.user, now.system - self._times_since.system
+            faults = _page_faults() - self._faults_since
+            self._worst = (stall, (
+                f"{stall * 1000:.1f} ms: woke {wall * 1000:.1f} ms late, {queued * 1000:.1f} ms "
+                f"on the run queue; this process spent {user * 1000:.0f} ms user and "
+                f"{system * 1000:.0f} ms system time with {faults} page faults"
+            ))  # fmt: skip
+
+
+def _page_faults() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt

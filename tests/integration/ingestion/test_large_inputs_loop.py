@@ -59,7 +59,7 @@ async def test_a_25_mb_document_in_a_variable(uploads: Uploads, shape: str) -> N
     async with LoopStalls() as stalls:
         result = await _post(uploads, body, _json_headers(uploads))
     assert result["data"]["ingest"] == REFUSED
-    assert stalls.longest < STALL, f"the loop stood still {stalls.longest * 1000:.1f} ms"
+    assert stalls.longest < STALL, f"the loop stood still {stalls.worst}"
 
 
 @pytest.mark.parametrize("shape", DOCUMENTS)
@@ -73,7 +73,7 @@ async def test_a_25_mb_document_inline_in_the_query(uploads: Uploads, shape: str
     async with LoopStalls() as stalls:
         result = await _post(uploads, body, _json_headers(uploads))
     assert result["data"]["ingest"] == REFUSED
-    assert stalls.longest < STALL, f"the loop stood still {stalls.longest * 1000:.1f} ms"
+    assert stalls.longest < STALL, f"the loop stood still {stalls.worst}"
 
 
 @pytest.mark.parametrize("shape", DOCUMENTS)
@@ -96,4 +96,4 @@ async def test_a_25_mb_text_file_uploaded_and_run(
     }
     assert await pool.fetchval("SELECT count(*) FROM chunks") == 0
     assert await pool.fetchval("SELECT count(*) FROM source_files") == 0
-    assert stalls.longest < STALL, f"the loop stood still {stalls.longest * 1000:.1f} ms"
+    assert stalls.longest < STALL, f"the loop stood still {stalls.worst}"

@@ -180,7 +180,7 @@ async def test_a_large_document_is_parsed_with_the_loop_free() -> None:
     async with LoopStalls() as stalls:
         result = await schema.execute(document)
     assert (result.data, result.errors) == ({"__type": None}, None)
-    assert stalls.longest < 0.05, f"the loop stood still {stalls.longest * 1000:.0f} ms"
+    assert stalls.longest < 0.05, f"the loop stood still {stalls.worst}"
 
 
 async def test_a_large_document_that_is_no_graphql_gets_the_syntax_error() -> None:
