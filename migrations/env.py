@@ -18,6 +18,7 @@ from kenning.settings import Settings
 from kenning.storage.db import (  # noqa: F401  (their tables)
     bm25_tables,
     file_tables,
+    memory_version_tables,
     model_tables,
     procedure_table,
     queue_tables,

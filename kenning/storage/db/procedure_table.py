@@ -39,6 +39,11 @@ class ProcedureRow(SQLModel, table=True):
         sa_column=sa.Column(JSONB(), nullable=False, server_default=sa.text("'[]'::jsonb")),
     )
     source: str = Field(max_length=20)
+    # Whose procedure: "" for the whole client, else one user's (a node key); and which
+    # agent learned it. Saving the same trigger, source and user again makes a new version.
+    user_key: str = Field(default="", sa_column_kwargs={"server_default": ""}, max_length=300)
+    agent_id: str | None = Field(default=None, max_length=200)
+    version: int = Field(default=1, sa_column_kwargs={"server_default": "1"})
     usage_count: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     success_count: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     last_used: datetime | None = Field(

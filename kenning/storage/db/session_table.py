@@ -29,6 +29,10 @@ class SessionEntryRow(SQLModel, table=True):
     # A group scope's own session (empty for a project's or the client's).
     group_id: str = Field(default="", sa_column_kwargs={"server_default": ""}, max_length=200)
     source: str = Field(max_length=40)
+    # Whose entry: "" for everyone of the session, else one user's (a node key); and which
+    # agent wrote it.
+    user_key: str = Field(default="", sa_column_kwargs={"server_default": ""}, max_length=300)
+    agent_id: str | None = Field(default=None, max_length=200)
     summary: str = Field(max_length=200)
     details: dict[str, Any] = Field(
         default_factory=dict,
