@@ -22,6 +22,8 @@ from kenning.domain.ingestion.ingest import IngestDeps
 from kenning.domain.ingestion.ports import KnowledgeStore
 from kenning.domain.ingestion.relations import RelationStore
 from kenning.domain.memory.agent_context import MemoryPorts
+from kenning.domain.memory.changes import ChangeLog
+from kenning.domain.memory.knowledge_versions import KnowledgeDeps, KnowledgeVersionStore
 from kenning.domain.memory.outcome_extraction import TASK_OUTCOME_TASK, task_outcome_preparer
 from kenning.domain.memory.procedures import ProcedureStore
 from kenning.domain.memory.rules import RuleStore
@@ -54,6 +56,8 @@ from kenning.storage.graph.reader import PgGraphReader
 from kenning.storage.ingestion.alias_registry import PgAliasRegistry
 from kenning.storage.ingestion.knowledge_store import PgKnowledgeStore
 from kenning.storage.ingestion.relation_store import PgRelationStore
+from kenning.storage.memory.changes import PgChangeLog
+from kenning.storage.memory.knowledge_versions import PgKnowledgeVersions
 from kenning.storage.memory.procedures import PgProcedureStore
 from kenning.storage.memory.rules import PgRuleStore
 from kenning.storage.memory.session_entries import PgSessionStore
@@ -97,6 +101,8 @@ class Runtime:
     session_entries: SessionStore = field(init=False)
     procedures: ProcedureStore = field(init=False)
     rules: RuleStore = field(init=False)
+    knowledge_versions: KnowledgeVersionStore = field(init=False)
+    changes: ChangeLog = field(init=False)  # the audit trail of memory changes
     relations: RelationStore = field(init=False)
     check_ins: CheckInStore = field(init=False)
     crawl_progress: ProgressBoard = field(init=False)  # live counts of crawl jobs
@@ -129,6 +135,8 @@ class Runtime:
         self.session_entries = PgSessionStore(self.pool)
         self.procedures = PgProcedureStore(self.pool)
         self.rules = PgRuleStore(self.pool)
+        self.knowledge_versions = PgKnowledgeVersions(self.pool)
+        self.changes = PgChangeLog(self.pool)
         self.relations = PgRelationStore(self.pool, self.settings.graph_name)
         self.check_ins = PgCheckIns(self.pool)
         self.repositories = Repositories(
@@ -243,4 +251,10 @@ class Runtime:
             embedder=self.embedder,
             secret_policy=self.settings.secret_policy,
             chunk_limit=self.settings.chunk_limit,
+        )
+
+    def knowledge_deps(self) -> KnowledgeDeps:
+        """The ports storing, forgetting and reading user knowledge's versions run with."""
+        return KnowledgeDeps(
+            self.ingest_deps(), self.knowledge_versions, self.changes, self.queue.jobs
         )

@@ -23,6 +23,7 @@ from kenning.resolvers.ingestion.knowledge_admin import (
     resolve_purge_source,
     resolve_register_alias,
 )
+from kenning.resolvers.memory.knowledge_history import resolve_forget_knowledge
 from kenning.resolvers.memory.procedures import (
     resolve_record_procedure_run,
     resolve_save_procedure,
@@ -126,8 +127,13 @@ class Mutation:
     )
     store_knowledge = strawberry.mutation(
         resolver=resolve_store_knowledge,
-        description="Store what is known about the user now; the same category and subject "
-        "again replaces it.",
+        description="Store what is known about the user now; the same category, subject "
+        "and user again replaces it (knowledgeHistory keeps the replaced version).",
+    )
+    forget_knowledge = strawberry.mutation(
+        resolver=resolve_forget_knowledge,
+        description="Forget a user-knowledge item: gone from userContext, agentContext and "
+        "search at once; knowledgeHistory keeps it, marked deleted.",
     )
     append_session_entry = strawberry.mutation(
         resolver=resolve_append_session_entry,

@@ -17,6 +17,8 @@ from kenning.resolvers.graph.queries import (
 from kenning.resolvers.graph.relations import resolve_edge_history, resolve_relations
 from kenning.resolvers.health import resolve_health
 from kenning.resolvers.ingestion.knowledge_admin import resolve_aliases
+from kenning.resolvers.memory.changes import resolve_changes
+from kenning.resolvers.memory.knowledge_history import resolve_knowledge_history
 from kenning.resolvers.memory.procedures import resolve_procedures
 from kenning.resolvers.memory.rules import resolve_rule_history, resolve_rules
 from kenning.resolvers.memory.session import resolve_session_memory
@@ -128,6 +130,16 @@ class Query:
         resolver=resolve_user_context,
         description="Everything known about the user, by category, with its Markdown; "
         "no embedding involved.",
+    )
+    knowledge_history = strawberry.field(
+        resolver=resolve_knowledge_history,
+        description="The versions of one user-knowledge item, newest first, forgotten ones "
+        "included, one page at a time.",
+    )
+    changes = strawberry.field(
+        resolver=resolve_changes,
+        description="The audit trail of memory: every update, forget and delete of the items "
+        "the caller may see, newest first, one page at a time.",
     )
     session_memory = strawberry.field(
         resolver=resolve_session_memory,

@@ -65,12 +65,18 @@ class GivenChunks:
 
 @dataclass
 class GivenKnowledge:
-    """A ``UserKnowledgeReader`` over a list, filtered by client like the real one."""
+    """A ``UserKnowledgeReader`` over a list, filtered by client and user like the real one."""
 
     items: list[KnowledgeItem] = field(default_factory=list)
 
-    async def visible_items(self, reader: Scope, per_category: int) -> list[KnowledgeItem]:
-        return [i for i in self.items if reader.can_see(i.scope, NO_GROUPS)]
+    async def visible_items(
+        self, reader: Scope, per_category: int, user_key: str | None = None
+    ) -> list[KnowledgeItem]:
+        return [
+            i
+            for i in self.items
+            if reader.can_see(i.scope, NO_GROUPS) and i.user_key in (None, user_key)
+        ]
 
 
 def knowledge(category: KnowledgeCategory, subject: str, content: str) -> KnowledgeItem:

@@ -2,13 +2,15 @@
 
 ``store_knowledge`` writes one document of kind ``user_knowledge_<category>`` through the
 synchronous ingest (so it is searchable like any knowledge and readable at once); its source
-URN comes from the category and the normalized subject, so storing the same subject again
-replaces the content instead of adding a second item. ``user_context`` reads every
+URN comes from the category, the normalized subject and the user it belongs to (none for a
+shared item), so storing the same subject again replaces the content instead of adding a
+second item; ``knowledge_versions`` keeps what was replaced. ``user_context`` reads every
 category's items in one call to a ``UserKnowledgeReader`` (no embedding, no search) and
 formats them as Markdown: a ``##`` header per category that has items, in
 ``KnowledgeCategory`` order, items by subject. When the reader sees the same subject at two
 scopes (say client-wide and in its project), the narrower one wins, as a project's rule
-overrides its client's.
+overrides its client's. A read for one user sees that user's items and the shared ones
+(``owners``); a read for no user the shared ones only.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from kenning.domain.errors import TooLargeError, ValidationError
 from kenning.domain.ingestion.ingest import IngestDeps, ingest
 from kenning.domain.ingestion.request import IngestOutcome, IngestRequest, KnowledgeType
 from kenning.domain.ingestion.rules import check_identifiers
+from kenning.domain.memory.owners import SHARED, Owner
 
 
 class KnowledgeCategory(StrEnum):
@@ -76,11 +79,23 @@ def normalized_subject(subject: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", subject).casefold().split())
 
 
-def knowledge_urn(category: KnowledgeCategory, subject: str) -> str:
-    """The source URN of (category, subject); a digest, so the subject's text never becomes
-    an identifier. Example: ``user-knowledge:preference:3f2a...``."""
-    digest = hashlib.sha256(normalized_subject(subject).encode()).hexdigest()[:32]
-    return f"user-knowledge:{category.value.lower()}:{digest}"
+def knowledge_urn(category: KnowledgeCategory, subject: str, user_key: str | None = None) -> str:
+    """The source URN of (category, subject) for ``user_key`` (None: shared); a digest, so
+    neither the subject nor the user becomes an identifier. Example:
+    ``user-knowledge:preference:3f2a...``; one user's item has ``user-knowledge:preference:u:``
+    before its digest, and two users' items of one subject never share a URN."""
+    named = normalized_subject(subject)
+    if user_key is None:
+        digest = hashlib.sha256(named.encode()).hexdigest()[:32]
+        return f"user-knowledge:{category.value.lower()}:{digest}"
+    # The unit separator keeps ("a", "b c") and ("a b", "c") apart; neither part holds one.
+    digest = hashlib.sha256(f"{user_key}\x1f{named}".encode()).hexdigest()[:32]
+    return f"user-knowledge:{category.value.lower()}:u:{digest}"
+
+
+def item_key(category: KnowledgeCategory, subject: str) -> str:
+    """How the change log names an item: ``PREFERENCE:code editor`` (normalized subject)."""
+    return f"{category.value}:{normalized_subject(subject)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +106,7 @@ class KnowledgeEntry:
     content: str
     category: KnowledgeCategory
     scope: Scope
+    owner: Owner = SHARED
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +118,8 @@ class KnowledgeItem:
     content: str
     updated_at: datetime
     scope: Scope
+    user_key: str | None = None  # None: shared
+    agent_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,9 +150,12 @@ class StoredKnowledge:
 class UserKnowledgeReader(Protocol):
     """Reads user knowledge without embedding anything."""
 
-    async def visible_items(self, reader: Scope, per_category: int) -> list[KnowledgeItem]:
+    async def visible_items(
+        self, reader: Scope, per_category: int, user_key: str | None = None
+    ) -> list[KnowledgeItem]:
         """Per category, the ``per_category`` most recently updated items ``reader`` may
-        see, one per subject (the narrowest scope's), in any order."""
+        see, shared or ``user_key``'s, one per subject and user (the narrowest scope's), in
+        any order."""
         ...
 
 
@@ -157,14 +178,22 @@ def validate_entry(entry: KnowledgeEntry) -> None:
 def knowledge_request(entry: KnowledgeEntry, priority: int) -> IngestRequest:
     """The ingest request storing ``entry`` (checked with ``validate_entry`` first)."""
     is_preference = entry.category is KnowledgeCategory.PREFERENCE
+    metadata: dict[str, object] = {
+        "subject": entry.subject.strip(),
+        "category": entry.category.value,
+    }
+    if entry.owner.user_key is not None:
+        metadata["userKey"] = entry.owner.user_key
+    if entry.owner.agent_id is not None:
+        metadata["agentId"] = entry.owner.agent_id
     return IngestRequest(
-        source_urn=knowledge_urn(entry.category, entry.subject),
+        source_urn=knowledge_urn(entry.category, entry.subject, entry.owner.user_key),
         kind=category_kind(entry.category),
         content=entry.content,
         scope=entry.scope,
         knowledge_type=KnowledgeType.PREFERENCE if is_preference else KnowledgeType.FACT,
         info_type=INFO_TYPE,
-        metadata={"subject": entry.subject.strip(), "category": entry.category.value},
+        metadata=metadata,
         source_kind=SOURCE_KIND,
         priority=priority,
     )
@@ -191,16 +220,30 @@ def check_per_category(per_category: int) -> None:
 
 
 async def user_context(
-    reader: Scope, store: UserKnowledgeReader, per_category: int = DEFAULT_PER_CATEGORY
+    reader: Scope,
+    store: UserKnowledgeReader,
+    per_category: int = DEFAULT_PER_CATEGORY,
+    user_key: str | None = None,
 ) -> UserContext:
-    """Every category's items ``reader`` may see, and their Markdown; embeds nothing."""
+    """Every category's items ``reader`` may see for ``user_key`` (its own and the shared
+    ones; None: the shared ones), and their Markdown; embeds nothing."""
     check_per_category(per_category)
-    return assemble(await store.visible_items(reader, per_category))
+    return assemble(await store.visible_items(reader, per_category, user_key))
+
+
+def own_first(items: Sequence[KnowledgeItem]) -> list[KnowledgeItem]:
+    """The items with each shared one dropped where the user has one of the same category
+    and subject: the user's own is narrower, as a project's rule is than its client's."""
+    owned = {(i.category, normalized_subject(i.subject)) for i in items if i.user_key}
+    return [
+        i for i in items if i.user_key or (i.category, normalized_subject(i.subject)) not in owned
+    ]
 
 
 def assemble(items: Sequence[KnowledgeItem]) -> UserContext:
-    """Items grouped by category in ``KnowledgeCategory`` order, by subject inside each."""
-    ordered = sorted(items, key=lambda i: (normalized_subject(i.subject), i.subject))
+    """Items grouped by category in ``KnowledgeCategory`` order, by subject inside each;
+    a user's own item replaces the shared one of its subject."""
+    ordered = sorted(own_first(items), key=lambda i: (normalized_subject(i.subject), i.subject))
     categories = tuple(
         CategoryItems(category, tuple(i for i in ordered if i.category is category))
         for category in KnowledgeCategory

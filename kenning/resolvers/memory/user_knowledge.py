@@ -6,15 +6,16 @@ from typing import Annotated
 
 import strawberry
 
+from kenning.domain.memory.knowledge_versions import store_with_history
+from kenning.domain.memory.owners import owner_of, user_key_of
 from kenning.domain.memory.user_knowledge import (
     DEFAULT_PER_CATEGORY,
     KnowledgeCategory,
     KnowledgeEntry,
     KnowledgeItem,
-    store_knowledge,
     user_context,
 )
-from kenning.resolvers.access.scope import read_scope, stored_write_scope
+from kenning.resolvers.access.scope import principal, read_scope, stored_write_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.resolvers.ingestion.ingest import INGEST_PRIORITY
@@ -29,7 +30,25 @@ def to_item(item: KnowledgeItem) -> gql.UserKnowledgeItem:
         content=item.content,
         updated_at=item.updated_at,
         scope=scope_info(item.scope),
+        user_key=item.user_key,
+        agent_id=item.agent_id,
     )
+
+
+UserKeyArgument = Annotated[
+    str | None,
+    strawberry.argument(
+        description="The user the memory belongs to, as a node key (user:alice); "
+        "none: shared by everyone of the scope."
+    ),
+]
+AgentIdArgument = Annotated[
+    str | None, strawberry.argument(description="The agent that learned it.")
+]
+ReasonArgument = Annotated[
+    str | None,
+    strawberry.argument(description="Why, kept in the change log (at most 1,000 characters)."),
+]
 
 
 @error_members
@@ -42,15 +61,24 @@ async def resolve_store_knowledge(
         ScopeInput | None,
         strawberry.argument(description="Defaults to the key's scope; may only narrow it."),
     ] = None,
+    user_key: UserKeyArgument = None,
+    agent_id: AgentIdArgument = None,
+    reason: ReasonArgument = None,
 ) -> gql.StoreKnowledgeResult:
-    """Store what is known about the user now (an agent waits on it: interactive priority)."""
+    """Store what is known about the user now (an agent waits on it: interactive priority);
+    the version it replaces stays in the history."""
+    owner = owner_of(user_key, agent_id)
     entry = KnowledgeEntry(
         subject=subject,
         content=content,
         category=category,
         scope=await stored_write_scope(info, scope),
+        owner=owner,
     )
-    stored = await store_knowledge(entry, info.context.runtime.ingest_deps(), INGEST_PRIORITY)
+    runtime = info.context.runtime
+    stored = await store_with_history(
+        entry, runtime.knowledge_deps(), INGEST_PRIORITY, principal(info).key_id, reason
+    )
     return gql.StoreKnowledgeSuccess(
         source_urn=stored.source_urn,
         kind=stored.kind,
@@ -58,6 +86,7 @@ async def resolve_store_knowledge(
         subject=subject.strip(),
         status=stored.outcome.status,
         content_hash=stored.outcome.content_hash,
+        user_key=owner.user_key,
     )
 
 
@@ -68,10 +97,20 @@ async def resolve_user_context(
         int,
         strawberry.argument(description="The most recently updated items kept per category."),
     ] = DEFAULT_PER_CATEGORY,
+    user_key: Annotated[
+        str | None,
+        strawberry.argument(
+            description="The user: their items and the shared ones (a user's item replaces "
+            "the shared one of its subject); none: the shared ones only."
+        ),
+    ] = None,
 ) -> gql.UserContext:
-    """Every category's items the caller may see, and their Markdown; embeds nothing."""
+    """Every category's items the caller may see for the user, and their Markdown; embeds
+    nothing."""
     reader = read_scope(info, scope)
-    found = await user_context(reader, info.context.runtime.user_knowledge, limit_per_category)
+    found = await user_context(
+        reader, info.context.runtime.user_knowledge, limit_per_category, user_key_of(user_key)
+    )
     return gql.UserContext(
         categories=[
             gql.UserKnowledgeCategory(

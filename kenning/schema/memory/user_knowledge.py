@@ -25,6 +25,7 @@ class StoreKnowledgeSuccess:
         description="SKIPPED_DUPLICATE when the same content was stored already."
     )
     content_hash: str
+    user_key: str | None = strawberry.field(description="Whose item; null when shared.")
 
 
 @strawberry.type(description="One thing known about the user.")
@@ -33,6 +34,8 @@ class UserKnowledgeItem:
     content: str
     updated_at: datetime
     scope: ScopeInfo
+    user_key: str | None = strawberry.field(description="Whose item; null when shared.")
+    agent_id: str | None = strawberry.field(description="The agent that learned it.")
 
 
 @strawberry.type(description="One category's items, by subject.")

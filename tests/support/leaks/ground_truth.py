@@ -248,6 +248,7 @@ async def fresh(api: Api) -> None:
         await conn.execute(
             "TRUNCATE chunks, sources, source_mentions, aliases, project_groups, check_ins, "
             "relations, edge_intervals, edge_endings, chunk_marks, "
+            "knowledge_versions, procedure_versions, changes, "
             f'{graph}."Entity", {graph}."REL"'
         )
 

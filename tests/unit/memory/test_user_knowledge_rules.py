@@ -53,9 +53,13 @@ class ListedItems:
     def __init__(self, items: Sequence[KnowledgeItem]) -> None:
         self.items = list(items)
         self.asked: list[tuple[Scope, int]] = []
+        self.users: list[str | None] = []
 
-    async def visible_items(self, reader: Scope, per_category: int) -> list[KnowledgeItem]:
+    async def visible_items(
+        self, reader: Scope, per_category: int, user_key: str | None = None
+    ) -> list[KnowledgeItem]:
         self.asked.append((reader, per_category))
+        self.users.append(user_key)
         return self.items
 
 

@@ -1,0 +1,133 @@
+"""One audit trail for memory: every update, forget and delete of a memory item records who
+(the API key's id), when, what (the item's kind, id and key; its old and new state as JSON)
+and why (the caller's optional ``reason``).
+
+``ChangeLog`` is the port: ``record`` writes one ``Change``, ``page`` reads them newest first.
+A change carries the item's own scope and user, and is read exactly as the item is: session
+entries by their session, everything else by the scope rule of chunks; a user's items only
+for that user (shared ones for everyone). The graph records edge and node changes through the
+same port with kinds of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Final, Protocol
+
+from kenning.domain.access.scope import Scope
+from kenning.domain.errors import TooLargeError, ValidationError
+from kenning.domain.ingestion.secrets.findings import SensitiveContentError
+from kenning.domain.ingestion.secrets.scan import SecretPolicy, apply_policy
+from kenning.domain.memory.pages import Page, before_of, check_first, page_of
+
+MAX_REASON: Final = 1000
+MAX_FILTER: Final = 2048
+CURSOR: Final = "changes"
+
+
+class ItemKind(StrEnum):
+    """What kind of item changed."""
+
+    KNOWLEDGE = "KNOWLEDGE"
+    PROCEDURE = "PROCEDURE"
+    SESSION_ENTRY = "SESSION_ENTRY"
+
+
+class ChangeAction(StrEnum):
+    """What happened to it: a new version replaced the old, or it was forgotten or deleted."""
+
+    UPDATE = "UPDATE"
+    FORGET = "FORGET"
+    DELETE = "DELETE"
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One change to record. ``scope`` and ``user_key`` are the item's (read like it);
+    ``item_id`` identifies it (a procedure's id, a knowledge item's source URN), ``item_key``
+    is how people name it (``PREFERENCE:editor``, a trigger, a node key), when it has one."""
+
+    kind: ItemKind
+    item_id: str
+    item_key: str | None
+    action: ChangeAction
+    scope: Scope
+    changed_by: str
+    old: Mapping[str, object] | None = None
+    new: Mapping[str, object] | None = None
+    reason: str | None = None
+    user_key: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedChange:
+    """A change as the log holds it: numbered and stamped."""
+
+    seq: int
+    change: Change
+    changed_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeFilter:
+    """Which changes: of one item (``item_id``), of one key, of one user's items plus the
+    shared ones (``user_key``; None: shared ones only)."""
+
+    item_key: str | None = None
+    item_id: str | None = None
+    user_key: str | None = None
+
+
+class ChangeLog(Protocol):
+    """Where changes are kept (``kenning.storage.memory.changes``)."""
+
+    async def record(self, change: Change) -> RecordedChange:
+        """Append ``change``; it is readable at once."""
+        ...
+
+    async def page(
+        self, reader: Scope, wanted: ChangeFilter, first: int, before: int | None
+    ) -> list[RecordedChange]:
+        """Up to ``first`` changes ``reader`` may see that match ``wanted``, older than
+        ``before`` (newest when None), newest first."""
+        ...
+
+
+def check_reason(reason: str | None) -> str | None:
+    """The reason trimmed (None when blank): at most 1,000 characters and no credential,
+    since it is shown to every reader of the item."""
+    if reason is None or not reason.strip():
+        return None
+    if len(reason) > MAX_REASON:
+        raise TooLargeError(f"reason must be at most {MAX_REASON} characters", field="reason")
+    try:
+        apply_policy(reason, SecretPolicy.REJECT)
+    except SensitiveContentError as error:
+        error.field = "reason"
+        raise
+    return reason.strip()
+
+
+def _check_filter(value: str | None, field: str) -> None:
+    if value is not None and (not value.strip() or len(value) > MAX_FILTER):
+        raise ValidationError(f"{field} must be 1..{MAX_FILTER} characters", field=field)
+
+
+async def change_page(
+    reader: Scope,
+    wanted: ChangeFilter,
+    log: ChangeLog,
+    *,
+    first: int,
+    after: str | None = None,
+) -> Page[RecordedChange]:
+    """One page of the changes ``reader`` may see, newest first (``first`` 1..50)."""
+    check_first(first)
+    _check_filter(wanted.item_key, "key")
+    _check_filter(wanted.item_id, "itemId")
+    before = before_of(CURSOR, after)
+    found = await log.page(reader, wanted, first + 1, before)
+    return page_of(CURSOR, found, first, lambda c: c.seq)

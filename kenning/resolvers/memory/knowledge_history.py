@@ -1,0 +1,93 @@
+"""Resolvers of user knowledge's past: `forgetKnowledge` and `knowledgeHistory`."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import strawberry
+
+from kenning.domain.memory.knowledge_versions import (
+    KnowledgeVersion,
+    forget_knowledge,
+    knowledge_history,
+)
+from kenning.domain.memory.owners import owner_of
+from kenning.domain.memory.pages import DEFAULT_PAGE
+from kenning.domain.memory.user_knowledge import KnowledgeCategory
+from kenning.resolvers.access.scope import principal, read_scope, stored_write_scope
+from kenning.resolvers.context import Info
+from kenning.resolvers.errors import error_members
+from kenning.resolvers.memory.user_knowledge import ReasonArgument, UserKeyArgument
+from kenning.schema.access.scope import NarrowScope, ScopeInput, scope_info
+from kenning.schema.memory import knowledge_history as gql
+
+
+def to_version(found: KnowledgeVersion) -> gql.KnowledgeVersion:
+    """The GraphQL form of one version."""
+    return gql.KnowledgeVersion(
+        category=found.item.category,
+        subject=found.subject,
+        content=found.content,
+        version=found.version,
+        user_key=found.item.user_key,
+        agent_id=found.agent_id,
+        created_by=found.created_by,
+        created_at=found.created_at,
+        superseded_at=found.superseded_at,
+        deleted_at=found.deleted_at,
+        scope=scope_info(found.item.scope),
+    )
+
+
+@error_members
+async def resolve_forget_knowledge(
+    info: Info,
+    category: KnowledgeCategory,
+    subject: str,
+    user_key: UserKeyArgument = None,
+    reason: ReasonArgument = None,
+    scope: Annotated[
+        ScopeInput | None,
+        strawberry.argument(description="Where it was stored: defaults to the key's scope."),
+    ] = None,
+) -> gql.ForgetKnowledgeResult:
+    """Forget an item at once everywhere it is read; its history stays."""
+    owner = owner_of(user_key, None)
+    target = await stored_write_scope(info, scope)
+    forgotten = await forget_knowledge(
+        target,
+        category,
+        subject,
+        owner,
+        info.context.runtime.knowledge_deps(),
+        principal(info).key_id,
+        reason,
+    )
+    return gql.ForgetKnowledgeSuccess(version=to_version(forgotten))
+
+
+async def resolve_knowledge_history(
+    info: Info,
+    category: KnowledgeCategory,
+    subject: str,
+    user_key: UserKeyArgument = None,
+    first: int = DEFAULT_PAGE,
+    after: str | None = None,
+    scope: NarrowScope = None,
+) -> gql.KnowledgeHistoryPage:
+    """One page of an item's versions the caller may see, newest first, forgotten ones
+    included."""
+    page = await knowledge_history(
+        read_scope(info, scope),
+        category,
+        subject,
+        owner_of(user_key, None),
+        info.context.runtime.knowledge_versions,
+        first=first,
+        after=after,
+    )
+    return gql.KnowledgeHistoryPage(
+        nodes=[to_version(v) for v in page.nodes],
+        end_cursor=page.end_cursor,
+        has_next_page=page.has_next_page,
+    )
