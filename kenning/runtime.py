@@ -25,6 +25,7 @@ from kenning.domain.memory.agent_context import MemoryPorts
 from kenning.domain.memory.changes import ChangeLog
 from kenning.domain.memory.knowledge_versions import KnowledgeDeps, KnowledgeVersionStore
 from kenning.domain.memory.outcome_extraction import TASK_OUTCOME_TASK, task_outcome_preparer
+from kenning.domain.memory.procedure_versions import ProcedureVersionStore
 from kenning.domain.memory.procedures import ProcedureStore
 from kenning.domain.memory.rules import RuleStore
 from kenning.domain.memory.session import SessionStore
@@ -58,6 +59,7 @@ from kenning.storage.ingestion.knowledge_store import PgKnowledgeStore
 from kenning.storage.ingestion.relation_store import PgRelationStore
 from kenning.storage.memory.changes import PgChangeLog
 from kenning.storage.memory.knowledge_versions import PgKnowledgeVersions
+from kenning.storage.memory.procedure_versions import PgProcedureVersions
 from kenning.storage.memory.procedures import PgProcedureStore
 from kenning.storage.memory.rules import PgRuleStore
 from kenning.storage.memory.session_entries import PgSessionStore
@@ -102,6 +104,7 @@ class Runtime:
     procedures: ProcedureStore = field(init=False)
     rules: RuleStore = field(init=False)
     knowledge_versions: KnowledgeVersionStore = field(init=False)
+    procedure_versions: ProcedureVersionStore = field(init=False)
     changes: ChangeLog = field(init=False)  # the audit trail of memory changes
     relations: RelationStore = field(init=False)
     check_ins: CheckInStore = field(init=False)
@@ -136,6 +139,7 @@ class Runtime:
         self.procedures = PgProcedureStore(self.pool)
         self.rules = PgRuleStore(self.pool)
         self.knowledge_versions = PgKnowledgeVersions(self.pool)
+        self.procedure_versions = PgProcedureVersions(self.pool)
         self.changes = PgChangeLog(self.pool)
         self.relations = PgRelationStore(self.pool, self.settings.graph_name)
         self.check_ins = PgCheckIns(self.pool)

@@ -24,6 +24,10 @@ from kenning.resolvers.ingestion.knowledge_admin import (
     resolve_register_alias,
 )
 from kenning.resolvers.memory.knowledge_history import resolve_forget_knowledge
+from kenning.resolvers.memory.procedure_versions import (
+    resolve_delete_procedure,
+    resolve_update_procedure,
+)
 from kenning.resolvers.memory.procedures import (
     resolve_record_procedure_run,
     resolve_save_procedure,
@@ -142,7 +146,16 @@ class Mutation:
     )
     save_procedure = strawberry.mutation(
         resolver=resolve_save_procedure,
-        description="Store how the client's agents do a recurring task, step by step.",
+        description="Store how the client's agents do a recurring task, step by step; the "
+        "same trigger, source and user again makes the next version of that procedure.",
+    )
+    update_procedure = strawberry.mutation(
+        resolver=resolve_update_procedure,
+        description="Make a procedure's next version; procedureHistory keeps the old one.",
+    )
+    delete_procedure = strawberry.mutation(
+        resolver=resolve_delete_procedure,
+        description="Remove a procedure from every read; procedureHistory keeps its versions.",
     )
     record_procedure_run = strawberry.mutation(
         resolver=resolve_record_procedure_run,

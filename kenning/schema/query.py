@@ -19,6 +19,7 @@ from kenning.resolvers.health import resolve_health
 from kenning.resolvers.ingestion.knowledge_admin import resolve_aliases
 from kenning.resolvers.memory.changes import resolve_changes
 from kenning.resolvers.memory.knowledge_history import resolve_knowledge_history
+from kenning.resolvers.memory.procedure_versions import resolve_procedure_history
 from kenning.resolvers.memory.procedures import resolve_procedures
 from kenning.resolvers.memory.rules import resolve_rule_history, resolve_rules
 from kenning.resolvers.memory.session import resolve_session_memory
@@ -149,6 +150,11 @@ class Query:
         resolver=resolve_procedures,
         description="The client's procedures for a trigger or query: exact and similar ones, "
         "USER_DEFINED first, then LEARNED by success rate decayed by disuse.",
+    )
+    procedure_history = strawberry.field(
+        resolver=resolve_procedure_history,
+        description="The versions of one procedure, newest first, a deleted one included, "
+        "one page at a time.",
     )
     rules = strawberry.field(
         resolver=resolve_rules,

@@ -19,6 +19,7 @@ from kenning.domain.memory.procedures import (
     ProcedureMatch,
     ProcedureSource,
     ProcedureStep,
+    Saved,
 )
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -91,22 +92,35 @@ class FakeProcedureStore:
 
     async def save(
         self, client_id: str, draft: ProcedureDraft, embedding: Sequence[float], created_by: str
-    ) -> Procedure:
+    ) -> Saved:
+        same = [
+            stored for stored, _ in self.rows.values()
+            if (stored.client_id, stored.trigger_pattern.lower(), stored.source, stored.user_key)
+            == (client_id, draft.trigger_pattern.lower(), draft.source, draft.owner.user_key)
+        ]  # fmt: skip
         saved = Procedure(
             id=str(uuid.uuid4()), client_id=client_id, trigger_pattern=draft.trigger_pattern,
             description=draft.description, steps=tuple(draft.steps), source=draft.source,
             usage_count=0, success_count=0, last_used=None, created_by=created_by,
-            created_at=T0, updated_at=T0,
+            created_at=T0, updated_at=T0, user_key=draft.owner.user_key,
+            agent_id=draft.owner.agent_id,
         )  # fmt: skip
+        if same:  # the next version of the procedure of this trigger, source and user
+            saved = replace(saved, id=same[0].id, version=same[0].version + 1)
         self.rows[saved.id] = (saved, list(embedding))
-        return saved
+        return Saved(saved, same[0] if same else None)
 
     async def candidates(
-        self, client_id: str, trigger: str | None, embedding: Sequence[float], limit: int
+        self,
+        client_id: str,
+        trigger: str | None,
+        embedding: Sequence[float],
+        limit: int,
+        user_key: str | None = None,
     ) -> list[ProcedureMatch]:
         found: list[ProcedureMatch] = []
         for stored, vector in self.rows.values():
-            if stored.client_id != client_id:
+            if stored.client_id != client_id or stored.user_key not in (None, user_key):
                 continue
             similarity = sum(a * b for a, b in zip(vector, embedding, strict=True))
             exact = trigger is not None and stored.trigger_pattern.lower() == trigger.lower()

@@ -23,25 +23,34 @@ run) and ``H = HALF_LIFE_DAYS`` (30): a procedure unused for a month counts half
 
 from __future__ import annotations
 
-import json
 import math
-import unicodedata
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
-from enum import StrEnum
 from typing import Final, Protocol
 
 from kenning.domain.embedding import Embedder, embed_texts
 from kenning.domain.errors import NotFoundError, TooLargeError, ValidationError
-from kenning.domain.ingestion.secrets.scan import SecretPolicy, apply_policy
+from kenning.domain.memory.changes import ChangeLog, check_reason
+from kenning.domain.memory.procedure_checks import MAX_DESCRIPTION as MAX_DESCRIPTION
+from kenning.domain.memory.procedure_checks import MAX_NAME as MAX_NAME
+from kenning.domain.memory.procedure_checks import MAX_PARAMETERS_BYTES as MAX_PARAMETERS_BYTES
+from kenning.domain.memory.procedure_checks import MAX_STEPS as MAX_STEPS
+from kenning.domain.memory.procedure_checks import MAX_TRIGGER as MAX_TRIGGER
+from kenning.domain.memory.procedure_checks import check_draft as check_draft
+from kenning.domain.memory.procedure_checks import check_steps as check_steps
+from kenning.domain.memory.procedure_checks import embedding_text as embedding_text
+from kenning.domain.memory.procedure_checks import normalize_trigger as normalize_trigger
+from kenning.domain.memory.procedure_checks import parameters_json as parameters_json
+from kenning.domain.memory.procedure_model import Procedure as Procedure
+from kenning.domain.memory.procedure_model import ProcedureDraft as ProcedureDraft
+from kenning.domain.memory.procedure_model import ProcedureMatch as ProcedureMatch
+from kenning.domain.memory.procedure_model import ProcedureSource as ProcedureSource
+from kenning.domain.memory.procedure_model import ProcedureStep as ProcedureStep
+from kenning.domain.memory.procedure_model import Saved as Saved
+from kenning.domain.memory.procedure_model import procedure_change
 from kenning.domain.retrieval.search import QUERY_PRIORITY
 
-MAX_TRIGGER: Final = 500
-MAX_DESCRIPTION: Final = 4000
-MAX_STEPS: Final = 50
-MAX_NAME: Final = 200
-MAX_PARAMETERS_BYTES: Final = 16_000
 MAX_LIMIT: Final = 50
 MAX_QUERY: Final = 4000
 MIN_SIMILARITY: Final = 0.4
@@ -51,80 +60,28 @@ HALF_LIFE_DAYS: Final = 30.0
 CANDIDATES: Final = 200
 
 
-class ProcedureSource(StrEnum):
-    """Who made a procedure: an agent that learned it, or a person."""
-
-    LEARNED = "LEARNED"
-    USER_DEFINED = "USER_DEFINED"
-
-
-@dataclass(frozen=True, slots=True)
-class ProcedureStep:
-    """One step: which agent does which action with which parameters (a JSON object)."""
-
-    agent: str
-    action: str
-    parameters: Mapping[str, object]
-
-
-@dataclass(frozen=True, slots=True)
-class ProcedureDraft:
-    """A procedure as a caller submits it, before it is checked."""
-
-    trigger_pattern: str
-    description: str
-    steps: Sequence[ProcedureStep]
-    source: ProcedureSource
-
-
-@dataclass(frozen=True, slots=True)
-class Procedure:
-    """A stored procedure and its track record."""
-
-    id: str
-    client_id: str
-    trigger_pattern: str
-    description: str
-    steps: tuple[ProcedureStep, ...]
-    source: ProcedureSource
-    usage_count: int
-    success_count: int
-    last_used: datetime | None
-    created_by: str
-    created_at: datetime
-    updated_at: datetime
-
-    @property
-    def success_rate(self) -> float | None:
-        """Successful runs over runs; None before the first run."""
-        return self.success_count / self.usage_count if self.usage_count else None
-
-
-@dataclass(frozen=True, slots=True)
-class ProcedureMatch:
-    """A found procedure: by exact trigger, by similarity (None when not compared), or both,
-    and its rank score (see the module docstring; 0 until ranked)."""
-
-    procedure: Procedure
-    exact: bool
-    similarity: float | None
-    score: float = 0.0
-
-
 class ProcedureStore(Protocol):
     """Where a client's procedures live; every method is confined to ``client_id``."""
 
     async def save(
         self, client_id: str, draft: ProcedureDraft, embedding: Sequence[float], created_by: str
-    ) -> Procedure:
-        """Store a checked draft with the embedding of its trigger and description."""
+    ) -> Saved:
+        """Store a checked draft with the embedding of its trigger and description: as the
+        next version of the client's procedure of the same trigger (case ignored), source
+        and user when there is one, else as a new procedure."""
         ...
 
     async def candidates(
-        self, client_id: str, trigger: str | None, embedding: Sequence[float], limit: int
+        self,
+        client_id: str,
+        trigger: str | None,
+        embedding: Sequence[float],
+        limit: int,
+        user_key: str | None = None,
     ) -> list[ProcedureMatch]:
         """Procedures whose normalized trigger equals ``trigger``, and the ``limit`` with the
-        highest cosine similarity to ``embedding`` of at least ``MIN_SIMILARITY``."""
+        highest cosine similarity to ``embedding`` of at least ``MIN_SIMILARITY``; shared
+        ones and ``user_key``'s only."""
         ...
 
     async def record_run(
@@ -132,84 +89,6 @@ class ProcedureStore(Protocol):
     ) -> Procedure | None:
         """Count one run in a single statement; None when the client has no such procedure."""
         ...
-
-
-def normalize_trigger(text: str) -> str:
-    """A trigger as stored and compared: NFC, runs of whitespace as one space, trimmed.
-
-    Example: ``normalize_trigger("  deploy\\n the app ") == "deploy the app"``.
-    """
-    return " ".join(unicodedata.normalize("NFC", text).split())
-
-
-def _text(value: str, field: str, limit: int) -> str:
-    if not value.strip():
-        raise ValidationError(f"{field} is required", field=field)
-    if len(value) > limit:
-        raise TooLargeError(f"{field} must be at most {limit} characters", field=field)
-    return value
-
-
-def _name(value: str, where: str) -> str:
-    if not value.strip() or len(value) > MAX_NAME or any(ord(c) < 32 for c in value):
-        raise ValidationError(f"{where} must be 1..{MAX_NAME} printable characters", field=where)
-    return value.strip()
-
-
-def parameters_json(parameters: Mapping[str, object], where: str = "parameters") -> str:
-    """A step's parameters as canonical JSON; ``ValidationError`` unless a JSON object."""
-    if not isinstance(parameters, Mapping):
-        raise ValidationError(f"{where} must be a JSON object", field=where)
-    try:
-        text = json.dumps(parameters, sort_keys=True, ensure_ascii=False, allow_nan=False)
-    except (TypeError, ValueError) as error:
-        raise ValidationError(f"{where} is not plain JSON: {error}", field=where) from None
-    if len(text.encode()) > MAX_PARAMETERS_BYTES:
-        raise TooLargeError(f"{where} must be at most {MAX_PARAMETERS_BYTES} bytes", field=where)
-    return text
-
-
-def check_steps(steps: Sequence[ProcedureStep]) -> tuple[ProcedureStep, ...]:
-    """The steps, names trimmed; ``ValidationError`` (field ``steps``) naming the bad one."""
-    if not steps:
-        raise ValidationError("a procedure needs at least one step", field="steps")
-    if len(steps) > MAX_STEPS:
-        raise TooLargeError(f"a procedure has at most {MAX_STEPS} steps", field="steps")
-    checked: list[ProcedureStep] = []
-    for index, step in enumerate(steps):
-        where = f"steps[{index}]"
-        parameters_json(step.parameters, f"{where}.parameters")
-        checked.append(
-            ProcedureStep(
-                agent=_name(step.agent, f"{where}.agent"),
-                action=_name(step.action, f"{where}.action"),
-                parameters=dict(step.parameters),
-            )
-        )
-    return tuple(checked)
-
-
-def check_draft(draft: ProcedureDraft) -> ProcedureDraft:
-    """The draft as stored: trigger normalized, steps checked, no credential anywhere.
-
-    Raises ``ValidationError`` naming the field, or ``SensitiveContentError``: a stored
-    procedure is handed to agents, so a secret in it is refused, never redacted (a redacted
-    parameter would make the step fail).
-    """
-    trigger = normalize_trigger(_text(draft.trigger_pattern, "triggerPattern", MAX_TRIGGER))
-    description = _text(draft.description, "description", MAX_DESCRIPTION).strip()
-    steps = check_steps(draft.steps)
-    apply_policy(trigger, SecretPolicy.REJECT)
-    apply_policy(description, SecretPolicy.REJECT)
-    for step in steps:
-        apply_policy(f"{step.agent}\n{step.action}", SecretPolicy.REJECT)
-        apply_policy(parameters_json(step.parameters), SecretPolicy.REJECT)
-    return ProcedureDraft(trigger, description, steps, ProcedureSource(draft.source))
-
-
-def embedding_text(draft: ProcedureDraft) -> str:
-    """What a procedure's embedding is computed from: its trigger and description."""
-    return f"{draft.trigger_pattern}\n\n{draft.description}"
 
 
 def learned_score(match: float, procedure: Procedure, now: datetime) -> float:
@@ -245,15 +124,22 @@ async def save_procedure(
     *,
     store: ProcedureStore,
     embedder: Embedder,
+    changes: ChangeLog | None = None,
+    reason: str | None = None,
 ) -> Procedure:
-    """Check the draft, embed its trigger and description at interactive priority, store it."""
+    """Check the draft, embed its trigger and description at interactive priority, store it;
+    a save that replaces a version is an ``UPDATE`` in ``changes``."""
     if not client_id:
         raise ValidationError(
             "procedures belong to a client: clientId is required", field="clientId"
         )
     checked = check_draft(draft)
+    why = check_reason(reason)
     [embedding] = await embed_texts([embedding_text(checked)], QUERY_PRIORITY, embedder)
-    return await store.save(client_id, checked, embedding, created_by)
+    saved = await store.save(client_id, checked, embedding, created_by)
+    if saved.replaced is not None and changes is not None:
+        await changes.record(procedure_change(saved.replaced, saved.procedure, created_by, why))
+    return saved.procedure
 
 
 async def find_procedures(
@@ -265,8 +151,10 @@ async def find_procedures(
     *,
     store: ProcedureStore,
     embedder: Embedder,
+    user_key: str | None = None,
 ) -> list[ProcedureMatch]:
-    """The client's procedures for a trigger or a query, ranked (see the module docstring).
+    """The client's procedures for a trigger or a query, ranked (see the module docstring):
+    the shared ones and ``user_key``'s (None: the shared ones only).
 
     The query (or, without one, the trigger) is embedded at interactive priority.
     """
@@ -285,7 +173,7 @@ async def find_procedures(
     if not client_id:
         return []
     [embedding] = await embed_texts([wanted], QUERY_PRIORITY, embedder)
-    found = await store.candidates(client_id, trigger, embedding, CANDIDATES)
+    found = await store.candidates(client_id, trigger, embedding, CANDIDATES, user_key)
     return rank(found, now, limit)
 
 

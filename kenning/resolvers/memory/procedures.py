@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import cast
+from typing import Annotated, cast
 
 import strawberry
 from strawberry.scalars import JSON
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ScopeError
+from kenning.domain.memory.owners import owner_of, user_key_of
 from kenning.domain.memory.procedures import (
     Procedure,
     ProcedureDraft,
@@ -48,6 +49,9 @@ def to_procedure_type(found: Procedure) -> gql.Procedure:
         created_by=found.created_by,
         created_at=found.created_at,
         updated_at=found.updated_at,
+        version=found.version,
+        user_key=found.user_key,
+        agent_id=found.agent_id,
     )
 
 
@@ -61,7 +65,7 @@ def to_match_type(match: ProcedureMatch) -> gql.ProcedureMatch:
     )
 
 
-def _client_writer(info: Info, scope: ScopeInput | None) -> str:
+def client_writer(info: Info, scope: ScopeInput | None) -> str:
     """The client whose procedures the key may change. Procedures serve the whole client, so
     only a key that owns the whole client changes them: a project or group key would
     otherwise reach projects its own scope cannot see."""
@@ -80,7 +84,7 @@ async def resolve_save_procedure(
 ) -> gql.SaveProcedureResult:
     """Store a procedure for the key's client, embedded for similarity search."""
     runtime = info.context.runtime
-    client = _client_writer(info, input.scope)
+    client = client_writer(info, input.scope)
     draft = ProcedureDraft(
         trigger_pattern=input.trigger_pattern,
         description=input.description,
@@ -90,6 +94,7 @@ async def resolve_save_procedure(
             for s in input.steps
         ],
         source=input.source,
+        owner=owner_of(input.user_key, input.agent_id),
     )
     saved = await save_procedure(
         client,
@@ -97,6 +102,8 @@ async def resolve_save_procedure(
         principal(info).key_id,
         store=runtime.procedures,
         embedder=runtime.embedder,
+        changes=runtime.changes,
+        reason=input.reason,
     )
     return to_procedure_type(saved)
 
@@ -107,6 +114,12 @@ async def resolve_procedures(
     query: str | None = None,
     limit: int = 10,
     scope: NarrowScope = None,
+    user_key: Annotated[
+        str | None,
+        strawberry.argument(
+            description="The user: their procedures and the client's; none: the client's only."
+        ),
+    ] = None,
 ) -> list[gql.ProcedureMatch]:
     """The client's procedures whose trigger equals ``triggerPattern`` or that are similar
     to ``query`` (or the trigger): USER_DEFINED first, then LEARNED by track record."""
@@ -119,6 +132,7 @@ async def resolve_procedures(
         datetime.now(UTC),
         store=runtime.procedures,
         embedder=runtime.embedder,
+        user_key=user_key_of(user_key),
     )
     return [to_match_type(match) for match in found]
 
@@ -128,7 +142,7 @@ async def resolve_record_procedure_run(
     info: Info, id: strawberry.ID, success: bool, scope: ScopeInput | None = None
 ) -> gql.RecordProcedureRunResult:
     """Count one run of a procedure: usageCount, lastUsed and successRate change at once."""
-    client = _client_writer(info, scope)
+    client = client_writer(info, scope)
     recorded = await record_procedure_run(
         client, id, success, store=info.context.runtime.procedures
     )

@@ -38,6 +38,15 @@ class SaveProcedureInput:
     scope: ScopeInput | None = strawberry.field(
         default=None, description="Only its client counts: procedures belong to a client."
     )
+    user_key: str | None = strawberry.field(
+        default=None,
+        description="The user it belongs to, as a node key (user:alice); none: the whole "
+        "client's. Saving the same trigger, source and user again makes a new version.",
+    )
+    agent_id: str | None = strawberry.field(default=None, description="The agent that learned it.")
+    reason: str | None = strawberry.field(
+        default=None, description="Why, kept in the change log when this replaces a version."
+    )
 
 
 @strawberry.type(description="One step of a procedure.")
@@ -62,6 +71,9 @@ class Procedure:
     created_by: str = strawberry.field(description="The id of the API key that saved it.")
     created_at: datetime
     updated_at: datetime
+    version: int = strawberry.field(description="1 when saved first, then n+1 per update.")
+    user_key: str | None = strawberry.field(description="Whose procedure; null: the client's.")
+    agent_id: str | None = strawberry.field(description="The agent that learned it.")
 
 
 @strawberry.type(description="A procedure found for a trigger or query, and how it matched.")

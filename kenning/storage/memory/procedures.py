@@ -1,17 +1,17 @@
 """``PgProcedureStore``: the domain's ``ProcedureStore`` over the ``procedures`` table.
 
 Every statement filters by ``client_id`` in SQL, so no client reads or counts another's
-procedures. Similarity is exact (a sequential cosine scan of one client's procedures, which
-the ``(client_id, trigger_pattern)`` index narrows): a client has hundreds of procedures, not
-millions, and an approximate index filtered by client could miss some.
+procedures. Saving the same trigger, source and user again makes the next version of that
+procedure (``procedure_versions``) instead of a second one. Similarity is exact (a sequential
+cosine scan of one client's procedures, which the ``(client_id, trigger_pattern)`` index
+narrows): a client has hundreds of procedures, not millions, and an approximate index
+filtered by client could miss some.
 """
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections.abc import Sequence
-from typing import Any, Final
 
 import asyncpg
 import numpy as np
@@ -21,58 +21,34 @@ from kenning.domain.memory.procedures import (
     Procedure,
     ProcedureDraft,
     ProcedureMatch,
-    ProcedureSource,
-    ProcedureStep,
+    Saved,
 )
-
-_COLUMNS: Final = (
-    "id, client_id, trigger_pattern, description, steps, source, usage_count, success_count, "
-    "last_used, created_by, created_at, updated_at"
-)
-
-
-def _steps(raw: str) -> tuple[ProcedureStep, ...]:
-    return tuple(
-        ProcedureStep(agent=s["agent"], action=s["action"], parameters=s["parameters"])
-        for s in json.loads(raw)
-    )
-
-
-def _procedure(row: Any) -> Procedure:
-    return Procedure(
-        id=row["id"],
-        client_id=row["client_id"],
-        trigger_pattern=row["trigger_pattern"],
-        description=row["description"],
-        steps=_steps(row["steps"]),
-        source=ProcedureSource(row["source"]),
-        usage_count=row["usage_count"],
-        success_count=row["success_count"],
-        last_used=row["last_used"],
-        created_by=row["created_by"],
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-    )
-
-
-def steps_json(steps: Sequence[ProcedureStep]) -> str:
-    """The ``steps`` column's JSON: ``[{"agent", "action", "parameters"}, ...]``."""
-    return json.dumps(
-        [{"agent": s.agent, "action": s.action, "parameters": dict(s.parameters)} for s in steps]
-    )
+from kenning.storage.memory.procedure_rows import COLUMNS as _COLUMNS
+from kenning.storage.memory.procedure_rows import procedure as _procedure
+from kenning.storage.memory.procedure_rows import steps_json
+from kenning.storage.memory.procedure_versions import add_version, holder, lock, replace
 
 
 def candidates_sql() -> str:
     """Exact trigger matches ($2, compared case-insensitively; NULL matches none) and the
-    most similar procedures to $3 of at least $4, at most $5 of them, one client's ($1)."""
+    most similar procedures to $3 of at least $4, at most $5 of them, one client's ($1),
+    shared or user $6's (NULL: shared only)."""
     return f"""WITH scored AS (
           SELECT {_COLUMNS},
                  $2::text IS NOT NULL AND lower(trigger_pattern) = lower($2::text) AS exact,
                  1 - (embedding <=> $3) AS similarity
-          FROM procedures WHERE client_id = $1)
+          FROM procedures
+          WHERE client_id = $1 AND (user_key = '' OR user_key = $6::text))
         SELECT * FROM scored WHERE exact
         UNION
         (SELECT * FROM scored WHERE similarity >= $4 ORDER BY similarity DESC, id LIMIT $5)"""
+
+
+def _unchanged(current: Procedure, draft: ProcedureDraft) -> bool:
+    """Whether saving ``draft`` over ``current`` would change nothing a version holds."""
+    held = (current.trigger_pattern, current.description, current.steps, current.agent_id)
+    wanted = (draft.trigger_pattern, draft.description, tuple(draft.steps))
+    return held[:3] == wanted and draft.owner.agent_id in (None, current.agent_id)
 
 
 class PgProcedureStore:
@@ -83,20 +59,40 @@ class PgProcedureStore:
 
     async def save(
         self, client_id: str, draft: ProcedureDraft, embedding: Sequence[float], created_by: str
-    ) -> Procedure:
-        row = await self._pool.fetchrow(
-            f"""INSERT INTO procedures (id, client_id, trigger_pattern, description, steps,
-                    source, embedding, created_by)
-                VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8) RETURNING {_COLUMNS}""",
-            str(uuid.uuid4()), client_id, draft.trigger_pattern, draft.description,
-            steps_json(draft.steps), draft.source.value,
-            np.asarray(embedding, dtype=np.float32), created_by,
-        )  # fmt: skip
-        assert row is not None
-        return _procedure(row)
+    ) -> Saved:
+        async with self._pool.acquire() as conn, conn.transaction():
+            await lock(conn, client_id, draft)
+            current = await holder(conn, client_id, draft, "")
+            if current is not None:
+                if _unchanged(_procedure(current), draft):
+                    return Saved(_procedure(current))
+                return await replace(conn, current, draft, embedding, created_by)
+            row = await conn.fetchrow(
+                f"""INSERT INTO procedures (id, client_id, trigger_pattern, description, steps,
+                        source, embedding, created_by, user_key, agent_id)
+                    VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10) RETURNING {_COLUMNS}""",
+                str(uuid.uuid4()),
+                client_id,
+                draft.trigger_pattern,
+                draft.description,
+                steps_json(draft.steps),
+                draft.source.value,
+                np.asarray(embedding, dtype=np.float32),
+                created_by,
+                draft.owner.stored_user,
+                draft.owner.agent_id,
+            )
+            assert row is not None
+            await add_version(conn, row["id"], created_by)
+        return Saved(_procedure(row))
 
     async def candidates(
-        self, client_id: str, trigger: str | None, embedding: Sequence[float], limit: int
+        self,
+        client_id: str,
+        trigger: str | None,
+        embedding: Sequence[float],
+        limit: int,
+        user_key: str | None = None,
     ) -> list[ProcedureMatch]:
         rows = await self._pool.fetch(
             candidates_sql(),
@@ -105,6 +101,7 @@ class PgProcedureStore:
             np.asarray(embedding, dtype=np.float32),
             MIN_SIMILARITY,
             limit,
+            user_key,
         )
         return [
             ProcedureMatch(

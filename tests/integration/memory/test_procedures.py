@@ -24,8 +24,10 @@ SAVE = """mutation S($input: SaveProcedureInput!) { saveProcedure(input: $input)
                      createdBy steps { agent action parameters } }
   ... on Error { code field }
   ... on SensitiveContentError { findings { kind } } } }"""
-FIND = """query F($trigger: String, $text: String, $limit: Int! = 10, $scope: ScopeInput) {
-  procedures(triggerPattern: $trigger, query: $text, limit: $limit, scope: $scope) {
+FIND = """query F($trigger: String, $text: String, $limit: Int! = 10, $scope: ScopeInput,
+                $user: String) {
+  procedures(triggerPattern: $trigger, query: $text, limit: $limit, scope: $scope,
+             userKey: $user) {
     exactMatch similarity score procedure { id triggerPattern source usageCount } } }"""
 RUN = """mutation R($id: ID!, $success: Boolean!) { recordProcedureRun(id: $id, success: $success) {
   __typename ... on Procedure { id usageCount successRate lastUsed }
@@ -43,18 +45,20 @@ def embedder(migrated_settings: Settings) -> WordEmbedder:
 
 @pytest.fixture(autouse=True)
 async def no_procedures(pool: asyncpg.Pool) -> None:
-    await pool.execute("TRUNCATE procedures")
+    await pool.execute("TRUNCATE procedures, procedure_versions, changes")
 
 
 def step(agent: str = "coder", action: str = "run_tests", **parameters: Any) -> dict[str, Any]:
     return {"agent": agent, "action": action, "parameters": parameters}
 
 
-async def save(api: Api, trigger: str, description: str, source: str = "LEARNED") -> str:
+async def save(
+    api: Api, trigger: str, description: str, source: str = "LEARNED", user: str | None = None
+) -> str:
     data = await api(
         SAVE,
         input={"triggerPattern": trigger, "description": description, "source": source,
-               "steps": [step()]},
+               "steps": [step()], "userKey": user},
     )  # fmt: skip
     assert data["saveProcedure"]["__typename"] == "Procedure", data
     return str(data["saveProcedure"]["id"])
@@ -120,7 +124,8 @@ async def test_user_defined_come_before_learned_and_learned_rank_by_track_record
 ) -> None:
     acme = api.as_(key("acme"))
     trigger = "deploy the web app"
-    failing = await save(acme, trigger, "The old way.")
+    # One trigger and source is one procedure per user: Alice's is a second one.
+    failing = await save(acme, trigger, "The old way.", user="user:alice")
     proven = await save(acme, trigger, "The way that works.")
     user = await save(
         acme, "ship web app", "As the team wants it: deploy the web app.", "USER_DEFINED"
@@ -129,12 +134,14 @@ async def test_user_defined_come_before_learned_and_learned_rank_by_track_record
         await run(acme, proven, success)
     for success in (False, False, True):
         await run(acme, failing, success)
-    ranked = await found(acme, trigger=trigger, text="deploy the web app")
+    ranked = await found(acme, trigger=trigger, text="deploy the web app", user="user:alice")
     assert [m["procedure"]["id"] for m in ranked] == [user, proven, failing]
     assert [m["procedure"]["source"] for m in ranked] == ["USER_DEFINED", "LEARNED", "LEARNED"]
     assert ranked[1]["score"] == pytest.approx(1 * 4 / 6, rel=1e-3)  # fresh: no decay yet
     assert ranked[2]["score"] == pytest.approx(1 * 2 / 5, rel=1e-3)
     assert len(await found(acme, trigger=trigger, text="deploy the web app", limit=1)) == 1
+    shared = await found(acme, trigger=trigger, text="deploy the web app")
+    assert [m["procedure"]["id"] for m in shared] == [user, proven]  # no user: not Alice's
 
 
 async def test_a_run_updates_usage_last_use_and_success_rate(api: Api) -> None:
