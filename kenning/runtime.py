@@ -29,6 +29,7 @@ from kenning.domain.memory.procedure_versions import ProcedureVersionStore
 from kenning.domain.memory.procedures import ProcedureStore
 from kenning.domain.memory.rules import RuleStore
 from kenning.domain.memory.session import SessionStore
+from kenning.domain.memory.session_deletes import SessionEntryDeleter
 from kenning.domain.memory.user_knowledge import UserKnowledgeReader
 from kenning.domain.models.ports import ModelClient
 from kenning.domain.queue.tasks import JobDeps, TaskRunner
@@ -101,6 +102,7 @@ class Runtime:
     project_groups: ProjectGroupStore = field(init=False)
     user_knowledge: UserKnowledgeReader = field(init=False)
     session_entries: SessionStore = field(init=False)
+    session_deletes: SessionEntryDeleter = field(init=False)  # the same store
     procedures: ProcedureStore = field(init=False)
     rules: RuleStore = field(init=False)
     knowledge_versions: KnowledgeVersionStore = field(init=False)
@@ -135,7 +137,7 @@ class Runtime:
         self.queue = QueueServices(self.settings, self.pool, self.redis)
         self.project_groups = PgProjectGroups(self.pool)
         self.user_knowledge = PgUserKnowledge(self.pool)
-        self.session_entries = PgSessionStore(self.pool)
+        self.session_entries = self.session_deletes = PgSessionStore(self.pool)
         self.procedures = PgProcedureStore(self.pool)
         self.rules = PgRuleStore(self.pool)
         self.knowledge_versions = PgKnowledgeVersions(self.pool)

@@ -18,6 +18,8 @@ from kenning.domain.extraction.mode import ExtractionMode
 from kenning.domain.ingestion.ingest import ingest
 from kenning.domain.ingestion.request import IngestOutcome, IngestRequest, KnowledgeType
 from kenning.domain.ingestion.rules import check_identifiers, identifier_fields
+from kenning.domain.memory.owners import user_key_of
+from kenning.domain.memory.user_search import UserIndex
 from kenning.domain.off_loop import off_loop
 from kenning.domain.queue.requests import chosen_extraction, request_extraction
 from kenning.domain.retrieval.search import (
@@ -37,6 +39,7 @@ from kenning.mcp.calls import (
     stored_write_scope,
     time_argument,
 )
+from kenning.mcp.memory_arguments import UserKey
 from kenning.mcp.tool_spec import ToolSpec
 from kenning.resolvers.ingestion.ingest import INGEST_PRIORITY
 
@@ -73,6 +76,7 @@ async def search_knowledge_tool(
     kinds: Filter = None,
     tags: Filter = None,
     scope: NarrowScope = None,
+    user_key: UserKey = None,
 ) -> dict[str, Any]:
     """The chunks the caller may see that best match ``query``."""
     who = caller(ctx)
@@ -89,7 +93,7 @@ async def search_knowledge_tool(
         request,
         reader=read_scope(who, scope),
         embedder=runtime.embedder,
-        index=runtime.chunk_index,
+        index=UserIndex(runtime.chunk_index, user_key_of(user_key)),
         config=config_for(mode, fusion),
         max_limit=settings.search_max_limit,
     )

@@ -13,7 +13,9 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from kenning.domain.access.scope import Scope
+from kenning.domain.memory.knowledge_versions import store_with_history
 from kenning.domain.memory.outcome_extraction import outcome_form, record_outcome
+from kenning.domain.memory.owners import owner_of, user_key_of
 from kenning.domain.memory.session import (
     SessionDeps,
     SessionDraft,
@@ -22,11 +24,7 @@ from kenning.domain.memory.session import (
     session_memory,
 )
 from kenning.domain.memory.task_outcomes import OutcomeNotSignificant, TaskAction, TaskCategory
-from kenning.domain.memory.user_knowledge import (
-    KnowledgeCategory,
-    KnowledgeEntry,
-    store_knowledge,
-)
+from kenning.domain.memory.user_knowledge import KnowledgeCategory, KnowledgeEntry
 from kenning.mcp.calls import (
     NarrowScope,
     ToolContext,
@@ -37,6 +35,7 @@ from kenning.mcp.calls import (
     stored_write_scope,
     write_scope,
 )
+from kenning.mcp.memory_arguments import AgentId, Reason, UserKey
 from kenning.mcp.tool_spec import ToolSpec
 from kenning.resolvers.ingestion.ingest import INGEST_PRIORITY
 
@@ -57,16 +56,24 @@ async def store_knowledge_tool(
     content: Annotated[str, Field(description="The fact itself, in plain words.")],
     category: Annotated[KnowledgeCategory, Field(description="Which kind of user knowledge.")],
     scope: NarrowScope = None,
+    user_key: UserKey = None,
+    agent_id: AgentId = None,
+    reason: Reason = None,
 ) -> dict[str, Any]:
-    """Store what is known about the user; the same category and subject replaces it."""
+    """Store what is known about the user; the same category, subject and user replaces it
+    (the replaced version stays in its history)."""
     who = caller(ctx)
+    owner = owner_of(user_key, agent_id)
     entry = KnowledgeEntry(
         subject=subject,
         content=content,
         category=category,
         scope=await stored_write_scope(who, scope),
+        owner=owner,
     )
-    stored = await store_knowledge(entry, who.runtime.ingest_deps(), INGEST_PRIORITY)
+    stored = await store_with_history(
+        entry, who.runtime.knowledge_deps(), INGEST_PRIORITY, who.principal.key_id, reason
+    )
     return {
         "sourceUrn": stored.source_urn,
         "kind": stored.kind,
@@ -74,6 +81,7 @@ async def store_knowledge_tool(
         "subject": subject.strip(),
         "status": stored.outcome.status.value,
         "contentHash": stored.outcome.content_hash,
+        "userKey": owner.user_key,
     }
 
 
@@ -147,6 +155,8 @@ async def append_session_tool(
     task_id: Annotated[str | None, Field(description="The task this entry belongs to.")] = None,
     promote: Annotated[bool, Field(description="Also ingest it into the knowledge base.")] = False,
     scope: NarrowScope = None,
+    user_key: UserKey = None,
+    agent_id: AgentId = None,
 ) -> dict[str, Any]:
     """Append an entry to the caller's client and project session."""
     who = caller(ctx)
@@ -159,7 +169,7 @@ async def append_session_tool(
         policy=runtime.settings.secret_policy,
         ttl=timedelta(days=runtime.settings.session_ttl_days),
     )
-    draft = SessionDraft(source, summary, details, task_id, promote)
+    draft = SessionDraft(source, summary, details, task_id, promote, owner_of(user_key, agent_id))
     done = await append_session_entry(draft, writer, who.principal.key_id, deps)
     return {"entry": plain(done.entry), "promotion": plain(done.promotion)}
 
@@ -169,10 +179,14 @@ async def get_session_tool(
     ctx: ToolContext,
     limit: Annotated[int, Field(description="How many entries, 1..50.")] = 20,
     scope: NarrowScope = None,
+    user_key: UserKey = None,
 ) -> dict[str, Any]:
-    """The newest unexpired entries of the caller's client and project session."""
+    """The newest unexpired entries of the caller's client and project session: the user's
+    and the shared ones."""
     who = caller(ctx)
-    found = await session_memory(read_scope(who, scope), limit, who.runtime.session_entries)
+    found = await session_memory(
+        read_scope(who, scope), limit, who.runtime.session_entries, user_key_of(user_key)
+    )
     return {"entries": plain(found)}
 
 
@@ -181,9 +195,11 @@ TOOLS = (
         "store_knowledge",
         store_knowledge_tool,
         "Remember a fact about the user you work for (a preference, their domain, team, tech "
-        "stack, personal detail or anything general). Storing the same category and subject "
-        "again replaces the old fact, so update facts by re-storing them. Use get_context to "
-        "read them back.",
+        "stack, personal detail or anything general). Give the user's key as user_key (e.g. "
+        "'user:alice') so the fact is theirs alone; omit it for facts shared by everyone. "
+        "Storing the same category, subject and user again replaces the old fact (kept in "
+        "get_history), so update facts by re-storing them; forget_knowledge removes one. Use "
+        "get_context to read them back.",
         read_only=False,
     ),
     ToolSpec(

@@ -17,6 +17,7 @@ from kenning.domain.ingestion.validity import as_of as read_time
 from kenning.domain.memory import rules
 from kenning.domain.memory.agent_context import When
 from kenning.domain.memory.context_request import context_for_keys
+from kenning.domain.memory.owners import user_key_of
 from kenning.domain.memory.procedures import ProcedureMatch, find_procedures
 from kenning.domain.retrieval.agent_context import ContextSection
 from kenning.mcp.calls import (
@@ -28,6 +29,7 @@ from kenning.mcp.calls import (
     read_scope,
     time_argument,
 )
+from kenning.mcp.memory_arguments import UserKey
 from kenning.mcp.tool_spec import ToolSpec
 
 
@@ -102,6 +104,7 @@ async def find_procedures_tool(
     ] = None,
     limit: Annotated[int, Field(description="How many procedures at most.")] = 10,
     scope: NarrowScope = None,
+    user_key: UserKey = None,
 ) -> dict[str, Any]:
     """The client's procedures by exact trigger or similarity, ranked."""
     who = caller(ctx)
@@ -113,6 +116,7 @@ async def find_procedures_tool(
         datetime.now(UTC),
         store=who.runtime.procedures,
         embedder=who.runtime.embedder,
+        user_key=user_key_of(user_key),
     )
     return {"procedures": [_match(match) for match in found]}
 

@@ -30,6 +30,7 @@ from kenning.mcp import (
     crawl_tools,
     file_tools,
     graph_tools,
+    history_tools,
     knowledge_tools,
     memory_tools,
     recall_tools,
@@ -45,6 +46,7 @@ Lifespan = Callable[[Starlette], AbstractAsyncContextManager[None]]
 TOOLS: tuple[ToolSpec, ...] = (
     *recall_tools.TOOLS,
     *memory_tools.TOOLS,
+    *history_tools.TOOLS,
     *knowledge_tools.TOOLS,
     *graph_tools.TOOLS,
     *structure_tools.TOOLS,

@@ -33,7 +33,10 @@ from kenning.resolvers.memory.procedures import (
     resolve_save_procedure,
 )
 from kenning.resolvers.memory.rules import resolve_delete_rule, resolve_store_rule
-from kenning.resolvers.memory.session import resolve_append_session_entry
+from kenning.resolvers.memory.session import (
+    resolve_append_session_entry,
+    resolve_delete_session_entry,
+)
 from kenning.resolvers.memory.task_outcomes import resolve_record_task_outcome
 from kenning.resolvers.memory.user_knowledge import resolve_store_knowledge
 from kenning.resolvers.queue.jobs import (
@@ -143,6 +146,10 @@ class Mutation:
         resolver=resolve_append_session_entry,
         description="Append an entry to the caller's client and project session (kept "
         "KENNING_SESSION_TTL_DAYS days, the newest 50); promote also ingests it.",
+    )
+    delete_session_entry = strawberry.mutation(
+        resolver=resolve_delete_session_entry,
+        description="Delete one entry of the caller's session now; the change log keeps it.",
     )
     save_procedure = strawberry.mutation(
         resolver=resolve_save_procedure,

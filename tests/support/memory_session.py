@@ -41,6 +41,8 @@ class FakeSessionStore:
             created_by=entry.created_by,
             created_at=self.now,
             expires_at=self.now + ttl,
+            user_key=entry.owner.user_key,
+            agent_id=entry.owner.agent_id,
         )
         self.rows.append(stored)
         mine = [
@@ -54,12 +56,16 @@ class FakeSessionStore:
         self.rows = [r for r in self.rows if r.id not in dropped]
         return replace(stored)
 
-    async def recent(self, session: SessionKey, limit: int) -> list[SessionEntry]:
+    async def recent(
+        self, session: SessionKey, limit: int, user_key: str | None = None
+    ) -> list[SessionEntry]:
         key = (session.client_id, session.project_id, session.group_id)
         mine = [
             r
             for r in self.rows
-            if (r.client_id, r.project_id, r.group_id) == key and r.expires_at > self.now
+            if (r.client_id, r.project_id, r.group_id) == key
+            and r.expires_at > self.now
+            and r.user_key in (None, user_key)
         ]
         return sorted(mine, key=lambda r: r.created_at, reverse=True)[:limit]
 

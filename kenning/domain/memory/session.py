@@ -4,6 +4,8 @@ project, newest first and visible at once (no queue).
 Entries expire after the server's TTL (``KENNING_SESSION_TTL_DAYS``) and each client and
 project keeps at most ``MAX_ENTRIES`` (appending more drops the oldest, atomically). An entry
 appended with ``promote`` is also queued for the knowledge base in the background lane.
+An entry may belong to one user (``owners``): a read for that user sees it beside the shared
+ones, a read for anyone else never does.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from kenning.domain.ingestion.request import IngestRequest, KnowledgeType
 from kenning.domain.ingestion.rules import check_identifiers, clean_content, clean_metadata
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.domain.ingestion.source_connections import ConnectionRegistry
+from kenning.domain.memory.owners import SHARED, Owner
 from kenning.domain.queue.jobs import EnqueueResult, IngestionIdentity
 from kenning.domain.queue.ports import JobQueue
 from kenning.domain.queue.requests import request_ingestion
@@ -52,6 +55,7 @@ class SessionDraft:
     details: object = None
     task_id: str | None = None
     promote: bool = False
+    owner: Owner = SHARED
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +71,7 @@ class NewSessionEntry:
     promoted: bool
     created_by: str
     group_id: str = ""  # a group scope's own session (see SessionKey)
+    owner: Owner = SHARED
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +90,8 @@ class SessionEntry:
     created_at: datetime
     expires_at: datetime
     group_id: str = ""
+    user_key: str | None = None  # None: everyone's of the session
+    agent_id: str | None = None
 
 
 class SessionStore(Protocol):
@@ -94,8 +101,11 @@ class SessionStore(Protocol):
         """Store ``entry`` for ``ttl``, keeping its session's ``keep`` newest (races too)."""
         ...
 
-    async def recent(self, session: SessionKey, limit: int) -> list[SessionEntry]:
-        """The newest unexpired entries of one session, newest first."""
+    async def recent(
+        self, session: SessionKey, limit: int, user_key: str | None = None
+    ) -> list[SessionEntry]:
+        """The newest unexpired entries of one session, newest first: the shared ones and
+        ``user_key``'s."""
         ...
 
     async def prune_expired(self) -> int:
@@ -207,6 +217,7 @@ def new_entry(
         task_id=checked_task_id(draft.task_id),
         promoted=draft.promote,
         created_by=key_id,
+        owner=draft.owner,
     )
 
 
@@ -261,8 +272,11 @@ async def append_session_entry(
     return Appended(entry, promotion)
 
 
-async def session_memory(reader: Scope, limit: int, store: SessionStore) -> list[SessionEntry]:
-    """The newest ``limit`` (1..50) unexpired entries of ``reader``'s session, newest first."""
+async def session_memory(
+    reader: Scope, limit: int, store: SessionStore, user_key: str | None = None
+) -> list[SessionEntry]:
+    """The newest ``limit`` (1..50) unexpired entries of ``reader``'s session for
+    ``user_key`` (theirs and the shared ones; None: the shared ones), newest first."""
     if not 1 <= limit <= MAX_ENTRIES:
         raise ValidationError(f"limit must be 1..{MAX_ENTRIES}", field="limit")
-    return await store.recent(session_key(reader), limit)
+    return await store.recent(session_key(reader), limit, user_key)

@@ -9,6 +9,8 @@ import strawberry
 
 from kenning.domain.errors import ValidationError
 from kenning.domain.ingestion.request import KnowledgeType
+from kenning.domain.memory.owners import user_key_of
+from kenning.domain.memory.user_search import UserIndex
 from kenning.domain.retrieval.search import (
     SearchFilters,
     SearchHit,
@@ -57,6 +59,13 @@ async def resolve_search(
     scope: Annotated[
         ScopeInput | None, strawberry.argument(description="Narrows the key's scope.")
     ] = None,
+    user_key: Annotated[
+        str | None,
+        strawberry.argument(
+            description="The user searched for: their user knowledge is found, another "
+            "user's never (none: only shared user knowledge)."
+        ),
+    ] = None,
 ) -> gql.SearchResult:
     """Chunks the caller may see that best match ``query``; bad input as a union member."""
     settings = info.context.runtime.settings
@@ -79,7 +88,7 @@ async def resolve_search(
         request,
         reader=reader,
         embedder=info.context.runtime.embedder,
-        index=info.context.runtime.chunk_index,
+        index=UserIndex(info.context.runtime.chunk_index, user_key_of(user_key)),
         config=config_for(mode, fusion),
         max_limit=settings.search_max_limit,
     )

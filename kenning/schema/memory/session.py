@@ -9,7 +9,7 @@ import strawberry
 from strawberry.scalars import JSON
 
 from kenning.domain.memory.session import SessionSource
-from kenning.schema.errors import ScopeError, SensitiveContentError, ValidationError
+from kenning.schema.errors import NotFoundError, ScopeError, SensitiveContentError, ValidationError
 from kenning.schema.queue.types import IngestionHandle
 
 strawberry.enum(SessionSource, description="Where a session entry came from.")
@@ -26,6 +26,8 @@ class SessionEntry:
     created_by: str = strawberry.field(description="The id of the API key that appended it.")
     created_at: datetime
     expires_at: datetime
+    user_key: str | None = strawberry.field(description="Whose entry; null when shared.")
+    agent_id: str | None = strawberry.field(description="The agent that wrote it.")
 
 
 @strawberry.type(description="The entry is stored and visible at once.")
@@ -39,4 +41,15 @@ class AppendSessionEntrySuccess:
 AppendSessionEntryResult = Annotated[
     AppendSessionEntrySuccess | ValidationError | SensitiveContentError | ScopeError,
     strawberry.union("AppendSessionEntryResult"),
+]
+
+
+@strawberry.type(description="The entry is gone from the session; the change log keeps it.")
+class DeleteSessionEntrySuccess:
+    entry: SessionEntry = strawberry.field(description="The entry as it was.")
+
+
+DeleteSessionEntryResult = Annotated[
+    DeleteSessionEntrySuccess | ValidationError | ScopeError | NotFoundError,
+    strawberry.union("DeleteSessionEntryResult"),
 ]

@@ -19,7 +19,7 @@ from kenning.domain.memory.session import (
 
 _COLUMNS: Final = (
     "id, client_id, project_id, group_id, source, summary, details::text AS details, task_id, "
-    "promoted, created_by, created_at, expires_at"
+    "promoted, created_by, created_at, expires_at, user_key, agent_id"
 )
 # The first key of the two-key advisory lock: this table's sessions (the second is the session).
 _LOCK_CLASS: Final = 0x5E55
@@ -41,6 +41,8 @@ def _entry(row: Any) -> SessionEntry:
         created_by=row["created_by"],
         created_at=row["created_at"],
         expires_at=row["expires_at"],
+        user_key=row["user_key"] or None,
+        agent_id=row["agent_id"],
     )
 
 
@@ -64,13 +66,16 @@ class PgSessionStore:
             )
             row = await conn.fetchrow(
                 f"""INSERT INTO session_entries (id, client_id, project_id, group_id, source,
-                        summary, details, task_id, promoted, created_by, created_at, expires_at)
-                    SELECT $1, $2, $3, $11, $4, $5, $6::jsonb, $7, $8, $9, at, at + $10::interval
+                        summary, details, task_id, promoted, created_by, created_at, expires_at,
+                        user_key, agent_id)
+                    SELECT $1, $2, $3, $11, $4, $5, $6::jsonb, $7, $8, $9, at, at + $10::interval,
+                           $12, $13
                     FROM (SELECT clock_timestamp() AS at) AS now_
                     RETURNING {_COLUMNS}""",
                 str(uuid.uuid4()), entry.client_id, entry.project_id, entry.source.value,
                 entry.summary, json.dumps(entry.details, sort_keys=True), entry.task_id,
                 entry.promoted, entry.created_by, ttl, entry.group_id,
+                entry.owner.stored_user, entry.owner.agent_id,
             )  # fmt: skip
             await conn.execute(
                 """DELETE FROM session_entries WHERE client_id = $1 AND project_id = $2
@@ -91,18 +96,35 @@ class PgSessionStore:
         assert row is not None
         return _entry(row)
 
-    async def recent(self, session: SessionKey, limit: int) -> list[SessionEntry]:
+    async def recent(
+        self, session: SessionKey, limit: int, user_key: str | None = None
+    ) -> list[SessionEntry]:
         rows = await self._pool.fetch(
             f"""SELECT {_COLUMNS} FROM session_entries
                 WHERE client_id = $1 AND project_id = $2 AND group_id = $3
                   AND expires_at > clock_timestamp()
+                  AND (user_key = '' OR user_key = $5::text)
                 ORDER BY created_at DESC, id DESC LIMIT $4""",
             session.client_id,
             session.project_id,
             session.group_id,
             limit,
+            user_key,
         )
         return [_entry(r) for r in rows]
+
+    async def delete(self, session: SessionKey, entry_id: str) -> SessionEntry | None:
+        row = await self._pool.fetchrow(
+            f"""DELETE FROM session_entries
+                WHERE client_id = $1 AND project_id = $2 AND group_id = $3 AND id = $4
+                  AND expires_at > clock_timestamp()
+                RETURNING {_COLUMNS}""",
+            session.client_id,
+            session.project_id,
+            session.group_id,
+            entry_id,
+        )
+        return None if row is None else _entry(row)
 
     async def prune_expired(self) -> int:
         deleted = await self._pool.fetch(
