@@ -34,7 +34,8 @@ APPEND = """mutation($s: String!, $u: String) {
 SESSION = "query($u: String) { sessionMemory(userKey: $u) { summary userKey } }"
 DELETE_ENTRY = """mutation($id: ID!) { deleteSessionEntry(id: $id, reason: "typo") {
   __typename ... on Error { code field } } }"""
-SEARCH = """query($u: String) { search(query: "uses editor vim emacs nano", mode: KEYWORD, userKey: $u) {
+SEARCH = """query($u: String) {
+  search(query: "uses editor vim emacs nano", mode: KEYWORD, userKey: $u) {
   ... on SearchSuccess { hits { chunk { content } } } } }"""
 HISTORY = """query($u: String) { knowledgeHistory(category: PREFERENCE, subject: "Editor",
   userKey: $u) { nodes { content userKey } } }"""
