@@ -26,6 +26,9 @@ from tests.support.leaks.audit import Audit, as_scope, audit_reader
 from tests.support.leaks.corpus import PROJECTS, Reader, readers
 from tests.support.leaks.ground_truth import Stored, fresh, snapshot
 from tests.support.leaks.memory import (
+    KNOWLEDGE as KNOWLEDGE_ITEMS,
+)
+from tests.support.leaks.memory import (
     RULE_KEYS,
     SHARED_FILE,
     TRIGGERS,
@@ -49,6 +52,7 @@ RULE = "{ ruleKey projectId version content description createdBy }"
 HISTORY_PAGE = 50  # ruleHistory's largest page: every version the corpus stores
 KNOWLEDGE = "{ markdown categories { category items { subject content scope { ...S } } } }"
 PROCEDURE = "{ exactMatch procedure { id triggerPattern description source createdBy steps { parameters } } }"  # noqa: E501
+CHANGE = "itemKind itemId itemKey action old new"
 MEMORY_KINDS = ("task_outcome", "session_entry", "user_knowledge_preference", "user_knowledge_team")
 PROBE = Probe(
     neighbors=(("task:t1", 2), (f"file:{SHARED_FILE}", 1)),
@@ -82,6 +86,15 @@ def memory_fields() -> Iterator[tuple[str, str]]:
                     f"scope: $s) {{ nodes {RULE} hasNextPage }}"
                 ),
             )
+    for i, (category, subject) in enumerate(KNOWLEDGE_ITEMS):
+        yield (
+            f"knowledgeHistory_{i}",
+            (
+                f'knowledgeHistory(category: {category}, subject: "{subject}", first: 50, '
+                "scope: $s) { nodes { category subject content version scope { ...S } } }"
+            ),
+        )
+    yield "changes", f"changes(first: 50, scope: $s) {{ nodes {{ {CHANGE} }} }}"
     for kind in MEMORY_KINDS:
         yield (
             f"chunksByKind_{kind}",
@@ -238,6 +251,26 @@ class MemoryTruth:
         got = [(r["version"], r["content"]) for r in value["nodes"]]
         assert got == expected[:HISTORY_PAGE], (self.who, alias)
         assert value["hasNextPage"] == (len(expected) > HISTORY_PAGE), (self.who, alias)
+
+    def _knowledgeHistory(self, value: Any, arg: str, alias: str) -> None:
+        """Versions (replaced and forgotten ones too) only of items at scopes the reader
+        sees, each naming its scope; the tag scan has checked every content's home."""
+        category, subject = KNOWLEDGE_ITEMS[int(arg)]
+        for node in value["nodes"]:
+            assert (node["category"], node["subject"]) == (category, subject), (alias, node)
+            assert self.reader.can_see(as_scope(node["scope"]), self.rows.groups), (
+                f"LEAK: a version at {node['scope']} for {self.who}", node)  # fmt: skip
+        current = {(r["content"]) for r in filter(self.sees, self.rows.knowledge)
+                   if (r["kind"], r["subject"]) == (f"user_knowledge_{category.lower()}", subject)}  # fmt: skip # noqa: E501
+        got = {n["content"] for n in value["nodes"]}
+        assert {serials(c).pop() for c in current} <= {s for c in got for s in serials(c)}, (
+            self.who, alias, "a visible item's current version is missing")  # fmt: skip
+
+    def _changes(self, value: Any, arg: str, alias: str) -> None:
+        """Every change is of an item the reader could read: what it held before and after
+        carries the home tag of the item's scope (checked by the tag scan)."""
+        for node in value["nodes"]:
+            assert node["itemKind"] in {"KNOWLEDGE", "PROCEDURE", "SESSION_ENTRY"}, node
 
     def _chunksByKind(self, value: Any, arg: str, alias: str) -> None:
         ids = {c["id"] for c in value}

@@ -56,7 +56,8 @@ class MemoryWrite:
     pick: int
     """Which shared subject, trigger, rule key or task id (shared between writers)."""
     flag: bool
-    """session: promote; procedure: USER_DEFINED; rule: delete it right after storing."""
+    """session: promote; procedure: USER_DEFINED; rule: delete it right after storing;
+    knowledge: store a corrected version over it (the first kept by knowledgeHistory)."""
     rule_project: str | None
     serial: int
 
@@ -205,6 +206,10 @@ async def write_memory(api: Api, writes: list[MemoryWrite]) -> None:
             field, text, variables = _mutation(write)
             result = (await writer(text, **variables))[field]
             assert result["__typename"] in _SUCCESS[field], (write, result)
+            if write.kind == "knowledge" and write.flag:  # a second version replaces it
+                again = {**variables, "c": f"{variables['c']} (corrected)"}
+                result = (await writer(text, **again))[field]
+                assert result["__typename"] in _SUCCESS[field], (write, result)
             if write.kind == "rule" and write.flag:
                 deleted = await writer(_DELETE, k=variables["k"], p=variables["p"])
                 assert deleted["deleteRule"]["__typename"] == "DeleteRuleSuccess", (write, deleted)
