@@ -18,7 +18,7 @@ from kenning.settings import Settings
 from kenning.storage.access.api_keys import PgApiKeys
 from kenning.storage.db.pool import create_pool
 from tests.support.mcp_session import call, error_text, mcp_session
-from tests.support.server_process import Server, create_key
+from tests.support.server_process import Server, create_key, graphql
 
 pytestmark = pytest.mark.e2e
 
@@ -59,17 +59,6 @@ def keys(migrated_settings: Settings) -> Keys:
         key(Scope(b), Role.UI),
         key(Scope(a), Role.AGENT),
     )
-
-
-def graphql(server: Server, key: str, query: str, **variables: object) -> dict[str, Any]:
-    response = httpx.post(
-        f"{server.url}/graphql",
-        json={"query": query, "variables": variables},
-        headers={"Authorization": f"Bearer {key}"},
-        timeout=30,
-    )
-    data: dict[str, Any] = response.json()["data"]
-    return data
 
 
 async def test_the_tools_are_listed_with_descriptions_and_schemas(
@@ -270,47 +259,3 @@ async def test_another_client_sees_nothing_of_client_a(
     assert rules == []
     assert "quokkaline" not in context["text"] and "zebrafinch" not in context["text"]
     assert "Friday" not in context["text"] and "Client A" not in context["text"]
-
-
-DEFINE_ONE = (
-    """mutation { defineRelation(edgeType: "database", cardinality: ONE) { __typename } }"""
-)
-
-
-async def test_an_agent_reads_the_graph_now_and_as_of_and_retracts_over_mcp(
-    server: Server, keys: Keys
-) -> None:
-    assert graphql(server, keys.owner_a, DEFINE_ONE)["defineRelation"] == {
-        "__typename": "DefineRelationSuccess"
-    }
-    async with mcp_session(server.url, keys.owner_a) as session:
-        for urn, target, at in (
-            ("doc:db-2024", "db:mysql", "2024-01-01T00:00:00Z"),
-            ("doc:db-2025", "db:postgres", "2025-06-01T00:00:00Z"),
-        ):
-            written = await call(
-                session,
-                "ingest_document",
-                source_urn=urn,
-                kind="note",
-                content=f"service:ledger|database|{target}",
-                observed_at=at,
-            )
-            assert written["status"] == "INDEXED", written  # fmt: skip
-        now = await call(session, "get_node", key="service:ledger", include_history=True)
-        assert [(e["toKey"], e["validity"]["validTo"]) for e in now["edges"]] == [
-            ("db:postgres", None)
-        ]
-        [ended] = now["history"]
-        assert (ended["toKey"], ended["validity"]["endedReason"]) == ("db:mysql", "SUPERSEDED")
-        then = await call(session, "get_neighbors", key="service:ledger",
-                          as_of="2024-06-01T00:00:00Z")  # fmt: skip
-        assert [e["toKey"] for e in then["edges"]] == ["db:mysql"]
-        retracted = await call(session, "retract_edge", from_key="service:ledger",
-                               edge_type="database", to_key="db:postgres")  # fmt: skip
-        assert retracted == {"retracted": True}
-        assert (await call(session, "get_node", key="service:ledger"))["edges"] == []
-    async with mcp_session(server.url, keys.agent_b) as other:
-        refused = await call(other, "retract_edge", from_key="service:ledger",
-                             edge_type="database", to_key="db:mysql")  # fmt: skip
-        assert refused == {"retracted": False}  # another client's edge: nothing there
