@@ -12,7 +12,6 @@ ever comes back, and where the rule is exact, everything inside it does.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +22,7 @@ from hypothesis import strategies as st
 from kenning.domain.access.scope import Scope
 from tests.support.graphql_api import Api
 from tests.support.leaks.audit import Audit, as_scope, audit_reader
-from tests.support.leaks.corpus import PROJECTS, Reader, readers
+from tests.support.leaks.corpus import Reader, readers
 from tests.support.leaks.ground_truth import Stored, fresh, snapshot
 from tests.support.leaks.memory import (
     KNOWLEDGE as KNOWLEDGE_ITEMS,
@@ -32,82 +31,25 @@ from tests.support.leaks.memory import (
     RULE_KEYS,
     SHARED_FILE,
     TRIGGERS,
-    MemoryRows,
     MemoryWrite,
     as_json,
     fresh_memory,
-    memory_rows,
     memory_writes,
     reader_input,
     serials,
-    session_of,
     write_memory,
 )
+from tests.support.leaks.memory_paths import HISTORY_PAGE, document, memory_fields
+from tests.support.leaks.memory_rows import MemoryRows, memory_rows, session_of
 from tests.support.leaks.read_paths import Probe, execute
 
 pytestmark = pytest.mark.integration
 
-S = "fragment S on ScopeInfo { clientId projectId groupId }"
-RULE = "{ ruleKey projectId version content description createdBy }"
-HISTORY_PAGE = 50  # ruleHistory's largest page: every version the corpus stores
-KNOWLEDGE = "{ markdown categories { category items { subject content scope { ...S } } } }"
-PROCEDURE = "{ exactMatch procedure { id triggerPattern description source createdBy steps { parameters } } }"  # noqa: E501
-CHANGE = "itemKind itemId itemKey action old new"
-MEMORY_KINDS = ("task_outcome", "session_entry", "user_knowledge_preference", "user_knowledge_team")
 PROBE = Probe(
     neighbors=(("task:t1", 2), (f"file:{SHARED_FILE}", 1)),
     paths=(("task:t1", "task:t2"), (f"file:{SHARED_FILE}", "task:t2")),
     entity="task:t1",
 )
-
-
-def memory_fields() -> Iterator[tuple[str, str]]:
-    """``(alias, field)`` for every memory read path, scoped by ``$s``."""
-    yield "userContext_all", f"userContext(limitPerCategory: 500, scope: $s) {KNOWLEDGE}"
-    yield "userContext_one", f"userContext(limitPerCategory: 1, scope: $s) {KNOWLEDGE}"
-    yield (
-        "sessionMemory",
-        ("sessionMemory(limit: 50, scope: $s) { summary details taskId createdBy createdAt }"),
-    )
-    for i, trigger in enumerate(TRIGGERS):
-        yield (
-            f"procedures_{i}",
-            f'procedures(triggerPattern: "{trigger}", limit: 50, scope: $s) {PROCEDURE}',
-        )
-    yield "procedures_query", f'procedures(query: "steps ledger", limit: 50, scope: $s) {PROCEDURE}'
-    for project in (None, "", *PROJECTS):
-        arg = "null" if project is None else f'"{project}"'
-        yield f"rules_{project}", f"rules(projectId: {arg}, scope: $s) {RULE}"
-        for i, key in enumerate(RULE_KEYS):
-            yield (
-                f"ruleHistory_{project}_{i}",
-                (
-                    f'ruleHistory(ruleKey: "{key}", projectId: {arg}, first: {HISTORY_PAGE}, '
-                    f"scope: $s) {{ nodes {RULE} hasNextPage }}"
-                ),
-            )
-    for i, (category, subject) in enumerate(KNOWLEDGE_ITEMS):
-        yield (
-            f"knowledgeHistory_{i}",
-            (
-                f'knowledgeHistory(category: {category}, subject: "{subject}", first: 50, '
-                "scope: $s) { nodes { category subject content version scope { ...S } } }"
-            ),
-        )
-    yield "changes", f"changes(first: 50, scope: $s) {{ nodes {{ {CHANGE} }} }}"
-    for kind in MEMORY_KINDS:
-        yield (
-            f"chunksByKind_{kind}",
-            (
-                f'chunksByKind(kind: "{kind}", limit: 100, scope: $s) '
-                "{ __typename id kind content sourceUrn scope { ...S } }"
-            ),
-        )
-
-
-def document(field: str) -> str:
-    # GraphQL rejects an unused fragment.
-    return f"query($s: ScopeInput) {{ {field} }}" + (f"\n{S}" if "...S" in field else "")
 
 
 def _nearness(project: str, group: str, client: str, reader: Scope) -> int:

@@ -18,11 +18,10 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-import asyncpg
 from hypothesis import strategies as st
 
 from kenning.domain.access.principal import Principal, Role
-from kenning.domain.access.scope import ProjectGroups, Scope, ScopeLevel
+from kenning.domain.access.scope import Scope, ScopeLevel
 from kenning.domain.extraction.structure_prompt import EXAMPLE_ANSWER
 from kenning.domain.queue.jobs import JobStatus, Lane
 from kenning.domain.queue.runner import run_job
@@ -31,7 +30,7 @@ from kenning.runtime import Runtime
 from kenning.storage.models import OllamaModelClient
 from tests.support.graph_data import scope_input
 from tests.support.graphql_api import Api
-from tests.support.leaks.corpus import CLIENTS, GROUPS, HOME, PROJECTS, WORD, tag, tags_in
+from tests.support.leaks.corpus import CLIENTS, GROUPS, HOME, PROJECTS, WORD, tag
 
 KINDS = ("knowledge", "session", "procedure", "rule", "outcome", "check_in")
 KNOWLEDGE = (("PREFERENCE", "editor"), ("PREFERENCE", "timezone"), ("TEAM", "reviewer"))
@@ -239,62 +238,6 @@ async def fresh_memory(api: Api) -> None:
     await api.runtime.pool.execute(
         "TRUNCATE ingestion_jobs, session_entries, procedures, hard_rules"
     )
-
-
-@dataclass(frozen=True, slots=True)
-class MemoryRows:
-    """Every memory row, read with no visibility predicate."""
-
-    knowledge: list[asyncpg.Record]
-    sessions: list[asyncpg.Record]
-    procedures: list[asyncpg.Record]
-    rules: list[asyncpg.Record]
-    groups: ProjectGroups
-
-
-async def memory_rows(api: Api) -> MemoryRows:
-    """Every memory row; each must carry the tag of the home it is stored at."""
-    pool = api.runtime.pool
-    rows = MemoryRows(
-        await pool.fetch(
-            "SELECT kind, source_urn, client_id, project_id, group_id, metadata->>'subject' "
-            "AS subject, string_agg(content, E'\\n\\n' ORDER BY ordinal) AS content FROM chunks "
-            "WHERE kind LIKE 'user_knowledge_%' GROUP BY 1, 2, 3, 4, 5, 6"
-        ),
-        await pool.fetch(
-            "SELECT id, client_id, project_id, group_id, summary FROM session_entries"
-        ),
-        await pool.fetch("SELECT id, client_id, trigger_pattern, description FROM procedures"),
-        await pool.fetch(
-            "SELECT client_id, project_id, rule_key, version, content, superseded_at IS NULL "
-            "AND deleted_at IS NULL AS active FROM hard_rules"
-        ),
-        ProjectGroups(
-            {
-                (r["client_id"], r["project_id"]): r["group_id"]
-                for r in await pool.fetch("SELECT * FROM project_groups")
-            }
-        ),
-    )
-    _check_homes(rows)
-    return rows
-
-
-def session_of(scope: Scope) -> tuple[str, str, str]:
-    """The session a scope writes and reads: its project's, its group's, or its client's."""
-    return scope.client_id, scope.project_id, "" if scope.project_id else scope.group_id
-
-
-def _check_homes(rows: MemoryRows) -> None:
-    for r in rows.knowledge:
-        assert tag(Scope(r["client_id"], r["project_id"], r["group_id"])) in r["content"], r
-    for r in rows.sessions:
-        homes = {session_of(s) for s in tags_in(r["summary"])}
-        assert homes == {(r["client_id"], r["project_id"], r["group_id"])}, r
-    for r in rows.procedures:
-        assert tag(Scope(r["client_id"])) in r["description"], r
-    for r in rows.rules:
-        assert tag(Scope(r["client_id"], r["project_id"])) in r["content"], r
 
 
 def as_json(value: Any) -> str:
