@@ -1,157 +1,34 @@
 """The baseline of the ingest benchmark: the rows Kenning writes, stored with the minimum SQL.
 
-``precompute`` runs Kenning's own ingest use case over a recording store to learn the exact
-rows of each document; ``baseline_phase`` then writes them with raw asyncpg (``COPY`` for
-chunks, one ``unnest`` insert per table), ``size`` documents per transaction.
+``bench._ingest_recording.precompute`` runs Kenning's own ingest use case over a recording
+store to learn the exact rows of each document; ``baseline_phase`` then writes them with raw
+asyncpg (``COPY`` for chunks, one ``unnest`` insert per table), ``size`` documents per
+transaction.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable, Collection, Sequence
-from dataclasses import dataclass, field
-from datetime import datetime
-from typing import TypeVar
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import asyncpg
 import numpy as np
 
 from bench._ingest_database import CLIENT, postgres_pids
+from bench._ingest_recording import Stored
 from bench._timing import PhaseTime, phase_time, sample
-from bench.corpus import Document
-from kenning.domain.access.scope import Scope
-from kenning.domain.ingestion.ingest import IngestDeps, ingest
-from kenning.domain.ingestion.ports import WriteUnit
-from kenning.domain.ingestion.request import (
-    ChunkRecord,
-    EdgeRecord,
-    IngestRequest,
-    NodeRecord,
-    PurgeCounts,
-    SourceRecord,
-)
-from kenning.settings import Settings
+from kenning.domain.ingestion.request import ChunkRecord
 from kenning.storage.db.agtype import as_jsonb, prop
-from kenning.storage.embedders.constant import ConstantTimeEmbedder
 
 BULK_BATCH = 250
 RETRIES = 5
-
-T = TypeVar("T")
 CHUNK_COLUMNS = (
     "id", "source_urn", "ordinal", "kind", "client_id", "project_id", "group_id", "content",
     "embedding", "graph_refs", "knowledge_type", "info_type", "tags", "source_kind",
     "connection_id", "external_id", "revision", "content_hash", "metadata",
 )  # fmt: skip
-
-
-@dataclass(slots=True)
-class Stored:
-    """The rows one document writes, as Kenning's own use case computed them."""
-
-    chunks: list[ChunkRecord] = field(default_factory=list)
-    nodes: list[NodeRecord] = field(default_factory=list)
-    edges: list[EdgeRecord] = field(default_factory=list)
-    sources: list[SourceRecord] = field(default_factory=list)
-
-
-class RecordingUnit:
-    """A ``WriteUnit`` over an empty store that keeps what it is asked to write."""
-
-    def __init__(self, stored: Stored) -> None:
-        self.stored = stored
-
-    async def lock_source(self, scope: Scope, source_urn: str) -> None:
-        return None
-
-    async def source(self, scope: Scope, source_urn: str) -> SourceRecord | None:
-        return None
-
-    async def remove_source(self, scope: Scope, source_urn: str) -> tuple[PurgeCounts, list[str]]:
-        return PurgeCounts(), []
-
-    async def remove_files(self, scope: Scope, source_urn: str) -> int:
-        return 0
-
-    async def hold_file(self, file_id: str) -> bool:
-        return True
-
-    async def write_chunks(self, chunks: Sequence[ChunkRecord]) -> None:
-        self.stored.chunks.extend(chunks)
-
-    async def upsert_nodes(self, scope: Scope, nodes: Sequence[NodeRecord]) -> None:
-        self.stored.nodes.extend(nodes)
-
-    async def upsert_edges(self, scope: Scope, edges: Sequence[EdgeRecord]) -> None:
-        self.stored.edges.extend(edges)
-
-    async def record_source(self, record: SourceRecord) -> None:
-        self.stored.sources.append(record)
-
-    async def add_mentions(self, scope: Scope, source_urn: str, keys: Collection[str]) -> None:
-        return None  # ingest never adds mentions on their own
-
-    async def delete_orphans(self, scope: Scope, keys: Collection[str]) -> int:
-        return 0
-
-    async def existing_keys(self, scope: Scope, keys: Collection[str]) -> set[str]:
-        return set()
-
-    async def sources_of_connection(self, scope: Scope, connection_id: str) -> list[str]:
-        return []
-
-    async def limit_lock_wait(self, seconds: float) -> None:
-        return None
-
-    async def supersede(
-        self, scope: Scope, sources: Sequence[str], by: str, at: datetime | None
-    ) -> None:
-        return None  # the baseline's documents name none
-
-    async def merge_alias(self, client_id: str, alias_key: str, canonical_key: str) -> int:
-        return 0
-
-
-class RecordingStore:
-    """A ``KnowledgeStore`` that records one ``Stored`` per write."""
-
-    def __init__(self) -> None:
-        self.last = Stored()
-
-    async def source_hash(self, scope: Scope, source_urn: str) -> str | None:
-        return None
-
-    async def write(self, work: Callable[[WriteUnit], Awaitable[T]]) -> T:
-        self.last = Stored()
-        return await work(RecordingUnit(self.last))
-
-
-class NoAliases:
-    """An ``AliasResolver`` with no aliases, like the fresh benchmark database."""
-
-    async def resolve(self, client_id: str, keys: Collection[str]) -> dict[str, str]:
-        return {}
-
-
-async def precompute(docs: Sequence[Document], settings: Settings) -> list[Stored]:
-    """What Kenning writes per document (same chunks, vectors, refs, evidence, hashes)."""
-    store = RecordingStore()
-    deps = IngestDeps(
-        store,
-        NoAliases(),
-        ConstantTimeEmbedder(settings.embedding_dim),
-        secret_policy=settings.secret_policy,
-        chunk_limit=settings.chunk_limit,
-    )
-    stored = []
-    for doc in docs:
-        request = IngestRequest(
-            doc.source_urn, doc.kind, doc.content, Scope(CLIENT), main_node_key=doc.main_node_key
-        )
-        await ingest(request, deps)
-        stored.append(store.last)
-    return stored
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,16 +27,11 @@ from typing import Any
 
 import asyncpg
 
-from bench._ingest_baseline import (
-    BULK_BATCH,
-    baseline_phase,
-    baseline_rates,
-    make_batches,
-    precompute,
-)
+from bench._ingest_baseline import BULK_BATCH, baseline_phase, baseline_rates, make_batches
 from bench._ingest_database import DATABASES, postgres_pids, stored_digest, truncate
 from bench._ingest_model import plain_script
 from bench._ingest_queue import queue_phase
+from bench._ingest_recording import precompute
 from bench._ingest_report import Rates, rates, report
 from bench._ingest_server import (
     REQUEST_TIMEOUT,

@@ -39,18 +39,16 @@ import argparse
 import asyncio
 import json
 import os
-import random
 import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import redis.asyncio as aioredis
 import uvloop
 
+from bench._memory_truth_corpus import RELATIONS, Fact, Note, facts
 from bench._own_database import own_settings, recreate_and_migrate
 from bench._timing import percentile
 from kenning.domain.access.principal import Principal, Role
@@ -66,15 +64,6 @@ ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results" / "memory_truth.json"
 DATABASE = "kenning_bench_memory_truth"
 REDIS_DB = "10"
-RELATIONS = {
-    "database": ("postgres", "mysql", "oracle", "mongodb", "sqlite", "cockroach"),
-    "owner": ("payments", "platform", "growth", "identity", "data", "search"),
-    "region": ("eu-west", "eu-central", "us-east", "us-west", "ap-south", "ap-east"),
-    "queue": ("kafka", "rabbitmq", "sqs", "nats", "pulsar", "redis-streams"),
-    "cache": ("redis", "memcached", "varnish", "hazelcast", "none", "caffeine"),
-    "runtime": ("jvm", "python", "go", "node", "rust", "dotnet"),
-}
-START = datetime(2023, 1, 1, tzinfo=UTC)
 TRUTH, CONTROL = Scope("truth"), Scope("control")
 GOALS = {"current": 99.0, "retired": 0.0, "as_of": 100.0, "ending_ratio": 1.2,
          "now_ratio": 1.1, "as_of_ratio": 1.5}  # fmt: skip
@@ -87,59 +76,6 @@ DEFINE = """mutation D($type: String!, $cardinality: Cardinality!) {
 CONTEXT = """query C($key: String!, $asOf: DateTime) {
   agentContext(query: "service configuration", entityKeys: [$key], limit: 10, asOf: $asOf) {
     __typename ... on AgentContext { sections { infoType lines { text } } } } }"""
-
-
-@dataclass(frozen=True, slots=True)
-class Note:
-    """One assertion of one fact: the service's relation has ``value`` from ``at``."""
-
-    service: str
-    relation: str
-    value: str
-    at: datetime
-    version: int
-
-    @property
-    def urn(self) -> str:
-        return f"note:{self.service}:{self.relation}:{self.version}"
-
-    @property
-    def line(self) -> str:
-        return f"{self.service}|{self.relation}|{self.relation}:{self.value}"
-
-    @property
-    def content(self) -> str:
-        said = f"{self.service.split(':')[1]} {self.relation} is {self.value}"
-        return f"Configuration note: {said}.\n\n{self.line}"
-
-
-@dataclass(frozen=True, slots=True)
-class Fact:
-    """A (service, relation) and its notes, oldest first; ``order`` is how they are written."""
-
-    notes: tuple[Note, ...]
-    order: tuple[Note, ...]
-
-    @property
-    def current(self) -> Note:
-        return self.notes[-1]
-
-
-def facts(entities: int, seed: int = 37) -> list[Fact]:
-    """Deterministic facts: half change once or twice, a tenth of those written backwards."""
-    rng = random.Random(seed)
-    found = []
-    for n in range(entities):
-        service = f"service:s{n:03d}"
-        for relation, values in RELATIONS.items():
-            changes = rng.choice((0, 0, 1, 2))
-            picked = rng.sample(values, changes + 1)
-            times = [START + timedelta(days=d) for d in sorted(rng.sample(range(900), len(picked)))]
-            notes = tuple(Note(service, relation, v, t, k)
-                          for k, (v, t) in enumerate(zip(picked, times, strict=True)))  # fmt: skip
-            backfill = changes > 0 and rng.random() < 0.1
-            found.append(Fact(notes, tuple(reversed(notes)) if backfill else notes))
-    return found
 
 
 class Api:

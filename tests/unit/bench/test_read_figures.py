@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bench._all_figures import read
+from bench._read_figures import read
 from bench._read_ingest import URN_PREFIX, ingest_documents
 from bench._read_report import background_line
 
