@@ -39,9 +39,10 @@ logger = logging.getLogger("kenning.app")
 Lifespan = Callable[[Starlette], AbstractAsyncContextManager[None]]
 
 # glibc's mallopt parameters (malloc.h) and the values Kenning sets: blocks up to 32 MiB come
-# from the heap and up to 256 MiB of freed heap stays with the process.
-_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
-_MMAP_THRESHOLD, _TRIM_THRESHOLD = 32 * 1024 * 1024, 256 * 1024 * 1024
+# from the heap, up to 256 MiB of freed heap stays with the process, and worker threads share
+# one heap besides the main thread's (so a block one freed is there for the next).
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD, _M_ARENA_MAX = -1, -3, -8
+_MMAP_THRESHOLD, _TRIM_THRESHOLD, ARENAS = 32 * 1024 * 1024, 256 * 1024 * 1024, 2
 
 
 def keep_freed_memory() -> bool:
@@ -51,7 +52,10 @@ def keep_freed_memory() -> bool:
     that is ~6,400 page faults: 60-80 ms of kernel time in a long-lived process, and every
     request waits (measured by tests/integration/ingestion/test_large_inputs_loop.py). With
     large blocks from the heap and freed heap kept, the next such str reuses pages already
-    mapped. The price: a process keeps up to 256 MiB it freed. False where libc is not glibc.
+    mapped; worker threads share one heap, so a thread new to the process finds the pages
+    its predecessors freed (arenas made before the call stay: ``MALLOC_ARENA_MAX`` in the
+    environment sets it from the start). The price: a process keeps up to 256 MiB it freed.
+    False where libc is not glibc.
     """
     name = ctypes.util.find_library("c")
     try:
@@ -62,7 +66,9 @@ def keep_freed_memory() -> bool:
         return False
     mallopt.argtypes, mallopt.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
     return bool(
-        mallopt(_M_MMAP_THRESHOLD, _MMAP_THRESHOLD) and mallopt(_M_TRIM_THRESHOLD, _TRIM_THRESHOLD)
+        mallopt(_M_MMAP_THRESHOLD, _MMAP_THRESHOLD)
+        and mallopt(_M_TRIM_THRESHOLD, _TRIM_THRESHOLD)
+        and mallopt(_M_ARENA_MAX, ARENAS)
     )
 
 
