@@ -39,10 +39,10 @@ logger = logging.getLogger("kenning.app")
 Lifespan = Callable[[Starlette], AbstractAsyncContextManager[None]]
 
 # glibc's mallopt parameters (malloc.h) and the values Kenning sets: blocks up to 32 MiB come
-# from the heap, up to 256 MiB of freed heap stays with the process, and worker threads share
-# one heap besides the main thread's (so a block one freed is there for the next).
+# from the heap, up to 256 MiB of freed heap stays with the process, and every thread shares
+# the main thread's heap (so a block one thread freed is there for the next, whichever it is).
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD, _M_ARENA_MAX = -1, -3, -8
-_MMAP_THRESHOLD, _TRIM_THRESHOLD, ARENAS = 32 * 1024 * 1024, 256 * 1024 * 1024, 2
+_MMAP_THRESHOLD, _TRIM_THRESHOLD, ARENAS = 32 * 1024 * 1024, 256 * 1024 * 1024, 1
 
 
 def keep_freed_memory() -> bool:
@@ -52,9 +52,11 @@ def keep_freed_memory() -> bool:
     that is ~6,400 page faults: 60-80 ms of kernel time in a long-lived process, and every
     request waits (measured by tests/integration/ingestion/test_large_inputs_loop.py). With
     large blocks from the heap and freed heap kept, the next such str reuses pages already
-    mapped; worker threads share one heap, so a thread new to the process finds the pages
-    its predecessors freed (arenas made before the call stay: ``MALLOC_ARENA_MAX`` in the
-    environment sets it from the start). The price: a process keeps up to 256 MiB it freed.
+    mapped. Every thread allocates from the main thread's heap (one arena), so a worker
+    thread finds the pages any other freed (with a second arena, each new worker thread's
+    25 MB block faulted afresh, as in CI; arenas made before the call stay:
+    ``MALLOC_ARENA_MAX=1`` in the environment sets it from the start). The price: a process
+    keeps up to 256 MiB it freed, and threads outside the GIL share one malloc lock.
     False where libc is not glibc.
     """
     name = ctypes.util.find_library("c")
