@@ -144,10 +144,15 @@ async def agent_context(
     now: datetime,
     ports: MemoryPorts,
     when: When | None = None,
+    user_key: str | None = None,
 ) -> AgentContext:
-    """Read every layer for ``query``, the user entity and the other entities, then format."""
+    """Read every layer for ``query``, the user entity and the other entities, then format.
+
+    The memory items are ``user_key``'s and the shared ones (``user``'s key when None: a
+    user named by key has memory before the graph has a node for them)."""
     check_request(query, len(entities), limit, budget)
-    found = await gather(query, user, entities, limit, reader, now, ports, when or When())
+    whose = user_key if user_key is not None else (user.key if user else None)
+    found = await gather(query, user, entities, limit, reader, now, ports, when or When(), whose)
     return AgentContext(user, build_sections(found, budget))
 
 
@@ -160,20 +165,22 @@ async def gather(
     now: datetime,
     ports: MemoryPorts,
     when: When,
+    user_key: str | None = None,
 ) -> Found:
-    """Every layer's items, read concurrently; the query is embedded once."""
+    """Every layer's items, read concurrently; the query is embedded once. The memory
+    items are ``user_key``'s and the shared ones (None: the shared ones)."""
     embedder = OnceEmbedder(ports.embedder)
     keys = list(dict.fromkeys([*([user.key] if user else []), *(e.key for e in entities)]))
     request = SearchRequest(query=query, mode=SearchMode.HYBRID, limit=limit)
     hits, edges, knowledge, hard, recent, matched = await asyncio.gather(
         search(request, reader=reader, embedder=embedder, index=ports.index, config=ports.config),
         _edges(ports.graph.at(when.as_of), reader, keys),
-        user_knowledge.user_context(reader, ports.knowledge),
+        user_knowledge.user_context(reader, ports.knowledge, user_key=user_key),
         _rules(reader, ports),
-        _recent(reader, min(limit, session.MAX_ENTRIES), ports.session),
+        _recent(reader, min(limit, session.MAX_ENTRIES), ports.session, user_key),
         procedures.find_procedures(
             reader.client_id, _as_trigger(query), query, min(limit, procedures.MAX_LIMIT), now,
-            store=ports.procedures, embedder=embedder,
+            store=ports.procedures, embedder=embedder, user_key=user_key,
         ),
     )  # fmt: skip
     found = Found(user, [e for e in entities if not user or e.key != user.key], hard)
@@ -257,11 +264,11 @@ async def _rules(reader: Scope, ports: MemoryPorts) -> list[rules.HardRule]:
 
 
 async def _recent(
-    reader: Scope, limit: int, store: session.SessionStore
+    reader: Scope, limit: int, store: session.SessionStore, user_key: str | None
 ) -> list[session.SessionEntry]:
     if not reader.client_id:  # so does a session
         return []
-    return await session.session_memory(reader, limit, store)
+    return await session.session_memory(reader, limit, store, user_key)
 
 
 async def _evidence_types(found: Found, reader: Scope, chunks: ChunkReader) -> dict[str, str]:

@@ -46,4 +46,5 @@ async def context_for_keys(
         now=now,
         ports=ports,
         when=when,
+        user_key=asked[0] if user is not None else None,
     )

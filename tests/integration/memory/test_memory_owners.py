@@ -137,10 +137,6 @@ async def test_the_mcp_tools_keep_users_apart(runtime: Runtime, api: Api) -> Non
         await get_history_tool(ctx, "COLOUR:editor")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="agent_context.py passes no user to user_context yet (see the memory-items report)",
-)
 async def test_get_context_shows_the_users_own_knowledge(runtime: Runtime, api: Api) -> None:
     ctx = tool_context(runtime)
     await store_knowledge_tool(
@@ -148,3 +144,31 @@ async def test_get_context_shows_the_users_own_knowledge(runtime: Runtime, api: 
     )
     context = await get_context_tool(ctx, "which editor?", user_key="user:alice")
     assert "Uses vim" in context["text"]
+
+
+AGENT_CONTEXT = """query($u: String) { agentContext(query: "deploy the editor", userKey: $u) {
+  ... on AgentContext { text } } }"""
+SAVE_AS = """mutation($d: String!, $u: String) { saveProcedure(input: {triggerPattern:
+  "deploy the editor", description: $d, steps: [{agent: "ops", action: "deploy"}],
+  userKey: $u}) { __typename } }"""
+
+
+async def test_agent_context_holds_the_users_memory_and_the_shared_never_another(
+    api: Api,
+) -> None:
+    acme = api.as_(ACME)
+    await remember(acme)
+    for user in ("user:alice", "user:bob", None):
+        await acme(APPEND, s=f"note of {user}", u=user)
+        assert (await acme(SAVE_AS, d=f"Steps of {user}.", u=user))["saveProcedure"] == {
+            "__typename": "Procedure"
+        }
+    for user, own, other in (("user:alice", "vim", "bob"), ("user:bob", "emacs", "alice")):
+        text = (await acme(AGENT_CONTEXT, u=user))["agentContext"]["text"]
+        for held in (f"Uses {own}", "CET", f"note of {user}", "note of None", f"Steps of {user}."):
+            assert held in text, (held, text)
+        for mine_not in (other, "Uses nano"):  # the shared editor yields to the user's own
+            assert mine_not not in text, (mine_not, text)
+    shared = (await acme(AGENT_CONTEXT))["agentContext"]["text"]
+    assert "Uses nano" in shared and "note of None" in shared and "Steps of None." in shared
+    assert [word for word in ("vim", "emacs", "alice", "bob") if word in shared] == []
