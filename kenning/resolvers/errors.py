@@ -20,10 +20,16 @@ import typing
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, ParamSpec, TypeVar, cast
 
-from kenning.domain.errors import KenningError, NotFoundError, ScopeError, ValidationError
+from kenning.domain.errors import (
+    ConflictError,
+    KenningError,
+    NotFoundError,
+    ScopeError,
+    ValidationError,
+)
 from kenning.domain.ingestion.secrets.findings import SensitiveContentError
 from kenning.domain.ingestion.source_connections import ConnectionRevokedError
-from kenning.domain.queue.jobs import JobStateError
+from kenning.domain.queue.jobs import JobStateError, LeaseLostError
 from kenning.domain.sources.files.errors import FileRejectedError, FileTooLargeError
 from kenning.schema import errors as gql
 from kenning.schema.queue import types as queue_gql
@@ -37,6 +43,7 @@ Member = (
     | gql.SensitiveContentError
     | gql.ScopeError
     | gql.NotFoundError
+    | gql.ConflictError
     | queue_gql.JobStateError
     | queue_gql.ConnectionRevokedError
     | files_gql.FileRejected
@@ -62,6 +69,10 @@ def _not_found(error: NotFoundError) -> gql.NotFoundError:
     return gql.NotFoundError(code=error.code, message=error.message, field=error.field)
 
 
+def _conflict(error: ConflictError) -> gql.ConflictError:
+    return gql.ConflictError(code=error.code, message=error.message, field=error.field)
+
+
 def _job_state(error: JobStateError) -> queue_gql.JobStateError:
     return queue_gql.JobStateError(
         code=error.code, message=error.message, field=error.field, status=error.status
@@ -82,6 +93,7 @@ MEMBERS: dict[type[KenningError], Callable[[Any], Member]] = {
     SensitiveContentError: _sensitive,
     ScopeError: _scope,
     NotFoundError: _not_found,
+    ConflictError: _conflict,
     JobStateError: _job_state,
     ConnectionRevokedError: _revoked,
     FileRejectedError: files_gql.file_rejected,
@@ -89,8 +101,14 @@ MEMBERS: dict[type[KenningError], Callable[[Any], Member]] = {
 }
 
 
+# Conflicts no client's request causes: a worker's lost lease stays a top-level error.
+NOT_MEMBERS: tuple[type[KenningError], ...] = (LeaseLostError,)
+
+
 def error_member(error: KenningError) -> Member | None:
     """The union member that tells the client what went wrong; None when none stands for it."""
+    if isinstance(error, NOT_MEMBERS):
+        return None
     for kind in type(error).__mro__:
         build = MEMBERS.get(kind)
         if build is not None:

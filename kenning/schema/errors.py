@@ -48,3 +48,11 @@ class ScopeError(Error):
 @strawberry.type(description="A referenced item does not exist or is not visible.")
 class NotFoundError(Error):
     pass
+
+
+@strawberry.type(
+    description="The stored state does not allow the change (another item holds what it "
+    "asks for); `field` names the input in the way."
+)
+class ConflictError(Error):
+    pass

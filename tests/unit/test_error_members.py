@@ -70,6 +70,14 @@ MAPPED = [
         gql.NotFoundError(code=ErrorCode.NOT_FOUND, message="no such key", field="id"),
     ),
     (
+        ConflictError("another procedure has this trigger", field="triggerPattern"),
+        gql.ConflictError(
+            code=ErrorCode.CONFLICT,
+            message="another procedure has this trigger",
+            field="triggerPattern",
+        ),
+    ),
+    (
         JobStateError("job is INDEXED", JobStatus.INDEXED),
         queue_gql.JobStateError(
             code=ErrorCode.CONFLICT, message="job is INDEXED", field=None, status=JobStatus.INDEXED
@@ -108,7 +116,6 @@ MAPPED = [
 
 UNMAPPED = [
     KenningError("plain"),
-    ConflictError("busy"),
     LeaseLostError("lease lost"),
     OperationalError("database unreachable"),
     ConfigurationError("set KENNING_DATABASE_URL"),
@@ -146,6 +153,7 @@ def test_the_table_covers_exactly_the_members_clients_receive() -> None:
         SensitiveContentError,
         ScopeError,
         NotFoundError,
+        ConflictError,
         JobStateError,
         ConnectionRevokedError,
         FileRejectedError,

@@ -107,12 +107,10 @@ async def test_an_update_onto_another_procedures_trigger_is_a_conflict(api: Api)
     acme = api.as_(ACME)
     await save(acme, "Roll out.", trigger="deploy the web app")
     other = await save(acme, "Roll back.", trigger="roll back the web app")
-    result = await acme.execute(
-        UPDATE, id=other["id"], input={"triggerPattern": "Deploy the web app"}
-    )
-    assert result.errors and result.errors[0].extensions
-    assert result.errors[0].extensions["code"] == "CONFLICT"
-    assert result.errors[0].extensions["field"] == "triggerPattern"
+    update = {"triggerPattern": "Deploy the web app"}
+    result = (await acme(UPDATE, id=other["id"], input=update))["updateProcedure"]
+    assert result == {"__typename": "ConflictError", "code": "CONFLICT", "field": "triggerPattern"}
+    assert len((await history(acme, other["id"]))["nodes"]) == 1  # nothing half-written
 
 
 async def test_delete_removes_it_from_every_read_and_keeps_its_history(api: Api) -> None:
