@@ -3,8 +3,8 @@
 Random agent keys (three clients, projects, groups) store user knowledge, session entries
 (some promoted), procedures, hard rules (some deleted) and task outcomes; random readers
 (global, client-wide, group and project keys of every client; ui, agent and admin roles;
-narrowed or not) read userContext, sessionMemory, procedures, rules, ruleHistory and
-chunksByKind of every memory kind, and the whole chunk audit (search, chunks, node,
+narrowed or not) read userContext, sessionMemory, procedures, procedureHistory of every
+stored procedure, rules, ruleHistory and chunksByKind of every memory kind, and the whole chunk audit (search, chunks, node,
 neighbors, path, evidencePack, agentContext) runs over the memory documents. Each path is
 compared with its rule applied to the rows read straight from the tables: nothing outside it
 ever comes back, and where the rule is exact, everything inside it does.
@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from kenning.domain.access.scope import Scope
 from tests.support.graphql_api import Api
 from tests.support.leaks.audit import Audit, as_scope, audit_reader
-from tests.support.leaks.corpus import Reader, readers
+from tests.support.leaks.corpus import Reader, readers, tag
 from tests.support.leaks.ground_truth import Stored, fresh, snapshot
 from tests.support.leaks.memory import (
     KNOWLEDGE as KNOWLEDGE_ITEMS,
@@ -39,7 +39,12 @@ from tests.support.leaks.memory import (
     serials,
     write_memory,
 )
-from tests.support.leaks.memory_paths import HISTORY_PAGE, document, memory_fields
+from tests.support.leaks.memory_paths import (
+    HISTORY_PAGE,
+    document,
+    memory_fields,
+    procedure_histories,
+)
 from tests.support.leaks.memory_rows import MemoryRows, memory_rows, session_of
 from tests.support.leaks.read_paths import Probe, execute
 
@@ -117,6 +122,9 @@ class MemoryTruth:
     def error_of(self, path: str, arg: str) -> str | None:
         if path == "sessionMemory" and not self.reader.client_id:
             return "FORBIDDEN"
+        if path == "procedureHistory":  # another client's procedure is one it never had
+            client = self.reader.client_id
+            return None if client == self.rows.procedures[int(arg)]["client_id"] else "NOT_FOUND"
         if path in ("rules", "ruleHistory"):
             if not self.reader.client_id:
                 return "BAD_USER_INPUT"
@@ -208,6 +216,13 @@ class MemoryTruth:
         assert {serials(c).pop() for c in current} <= {s for c in got for s in serials(c)}, (
             self.who, alias, "a visible item's current version is missing")  # fmt: skip
 
+    def _procedureHistory(self, value: Any, arg: str, alias: str) -> None:
+        """Only the reader's own client's procedure, its current version among them."""
+        row = self.rows.procedures[int(arg)]
+        home = tag(Scope(row["client_id"]))
+        assert all(home in v["description"] for v in value["nodes"]), (self.who, alias, value)
+        assert value["nodes"][0]["description"] == row["description"], (self.who, alias, value)
+
     def _changes(self, value: Any, arg: str, alias: str) -> None:
         """Every change is of an item the reader could read: what it held before and after
         carries the home tag of the item's scope (checked by the tag scan)."""
@@ -227,7 +242,7 @@ async def audit_memory(api: Api, rows: MemoryRows, stored: Stored, reader: Reade
     who = f"{reader} reading as {scope.describe()}"
     truth = MemoryTruth(rows, stored, scope, who)
     variables = {"s": reader_input(reader.narrow)}
-    for alias, field in memory_fields():
+    for alias, field in [*memory_fields(), *procedure_histories(rows)]:
         result = await execute(api, reader.principal, document(f"{alias}: {field}"), variables)
         if allowed:
             truth.check(alias, result)

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from tests.support.leaks.corpus import PROJECTS
 from tests.support.leaks.memory import KNOWLEDGE as KNOWLEDGE_ITEMS
 from tests.support.leaks.memory import RULE_KEYS, TRIGGERS
+from tests.support.leaks.memory_rows import MemoryRows
 
 S = "fragment S on ScopeInfo { clientId projectId groupId }"
 RULE = "{ ruleKey projectId version content description createdBy }"
@@ -60,6 +61,16 @@ def memory_fields() -> Iterator[tuple[str, str]]:
                 f'chunksByKind(kind: "{kind}", limit: 100, scope: $s) '
                 "{ __typename id kind content sourceUrn scope { ...S } }"
             ),
+        )
+
+
+def procedure_histories(rows: MemoryRows) -> Iterator[tuple[str, str]]:
+    """``procedureHistory`` of every stored procedure, by its index in ``rows``."""
+    for i, row in enumerate(rows.procedures):
+        yield (
+            f"procedureHistory_{i}",
+            f'procedureHistory(id: "{row["id"]}", first: 50, scope: $s) '
+            "{ nodes { version description } }",
         )
 
 
