@@ -4,8 +4,9 @@ Random agent keys (three clients, projects, groups) store user knowledge, sessio
 (some promoted), procedures, hard rules (some deleted) and task outcomes; random readers
 (global, client-wide, group and project keys of every client; ui, agent and admin roles;
 narrowed or not) read userContext, sessionMemory, procedures, procedureHistory of every
-stored procedure, rules, ruleHistory and chunksByKind of every memory kind, and the whole chunk audit (search, chunks, node,
-neighbors, path, evidencePack, agentContext) runs over the memory documents. Each path is
+stored procedure, rules, ruleHistory and chunksByKind of every memory kind, and the whole
+chunk audit (search, chunks, node, neighbors, path, evidencePack, agentContext) runs over
+the memory documents. Each path is
 compared with its rule applied to the rows read straight from the tables: nothing outside it
 ever comes back, and where the rule is exact, everything inside it does.
 """
