@@ -143,5 +143,6 @@ class RevocationFeed:
                 lost = True
                 backoff = min(backoff * 2, _MAX_BACKOFF)
             finally:
-                with contextlib.suppress(RedisError, OSError):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                # Bounded: closing waits on the socket, and a stop must not hang on it.
+                with contextlib.suppress(RedisError, OSError, TimeoutError):
+                    await asyncio.wait_for(pubsub.aclose(), _PUBLISH_SECONDS)  # type: ignore[no-untyped-call]
