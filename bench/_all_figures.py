@@ -184,6 +184,17 @@ def find_nodes(data: dict[str, Any]) -> list[Figure]:
             for form, f in data["forms"].items()]  # fmt: skip
 
 
+def mcp(data: dict[str, Any]) -> list[Figure]:
+    """A search through MCP over HTTP against GraphQL, and what ``kenning mcp`` (stdio) adds."""
+    p50 = {path: value["p50_ms"] for path, value in data["latency"].items()}
+    return [
+        Figure("search p50, MCP tool over HTTP", "ms", p50["mcp_http"], p50["graphql"], "GraphQL",
+               Goal("ratio", most=1.1)),
+        Figure("search p50 added by the stdio proxy", "ms", p50["mcp_stdio"] - p50["mcp_http"],
+               goal=Goal("figure", most=2)),
+    ]  # fmt: skip
+
+
 def extraction(data: dict[str, Any]) -> list[Figure]:
     """Kenning's own cost per chunk, against a plain script, and re-ingest model calls."""
     found = []
@@ -245,6 +256,7 @@ EXTRACTS: dict[str, Extract] = {
     "agent_context": agent_context,
     "memory_truth": memory_truth,
     "find_nodes": find_nodes,
+    "mcp": mcp,
     "extraction": extraction,
     "files": files,
     "crawl": crawl,

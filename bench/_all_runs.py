@@ -55,6 +55,7 @@ RUNS = (
         ("--entities", "150", "--queries", "50")),
     Run("find_nodes", "bench.find_nodes", "find_nodes.json", "find_nodes", (),
         ("--queries", "50")),
+    Run("mcp", "bench.mcp", "mcp.json", "mcp", (), ("--queries", "50")),
     Run("extraction", "bench.extraction", "extraction.json", "extraction", (),
         ("--copies", "1")),
     Run("files", "bench.files", "files.json", "files", (),

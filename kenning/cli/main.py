@@ -12,6 +12,7 @@ from kenning.cli.group import KenningGroup, PlainCommand
 from kenning.cli.ingest_files import ingest_command
 from kenning.cli.ingest_repo import ingest_repo_command
 from kenning.cli.keys import keys_app
+from kenning.cli.mcp_stdio import mcp_command
 from kenning.cli.migrate import migrate_command
 from kenning.cli.projects import projects_app
 from kenning.cli.router import router_app
@@ -75,6 +76,9 @@ app.command(
 app.command("crawl", cls=PlainCommand, short_help="Crawl a web site through a running server.")(
     crawl_command
 )
+app.command(
+    "mcp", cls=PlainCommand, short_help="Serve the MCP tools on stdio, forwarding to a server."
+)(mcp_command)
 app.add_typer(
     router_app, name="router", short_help="Run the model router alone, or fake backends (demo)."
 )

@@ -1,0 +1,129 @@
+"""MCP benchmark: a search through MCP, over HTTP (``/mcp``) and over stdio (``kenning mcp``
+forwarding to ``/mcp``), against the same search through GraphQL, on the read benchmark's
+corpus (``bench.read``'s database, built the same way when missing).
+
+Run from the repository root::
+
+    .venv/bin/python -m bench.mcp [--queries 300]
+
+Each query goes three ways in turn, rotating which goes first: ``graphql`` posts
+``search`` to the server, ``mcp_http`` calls ``search_knowledge`` in one MCP session to the
+same server, ``mcp_stdio`` calls it through a ``kenning mcp`` process. All three must return
+the same chunk ids. Reported: p50 of each, MCP over HTTP against GraphQL, and what the stdio
+hop adds (stdio p50 minus HTTP p50). Results go to stdout and ``bench/results/mcp.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import uvloop
+from mcp.client import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from bench._processes import running_server
+from bench._read_corpus import READER, Spec, search_queries
+from bench._read_data import PREFIX, bench_settings, load, recreate, stale_reason
+from bench._read_measure import interleaved
+from bench._read_server import SERVE
+from kenning.domain.access.principal import Role
+from kenning.settings import Settings
+from kenning.storage.access.api_keys import PgApiKeys
+from kenning.storage.db.pool import create_pool
+from tests.support.mcp_session import mcp_session
+
+RESULTS = Path(__file__).resolve().parents[1] / "bench" / "results" / "mcp.json"
+KENNING = str(Path(sys.executable).with_name("kenning"))
+KEY_LABEL = "bench-mcp"
+LIMIT = 10
+SEARCH = """query($q: String!, $limit: Int!) { search(query: $q, mode: KEYWORD, limit: $limit) {
+  ... on SearchSuccess { hits { chunk { id } } } } }"""
+
+
+def _ids(result: Any) -> list[str]:
+    """The chunk ids of a ``search_knowledge`` result."""
+    assert not result.is_error, result
+    return [hit["chunk"]["id"] for hit in result.structured_content["hits"]]
+
+
+async def measure(settings: Settings, spec: Spec, queries: int) -> dict[str, Any]:
+    """p50 and CPU per path, and how many queries all three answered alike."""
+    pool = await create_pool(settings)
+    try:
+        await pool.execute("DELETE FROM api_keys WHERE label = $1", KEY_LABEL)
+        key, _ = await PgApiKeys(pool).create(READER, Role.AGENT, KEY_LABEL)
+        texts = search_queries(spec, queries + 20, salt=7)
+        async with running_server(settings, key, command=SERVE) as server:
+            url = f"http://127.0.0.1:{server.port}"
+            params = StdioServerParameters(
+                command=KENNING, args=["mcp", "--url", url], env={"KENNING_API_KEY": key}
+            )
+            async with (
+                mcp_session(url, key) as http,
+                stdio_client(params) as (read, write),
+                ClientSession(read, write) as stdio,
+            ):
+                await stdio.initialize()
+
+                async def graphql(text: str) -> list[str]:
+                    answer = await server.client.post(
+                        "/graphql", json={"query": SEARCH, "variables": {"q": text, "limit": LIMIT}}
+                    )
+                    return [h["chunk"]["id"] for h in answer.json()["data"]["search"]["hits"]]
+
+                def tool(session: ClientSession) -> Any:
+                    async def call(text: str) -> list[str]:
+                        arguments = {"query": text, "mode": "KEYWORD", "limit": LIMIT}
+                        return _ids(await session.call_tool("search_knowledge", arguments))
+
+                    return call
+
+                paths = {"graphql": graphql, "mcp_http": tool(http), "mcp_stdio": tool(stdio)}
+                await interleaved(paths, texts[:20], pool)  # warm
+                run = await interleaved(paths, texts[20:], pool, server.pid)
+    finally:
+        await pool.close()
+    answers = [run.answers[path] for path in ("graphql", "mcp_http", "mcp_stdio")]
+    agree = sum(a == b == c for a, b, c in zip(*answers, strict=True))
+    return {
+        "latency": {path: asdict(value) for path, value in run.latency.items()},
+        "cpu": {path: asdict(value) for path, value in run.cpu.items()},
+        "agree": agree,
+        "queries": queries,
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--queries", type=int, default=300, help="per path")
+    parser.add_argument("--output", type=Path, default=RESULTS)
+    args = parser.parse_args(argv)
+    spec = Spec()
+    settings = bench_settings(PREFIX, spec.dim)
+    reason = asyncio.run(stale_reason(settings, spec))
+    if reason is not None:
+        print(f"building the data ({reason}) ...", file=sys.stderr)
+        recreate(settings)
+        print(f"built: {asyncio.run(load(settings, spec))}", file=sys.stderr)
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        report = runner.run(measure(settings, spec, args.queries))
+    p50 = {path: report["latency"][path]["p50_ms"] for path in report["latency"]}
+    print(
+        f"search p50: graphql {p50['graphql']:.2f} ms, mcp over http {p50['mcp_http']:.2f} ms "
+        f"(x{p50['mcp_http'] / p50['graphql']:.2f}), mcp over stdio {p50['mcp_stdio']:.2f} ms "
+        f"(+{p50['mcp_stdio'] - p50['mcp_http']:.2f} ms); agree {report['agree']}/{args.queries}"
+    )
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(json.dumps(report, indent=2) + "\n")
+    print(f"wrote {args.output}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
