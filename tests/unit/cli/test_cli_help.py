@@ -15,6 +15,7 @@ COMMANDS = [
     ["ingest"],
     ["ingest-repo"],
     ["crawl"],
+    ["mcp"],
     ["schema"],
     ["router"],
     ["router", "demo"],
@@ -67,8 +68,8 @@ def test_top_level_help_lists_every_command_in_one_line_each() -> None:
     commands = text.split("Commands:", 1)[1].split("\n\n", 1)[0].strip().splitlines()
     names = [line.split()[0] for line in commands]
     assert names == [
-        "serve", "migrate", "worker", "ingest", "ingest-repo", "crawl", "schema", "router",
-        "keys", "projects", "stack",
+        "serve", "migrate", "worker", "ingest", "ingest-repo", "crawl", "mcp", "schema",
+        "router", "keys", "projects", "stack",
     ]  # fmt: skip
     assert not any(line.rstrip().endswith("...") for line in commands)
     assert "KENNING_*" in flat(text)
