@@ -171,13 +171,17 @@ def _router_routes(
     )
 
 
+# What an MCP client in a browser sends to /mcp beside the key (Streamable HTTP).
+MCP_HEADERS = ("mcp-protocol-version", "mcp-session-id", "last-event-id")
+
+
 def _allow_origins(app: Starlette, origins: list[str]) -> None:
     app.add_middleware(
         CORSMiddleware,
         allow_origins=origins,
         allow_methods=["GET", "POST", "OPTIONS"],
-        allow_headers=["authorization", "content-type", *PREFLIGHT_HEADERS],
-        expose_headers=["x-request-id", "x-kenning-worker"],
+        allow_headers=["authorization", "content-type", *PREFLIGHT_HEADERS, *MCP_HEADERS],
+        expose_headers=["x-request-id", "x-kenning-worker", "mcp-session-id"],
         max_age=600,
     )
 

@@ -55,6 +55,27 @@ def test_a_ui_on_an_allowed_origin_passes_preflight_and_reads(cors_server: Serve
     assert "x-request-id" in answer.headers["access-control-expose-headers"].lower()
 
 
+def test_a_browser_mcp_client_passes_preflight_and_calls_a_tool(cors_server: Server) -> None:
+    headers = "authorization, content-type, mcp-protocol-version, mcp-session-id"
+    preflight = httpx.options(
+        f"{cors_server.url}/mcp", headers={**PREFLIGHT, "Access-Control-Request-Headers": headers}
+    )
+    assert preflight.status_code == 200, preflight.text
+    allowed = preflight.headers["access-control-allow-headers"].lower()
+    assert "mcp-protocol-version" in allowed and "mcp-session-id" in allowed
+    answer = httpx.post(
+        f"{cors_server.url}/mcp",
+        json={"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "browser", "version": "1"}}},
+        headers={**cors_server.headers, "Origin": UI, "mcp-protocol-version": "2025-06-18",
+                 "Accept": "application/json, text/event-stream"},
+    )  # fmt: skip
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["result"]["serverInfo"]["name"] == "kenning"
+    assert answer.headers["access-control-allow-origin"] == UI
+
+
 def test_other_origins_are_refused(cors_server: Server) -> None:
     other = {**PREFLIGHT, "Origin": "http://evil.example.test"}
     refused = httpx.options(f"{cors_server.url}/graphql", headers=other)
