@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from starlette.requests import Request
@@ -32,6 +33,10 @@ class Caller:
 
     runtime: Runtime
     principal: Principal
+
+
+# The caller of the request under way: set by ``KeyGate`` around the MCP transport.
+_current: ContextVar[Caller | None] = ContextVar("kenning_mcp_caller", default=None)
 
 
 class KeyGate:
@@ -58,7 +63,11 @@ class KeyGate:
             await admitted(scope, receive, send)
             return
         scope[CALLER] = admitted
-        await self._app(scope, receive, send)
+        token = _current.set(admitted)
+        try:
+            await self._app(scope, receive, send)
+        finally:
+            _current.reset(token)
 
     async def _admit(self, request: Request) -> Caller | Response:
         runtime = self._holder.get("runtime")
@@ -83,6 +92,12 @@ class KeyGate:
                 "the API key is not valid (unknown or revoked)", f'{REALM}, error="invalid_token"'
             )
         return Caller(runtime, principal)
+
+
+def current_caller() -> Caller | None:
+    """The caller of the request being answered, for what the SDK gives no request context
+    (a static resource); None outside a request ``KeyGate`` admitted."""
+    return _current.get()
 
 
 def _unauthorized(message: str, challenge: str) -> Response:

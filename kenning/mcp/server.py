@@ -38,6 +38,7 @@ from kenning.mcp import (
 )
 from kenning.mcp.auth import KeyGate
 from kenning.mcp.calls import storable_arguments
+from kenning.mcp.resources import add_resources
 from kenning.mcp.tool_spec import ToolSpec
 from kenning.runtime import Runtime
 
@@ -81,6 +82,7 @@ def build_server() -> MCPServer:
                 open_world_hint=False,
             ),
         )
+    add_resources(server)
     return server
 
 
