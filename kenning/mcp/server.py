@@ -40,6 +40,7 @@ from kenning.mcp.auth import KeyGate
 from kenning.mcp.calls import storable_arguments
 from kenning.mcp.resources import add_resources
 from kenning.mcp.tool_spec import ToolSpec
+from kenning.mcp.tool_text import light_text
 from kenning.runtime import Runtime
 
 Lifespan = Callable[[Starlette], AbstractAsyncContextManager[None]]
@@ -71,8 +72,8 @@ def build_server() -> MCPServer:
     server: MCPServer = MCPServer("kenning", instructions=INSTRUCTIONS, version=__version__)
     for spec in TOOLS:
         server.add_tool(
-            # Here rather than per tool, so a new tool cannot miss the check.
-            storable_arguments(spec.function),
+            # Here rather than per tool, so a new tool cannot miss the check or the text.
+            light_text(spec.name, storable_arguments(spec.function)),
             name=spec.name,
             description=spec.description,
             annotations=ToolAnnotations(

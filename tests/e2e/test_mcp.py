@@ -5,6 +5,7 @@ clients."""
 from __future__ import annotations
 
 import asyncio
+import json
 import uuid
 from dataclasses import dataclass
 from typing import Any
@@ -224,6 +225,18 @@ async def test_each_tool_calls_its_use_case(server: Server, keys: Keys) -> None:
     assert "blue-green" in context["text"]
     assert "No Friday deploys" in context["text"]  # the rules section
     assert "db:pelican" in context["text"]  # the entity's edge
+
+
+async def test_a_model_reads_the_prompt_and_the_hits_not_json(server: Server, keys: Keys) -> None:
+    await _write_as_client_a(server, keys)
+    async with mcp_session(server.url, keys.agent_a) as session:
+        context = await session.call_tool("get_context", {"query": "deploy quokkaline?"})
+        search = await session.call_tool("search_knowledge", {"query": "quokkaline blue-green"})
+    assert isinstance(context.structured_content, dict)
+    assert error_text(context) == context.structured_content["text"]
+    assert len(error_text(context)) < len(json.dumps(context.structured_content))
+    text = error_text(search)
+    assert text.startswith("1. doc:mcp-runbook (") and "null" not in text, text
 
 
 @pytest.mark.parametrize("which", ["agent_b", "reader_b"])
