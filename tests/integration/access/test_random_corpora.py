@@ -3,7 +3,7 @@
 Vector search answers three ways: the HNSW walk, the exact scan of ``chunk_vectors`` (which
 the tests' hash embedder's unrelated vectors send nearly every query to) and resident copies
 of the reader's clients' rows (warmed before each reader's reads). The property runs once
-with each.
+with each; the MCP read tools are audited beside GraphQL's paths in the HNSW walk's run.
 """
 
 from __future__ import annotations
@@ -88,12 +88,14 @@ def scenarios(draw: st.DrawFn) -> Scenario:
 )
 @given(scenario=scenarios())
 async def test_no_read_path_shows_a_reader_what_its_scope_hides(
-    api: Api, runtime: Runtime, scenario: Scenario
+    api: Api, runtime: Runtime, scenario: Scenario, request: pytest.FixtureRequest
 ) -> None:
+    # The MCP read tools call the same use cases: one way of vector search audits them.
+    mcp = request.node.callspec.params["runtime"] == "hnsw-walk"
     await fresh(api)
     await write_corpus(api, scenario.docs)
     stored = await snapshot(api)
     for reader in scenario.readers:
         narrow = reader.narrow if reader.narrow is not None and reader.allowed else None
         await runtime.chunk_index.warm(narrow or reader.principal.scope)
-        await audit_reader(api, stored, reader, scenario.probe)
+        await audit_reader(api, stored, reader, scenario.probe, mcp=mcp)
