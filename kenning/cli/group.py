@@ -25,6 +25,10 @@ class KenningGroup(TyperGroup):
     def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
+        except typer.BadParameter as error:
+            # Typer checks a choice with pydantic, whose message starts with its error type.
+            error.message = error.message.removeprefix("Value error, ")
+            raise
         except (typer.Exit, typer.Abort, typer.TyperException):
             raise
         except Exception as error:

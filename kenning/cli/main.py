@@ -35,6 +35,8 @@ app = typer.Typer(
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
     epilog=EXIT_CODES,
+    # Inherited by every command and group below.
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 

@@ -100,3 +100,19 @@ def test_a_port_out_of_range_is_a_usage_error() -> None:
     result = run("serve", "--port", "70000")
     assert result.exit_code == 2
     assert "70000 is not a TCP port (0 to 65535)" in result.stderr
+
+
+@pytest.mark.parametrize("command", [[], ["keys", "create"], ["stack", "up"]], ids=" ".join)
+def test_dash_h_is_help(command: list[str]) -> None:
+    short, long = run(*command, "-h"), run(*command, "--help")
+    assert short.exit_code == long.exit_code == 0, short.output
+    assert short.stdout == long.stdout and short.stdout.startswith("Usage: ")
+
+
+def test_a_bad_choice_names_the_option_and_the_choices_only() -> None:
+    result = run("keys", "create", "--client", "c", "--role", "wizard")
+    assert result.exit_code == 2
+    [line] = [line for line in result.output.splitlines() if line.startswith("Error:")]
+    assert (
+        line == "Error: Invalid value for '--role': 'wizard' is not one of 'ui', 'agent', 'admin'."
+    )
