@@ -1,0 +1,133 @@
+"""kenning-client against a real server: the sync client ingests and searches with typed
+results; a refusal is a typed error member naming its field; a wrong key raises; the async
+client uploads a file (ingestFile), follows its job over the ingestionProgress subscription
+to INDEXED, and reads the queueStatus subscription's snapshot."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import uuid
+from collections.abc import AsyncGenerator
+
+import pytest
+from kenning_client import (
+    ErrorCode,
+    FileProblem,
+    GraphQLClientHttpError,
+    IngestFileIngestFileFileRejected,
+    IngestFileIngestFileIngestFileSuccess,
+    IngestFileInput,
+    IngestIngestIngestSuccess,
+    IngestInput,
+    JobStatus,
+    SearchMode,
+    SearchSearchSearchSuccess,
+    SearchSearchValidationError,
+    Upload,
+    connect,
+    connect_async,
+)
+
+from kenning.domain.access.principal import Role
+from kenning.domain.access.scope import Scope
+from kenning.settings import Settings
+from tests.support.file_samples import text_pdf
+from tests.support.server_process import Server, create_key
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+def tenant_key(server: Server, migrated_settings: Settings) -> str:
+    """An agent key of a client of its own, so searches see only this test's documents."""
+    tenant = f"pyclient-{uuid.uuid4().hex[:8]}"
+    return asyncio.run(create_key(migrated_settings, Scope(tenant), Role.AGENT))
+
+
+def test_the_sync_client_ingests_and_searches(server: Server, tenant_key: str) -> None:
+    with connect(server.url, tenant_key) as kenning:
+        stored = kenning.ingest(
+            IngestInput(
+                source_urn="doc:release-train",
+                kind="note",
+                content="The release train leaves every second Thursday at noon.",
+                tags=["ops"],
+            )
+        ).ingest
+        assert isinstance(stored, IngestIngestIngestSuccess), stored
+        assert stored.chunks and stored.content_hash
+
+        found = kenning.search("release train thursday", mode=SearchMode.KEYWORD, limit=3)
+    assert isinstance(found.search, SearchSearchSearchSuccess), found.search
+    hit = found.search.hits[0]
+    assert hit.source_urn == "doc:release-train"
+    assert "second Thursday" in hit.chunk.content
+    assert hit.chunk.tags == ["ops"] and 0 < hit.score <= 1
+
+
+def test_a_refusal_is_a_typed_error_member_naming_its_field(
+    server: Server, tenant_key: str
+) -> None:
+    with connect(server.url, tenant_key) as kenning:
+        refused = kenning.search("anything", limit=0).search
+    assert isinstance(refused, SearchSearchValidationError), refused
+    assert refused.code is ErrorCode.INVALID
+    assert refused.field == "limit" and "between 1 and" in refused.message
+
+
+def test_a_wrong_key_raises_with_the_status(server: Server) -> None:
+    with connect(server.url, "kn_not-a-key") as kenning, pytest.raises(GraphQLClientHttpError) as e:
+        kenning.viewer()
+    assert e.value.status_code == 401
+
+
+@pytest.fixture
+async def working_key(working_server: Server, migrated_settings: Settings) -> str:
+    return await create_key(migrated_settings, Scope(f"pyfile-{uuid.uuid4().hex[:8]}"), Role.AGENT)
+
+
+async def test_an_upload_is_followed_to_indexed_over_the_subscription(
+    working_server: Server, working_key: str
+) -> None:
+    pdf = text_pdf(["Backups are restored every Friday as a drill."])
+    async with connect_async(working_server.url, working_key) as kenning:
+        upload = Upload("drill.pdf", io.BytesIO(pdf), "application/pdf")
+        queued = (await kenning.ingest_file(upload, IngestFileInput(tags=["ops"]))).ingest_file
+        assert isinstance(queued, IngestFileIngestFileIngestFileSuccess), queued
+        assert queued.file.media_type == "application/pdf"
+        assert queued.file.source_urn == "file:drill.pdf" and queued.file.size == len(pdf)
+
+        seen = [e.ingestion_progress async for e in kenning.ingestion_progress(queued.job.job_id)]
+        assert seen[-1].status is JobStatus.INDEXED, seen
+        assert all(job.id == queued.job.job_id for job in seen)
+
+        found = await kenning.search("backups restored friday", mode=SearchMode.KEYWORD)
+        assert isinstance(found.search, SearchSearchSearchSuccess)
+        assert [hit.source_urn for hit in found.search.hits][:1] == ["file:drill.pdf"]
+
+
+async def test_a_file_of_no_known_type_is_rejected_with_its_problem(
+    working_server: Server, working_key: str
+) -> None:
+    async with connect_async(working_server.url, working_key) as kenning:
+        blob = Upload("blob.bin", io.BytesIO(b"\x00\x01\x02\xff" * 64), "application/octet-stream")
+        rejected = (await kenning.ingest_file(blob)).ingest_file
+    assert isinstance(rejected, IngestFileIngestFileFileRejected), rejected
+    assert rejected.problem is FileProblem.UNSUPPORTED_TYPE
+
+
+async def test_the_queue_status_subscription_opens_with_a_snapshot(
+    working_server: Server, working_key: str
+) -> None:
+    async with connect_async(working_server.url, working_key) as kenning:
+        stream = kenning.queue_status(first=5)
+        assert isinstance(stream, AsyncGenerator)
+        try:
+            snapshot = (await anext(stream)).queue_status
+        finally:
+            await stream.aclose()
+    assert snapshot.at.tzinfo is not None
+    assert snapshot.degraded is False
+    assert snapshot.workers_alive is not None and snapshot.workers_alive >= 2
+    assert len(snapshot.queued) <= 5
