@@ -10,7 +10,7 @@ Everything under ``generated/`` is written by ``scripts/client_codegen.sh`` from
 ``schema.graphql`` and ``queries/*.graphql``; never edit it by hand.
 """
 
-from kenning_client.connect import connect, connect_async
+from kenning_client.connect import PREFLIGHT, async_client_over, connect, connect_async
 from kenning_client.generated import *  # noqa: F403 - the generated models, enums, inputs, errors
 from kenning_client.generated import __all__ as _generated
 from kenning_client.generated.base_client import BaseClient
@@ -18,4 +18,13 @@ from kenning_client.generated.client import KenningClient
 
 __version__ = "0.1.0"
 
-__all__ = [*_generated, "BaseClient", "KenningClient", "__version__", "connect", "connect_async"]
+__all__ = [
+    *_generated,
+    "PREFLIGHT",
+    "BaseClient",
+    "KenningClient",
+    "__version__",
+    "async_client_over",
+    "connect",
+    "connect_async",
+]

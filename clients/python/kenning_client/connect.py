@@ -39,17 +39,18 @@ def connect(url: str, api_key: str, *, timeout: float = 120) -> KenningClient:
     return KenningClient(url="/graphql", http_client=cast(SyncHttp, http))
 
 
-def connect_async(
-    url: str, api_key: str, *, timeout: float = 120, http_client: httpx.AsyncClient | None = None
-) -> AsyncKenningClient:
-    """The async client of the server at ``url``, with subscriptions. ``http_client`` (its
-    own base URL and headers) replaces the one made here, e.g. an app's ASGI transport."""
-    http = http_client or httpx.AsyncClient(
-        base_url=url, headers=_headers(api_key), timeout=timeout
-    )
+def connect_async(url: str, api_key: str, *, timeout: float = 120) -> AsyncKenningClient:
+    """The async client of the server at ``url``, with subscriptions."""
+    http = httpx.AsyncClient(base_url=url, headers=_headers(api_key), timeout=timeout)
+    return async_client_over(http, api_key)
+
+
+def async_client_over(http: httpx.AsyncClient, api_key: str = "") -> AsyncKenningClient:
+    """The async client over ``http``, whose base URL is the server's origin and whose headers
+    carry the key (e.g. an app's ASGI transport in tests); ``api_key`` opens subscriptions."""
     return AsyncKenningClient(
         url="/graphql",
         http_client=cast(AsyncHttp, http),
-        ws_url=_ws_url(url),
+        ws_url=_ws_url(str(http.base_url)),
         ws_connection_init_payload={"Authorization": f"Bearer {api_key}"},
     )
