@@ -1,7 +1,8 @@
 """kenning-client against a real server: the sync client ingests and searches with typed
 results; a refusal is a typed error member naming its field; a wrong key raises; the async
 client uploads a file (ingestFile), follows its job over the ingestionProgress subscription
-to INDEXED, and reads the queueStatus subscription's snapshot."""
+to INDEXED, and reads the queueStatus subscription's snapshot; ``kenning ingest`` goes
+through it with its summary and exit codes."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import asyncio
 import io
 import uuid
 from collections.abc import AsyncGenerator
+from pathlib import Path
 
 import pytest
 from kenning_client import (
@@ -32,6 +34,7 @@ from kenning_client import (
 from kenning.domain.access.principal import Role
 from kenning.domain.access.scope import Scope
 from kenning.settings import Settings
+from tests.support.cli_runner import run
 from tests.support.file_samples import text_pdf
 from tests.support.server_process import Server, create_key
 
@@ -131,3 +134,20 @@ async def test_the_queue_status_subscription_opens_with_a_snapshot(
     assert snapshot.degraded is False
     assert snapshot.workers_alive is not None and snapshot.workers_alive >= 2
     assert len(snapshot.queued) <= 5
+
+
+def test_kenning_ingest_goes_through_the_client(
+    working_server: Server, migrated_settings: Settings, tmp_path: Path
+) -> None:
+    key = asyncio.run(
+        create_key(migrated_settings, Scope(f"pycli-{uuid.uuid4().hex[:8]}"), Role.AGENT)
+    )
+    (tmp_path / "notes.md").write_text("# Notes\n\nDeploy on Tuesdays.\n")
+    (tmp_path / "blob.bin").write_bytes(b"\x00\x01\x02\xff" * 64)
+    server = ("--url", working_server.url, "--api-key", key)
+    done = run("ingest", str(tmp_path / "notes.md"), *server)
+    assert done.exit_code == 0, done.output
+    assert "INDEXED" in done.output and "text/markdown" in done.output, done.output
+    failed = run("ingest", str(tmp_path / "blob.bin"), *server)
+    assert failed.exit_code == 1, failed.output
+    assert "FAILED" in failed.output and "UNSUPPORTED_TYPE" in failed.output, failed.output
