@@ -48,7 +48,7 @@ async def with_client(client: AsyncKenningClient, input: dict[str, Any]) -> dict
     scope = input.get("scope")
     if not scope or scope.get("clientId"):
         return input
-    viewer = (await client.viewer()).viewer
+    viewer = await client.viewer()
     return {**input, "scope": {**scope, "clientId": viewer.scope.client_id}}
 
 
@@ -63,13 +63,13 @@ async def crawl_site(
     """Request the crawl and follow its job, calling ``on_progress`` with each new count;
     ``typer.BadParameter`` naming the field on a refusal."""
     request = CrawlInput.model_validate(await with_client(client, input))
-    handle = (await client.crawl(request)).crawl
+    handle = await client.crawl(request)
     if not isinstance(handle, CrawlCrawlIngestionHandle):
         raise typer.BadParameter(f"{handle.field}: {handle.message}")
     run = CrawlRun(handle.job_id, handle.status.value)
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
-        job = (await client.ingestion_status(run.job_id)).ingestion_status
+        job = await client.ingestion_status(run.job_id)
         if job is None:
             return CrawlRun(run.job_id, "MISSING", run.progress)
         run.status, run.error = job.status.value, job.last_error

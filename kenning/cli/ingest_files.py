@@ -76,7 +76,7 @@ async def upload(client: AsyncKenningClient, run: FileRun, options: dict[str, An
     file = Upload(run.path.name, io.BytesIO(run.path.read_bytes()), "application/octet-stream")
     input = IngestFileInput.model_validate(options) if options else None
     try:
-        result = (await client.ingest_file(file, input, headers=PREFLIGHT)).ingest_file
+        result = await client.ingest_file(file, input, headers=PREFLIGHT)
     except GraphQLClientError as refused:
         run.status, run.error = "FAILED", str(refused)[:200]
         return
@@ -92,7 +92,7 @@ async def upload(client: AsyncKenningClient, run: FileRun, options: dict[str, An
 async def follow(client: AsyncKenningClient, run: FileRun, every: float = 0.25) -> None:
     """Poll the run's job until it ends; then read the chunk count from its document node."""
     while run.job_id is not None:
-        job = (await client.ingestion_status(run.job_id)).ingestion_status
+        job = await client.ingestion_status(run.job_id)
         if job is None:
             run.status, run.error = "FAILED", "the job is not visible to this key"
             return
@@ -102,7 +102,7 @@ async def follow(client: AsyncKenningClient, run: FileRun, every: float = 0.25) 
             break
         await asyncio.sleep(every)
     if run.status in DONE:
-        node = (await client.node(document_key(run.source_urn))).node
+        node = await client.node(document_key(run.source_urn))
         run.chunks = node.properties.get("chunks") if node else None
 
 

@@ -43,14 +43,14 @@ async def ingest_repository(
     """Request the ingest and follow its job: the final status and the last run's counts
     (empty when the job did not finish INDEXED). ``typer.BadParameter`` on a refusal."""
     request = IngestRepositoryInput.model_validate(input)
-    handle = (await client.ingest_repository(request)).ingest_repository
+    handle = await client.ingest_repository(request)
     if not isinstance(handle, IngestRepositoryIngestRepositoryIngestionHandle):
         raise typer.BadParameter(f"{handle.field}: {handle.message}")
     if handle.status == "SKIPPED":
         return "SKIPPED_DUPLICATE", {}
     deadline = time.monotonic() + within
     while True:
-        job = (await client.ingestion_status(handle.job_id)).ingestion_status
+        job = await client.ingestion_status(handle.job_id)
         if job is None or job.status in FINISHED:
             break
         if time.monotonic() > deadline:
@@ -66,7 +66,7 @@ async def ingest_repository(
 async def last_run(client: AsyncKenningClient, state_urn: str) -> dict[str, Any]:
     """The counts the branch node of ``code:<repo>@<branch>`` keeps of its last run."""
     repository, _, branch = state_urn.removeprefix("code:").partition("@")
-    node = (await client.node(f"branch:{repository}/{branch}")).node
+    node = await client.node(f"branch:{repository}/{branch}")
     properties = (node.properties if node else None) or {}
     run: dict[str, Any] = properties.get("lastRun") or {}
     return {"commit": properties.get("lastCommit"), **run}

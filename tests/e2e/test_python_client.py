@@ -57,13 +57,13 @@ def test_the_sync_client_ingests_and_searches(server: Server, tenant_key: str) -
                 content="The release train leaves every second Thursday at noon.",
                 tags=["ops"],
             )
-        ).ingest
+        )
         assert isinstance(stored, IngestIngestIngestSuccess), stored
         assert stored.chunks and stored.content_hash
 
         found = kenning.search("release train thursday", mode=SearchMode.KEYWORD, limit=3)
-    assert isinstance(found.search, SearchSearchSearchSuccess), found.search
-    hit = found.search.hits[0]
+    assert isinstance(found, SearchSearchSearchSuccess), found
+    hit = found.hits[0]
     assert hit.source_urn == "doc:release-train"
     assert "second Thursday" in hit.chunk.content
     assert hit.chunk.tags == ["ops"] and 0 < hit.score <= 1
@@ -73,7 +73,7 @@ def test_a_refusal_is_a_typed_error_member_naming_its_field(
     server: Server, tenant_key: str
 ) -> None:
     with connect(server.url, tenant_key) as kenning:
-        refused = kenning.search("anything", limit=0).search
+        refused = kenning.search("anything", limit=0)
     assert isinstance(refused, SearchSearchValidationError), refused
     assert refused.code is ErrorCode.INVALID
     assert refused.field == "limit" and "between 1 and" in refused.message
@@ -96,18 +96,18 @@ async def test_an_upload_is_followed_to_indexed_over_the_subscription(
     pdf = text_pdf(["Backups are restored every Friday as a drill."])
     async with connect_async(working_server.url, working_key) as kenning:
         upload = Upload("drill.pdf", io.BytesIO(pdf), "application/pdf")
-        queued = (await kenning.ingest_file(upload, IngestFileInput(tags=["ops"]))).ingest_file
+        queued = await kenning.ingest_file(upload, IngestFileInput(tags=["ops"]))
         assert isinstance(queued, IngestFileIngestFileIngestFileSuccess), queued
         assert queued.file.media_type == "application/pdf"
         assert queued.file.source_urn == "file:drill.pdf" and queued.file.size == len(pdf)
 
-        seen = [e.ingestion_progress async for e in kenning.ingestion_progress(queued.job.job_id)]
+        seen = [job async for job in kenning.ingestion_progress(queued.job.job_id)]
         assert seen[-1].status is JobStatus.INDEXED, seen
         assert all(job.id == queued.job.job_id for job in seen)
 
         found = await kenning.search("backups restored friday", mode=SearchMode.KEYWORD)
-        assert isinstance(found.search, SearchSearchSearchSuccess)
-        assert [hit.source_urn for hit in found.search.hits][:1] == ["file:drill.pdf"]
+        assert isinstance(found, SearchSearchSearchSuccess)
+        assert [hit.source_urn for hit in found.hits][:1] == ["file:drill.pdf"]
 
 
 async def test_a_file_of_no_known_type_is_rejected_with_its_problem(
@@ -115,7 +115,7 @@ async def test_a_file_of_no_known_type_is_rejected_with_its_problem(
 ) -> None:
     async with connect_async(working_server.url, working_key) as kenning:
         blob = Upload("blob.bin", io.BytesIO(b"\x00\x01\x02\xff" * 64), "application/octet-stream")
-        rejected = (await kenning.ingest_file(blob)).ingest_file
+        rejected = await kenning.ingest_file(blob)
     assert isinstance(rejected, IngestFileIngestFileFileRejected), rejected
     assert rejected.problem is FileProblem.UNSUPPORTED_TYPE
 
@@ -127,7 +127,7 @@ async def test_the_queue_status_subscription_opens_with_a_snapshot(
         stream = kenning.queue_status(first=5)
         assert isinstance(stream, AsyncGenerator)
         try:
-            snapshot = (await anext(stream)).queue_status
+            snapshot = await anext(stream)
         finally:
             await stream.aclose()
     assert snapshot.at.tzinfo is not None

@@ -1,16 +1,46 @@
 from collections.abc import AsyncIterator
 from typing import Any
 
-from .agent_context import AgentContext
+from .agent_context import (
+    AgentContext,
+    AgentContextAgentContextAgentContext,
+    AgentContextAgentContextScopeError,
+    AgentContextAgentContextValidationError,
+)
 from .async_base_client import AsyncBaseClient
 from .base_model import UNSET, UnsetType, Upload
-from .crawl import Crawl
+from .crawl import (
+    Crawl,
+    CrawlCrawlIngestionHandle,
+    CrawlCrawlScopeError,
+    CrawlCrawlValidationError,
+)
 from .enums import KnowledgeCategory, SearchMode
-from .ingest import Ingest
-from .ingest_file import IngestFile
-from .ingest_repository import IngestRepository
-from .ingestion_progress import IngestionProgress
-from .ingestion_status import IngestionStatus
+from .ingest import (
+    Ingest,
+    IngestIngestConnectionRevokedError,
+    IngestIngestIngestSuccess,
+    IngestIngestScopeError,
+    IngestIngestSensitiveContentError,
+    IngestIngestValidationError,
+)
+from .ingest_file import (
+    IngestFile,
+    IngestFileIngestFileFileRejected,
+    IngestFileIngestFileIngestFileSuccess,
+    IngestFileIngestFileScopeError,
+    IngestFileIngestFileSensitiveContentError,
+    IngestFileIngestFileValidationError,
+)
+from .ingest_repository import (
+    IngestRepository,
+    IngestRepositoryIngestRepositoryIngestionHandle,
+    IngestRepositoryIngestRepositoryNotFoundError,
+    IngestRepositoryIngestRepositoryScopeError,
+    IngestRepositoryIngestRepositoryValidationError,
+)
+from .ingestion_progress import IngestionProgress, IngestionProgressIngestionProgress
+from .ingestion_status import IngestionStatus, IngestionStatusIngestionStatus
 from .input_types import (
     CrawlInput,
     IngestFileInput,
@@ -19,14 +49,32 @@ from .input_types import (
     IngestRepositoryInput,
     ScopeInput,
 )
-from .neighbors import Neighbors
-from .node import Node
-from .queue_status import QueueStatus
-from .request_ingestion import RequestIngestion
-from .search import Search
-from .store_knowledge import StoreKnowledge
-from .user_context import UserContext
-from .viewer import Viewer
+from .neighbors import Neighbors, NeighborsNeighbors
+from .node import Node, NodeNode
+from .queue_status import QueueStatus, QueueStatusQueueStatus
+from .request_ingestion import (
+    RequestIngestion,
+    RequestIngestionRequestIngestionConnectionRevokedError,
+    RequestIngestionRequestIngestionIngestionHandle,
+    RequestIngestionRequestIngestionScopeError,
+    RequestIngestionRequestIngestionSensitiveContentError,
+    RequestIngestionRequestIngestionValidationError,
+)
+from .search import (
+    Search,
+    SearchSearchScopeError,
+    SearchSearchSearchSuccess,
+    SearchSearchValidationError,
+)
+from .store_knowledge import (
+    StoreKnowledge,
+    StoreKnowledgeStoreKnowledgeScopeError,
+    StoreKnowledgeStoreKnowledgeSensitiveContentError,
+    StoreKnowledgeStoreKnowledgeStoreKnowledgeSuccess,
+    StoreKnowledgeStoreKnowledgeValidationError,
+)
+from .user_context import UserContext, UserContextUserContext
+from .viewer import Viewer, ViewerViewer
 
 
 def gql(q: str) -> str:
@@ -41,7 +89,11 @@ class AsyncKenningClient(AsyncBaseClient):
         user_key: str | UnsetType | None = UNSET,
         scope: ScopeInput | UnsetType | None = UNSET,
         **kwargs: Any,
-    ) -> AgentContext:
+    ) -> (
+        AgentContextAgentContextAgentContext
+        | AgentContextAgentContextValidationError
+        | AgentContextAgentContextScopeError
+    ):
         _query = gql("""
             query AgentContext($query: String!, $limit: Int, $userKey: String, $scope: ScopeInput) {
               agentContext(query: $query, limit: $limit, userKey: $userKey, scope: $scope) {
@@ -71,14 +123,14 @@ class AsyncKenningClient(AsyncBaseClient):
             query=_query, operation_name="AgentContext", variables=variables, **kwargs
         )
         data = self.get_data(response)
-        return AgentContext.model_validate(data)
+        return AgentContext.model_validate(data).agent_context
 
     async def node(
         self,
         key: str,
         scope: ScopeInput | UnsetType | None = UNSET,
         **kwargs: Any,
-    ) -> Node:
+    ) -> NodeNode | None:
         query = gql("""
             query Node($key: String!, $scope: ScopeInput) {
               node(key: $key, scope: $scope) {
@@ -94,7 +146,7 @@ class AsyncKenningClient(AsyncBaseClient):
             query=query, operation_name="Node", variables=variables, **kwargs
         )
         data = self.get_data(response)
-        return Node.model_validate(data)
+        return Node.model_validate(data).node
 
     async def neighbors(
         self,
@@ -103,7 +155,7 @@ class AsyncKenningClient(AsyncBaseClient):
         limit: int | UnsetType | None = UNSET,
         scope: ScopeInput | UnsetType | None = UNSET,
         **kwargs: Any,
-    ) -> Neighbors:
+    ) -> NeighborsNeighbors:
         query = gql("""
             query Neighbors($key: String!, $depth: Int, $limit: Int, $scope: ScopeInput) {
               neighbors(key: $key, depth: $depth, limit: $limit, scope: $scope) {
@@ -132,9 +184,17 @@ class AsyncKenningClient(AsyncBaseClient):
             query=query, operation_name="Neighbors", variables=variables, **kwargs
         )
         data = self.get_data(response)
-        return Neighbors.model_validate(data)
+        return Neighbors.model_validate(data).neighbors
 
-    async def ingest(self, input: IngestInput, **kwargs: Any) -> Ingest:
+    async def ingest(
+        self, input: IngestInput, **kwargs: Any
+    ) -> (
+        IngestIngestIngestSuccess
+        | IngestIngestValidationError
+        | IngestIngestSensitiveContentError
+        | IngestIngestScopeError
+        | IngestIngestConnectionRevokedError
+    ):
         query = gql("""
             mutation Ingest($input: IngestInput!) {
               ingest(input: $input) {
@@ -164,11 +224,17 @@ class AsyncKenningClient(AsyncBaseClient):
             query=query, operation_name="Ingest", variables=variables, **kwargs
         )
         data = self.get_data(response)
-        return Ingest.model_validate(data)
+        return Ingest.model_validate(data).ingest
 
     async def request_ingestion(
         self, input: IngestInput, identity: IngestionIdentityInput, **kwargs: Any
-    ) -> RequestIngestion:
+    ) -> (
+        RequestIngestionRequestIngestionIngestionHandle
+        | RequestIngestionRequestIngestionValidationError
+        | RequestIngestionRequestIngestionSensitiveContentError
+        | RequestIngestionRequestIngestionScopeError
+        | RequestIngestionRequestIngestionConnectionRevokedError
+    ):
         query = gql("""
             mutation RequestIngestion($input: IngestInput!, $identity: IngestionIdentityInput!) {
               requestIngestion(input: $input, identity: $identity) {
@@ -198,14 +264,20 @@ class AsyncKenningClient(AsyncBaseClient):
             **kwargs,
         )
         data = self.get_data(response)
-        return RequestIngestion.model_validate(data)
+        return RequestIngestion.model_validate(data).request_ingestion
 
     async def ingest_file(
         self,
         file: Upload,
         input: IngestFileInput | UnsetType | None = UNSET,
         **kwargs: Any,
-    ) -> IngestFile:
+    ) -> (
+        IngestFileIngestFileIngestFileSuccess
+        | IngestFileIngestFileFileRejected
+        | IngestFileIngestFileValidationError
+        | IngestFileIngestFileSensitiveContentError
+        | IngestFileIngestFileScopeError
+    ):
         query = gql("""
             mutation IngestFile($file: Upload!, $input: IngestFileInput) {
               ingestFile(file: $file, input: $input) {
@@ -243,9 +315,11 @@ class AsyncKenningClient(AsyncBaseClient):
             query=query, operation_name="IngestFile", variables=variables, **kwargs
         )
         data = self.get_data(response)
-        return IngestFile.model_validate(data)
+        return IngestFile.model_validate(data).ingest_file
 
-    async def crawl(self, input: CrawlInput, **kwargs: Any) -> Crawl:
+    async def crawl(
+        self, input: CrawlInput, **kwargs: Any
+    ) -> CrawlCrawlIngestionHandle | CrawlCrawlValidationError | CrawlCrawlScopeError:
         query = gql("""
             mutation Crawl($input: CrawlInput!) {
               crawl(input: $input) {
@@ -271,11 +345,16 @@ class AsyncKenningClient(AsyncBaseClient):
             query=query, operation_name="Crawl", variables=variables, **kwargs
         )
         data = self.get_data(response)
-        return Crawl.model_validate(data)
+        return Crawl.model_validate(data).crawl
 
     async def ingest_repository(
         self, input: IngestRepositoryInput, **kwargs: Any
-    ) -> IngestRepository:
+    ) -> (
+        IngestRepositoryIngestRepositoryIngestionHandle
+        | IngestRepositoryIngestRepositoryValidationError
+        | IngestRepositoryIngestRepositoryScopeError
+        | IngestRepositoryIngestRepositoryNotFoundError
+    ):
         query = gql("""
             mutation IngestRepository($input: IngestRepositoryInput!) {
               ingestRepository(input: $input) {
@@ -304,9 +383,11 @@ class AsyncKenningClient(AsyncBaseClient):
             **kwargs,
         )
         data = self.get_data(response)
-        return IngestRepository.model_validate(data)
+        return IngestRepository.model_validate(data).ingest_repository
 
-    async def ingestion_status(self, job_id: str, **kwargs: Any) -> IngestionStatus:
+    async def ingestion_status(
+        self, job_id: str, **kwargs: Any
+    ) -> IngestionStatusIngestionStatus | None:
         query = gql("""
             query IngestionStatus($jobId: ID!) {
               ingestionStatus(jobId: $jobId) {
@@ -336,7 +417,7 @@ class AsyncKenningClient(AsyncBaseClient):
             query=query, operation_name="IngestionStatus", variables=variables, **kwargs
         )
         data = self.get_data(response)
-        return IngestionStatus.model_validate(data)
+        return IngestionStatus.model_validate(data).ingestion_status
 
     async def store_knowledge(
         self,
@@ -346,7 +427,12 @@ class AsyncKenningClient(AsyncBaseClient):
         user_key: str | UnsetType | None = UNSET,
         scope: ScopeInput | UnsetType | None = UNSET,
         **kwargs: Any,
-    ) -> StoreKnowledge:
+    ) -> (
+        StoreKnowledgeStoreKnowledgeStoreKnowledgeSuccess
+        | StoreKnowledgeStoreKnowledgeValidationError
+        | StoreKnowledgeStoreKnowledgeSensitiveContentError
+        | StoreKnowledgeStoreKnowledgeScopeError
+    ):
         query = gql("""
             mutation StoreKnowledge($subject: String!, $content: String!, $category: KnowledgeCategory!, $userKey: String, $scope: ScopeInput) {
               storeKnowledge(
@@ -386,14 +472,14 @@ class AsyncKenningClient(AsyncBaseClient):
             query=query, operation_name="StoreKnowledge", variables=variables, **kwargs
         )
         data = self.get_data(response)
-        return StoreKnowledge.model_validate(data)
+        return StoreKnowledge.model_validate(data).store_knowledge
 
     async def user_context(
         self,
         user_key: str | UnsetType | None = UNSET,
         scope: ScopeInput | UnsetType | None = UNSET,
         **kwargs: Any,
-    ) -> UserContext:
+    ) -> UserContextUserContext:
         query = gql("""
             query UserContext($userKey: String, $scope: ScopeInput) {
               userContext(userKey: $userKey, scope: $scope) {
@@ -406,9 +492,9 @@ class AsyncKenningClient(AsyncBaseClient):
             query=query, operation_name="UserContext", variables=variables, **kwargs
         )
         data = self.get_data(response)
-        return UserContext.model_validate(data)
+        return UserContext.model_validate(data).user_context
 
-    async def viewer(self, **kwargs: Any) -> Viewer:
+    async def viewer(self, **kwargs: Any) -> ViewerViewer:
         query = gql("""
             query Viewer {
               viewer {
@@ -426,7 +512,7 @@ class AsyncKenningClient(AsyncBaseClient):
             query=query, operation_name="Viewer", variables=variables, **kwargs
         )
         data = self.get_data(response)
-        return Viewer.model_validate(data)
+        return Viewer.model_validate(data).viewer
 
     async def search(
         self,
@@ -437,7 +523,7 @@ class AsyncKenningClient(AsyncBaseClient):
         tags: list[str] | UnsetType | None = UNSET,
         scope: ScopeInput | UnsetType | None = UNSET,
         **kwargs: Any,
-    ) -> Search:
+    ) -> SearchSearchSearchSuccess | SearchSearchValidationError | SearchSearchScopeError:
         _query = gql("""
             query Search($query: String!, $mode: SearchMode, $limit: Int, $kinds: [String!], $tags: [String!], $scope: ScopeInput) {
               search(
@@ -487,11 +573,11 @@ class AsyncKenningClient(AsyncBaseClient):
             query=_query, operation_name="Search", variables=variables, **kwargs
         )
         data = self.get_data(response)
-        return Search.model_validate(data)
+        return Search.model_validate(data).search
 
     async def ingestion_progress(
         self, job_id: str, **kwargs: Any
-    ) -> AsyncIterator[IngestionProgress]:
+    ) -> AsyncIterator[IngestionProgressIngestionProgress]:
         query = gql("""
             subscription IngestionProgress($jobId: ID!) {
               ingestionProgress(jobId: $jobId) {
@@ -523,11 +609,11 @@ class AsyncKenningClient(AsyncBaseClient):
             variables=variables,
             **kwargs,
         ):
-            yield IngestionProgress.model_validate(data)
+            yield IngestionProgress.model_validate(data).ingestion_progress
 
     async def queue_status(
         self, first: int | UnsetType | None = UNSET, **kwargs: Any
-    ) -> AsyncIterator[QueueStatus]:
+    ) -> AsyncIterator[QueueStatusQueueStatus]:
         query = gql("""
             subscription QueueStatus($first: Int) {
               queueStatus(first: $first) {
@@ -557,4 +643,4 @@ class AsyncKenningClient(AsyncBaseClient):
         async for data in self.execute_ws(
             query=query, operation_name="QueueStatus", variables=variables, **kwargs
         ):
-            yield QueueStatus.model_validate(data)
+            yield QueueStatus.model_validate(data).queue_status

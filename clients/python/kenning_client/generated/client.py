@@ -1,14 +1,44 @@
 from typing import Any
 
-from .agent_context import AgentContext
+from .agent_context import (
+    AgentContext,
+    AgentContextAgentContextAgentContext,
+    AgentContextAgentContextScopeError,
+    AgentContextAgentContextValidationError,
+)
 from .base_client import BaseClient
 from .base_model import UNSET, UnsetType, Upload
-from .crawl import Crawl
+from .crawl import (
+    Crawl,
+    CrawlCrawlIngestionHandle,
+    CrawlCrawlScopeError,
+    CrawlCrawlValidationError,
+)
 from .enums import KnowledgeCategory, SearchMode
-from .ingest import Ingest
-from .ingest_file import IngestFile
-from .ingest_repository import IngestRepository
-from .ingestion_status import IngestionStatus
+from .ingest import (
+    Ingest,
+    IngestIngestConnectionRevokedError,
+    IngestIngestIngestSuccess,
+    IngestIngestScopeError,
+    IngestIngestSensitiveContentError,
+    IngestIngestValidationError,
+)
+from .ingest_file import (
+    IngestFile,
+    IngestFileIngestFileFileRejected,
+    IngestFileIngestFileIngestFileSuccess,
+    IngestFileIngestFileScopeError,
+    IngestFileIngestFileSensitiveContentError,
+    IngestFileIngestFileValidationError,
+)
+from .ingest_repository import (
+    IngestRepository,
+    IngestRepositoryIngestRepositoryIngestionHandle,
+    IngestRepositoryIngestRepositoryNotFoundError,
+    IngestRepositoryIngestRepositoryScopeError,
+    IngestRepositoryIngestRepositoryValidationError,
+)
+from .ingestion_status import IngestionStatus, IngestionStatusIngestionStatus
 from .input_types import (
     CrawlInput,
     IngestFileInput,
@@ -17,13 +47,31 @@ from .input_types import (
     IngestRepositoryInput,
     ScopeInput,
 )
-from .neighbors import Neighbors
-from .node import Node
-from .request_ingestion import RequestIngestion
-from .search import Search
-from .store_knowledge import StoreKnowledge
-from .user_context import UserContext
-from .viewer import Viewer
+from .neighbors import Neighbors, NeighborsNeighbors
+from .node import Node, NodeNode
+from .request_ingestion import (
+    RequestIngestion,
+    RequestIngestionRequestIngestionConnectionRevokedError,
+    RequestIngestionRequestIngestionIngestionHandle,
+    RequestIngestionRequestIngestionScopeError,
+    RequestIngestionRequestIngestionSensitiveContentError,
+    RequestIngestionRequestIngestionValidationError,
+)
+from .search import (
+    Search,
+    SearchSearchScopeError,
+    SearchSearchSearchSuccess,
+    SearchSearchValidationError,
+)
+from .store_knowledge import (
+    StoreKnowledge,
+    StoreKnowledgeStoreKnowledgeScopeError,
+    StoreKnowledgeStoreKnowledgeSensitiveContentError,
+    StoreKnowledgeStoreKnowledgeStoreKnowledgeSuccess,
+    StoreKnowledgeStoreKnowledgeValidationError,
+)
+from .user_context import UserContext, UserContextUserContext
+from .viewer import Viewer, ViewerViewer
 
 
 def gql(q: str) -> str:
@@ -38,7 +86,11 @@ class KenningClient(BaseClient):
         user_key: str | UnsetType | None = UNSET,
         scope: ScopeInput | UnsetType | None = UNSET,
         **kwargs: Any,
-    ) -> AgentContext:
+    ) -> (
+        AgentContextAgentContextAgentContext
+        | AgentContextAgentContextValidationError
+        | AgentContextAgentContextScopeError
+    ):
         _query = gql("""
             query AgentContext($query: String!, $limit: Int, $userKey: String, $scope: ScopeInput) {
               agentContext(query: $query, limit: $limit, userKey: $userKey, scope: $scope) {
@@ -68,14 +120,14 @@ class KenningClient(BaseClient):
             query=_query, operation_name="AgentContext", variables=variables, **kwargs
         )
         data = self.get_data(response)
-        return AgentContext.model_validate(data)
+        return AgentContext.model_validate(data).agent_context
 
     def node(
         self,
         key: str,
         scope: ScopeInput | UnsetType | None = UNSET,
         **kwargs: Any,
-    ) -> Node:
+    ) -> NodeNode | None:
         query = gql("""
             query Node($key: String!, $scope: ScopeInput) {
               node(key: $key, scope: $scope) {
@@ -89,7 +141,7 @@ class KenningClient(BaseClient):
         variables: dict[str, object] = {"key": key, "scope": scope}
         response = self.execute(query=query, operation_name="Node", variables=variables, **kwargs)
         data = self.get_data(response)
-        return Node.model_validate(data)
+        return Node.model_validate(data).node
 
     def neighbors(
         self,
@@ -98,7 +150,7 @@ class KenningClient(BaseClient):
         limit: int | UnsetType | None = UNSET,
         scope: ScopeInput | UnsetType | None = UNSET,
         **kwargs: Any,
-    ) -> Neighbors:
+    ) -> NeighborsNeighbors:
         query = gql("""
             query Neighbors($key: String!, $depth: Int, $limit: Int, $scope: ScopeInput) {
               neighbors(key: $key, depth: $depth, limit: $limit, scope: $scope) {
@@ -127,9 +179,17 @@ class KenningClient(BaseClient):
             query=query, operation_name="Neighbors", variables=variables, **kwargs
         )
         data = self.get_data(response)
-        return Neighbors.model_validate(data)
+        return Neighbors.model_validate(data).neighbors
 
-    def ingest(self, input: IngestInput, **kwargs: Any) -> Ingest:
+    def ingest(
+        self, input: IngestInput, **kwargs: Any
+    ) -> (
+        IngestIngestIngestSuccess
+        | IngestIngestValidationError
+        | IngestIngestSensitiveContentError
+        | IngestIngestScopeError
+        | IngestIngestConnectionRevokedError
+    ):
         query = gql("""
             mutation Ingest($input: IngestInput!) {
               ingest(input: $input) {
@@ -157,11 +217,17 @@ class KenningClient(BaseClient):
         variables: dict[str, object] = {"input": input}
         response = self.execute(query=query, operation_name="Ingest", variables=variables, **kwargs)
         data = self.get_data(response)
-        return Ingest.model_validate(data)
+        return Ingest.model_validate(data).ingest
 
     def request_ingestion(
         self, input: IngestInput, identity: IngestionIdentityInput, **kwargs: Any
-    ) -> RequestIngestion:
+    ) -> (
+        RequestIngestionRequestIngestionIngestionHandle
+        | RequestIngestionRequestIngestionValidationError
+        | RequestIngestionRequestIngestionSensitiveContentError
+        | RequestIngestionRequestIngestionScopeError
+        | RequestIngestionRequestIngestionConnectionRevokedError
+    ):
         query = gql("""
             mutation RequestIngestion($input: IngestInput!, $identity: IngestionIdentityInput!) {
               requestIngestion(input: $input, identity: $identity) {
@@ -191,14 +257,20 @@ class KenningClient(BaseClient):
             **kwargs,
         )
         data = self.get_data(response)
-        return RequestIngestion.model_validate(data)
+        return RequestIngestion.model_validate(data).request_ingestion
 
     def ingest_file(
         self,
         file: Upload,
         input: IngestFileInput | UnsetType | None = UNSET,
         **kwargs: Any,
-    ) -> IngestFile:
+    ) -> (
+        IngestFileIngestFileIngestFileSuccess
+        | IngestFileIngestFileFileRejected
+        | IngestFileIngestFileValidationError
+        | IngestFileIngestFileSensitiveContentError
+        | IngestFileIngestFileScopeError
+    ):
         query = gql("""
             mutation IngestFile($file: Upload!, $input: IngestFileInput) {
               ingestFile(file: $file, input: $input) {
@@ -236,9 +308,11 @@ class KenningClient(BaseClient):
             query=query, operation_name="IngestFile", variables=variables, **kwargs
         )
         data = self.get_data(response)
-        return IngestFile.model_validate(data)
+        return IngestFile.model_validate(data).ingest_file
 
-    def crawl(self, input: CrawlInput, **kwargs: Any) -> Crawl:
+    def crawl(
+        self, input: CrawlInput, **kwargs: Any
+    ) -> CrawlCrawlIngestionHandle | CrawlCrawlValidationError | CrawlCrawlScopeError:
         query = gql("""
             mutation Crawl($input: CrawlInput!) {
               crawl(input: $input) {
@@ -262,9 +336,16 @@ class KenningClient(BaseClient):
         variables: dict[str, object] = {"input": input}
         response = self.execute(query=query, operation_name="Crawl", variables=variables, **kwargs)
         data = self.get_data(response)
-        return Crawl.model_validate(data)
+        return Crawl.model_validate(data).crawl
 
-    def ingest_repository(self, input: IngestRepositoryInput, **kwargs: Any) -> IngestRepository:
+    def ingest_repository(
+        self, input: IngestRepositoryInput, **kwargs: Any
+    ) -> (
+        IngestRepositoryIngestRepositoryIngestionHandle
+        | IngestRepositoryIngestRepositoryValidationError
+        | IngestRepositoryIngestRepositoryScopeError
+        | IngestRepositoryIngestRepositoryNotFoundError
+    ):
         query = gql("""
             mutation IngestRepository($input: IngestRepositoryInput!) {
               ingestRepository(input: $input) {
@@ -293,9 +374,9 @@ class KenningClient(BaseClient):
             **kwargs,
         )
         data = self.get_data(response)
-        return IngestRepository.model_validate(data)
+        return IngestRepository.model_validate(data).ingest_repository
 
-    def ingestion_status(self, job_id: str, **kwargs: Any) -> IngestionStatus:
+    def ingestion_status(self, job_id: str, **kwargs: Any) -> IngestionStatusIngestionStatus | None:
         query = gql("""
             query IngestionStatus($jobId: ID!) {
               ingestionStatus(jobId: $jobId) {
@@ -325,7 +406,7 @@ class KenningClient(BaseClient):
             query=query, operation_name="IngestionStatus", variables=variables, **kwargs
         )
         data = self.get_data(response)
-        return IngestionStatus.model_validate(data)
+        return IngestionStatus.model_validate(data).ingestion_status
 
     def store_knowledge(
         self,
@@ -335,7 +416,12 @@ class KenningClient(BaseClient):
         user_key: str | UnsetType | None = UNSET,
         scope: ScopeInput | UnsetType | None = UNSET,
         **kwargs: Any,
-    ) -> StoreKnowledge:
+    ) -> (
+        StoreKnowledgeStoreKnowledgeStoreKnowledgeSuccess
+        | StoreKnowledgeStoreKnowledgeValidationError
+        | StoreKnowledgeStoreKnowledgeSensitiveContentError
+        | StoreKnowledgeStoreKnowledgeScopeError
+    ):
         query = gql("""
             mutation StoreKnowledge($subject: String!, $content: String!, $category: KnowledgeCategory!, $userKey: String, $scope: ScopeInput) {
               storeKnowledge(
@@ -375,14 +461,14 @@ class KenningClient(BaseClient):
             query=query, operation_name="StoreKnowledge", variables=variables, **kwargs
         )
         data = self.get_data(response)
-        return StoreKnowledge.model_validate(data)
+        return StoreKnowledge.model_validate(data).store_knowledge
 
     def user_context(
         self,
         user_key: str | UnsetType | None = UNSET,
         scope: ScopeInput | UnsetType | None = UNSET,
         **kwargs: Any,
-    ) -> UserContext:
+    ) -> UserContextUserContext:
         query = gql("""
             query UserContext($userKey: String, $scope: ScopeInput) {
               userContext(userKey: $userKey, scope: $scope) {
@@ -395,9 +481,9 @@ class KenningClient(BaseClient):
             query=query, operation_name="UserContext", variables=variables, **kwargs
         )
         data = self.get_data(response)
-        return UserContext.model_validate(data)
+        return UserContext.model_validate(data).user_context
 
-    def viewer(self, **kwargs: Any) -> Viewer:
+    def viewer(self, **kwargs: Any) -> ViewerViewer:
         query = gql("""
             query Viewer {
               viewer {
@@ -413,7 +499,7 @@ class KenningClient(BaseClient):
         variables: dict[str, object] = {}
         response = self.execute(query=query, operation_name="Viewer", variables=variables, **kwargs)
         data = self.get_data(response)
-        return Viewer.model_validate(data)
+        return Viewer.model_validate(data).viewer
 
     def search(
         self,
@@ -424,7 +510,7 @@ class KenningClient(BaseClient):
         tags: list[str] | UnsetType | None = UNSET,
         scope: ScopeInput | UnsetType | None = UNSET,
         **kwargs: Any,
-    ) -> Search:
+    ) -> SearchSearchSearchSuccess | SearchSearchValidationError | SearchSearchScopeError:
         _query = gql("""
             query Search($query: String!, $mode: SearchMode, $limit: Int, $kinds: [String!], $tags: [String!], $scope: ScopeInput) {
               search(
@@ -474,4 +560,4 @@ class KenningClient(BaseClient):
             query=_query, operation_name="Search", variables=variables, **kwargs
         )
         data = self.get_data(response)
-        return Search.model_validate(data)
+        return Search.model_validate(data).search
