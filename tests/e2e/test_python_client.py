@@ -2,12 +2,13 @@
 results; a refusal is a typed error member naming its field; a wrong key raises; the async
 client uploads a file (ingestFile), follows its job over the ingestionProgress subscription
 to INDEXED, and reads the queueStatus subscription's snapshot; ``kenning ingest`` goes
-through it with its summary and exit codes."""
+through it with its summary and exit codes; the README's five-line example runs."""
 
 from __future__ import annotations
 
 import asyncio
 import io
+import re
 import uuid
 from collections.abc import AsyncGenerator
 from pathlib import Path
@@ -36,6 +37,7 @@ from kenning.domain.access.scope import Scope
 from kenning.settings import Settings
 from tests.support.cli_runner import run
 from tests.support.file_samples import text_pdf
+from tests.support.readme import README
 from tests.support.server_process import Server, create_key
 
 pytestmark = pytest.mark.e2e
@@ -151,3 +153,18 @@ def test_kenning_ingest_goes_through_the_client(
     failed = run("ingest", str(tmp_path / "blob.bin"), *server)
     assert failed.exit_code == 1, failed.output
     assert "FAILED" in failed.output and "UNSUPPORTED_TYPE" in failed.output, failed.output
+
+
+def test_the_readme_example_runs_in_five_lines(
+    server: Server, tenant_key: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    section = README.read_text().split("### Python client\n", 1)[1]
+    found = re.search(r"```python\n(.*?)```", section, re.DOTALL)
+    assert found is not None
+    example = found.group(1)
+    assert len([line for line in example.splitlines() if line.strip()]) == 5, example
+    with connect(server.url, tenant_key) as kenning:
+        note = IngestInput(source_urn="doc:deploys", kind="note", content="We deploy on Tuesdays.")
+        assert isinstance(kenning.ingest(note), IngestIngestIngestSuccess)
+    exec(example.replace('"http://127.0.0.1:8000"', repr(server.url)), {"api_key": tenant_key})
+    assert "doc:deploys" in capsys.readouterr().out

@@ -10,7 +10,13 @@ Everything under ``generated/`` is written by ``scripts/client_codegen.sh`` from
 ``schema.graphql`` and ``queries/*.graphql``; never edit it by hand.
 """
 
-from kenning_client.connect import PREFLIGHT, async_client_over, connect, connect_async
+from kenning_client.connect import (
+    PREFLIGHT,
+    async_client_over,
+    client_over,
+    connect,
+    connect_async,
+)
 from kenning_client.generated import *  # noqa: F403 - the generated models, enums, inputs, errors
 from kenning_client.generated import __all__ as _generated
 from kenning_client.generated.base_client import BaseClient
@@ -25,6 +31,7 @@ __all__ = [
     "KenningClient",
     "__version__",
     "async_client_over",
+    "client_over",
     "connect",
     "connect_async",
 ]

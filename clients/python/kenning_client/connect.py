@@ -33,7 +33,12 @@ def _ws_url(url: str) -> str:
 
 def connect(url: str, api_key: str, *, timeout: float = 120) -> KenningClient:
     """The sync client of the server at ``url`` (its origin, e.g. ``http://127.0.0.1:8000``)."""
-    http = httpx.Client(base_url=url, headers=_headers(api_key), timeout=timeout)
+    return client_over(httpx.Client(base_url=url, headers=_headers(api_key), timeout=timeout))
+
+
+def client_over(http: httpx.Client) -> KenningClient:
+    """The sync client over ``http``, whose base URL is the server's origin and whose headers
+    carry the key."""
     # httpx takes post's body arguments by keyword only, the generated Protocol positionally
     # too; the generated client passes them by keyword.
     return KenningClient(url="/graphql", http_client=cast(SyncHttp, http))
