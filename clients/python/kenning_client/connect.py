@@ -4,7 +4,7 @@ subscription socket, the upload preflight header Kenning asks for, a generous ti
 Example::
 
     with connect("http://127.0.0.1:8000", key) as kenning:
-        print(kenning.search("deploy on tuesdays").search)
+        print(kenning.search("deploy on tuesdays"))
 """
 
 from __future__ import annotations
