@@ -195,6 +195,16 @@ def mcp(data: dict[str, Any]) -> list[Figure]:
     ]  # fmt: skip
 
 
+def python_client(data: dict[str, Any]) -> list[Figure]:
+    """A search through kenning-client, async and sync, against a raw httpx POST of it."""
+    p50 = {path: value["p50_ms"] for path, value in data["latency"].items()}
+    return [
+        Figure(f"search p50, Python client ({kind})", "ms", p50[f"client_{kind}"],
+               p50[f"httpx_{kind}"], "raw httpx POST", Goal("ratio", most=1.05))
+        for kind in ("async", "sync")
+    ]  # fmt: skip
+
+
 def extraction(data: dict[str, Any]) -> list[Figure]:
     """Kenning's own cost per chunk, against a plain script, and re-ingest model calls."""
     found = []
@@ -257,6 +267,7 @@ EXTRACTS: dict[str, Extract] = {
     "memory_truth": memory_truth,
     "find_nodes": find_nodes,
     "mcp": mcp,
+    "python_client": python_client,
     "extraction": extraction,
     "files": files,
     "crawl": crawl,

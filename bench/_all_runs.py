@@ -56,6 +56,8 @@ RUNS = (
     Run("find_nodes", "bench.find_nodes", "find_nodes.json", "find_nodes", (),
         ("--queries", "50")),
     Run("mcp", "bench.mcp", "mcp.json", "mcp", (), ("--queries", "50")),
+    Run("python_client", "bench.python_client", "python_client.json", "python_client", (),
+        ("--queries", "50")),
     Run("extraction", "bench.extraction", "extraction.json", "extraction", (),
         ("--copies", "1")),
     Run("files", "bench.files", "files.json", "files", (),

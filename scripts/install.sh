@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Create .venv and install Kenning with its pinned dependencies, then build the GraphiQL
-# page (npm ci + esbuild, web/graphiql/ -> kenning/graphiql/static/) and the console
-# (web/console/ -> kenning/console/static/). Each step is stamped
+# Create .venv and install Kenning with its pinned dependencies and its Python client
+# (clients/python, editable), the client's generator in its own venv (.venv/codegen), then
+# build the GraphiQL page (npm ci + esbuild, web/graphiql/ -> kenning/graphiql/static/) and
+# the console (web/console/ -> kenning/console/static/). Each step is stamped
 # with a hash of its inputs, so a second run with nothing changed takes well under a second.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,7 +10,8 @@ cd "$(dirname "$0")/.."
 install_python() {
   local python=${PYTHON:-python3}
   local stamp
-  stamp=".venv/.installed-$(cat pyproject.toml constraints.txt | sha256sum | cut -c1-16)"
+  stamp=".venv/.installed-$(cat pyproject.toml constraints.txt clients/python/pyproject.toml |
+    sha256sum | cut -c1-16)"
   if [ -f "$stamp" ] && [ -x .venv/bin/kenning ]; then
     return 0
   fi
@@ -18,8 +20,24 @@ install_python() {
   fi
   .venv/bin/python -m pip install --quiet --upgrade pip
   # torch is pinned to the CPU build (2.13.0); the constraints file fixes every other version.
-  .venv/bin/python -m pip install --quiet -c constraints.txt -e '.[dev,local]'
+  # The CLI's server commands use kenning-client, installed from this tree in the same step.
+  .venv/bin/python -m pip install --quiet -c constraints.txt -e clients/python -e '.[dev,local]'
   rm -f .venv/.installed-*
+  touch "$stamp"
+}
+
+# ariadne-codegen, which scripts/client_codegen.sh runs, in a venv of its own: it pins
+# graphql-core and ruff below the versions the server runs.
+install_codegen() {
+  local constraints=clients/python/codegen-constraints.txt
+  local stamp
+  stamp=".venv/codegen/.installed-$(sha256sum "$constraints" | cut -c1-16)"
+  if [ -f "$stamp" ] && [ -x .venv/codegen/bin/ariadne-codegen ]; then
+    return 0
+  fi
+  "${PYTHON:-python3}" -m venv .venv/codegen
+  .venv/codegen/bin/python -m pip install --quiet -c "$constraints" ariadne-codegen
+  rm -f .venv/codegen/.installed-*
   touch "$stamp"
 }
 
@@ -69,5 +87,6 @@ build_console() {
 }
 
 install_python
+install_codegen
 build_graphiql
 build_console

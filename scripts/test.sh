@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fresh machine to a full test run: install (the GraphiQL build included), Debian's chromium
 # and tesseract if missing, provision the local stack, lint, type-check, check the import
-# contracts, check the schema and migrations for drift, then every test against the real stack.
+# contracts, check the schema, the Python client and migrations for drift, then every test
+# against the real stack.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export HF_HUB_OFFLINE=1
@@ -25,5 +26,8 @@ echo "== import contracts"; .venv/bin/lint-imports
 # Codegen from schema.graphql, then tsc: a schema change that breaks the console fails here.
 echo "== console types"; (cd web/console && npm run --silent check)
 echo "== schema drift"; .venv/bin/kenning schema --check schema.graphql
+# The Python client generated again from schema.graphql and its operations: a schema change
+# committed without regenerating clients/python/kenning_client/generated/ fails here.
+echo "== client drift"; scripts/client_codegen.sh --check
 echo "== alembic check"; .venv/bin/kenning migrate && .venv/bin/alembic check
 echo "== pytest"; .venv/bin/pytest "$@"

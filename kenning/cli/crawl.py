@@ -2,8 +2,8 @@
 follow the job to its end printing its counts as they change, then the final line.
 
 Exit code 1 when the request is refused or the job fails (its last error is printed, e.g.
-the SSRF refusal of a private address). The functions take an ``httpx.AsyncClient`` so that
-tests drive them against a real app.
+the SSRF refusal of a private address). The functions take kenning-client's
+``AsyncKenningClient`` so that tests drive them against a real app.
 """
 
 from __future__ import annotations
@@ -15,15 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
-import httpx
 import typer
+from kenning_client import AsyncKenningClient, CrawlCrawlIngestionHandle, CrawlInput
 
-from kenning.cli.server_calls import FINISHED, graphql
+from kenning.cli.server_calls import FINISHED, server_client
 
-REQUEST = """mutation C($input: CrawlInput!) { crawl(input: $input) {
-  __typename ... on IngestionHandle { jobId status } ... on Error { code field message } } }"""
-STATUS = """query S($id: ID!) { ingestionStatus(jobId: $id) { status stage lastError
-  progress { fetched unchanged skipped failed queued stored } } }"""
 COUNTS = ("fetched", "unchanged", "skipped", "failed", "queued", "stored")
 
 
@@ -46,21 +42,18 @@ def describe(progress: dict[str, int]) -> str:
     return " · ".join(f"{name} {progress.get(name, 0)}" for name in COUNTS)
 
 
-VIEWER = "{ viewer { scope { clientId } } }"
-
-
-async def with_client(client: httpx.AsyncClient, input: dict[str, Any]) -> dict[str, Any]:
+async def with_client(client: AsyncKenningClient, input: dict[str, Any]) -> dict[str, Any]:
     """``input`` with a project scope given alone (``--project``) put under the key's own
     client, which a project scope needs."""
     scope = input.get("scope")
     if not scope or scope.get("clientId"):
         return input
-    viewer = (await graphql(client, VIEWER))["viewer"]
-    return {**input, "scope": {**scope, "clientId": viewer["scope"]["clientId"]}}
+    viewer = await client.viewer()
+    return {**input, "scope": {**scope, "clientId": viewer.scope.client_id}}
 
 
 async def crawl_site(
-    client: httpx.AsyncClient,
+    client: AsyncKenningClient,
     input: dict[str, Any],
     on_progress: Callable[[dict[str, int]], None] = lambda _: None,
     *,
@@ -69,18 +62,20 @@ async def crawl_site(
 ) -> CrawlRun:
     """Request the crawl and follow its job, calling ``on_progress`` with each new count;
     ``typer.BadParameter`` naming the field on a refusal."""
-    handle = (await graphql(client, REQUEST, input=await with_client(client, input)))["crawl"]
-    if handle["__typename"] != "IngestionHandle":
-        raise typer.BadParameter(f"{handle['field']}: {handle['message']}")
-    run = CrawlRun(handle["jobId"], handle["status"])
+    request = CrawlInput.model_validate(await with_client(client, input))
+    handle = await client.crawl(request)
+    if not isinstance(handle, CrawlCrawlIngestionHandle):
+        raise typer.BadParameter(f"{handle.field}: {handle.message}")
+    run = CrawlRun(handle.job_id, handle.status.value)
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
-        job = (await graphql(client, STATUS, id=run.job_id))["ingestionStatus"]
+        job = await client.ingestion_status(run.job_id)
         if job is None:
             return CrawlRun(run.job_id, "MISSING", run.progress)
-        run.status, run.error = job["status"], job["lastError"]
-        if job["progress"] and job["progress"] != run.progress:
-            run.progress = job["progress"]
+        run.status, run.error = job.status.value, job.last_error
+        counts = job.progress.model_dump() if job.progress else None
+        if counts and counts != run.progress:
+            run.progress = counts
             on_progress(run.progress)
         if run.status in FINISHED:
             return run
@@ -144,10 +139,7 @@ def crawl_command(
                         recrawl_after, project)  # fmt: skip
 
     async def run() -> CrawlRun:
-        headers = {"Authorization": f"Bearer {key}"}
-        async with httpx.AsyncClient(
-            base_url=url_of_server, headers=headers, timeout=120
-        ) as client:
+        async with server_client(url_of_server, key) as client:
             return await crawl_site(client, input, lambda p: typer.echo(describe(p)))
 
     done = asyncio.run(run())

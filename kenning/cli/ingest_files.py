@@ -2,36 +2,37 @@
 the GraphQL multipart request, follow each job to its end under a progress bar, then print
 a summary table (file, type, chunks, status, error). Exit code 1 when any file failed.
 
-The functions take an ``httpx.AsyncClient`` so that tests drive them against a real app.
+The functions take kenning-client's ``AsyncKenningClient`` so that tests drive them against a
+real app.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
+import io
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
-import httpx
 import typer
+from kenning_client import (
+    PREFLIGHT,
+    AsyncKenningClient,
+    GraphQLClientError,
+    IngestFileIngestFileFileRejected,
+    IngestFileIngestFileIngestFileSuccess,
+    IngestFileInput,
+    Upload,
+)
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Column, Table
 
-from kenning.cli.server_calls import FINISHED, graphql
+from kenning.cli.server_calls import FINISHED, server_client
 from kenning.domain.sources.files.file_graph import document_key
 
-UPLOAD = """mutation F($file: Upload!, $input: IngestFileInput) {
-  ingestFile(file: $file, input: $input) {
-    __typename
-    ... on IngestFileSuccess { job { jobId } file { mediaType sourceUrn } }
-    ... on FileRejected { problem detected }
-    ... on Error { code field message } } }"""
-STATUS = "query S($id: ID!) { ingestionStatus(jobId: $id) { status lastError } }"
-NODE = "query N($key: String!) { node(key: $key) { properties } }"
 DONE = {"INDEXED", "SKIPPED_DUPLICATE"}
 
 
@@ -70,48 +71,43 @@ def _hidden(path: Path, root: Path) -> bool:
     return any(part.startswith(".") for part in path.relative_to(root).parts)
 
 
-async def upload(client: httpx.AsyncClient, run: FileRun, options: dict[str, Any]) -> None:
+async def upload(client: AsyncKenningClient, run: FileRun, options: dict[str, Any]) -> None:
     """Send ``run.path`` as ``ingestFile``; a refusal ends the run as FAILED."""
-    operations = {"query": UPLOAD, "variables": {"file": None, "input": options or None}}
-    answer = await client.post(
-        "/graphql",
-        headers={"Apollo-Require-Preflight": "true"},
-        data={"operations": json.dumps(operations), "map": json.dumps({"0": ["variables.file"]})},
-        files={"0": (run.path.name, run.path.read_bytes(), "application/octet-stream")},
-    )
-    body = answer.json()
-    if answer.status_code != 200 or body.get("errors"):
-        run.status, run.error = "FAILED", str(body.get("errors") or answer.text)[:200]
+    file = Upload(run.path.name, io.BytesIO(run.path.read_bytes()), "application/octet-stream")
+    input = IngestFileInput.model_validate(options) if options else None
+    try:
+        result = await client.ingest_file(file, input, headers=PREFLIGHT)
+    except GraphQLClientError as refused:
+        run.status, run.error = "FAILED", str(refused)[:200]
         return
-    result = body["data"]["ingestFile"]
-    if result["__typename"] != "IngestFileSuccess":
-        problem = result.get("problem") or result.get("code")
-        run.status, run.error = "FAILED", f"{problem}: {result.get('message', '')}"
+    if not isinstance(result, IngestFileIngestFileIngestFileSuccess):
+        problem = result.problem if isinstance(result, IngestFileIngestFileFileRejected) else None
+        run.status, run.error = "FAILED", f"{problem or result.code}: {result.message}"
         return
-    run.job_id = result["job"]["jobId"]
-    run.media_type = result["file"]["mediaType"]
-    run.source_urn = result["file"]["sourceUrn"]
+    run.job_id = result.job.job_id
+    run.media_type = result.file.media_type
+    run.source_urn = result.file.source_urn
 
 
-async def follow(client: httpx.AsyncClient, run: FileRun, every: float = 0.25) -> None:
+async def follow(client: AsyncKenningClient, run: FileRun, every: float = 0.25) -> None:
     """Poll the run's job until it ends; then read the chunk count from its document node."""
     while run.job_id is not None:
-        job = (await graphql(client, STATUS, id=run.job_id))["ingestionStatus"]
+        job = await client.ingestion_status(run.job_id)
         if job is None:
             run.status, run.error = "FAILED", "the job is not visible to this key"
             return
-        run.status = job["status"]
+        run.status = job.status.value
         if run.status in FINISHED:
-            run.error = job.get("lastError") or ""
+            run.error = job.last_error or ""
             break
         await asyncio.sleep(every)
     if run.status in DONE:
-        node = (await graphql(client, NODE, key=document_key(run.source_urn)))["node"]
-        run.chunks = node["properties"].get("chunks") if node else None
+        node = await client.node(document_key(run.source_urn))
+        run.chunks = node.properties.get("chunks") if node else None
 
 
 async def ingest_all(
-    client: httpx.AsyncClient, paths: list[Path], options: dict[str, Any], console: Console
+    client: AsyncKenningClient, paths: list[Path], options: dict[str, Any], console: Console
 ) -> list[FileRun]:
     """Upload every file, then follow every job under one progress bar."""
     runs = [FileRun(path) for path in paths]
@@ -162,10 +158,9 @@ def ingest_command(
     if kind:
         options["kind"] = kind
     console = Console()
-    headers = {"Authorization": f"Bearer {key}"}
 
     async def main() -> list[FileRun]:
-        async with httpx.AsyncClient(base_url=url, headers=headers, timeout=120) as client:
+        async with server_client(url, key) as client:
             return await ingest_all(client, files, options, console)
 
     runs = asyncio.run(main())

@@ -4,7 +4,8 @@ ingested, unchanged, purged, refused, skipped), read from the branch node's ``la
 
 PATH is a directory on the server's machine (under its KENNING_REPOSITORY_ROOTS) or a git
 URL (http, https, ssh or file). Exit code 1 when the request is refused or the job fails.
-The functions take an ``httpx.AsyncClient`` so that tests drive them against a real app.
+The functions take kenning-client's ``AsyncKenningClient`` so that tests drive them against a
+real app.
 """
 
 from __future__ import annotations
@@ -15,15 +16,15 @@ import time
 from pathlib import Path
 from typing import Annotated, Any
 
-import httpx
 import typer
+from kenning_client import (
+    AsyncKenningClient,
+    IngestRepositoryIngestRepositoryIngestionHandle,
+    IngestRepositoryInput,
+)
 
-from kenning.cli.server_calls import FINISHED, graphql
+from kenning.cli.server_calls import FINISHED, server_client
 
-REQUEST = """mutation R($input: IngestRepositoryInput!) { ingestRepository(input: $input) {
-  __typename ... on IngestionHandle { jobId status } ... on Error { code field message } } }"""
-STATUS = "query S($id: ID!) { ingestionStatus(jobId: $id) { status stage lastError sourceUrn } }"
-NODE = "query N($key: String!) { node(key: $key) { properties } }"
 COUNTS = ("ingested", "unchanged", "purged", "refused", "skipped", "aliases")
 
 
@@ -37,33 +38,36 @@ def repository_input(
 
 
 async def ingest_repository(
-    client: httpx.AsyncClient, input: dict[str, Any], *, every: float = 0.5, within: float = 3600
+    client: AsyncKenningClient, input: dict[str, Any], *, every: float = 0.5, within: float = 3600
 ) -> tuple[str, dict[str, Any]]:
     """Request the ingest and follow its job: the final status and the last run's counts
     (empty when the job did not finish INDEXED). ``typer.BadParameter`` on a refusal."""
-    handle = (await graphql(client, REQUEST, input=input))["ingestRepository"]
-    if handle["__typename"] != "IngestionHandle":
-        raise typer.BadParameter(f"{handle['field']}: {handle['message']}")
-    if handle["status"] == "SKIPPED":
+    request = IngestRepositoryInput.model_validate(input)
+    handle = await client.ingest_repository(request)
+    if not isinstance(handle, IngestRepositoryIngestRepositoryIngestionHandle):
+        raise typer.BadParameter(f"{handle.field}: {handle.message}")
+    if handle.status == "SKIPPED":
         return "SKIPPED_DUPLICATE", {}
     deadline = time.monotonic() + within
     while True:
-        job = (await graphql(client, STATUS, id=handle["jobId"]))["ingestionStatus"]
-        if job is None or job["status"] in FINISHED:
+        job = await client.ingestion_status(handle.job_id)
+        if job is None or job.status in FINISHED:
             break
         if time.monotonic() > deadline:
             return "RUNNING", {}
         await asyncio.sleep(every)
-    if job is None or job["status"] != "INDEXED":
-        return (job or {}).get("status", "MISSING"), {"error": (job or {}).get("lastError")}
-    return "INDEXED", await last_run(client, job["sourceUrn"])
+    if job is None:
+        return "MISSING", {"error": None}
+    if job.status != "INDEXED":
+        return job.status.value, {"error": job.last_error}
+    return "INDEXED", await last_run(client, job.source_urn or "")
 
 
-async def last_run(client: httpx.AsyncClient, state_urn: str) -> dict[str, Any]:
+async def last_run(client: AsyncKenningClient, state_urn: str) -> dict[str, Any]:
     """The counts the branch node of ``code:<repo>@<branch>`` keeps of its last run."""
     repository, _, branch = state_urn.removeprefix("code:").partition("@")
-    node = (await graphql(client, NODE, key=f"branch:{repository}/{branch}"))["node"]
-    properties = (node or {}).get("properties") or {}
+    node = await client.node(f"branch:{repository}/{branch}")
+    properties = (node.properties if node else None) or {}
     run: dict[str, Any] = properties.get("lastRun") or {}
     return {"commit": properties.get("lastCommit"), **run}
 
@@ -97,8 +101,7 @@ def ingest_repo_command(
         raise typer.BadParameter("give --api-key or set KENNING_API_KEY")
 
     async def run() -> tuple[str, dict[str, Any]]:
-        headers = {"Authorization": f"Bearer {key}"}
-        async with httpx.AsyncClient(base_url=url, headers=headers, timeout=120) as client:
+        async with server_client(url, key) as client:
             return await ingest_repository(client, repository_input(path, branch, project, name))
 
     status, counts = asyncio.run(run())

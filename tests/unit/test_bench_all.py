@@ -197,3 +197,13 @@ def test_interactive_search_rows_bound_loaded_p95_by_three_times_idle() -> None:
     assert vector.figure == "VECTOR search p95 during 500 bulk jobs + 2 MB ingest"
     assert (vector.goal, vector.verdict, vector.issue_goal) == ("<= 3x (#1)", "missed", 1)
     assert hybrid.ratio == pytest.approx(2.0) and hybrid.verdict == "met"
+
+
+def test_python_client_rows_bound_each_client_by_its_raw_post() -> None:
+    p50 = {"client_async": 10.4, "httpx_async": 10.0, "client_sync": 10.6, "httpx_sync": 10.0}
+    recorded = {"latency": {path: {"p50_ms": ms} for path, ms in p50.items()}}
+    table = _by_figure(rows("python_client", None, recorded, EXTRACTS["python_client"]))
+    sync = table["search p50, Python client (sync)"]
+    assert sync.ratio == pytest.approx(1.06)
+    assert (sync.baseline, sync.verdict) == ("10.0 ms raw httpx POST", "missed")
+    assert table["search p50, Python client (async)"].verdict == "met"

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 import asyncpg
 import pytest
 import typer
+from kenning_client import AsyncKenningClient, async_client_over
 
 from kenning.cli.crawl import crawl_input, crawl_site, describe
 from kenning.settings import Settings
@@ -31,6 +32,11 @@ async def server(
         yield running
 
 
+def kenning(running: Uploads) -> AsyncKenningClient:
+    """kenning-client over the app's HTTP client (its key already set)."""
+    return async_client_over(running.http)
+
+
 def options(url: str, **changes: object) -> dict[str, object]:
     return {**crawl_input(url, 3, 20, True, [], [], None, None), **changes}
 
@@ -39,7 +45,7 @@ async def test_a_site_is_crawled_and_its_counts_printed(server: Uploads) -> None
     printed: list[str] = []
     async with serving_site() as site:
         run = await crawl_site(
-            server.http, options(site.base + "/"), lambda p: printed.append(describe(p)),
+            kenning(server), options(site.base + "/"), lambda p: printed.append(describe(p)),
             every=0.05, within=60,
         )  # fmt: skip
     assert (run.status, run.failed, run.error) == ("INDEXED", False, None)
@@ -54,7 +60,7 @@ async def test_a_site_is_crawled_and_its_counts_printed(server: Uploads) -> None
 
 async def test_a_bad_option_is_refused_naming_the_field(server: Uploads) -> None:
     with pytest.raises(typer.BadParameter, match="maxPages"):
-        await crawl_site(server.http, options("https://docs.example.com/", maxPages=0))
+        await crawl_site(kenning(server), options("https://docs.example.com/", maxPages=0))
 
 
 async def test_a_private_address_fails_the_run_with_the_ssrf_reason(
@@ -62,7 +68,7 @@ async def test_a_private_address_fails_the_run_with_the_ssrf_reason(
 ) -> None:
     async with running_uploads(migrated_settings, pool) as running, serving_site() as site:
         running.http.headers.update(running.auth("acme"))
-        run = await crawl_site(running.http, options(site.base + "/"), every=0.05, within=60)
+        run = await crawl_site(kenning(running), options(site.base + "/"), every=0.05, within=60)
     assert run.failed and run.status == "FAILED"
     assert run.error is not None and "KENNING_CRAWL_ALLOW_PRIVATE" in run.error
 
@@ -71,7 +77,7 @@ async def test_a_project_given_alone_is_stored_under_the_keys_client(
     pool: asyncpg.Pool, server: Uploads
 ) -> None:
     run = await crawl_site(
-        server.http, options("https://docs.example.com/", scope={"projectId": "docs"}),
+        kenning(server), options("https://docs.example.com/", scope={"projectId": "docs"}),
         every=0.05, within=60,
     )  # fmt: skip
     row = await pool.fetchrow(

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from kenning_client import async_client_over
 from rich.console import Console
 
 from kenning.cli.ingest_files import collect, ingest_all, summary
@@ -32,7 +33,7 @@ async def test_a_folder_is_ingested_and_summarised(uploads: Uploads, tmp_path: P
     assert [p.name for p in files] == ["blob.bin", "handbook.docx", "notes.md", "report.pdf"]
     uploads.http.headers.update(uploads.auth("acme"))
     console = Console(record=True, width=200)
-    runs = await ingest_all(uploads.http, files, {"tags": ["cli"]}, console)
+    runs = await ingest_all(async_client_over(uploads.http), files, {"tags": ["cli"]}, console)
     by_name = {run.path.name: run for run in runs}
     assert by_name["report.pdf"].status == "INDEXED"
     assert by_name["report.pdf"].chunks == 2

@@ -15,6 +15,7 @@ import httpx
 import pytest
 import redis.asyncio as aioredis
 import typer
+from kenning_client import AsyncKenningClient, async_client_over
 
 from kenning.cli.ingest_repo import ingest_repository, repository_input
 from kenning.domain.queue.jobs import Lane
@@ -40,8 +41,8 @@ async def cli_runtime(
     await redis.aclose()
 
 
-def client_for(api: Api) -> httpx.AsyncClient:
-    """An HTTP client whose POST /graphql runs on ``api`` (the real schema, in process)."""
+def client_for(api: Api) -> AsyncKenningClient:
+    """A client whose POST /graphql runs on ``api`` (the real schema, in process)."""
 
     async def handle(request: httpx.Request) -> httpx.Response:
         body = json.loads(request.content)
@@ -51,7 +52,8 @@ def client_for(api: Api) -> httpx.AsyncClient:
             200, json={"data": result.data, **({"errors": errors} if errors else {})}
         )
 
-    return httpx.AsyncClient(transport=httpx.MockTransport(handle), base_url="http://kenning")
+    http = httpx.AsyncClient(transport=httpx.MockTransport(handle), base_url="http://kenning")
+    return async_client_over(http)
 
 
 async def worker(runtime: Runtime) -> None:

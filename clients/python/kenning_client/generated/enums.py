@@ -1,0 +1,102 @@
+from enum import StrEnum
+
+
+class ErrorCode(StrEnum):
+    INVALID = "INVALID"
+    REQUIRED = "REQUIRED"
+    TOO_LARGE = "TOO_LARGE"
+    SENSITIVE_CONTENT = "SENSITIVE_CONTENT"
+    OUT_OF_SCOPE = "OUT_OF_SCOPE"
+    NOT_FOUND = "NOT_FOUND"
+    CONFLICT = "CONFLICT"
+    MISCONFIGURED = "MISCONFIGURED"
+    EMBEDDING_FAILED = "EMBEDDING_FAILED"
+    MODEL_UNAVAILABLE = "MODEL_UNAVAILABLE"
+    MODEL_OUTPUT_INVALID = "MODEL_OUTPUT_INVALID"
+
+
+class Extraction(StrEnum):
+    NONE = "NONE"
+    LLM = "LLM"
+
+
+class FileProblem(StrEnum):
+    UNSUPPORTED_TYPE = "UNSUPPORTED_TYPE"
+    CORRUPT = "CORRUPT"
+    ENCRYPTED = "ENCRYPTED"
+    TOO_LARGE = "TOO_LARGE"
+    ZIP_BOMB = "ZIP_BOMB"
+
+
+class IngestStatus(StrEnum):
+    INDEXED = "INDEXED"
+    SKIPPED_DUPLICATE = "SKIPPED_DUPLICATE"
+
+
+class IngestionHandleStatus(StrEnum):
+    QUEUED = "QUEUED"
+    DUPLICATE = "DUPLICATE"
+    SKIPPED = "SKIPPED"
+
+
+class JobStage(StrEnum):
+    CHUNKING = "CHUNKING"
+    EMBEDDING = "EMBEDDING"
+    STORING = "STORING"
+    EXTRACTING = "EXTRACTING"
+    READING = "READING"
+
+
+class JobStatus(StrEnum):
+    QUEUED = "QUEUED"
+    RUNNING = "RUNNING"
+    INDEXED = "INDEXED"
+    SKIPPED_DUPLICATE = "SKIPPED_DUPLICATE"
+    FAILED = "FAILED"
+    CANCELLED = "CANCELLED"
+
+
+class KnowledgeCategory(StrEnum):
+    PREFERENCE = "PREFERENCE"
+    DOMAIN = "DOMAIN"
+    TEAM = "TEAM"
+    TECH_STACK = "TECH_STACK"
+    PERSONAL = "PERSONAL"
+    GENERAL = "GENERAL"
+
+
+class KnowledgeType(StrEnum):
+    FACT = "FACT"
+    INSTRUCTION = "INSTRUCTION"
+    PREFERENCE = "PREFERENCE"
+    PROCEDURE = "PROCEDURE"
+    NOTE = "NOTE"
+    EPISODIC = "EPISODIC"
+
+
+class OcrMode(StrEnum):
+    AUTO = "AUTO"
+    ALWAYS = "ALWAYS"
+    NEVER = "NEVER"
+
+
+class QueueLane(StrEnum):
+    PRIORITY = "PRIORITY"
+    BULK = "BULK"
+
+
+class Role(StrEnum):
+    UI = "UI"
+    AGENT = "AGENT"
+    ADMIN = "ADMIN"
+
+
+class SearchMode(StrEnum):
+    HYBRID = "HYBRID"
+    VECTOR = "VECTOR"
+    KEYWORD = "KEYWORD"
+
+
+class SecretPolicyInput(StrEnum):
+    REJECT = "REJECT"
+    REDACT = "REDACT"
