@@ -31,9 +31,13 @@ from kenning.mcp import (
     file_tools,
     graph_tools,
     history_tools,
+    job_tools,
     knowledge_tools,
     memory_tools,
+    procedure_tools,
+    read_tools,
     recall_tools,
+    rule_tools,
     structure_tools,
 )
 from kenning.mcp.auth import KeyGate
@@ -53,6 +57,10 @@ TOOLS: tuple[ToolSpec, ...] = (
     *structure_tools.TOOLS,
     *file_tools.TOOLS,
     *crawl_tools.TOOLS,
+    *job_tools.TOOLS,
+    *procedure_tools.TOOLS,
+    *rule_tools.TOOLS,
+    *read_tools.TOOLS,
 )
 
 INSTRUCTIONS = (
@@ -77,9 +85,9 @@ def build_server() -> MCPServer:
             description=spec.description,
             annotations=ToolAnnotations(
                 read_only_hint=spec.read_only,
-                # Writes replace by key (sourceUrn, taskId, category and subject) or append.
-                destructive_hint=False,
-                open_world_hint=False,
+                destructive_hint=spec.destructive,
+                idempotent_hint=spec.idempotent,
+                open_world_hint=spec.open_world,
             ),
         )
     add_resources(server)
