@@ -28,8 +28,10 @@ from starlette.types import ASGIApp
 from kenning import __version__
 from kenning.mcp import (
     crawl_tools,
+    document_tools,
     file_tools,
     graph_tools,
+    graph_write_tools,
     history_tools,
     job_tools,
     knowledge_tools,
@@ -38,6 +40,7 @@ from kenning.mcp import (
     read_tools,
     recall_tools,
     rule_tools,
+    source_tools,
     structure_tools,
 )
 from kenning.mcp.auth import KeyGate
@@ -61,6 +64,9 @@ TOOLS: tuple[ToolSpec, ...] = (
     *procedure_tools.TOOLS,
     *rule_tools.TOOLS,
     *read_tools.TOOLS,
+    *document_tools.TOOLS,
+    *graph_write_tools.TOOLS,
+    *source_tools.TOOLS,
 )
 
 INSTRUCTIONS = (
@@ -70,7 +76,8 @@ INSTRUCTIONS = (
     "it: record_task_outcome; store_knowledge for facts about the user; ingest_document for "
     "documents worth keeping, ingest_file for a file (PDF, Office, HTML, e-mail, image), "
     "crawl for a web site (crawl_status follows it), structure_knowledge for an expert's "
-    "free text. Errors start with a code (INVALID, OUT_OF_SCOPE, ...)."
+    "free text, request_ingestion to queue many documents (job_status and list_jobs follow "
+    "any job). Errors start with a code (INVALID, OUT_OF_SCOPE, ...)."
 )
 
 

@@ -1,7 +1,9 @@
-"""Reading the queue: one page of the jobs a reader may see, with its arguments checked.
+"""Bounds of the queue API every face shares: one page of the jobs a reader may see, with
+its arguments checked, and how many documents one call may queue.
 
 GraphQL's ``jobs`` and the MCP tool ``list_jobs`` both call ``list_jobs``, so a page is
-bounded and ordered the same way on every face.
+bounded and ordered the same way on every face; ``requestIngestions`` and the MCP tool
+``request_ingestion`` both call ``check_request_count``.
 
 Example: ``await list_jobs(queue, reader, JobFilter(), first=20)``.
 """
@@ -11,11 +13,18 @@ from __future__ import annotations
 from typing import Final
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.errors import ValidationError
+from kenning.domain.errors import TooLargeError, ValidationError
 from kenning.domain.queue.jobs import JobFilter, JobOrder, JobPage, JobStatus
 from kenning.domain.queue.ports import JobQueue
 
 MAX_PAGE: Final = 500
+MAX_REQUESTS: Final = 1000
+
+
+def check_request_count(count: int, field: str) -> None:
+    """At most ``MAX_REQUESTS`` documents per call (``TooLargeError`` naming ``field``)."""
+    if count > MAX_REQUESTS:
+        raise TooLargeError(f"at most {MAX_REQUESTS} documents per call", field=field)
 
 
 async def list_jobs(

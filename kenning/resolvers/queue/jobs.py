@@ -7,7 +7,6 @@ from collections.abc import Awaitable, Callable
 import strawberry
 
 from kenning.domain.access.principal import Principal
-from kenning.domain.errors import TooLargeError
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.domain.queue.jobs import (
     EnqueueResult,
@@ -16,7 +15,7 @@ from kenning.domain.queue.jobs import (
     JobFilter,
     JobOrder,
 )
-from kenning.domain.queue.listing import MAX_PAGE, list_jobs
+from kenning.domain.queue.listing import MAX_PAGE, check_request_count, list_jobs
 from kenning.domain.queue.ports import JobQueue
 from kenning.domain.queue.requests import (
     MAX_BULK_CANCEL,
@@ -35,8 +34,6 @@ from kenning.resolvers.ingestion.ingest import QUEUED_PRIORITY, to_request
 from kenning.schema.access.scope import ScopeInput, scope_info
 from kenning.schema.ingestion.ingest import IngestInput, IngestionRequestInput
 from kenning.schema.queue import types as gql
-
-MAX_REQUESTS = 1000
 
 
 def to_job_type(job: Job) -> gql.IngestionJob:
@@ -85,8 +82,7 @@ async def resolve_request_ingestions(
 
     Items are independent: one refused item does not stop the others.
     """
-    if len(inputs) > MAX_REQUESTS:
-        raise TooLargeError(f"at most {MAX_REQUESTS} documents per call", field="inputs")
+    check_request_count(len(inputs), "inputs")
     return [await _request_one(info, item.input, item.identity) for item in inputs]
 
 
