@@ -63,6 +63,10 @@ async def ingest_graph_tool(
     pieces: Annotated[list[PieceArg] | None, Field(description="The texts.")] = None,
     nodes: Annotated[list[NodeArg] | None, Field(description="The vertices.")] = None,
     edges: Annotated[list[EdgeArg] | None, Field(description="The edges.")] = None,
+    metadata: Annotated[
+        dict[str, Any] | None,
+        Field(description="Entity id -> {'type': ..., 'properties': {...}}, each a node."),
+    ] = None,
     kind: Annotated[str, Field(description="What the source is.")] = "graph",
     priority: Annotated[int, Field(description="0 (highest) to 9 for its embeddings.")] = 3,
     observed_at: ObservedAt = None,
@@ -84,6 +88,7 @@ async def ingest_graph_tool(
         edges=tuple(
             EdgeRecord(e.from_key, e.edge_type, e.to_key, tuple(e.evidence)) for e in edges or ()
         ),
+        metadata=metadata or {},
         priority=priority,
         observed_at=time_argument(observed_at, "observed_at"),
     )
@@ -98,7 +103,10 @@ async def load_knowledge_tool(
     source_urn: SourceUrn,
     knowledge: Annotated[
         dict[str, Any],
-        Field(description="The whole knowledge file: metadata, pieces and graph (README)."),
+        Field(
+            description="The whole knowledge file: metadata, pieces and graph (README); "
+            "errors name it json, as GraphQL does."
+        ),
     ],
     priority: Annotated[int, Field(description="0 (highest) to 9 for its embeddings.")] = 3,
     observed_at: ObservedAt = None,
