@@ -28,12 +28,19 @@ from starlette.types import ASGIApp
 from kenning import __version__
 from kenning.mcp import (
     crawl_tools,
+    document_tools,
     file_tools,
     graph_tools,
+    graph_write_tools,
     history_tools,
+    job_tools,
     knowledge_tools,
     memory_tools,
+    procedure_tools,
+    read_tools,
     recall_tools,
+    rule_tools,
+    source_tools,
     structure_tools,
 )
 from kenning.mcp.auth import KeyGate
@@ -54,6 +61,13 @@ TOOLS: tuple[ToolSpec, ...] = (
     *structure_tools.TOOLS,
     *file_tools.TOOLS,
     *crawl_tools.TOOLS,
+    *job_tools.TOOLS,
+    *procedure_tools.TOOLS,
+    *rule_tools.TOOLS,
+    *read_tools.TOOLS,
+    *document_tools.TOOLS,
+    *graph_write_tools.TOOLS,
+    *source_tools.TOOLS,
 )
 
 INSTRUCTIONS = (
@@ -63,7 +77,8 @@ INSTRUCTIONS = (
     "it: record_task_outcome; store_knowledge for facts about the user; ingest_document for "
     "documents worth keeping, ingest_file for a file (PDF, Office, HTML, e-mail, image), "
     "crawl for a web site (crawl_status follows it), structure_knowledge for an expert's "
-    "free text. Errors start with a code (INVALID, OUT_OF_SCOPE, ...)."
+    "free text, request_ingestion to queue many documents (job_status and list_jobs follow "
+    "any job). Errors start with a code (INVALID, OUT_OF_SCOPE, ...)."
 )
 
 
@@ -78,9 +93,9 @@ def build_server() -> MCPServer:
             description=spec.description,
             annotations=ToolAnnotations(
                 read_only_hint=spec.read_only,
-                # Writes replace by key (sourceUrn, taskId, category and subject) or append.
-                destructive_hint=False,
-                open_world_hint=False,
+                destructive_hint=spec.destructive,
+                idempotent_hint=spec.idempotent,
+                open_world_hint=spec.open_world,
             ),
         )
     add_resources(server)

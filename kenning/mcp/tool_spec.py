@@ -10,9 +10,14 @@ from typing import Any
 @dataclass(frozen=True, slots=True)
 class ToolSpec:
     """A tool's name, its function (whose parameters make the JSON schema), what it tells
-    the model, and whether it only reads."""
+    the model, and the hints a client shows its user: whether it only reads, may remove
+    what exists (``destructive``), changes nothing more when repeated (``idempotent``), and
+    reaches beyond Kenning, e.g. a crawl or repository URL (``open_world``)."""
 
     name: str
     function: Callable[..., Any]
     description: str
     read_only: bool
+    destructive: bool = False
+    idempotent: bool = False
+    open_world: bool = False

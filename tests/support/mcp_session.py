@@ -36,3 +36,12 @@ async def call(session: ClientSession, tool: str, **arguments: Any) -> dict[str,
 def error_text(result: CallToolResult) -> str:
     """The text of a tool result (an error's message)."""
     return "\n".join(c.text for c in result.content if isinstance(c, TextContent))
+
+
+def refusal(result: CallToolResult) -> str:
+    """A tool error's own text (``CODE: message (field: name)``), without the SDK's
+    ``Error executing tool <name>: `` prefix; fails when the call succeeded."""
+    assert result.is_error, result.structured_content
+    text = error_text(result)
+    prefix = "Error executing tool "
+    return text.split(": ", 1)[1] if text.startswith(prefix) else text

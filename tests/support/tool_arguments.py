@@ -45,10 +45,12 @@ def plain_value(schema: JsonSchema, root: JsonSchema) -> Any:
     ]
 
 
-def required_arguments(schema: JsonSchema) -> dict[str, Any]:
-    """Plain values for the tool's required arguments."""
+def required_arguments(schema: JsonSchema, root: JsonSchema | None = None) -> dict[str, Any]:
+    """Plain values for the required properties of ``schema`` (a tool's arguments, or an
+    object inside them whose ``$defs`` are in ``root``)."""
     properties = schema.get("properties", {})
-    return {name: plain_value(properties[name], schema) for name in schema.get("required", [])}
+    where = schema if root is None else root
+    return {name: plain_value(properties[name], where) for name in schema.get("required", [])}
 
 
 def _placed(schema: JsonSchema, root: JsonSchema, text: str) -> Iterator[tuple[str, Any]]:
@@ -61,9 +63,11 @@ def _placed(schema: JsonSchema, root: JsonSchema, text: str) -> Iterator[tuple[s
             for suffix, inner in _placed(variant.get("items", {}), root, text):
                 yield f"[0]{suffix}", [inner]
         elif kind == "object" and "properties" in variant:
+            # Its required fields filled, so the object is valid but for ``text``.
+            filled = required_arguments(variant, root)
             for name, inner_schema in variant["properties"].items():
                 for suffix, inner in _placed(inner_schema, root, text):
-                    yield f".{name}{suffix}", {name: inner}
+                    yield f".{name}{suffix}", {**filled, name: inner}
         elif kind == "object" and variant.get("additionalProperties") is not False:
             # Free JSON: a string value, a string deep in a list, and a key.
             yield ".note", {"note": text}

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol
+from typing import Final, Protocol
 
 from kenning.domain.access.scope import Scope
+from kenning.domain.errors import TooLargeError
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,3 +52,21 @@ class ChunkReader(Protocol):
     async def by_kind(self, kind: str, reader: Scope, limit: int) -> list[ChunkView]:
         """The newest visible chunks of one kind (no embedding involved)."""
         ...
+
+
+MAX_CHUNK_IDS: Final = 1000
+
+
+def check_chunk_ids(ids: Sequence[str]) -> None:
+    """At most ``MAX_CHUNK_IDS`` ids per read (``TooLargeError`` naming ``ids``)."""
+    if len(ids) > MAX_CHUNK_IDS:
+        raise TooLargeError(f"at most {MAX_CHUNK_IDS} ids", field="ids")
+
+
+async def visible_chunks(
+    ids: Sequence[str], reader: Scope, chunks: ChunkReader
+) -> list[ChunkView | None]:
+    """The chunks with these ids in the order asked, ``None`` where none is visible."""
+    check_chunk_ids(ids)
+    found = await chunks.by_ids(ids, reader)
+    return [found.get(chunk_id) for chunk_id in ids]

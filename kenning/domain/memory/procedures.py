@@ -29,8 +29,9 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Final, Protocol
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.embedding import Embedder, embed_texts
-from kenning.domain.errors import NotFoundError, TooLargeError, ValidationError
+from kenning.domain.errors import NotFoundError, ScopeError, TooLargeError, ValidationError
 from kenning.domain.memory.changes import ChangeLog, check_reason
 from kenning.domain.memory.procedure_checks import MAX_DESCRIPTION as MAX_DESCRIPTION
 from kenning.domain.memory.procedure_checks import MAX_NAME as MAX_NAME
@@ -115,6 +116,18 @@ def rank(candidates: Sequence[ProcedureMatch], now: datetime, limit: int) -> lis
         matches.append((key, replace(found, score=score)))
     matches.sort(key=lambda pair: pair[0])
     return [match for _, match in matches[:limit]]
+
+
+def procedure_client(target: Scope) -> str:
+    """The client whose procedures a key writing at ``target`` may change. Procedures serve
+    the whole client, so only a key that owns the whole client changes them: a project or
+    group key would otherwise reach projects its own scope cannot see."""
+    if not target.owns(Scope(target.client_id)):
+        raise ScopeError(
+            "procedures belong to the whole client: change them with a client-wide key",
+            field="scope",
+        )
+    return target.client_id
 
 
 async def save_procedure(

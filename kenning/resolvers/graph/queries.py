@@ -21,11 +21,11 @@ from kenning.domain.graph.model import (
     Direction,
     NodeView,
     check_depth,
-    check_max_depth,
     check_range,
     edge_type_filter,
 )
-from kenning.domain.graph.traverse import NeighborsQuery, neighbors, shortest_path
+from kenning.domain.graph.path_request import PathEnds, path_between
+from kenning.domain.graph.traverse import NeighborsQuery, neighbors
 from kenning.domain.ingestion.aliases import alias_resolved as resolved
 from kenning.domain.ingestion.node_keys import parse_key
 from kenning.domain.ingestion.validity import as_of as read_time
@@ -116,19 +116,16 @@ async def resolve_path(
 ) -> Path | None:
     """One shortest path of at most ``maxDepth`` edges; null when there is none."""
     reader = read_scope(info, scope)
-    check_max_depth(max_depth)
-    types = edge_type_filter(edge_types)
-    parsed = [parse_key(from_key, field="from").key, parse_key(to, field="to").key]
-    source, target = await alias_resolved(info, reader, parsed)
     when = _when(as_of)
-    view = await shortest_path(
-        info.context.runtime.graph.at(when),
+    runtime = info.context.runtime
+    view = await path_between(
+        runtime.graph.at(when),
         reader,
-        source,
-        target,
+        PathEnds(from_key, to),
+        runtime.aliases,
         max_depth=max_depth,
         direction=direction,
-        edge_types=types,
+        edge_types=edge_types,
     )
     if view is None:
         return None

@@ -10,18 +10,15 @@ import strawberry
 from strawberry.scalars import JSON
 
 from kenning.domain.errors import ValidationError
-from kenning.domain.ingestion.git_commits import FileChange, GitCommit, commit_requests
-from kenning.domain.ingestion.graph_items import identifier_fields
+from kenning.domain.ingestion.checked_graph import ingest_checked_graph, ingest_commits
+from kenning.domain.ingestion.git_commits import FileChange, GitCommit
 from kenning.domain.ingestion.ingest_graph import (
     GraphOutcome,
     GraphPiece,
     GraphRequest,
-    ingest_graph,
 )
 from kenning.domain.ingestion.knowledge_file import load_knowledge
 from kenning.domain.ingestion.request import EdgeRecord, NodeRecord
-from kenning.domain.ingestion.rules import check_identifiers, check_write_connection
-from kenning.domain.off_loop import off_loop
 from kenning.resolvers.access.scope import stored_write_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
@@ -89,14 +86,9 @@ def _rejected(result: GraphOutcome) -> list[RejectedItem]:
 @error_members
 async def resolve_ingest_graph(info: Info, input: IngestGraphInput) -> IngestGraphResult:
     """Store pre-structured pieces, nodes and edges; reject bad items one by one."""
+    runtime = info.context.runtime
     request = await _request(info, input)
-    # Identifiers first: a credential in connectionId must not reach a query.
-    check_identifiers(identifier_fields(request))
-    await check_write_connection(
-        request.scope, request.connection_id, request.source_kind,
-        info.context.runtime.queue.connections,
-    )  # fmt: skip
-    result = await ingest_graph(request, info.context.runtime.ingest_deps())
+    result = await ingest_checked_graph(request, runtime.ingest_deps(), runtime.queue.connections)
     return _success(result)
 
 
@@ -156,20 +148,22 @@ async def resolve_ingest_git_commits(
         for c in input.commits
     )  # fmt: skip
     scope = await stored_write_scope(info, input.scope)
-    deps = info.context.runtime.ingest_deps()
-    size = sum(len(c.diff) + len(c.message) for c in commits)
-    requests = await off_loop(size, lambda: commit_requests(
-        input.repository, commits, scope, connection_id=input.connection_id,
-        policy=deps.secret_policy,
-    ))  # fmt: skip
-    await check_write_connection(
-        scope, input.connection_id, None, info.context.runtime.queue.connections
+    runtime = info.context.runtime
+    results = await ingest_commits(
+        input.repository,
+        commits,
+        scope,
+        input.connection_id,
+        runtime.ingest_deps(),
+        runtime.queue.connections,
     )
-    done = []
-    for commit, request in zip(commits, requests, strict=True):
-        result = await ingest_graph(request, deps)
-        done.append(
-            CommitIngested(hash=commit.hash.lower(), status=result.outcome.status,
-                           edges=len(result.outcome.edges), rejected=_rejected(result))
-        )  # fmt: skip
+    done = [
+        CommitIngested(
+            hash=commit.hash.lower(),
+            status=result.outcome.status,
+            edges=len(result.outcome.edges),
+            rejected=_rejected(result),
+        )
+        for commit, result in zip(commits, results, strict=True)
+    ]
     return IngestGitCommitsSuccess(commits=done)

@@ -13,8 +13,6 @@ from typing import Annotated, cast
 import strawberry
 from strawberry.scalars import JSON
 
-from kenning.domain.access.scope import Scope
-from kenning.domain.errors import ScopeError
 from kenning.domain.memory.owners import owner_of, user_key_of
 from kenning.domain.memory.procedures import (
     Procedure,
@@ -22,6 +20,7 @@ from kenning.domain.memory.procedures import (
     ProcedureMatch,
     ProcedureStep,
     find_procedures,
+    procedure_client,
     record_procedure_run,
     save_procedure,
 )
@@ -66,16 +65,8 @@ def to_match_type(match: ProcedureMatch) -> gql.ProcedureMatch:
 
 
 def client_writer(info: Info, scope: ScopeInput | None) -> str:
-    """The client whose procedures the key may change. Procedures serve the whole client, so
-    only a key that owns the whole client changes them: a project or group key would
-    otherwise reach projects its own scope cannot see."""
-    target = write_scope(info, scope)
-    if not target.owns(Scope(target.client_id)):
-        raise ScopeError(
-            "procedures belong to the whole client: change them with a client-wide key",
-            field="scope",
-        )
-    return target.client_id
+    """The client whose procedures the key may change (a client-wide key only)."""
+    return procedure_client(write_scope(info, scope))
 
 
 @error_members

@@ -7,7 +7,6 @@ from collections.abc import Awaitable, Callable
 import strawberry
 
 from kenning.domain.access.principal import Principal
-from kenning.domain.errors import TooLargeError, ValidationError
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.domain.queue.jobs import (
     EnqueueResult,
@@ -15,8 +14,8 @@ from kenning.domain.queue.jobs import (
     Job,
     JobFilter,
     JobOrder,
-    JobStatus,
 )
+from kenning.domain.queue.listing import MAX_PAGE, check_request_count, list_jobs
 from kenning.domain.queue.ports import JobQueue
 from kenning.domain.queue.requests import (
     MAX_BULK_CANCEL,
@@ -35,9 +34,6 @@ from kenning.resolvers.ingestion.ingest import QUEUED_PRIORITY, to_request
 from kenning.schema.access.scope import ScopeInput, scope_info
 from kenning.schema.ingestion.ingest import IngestInput, IngestionRequestInput
 from kenning.schema.queue import types as gql
-
-MAX_PAGE = 500
-MAX_REQUESTS = 1000
 
 
 def to_job_type(job: Job) -> gql.IngestionJob:
@@ -86,8 +82,7 @@ async def resolve_request_ingestions(
 
     Items are independent: one refused item does not stop the others.
     """
-    if len(inputs) > MAX_REQUESTS:
-        raise TooLargeError(f"at most {MAX_REQUESTS} documents per call", field="inputs")
+    check_request_count(len(inputs), "inputs")
     return [await _request_one(info, item.input, item.identity) for item in inputs]
 
 
@@ -140,16 +135,8 @@ async def resolve_jobs(
     order_by: JobOrder = JobOrder.NEWEST,
 ) -> gql.JobPage:
     """Visible jobs in the order asked, paged by cursor; queued ones with their position."""
-    if not 1 <= first <= MAX_PAGE:
-        raise ValidationError(f"first must be 1..{MAX_PAGE}", field="first")
-    where = _where(filter)
-    if order_by is JobOrder.CLAIM_ORDER and where.statuses not in (None, {JobStatus.QUEUED}):
-        raise ValidationError(
-            "orderBy CLAIM_ORDER lists QUEUED jobs only: leave statuses out or ask for QUEUED",
-            field="orderBy",
-        )
-    page = await info.context.runtime.queue.jobs.page(
-        read_scope(info), where, first, after, order_by
+    page = await list_jobs(
+        info.context.runtime.queue.jobs, read_scope(info), _where(filter), first, after, order_by
     )
     return gql.JobPage(
         nodes=[to_job_type(job) for job in page.jobs],

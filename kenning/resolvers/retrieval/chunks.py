@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import strawberry
 
-from kenning.domain.errors import TooLargeError
+from kenning.domain.graph.chunk_view import check_chunk_ids
 from kenning.resolvers.access.scope import read_scope
 from kenning.resolvers.context import Info
 from kenning.schema.access.scope import NarrowScope
 from kenning.schema.retrieval.chunk import Chunk
-
-MAX_CHUNK_IDS = 1000
 
 
 async def resolve_chunk(info: Info, id: strawberry.ID, scope: NarrowScope = None) -> Chunk | None:
@@ -23,8 +21,7 @@ async def resolve_chunks(
     info: Info, ids: list[strawberry.ID], scope: NarrowScope = None
 ) -> list[Chunk | None]:
     """Chunks by id in the order asked (one statement); null where not visible."""
-    if len(ids) > MAX_CHUNK_IDS:
-        raise TooLargeError(f"at most {MAX_CHUNK_IDS} ids", field="ids")
+    check_chunk_ids(ids)
     loader = info.context.loaders.chunks_by_id(read_scope(info, scope))
     views = await loader.load_many([str(chunk_id) for chunk_id in ids])
     return [None if view is None else Chunk.from_view(view) for view in views]

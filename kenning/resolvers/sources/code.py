@@ -3,16 +3,9 @@
 
 from __future__ import annotations
 
-import asyncio
-
+from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ValidationError
-from kenning.domain.sources.code.repository_request import (
-    DEFAULT_PRIORITY,
-    RepositorySpec,
-    check_priority,
-    check_spec,
-    request_repository,
-)
+from kenning.domain.sources.code.repository_request import RepositorySpec, queue_repository
 from kenning.resolvers.access.scope import principal, stored_write_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
@@ -39,9 +32,13 @@ async def resolve_ingest_repository(
 ) -> IngestRepositoryResult:
     """Queue the ingest of a repository's branch at its current commit."""
     runtime = info.context.runtime
-    spec = check_spec(RepositorySpec(input.path, input.git_url, input.branch, input.name))
-    priority = check_priority(DEFAULT_PRIORITY if input.priority is None else input.priority)
-    scope = await stored_write_scope(info, _scope_input(input, principal(info).scope.client_id))
-    job = await asyncio.to_thread(runtime.repositories.locate, spec)
-    result = await request_repository(job, scope, priority, queue=runtime.queue.jobs)
+    spec = RepositorySpec(input.path, input.git_url, input.branch, input.name)
+
+    async def writer() -> Scope:
+        target = _scope_input(input, principal(info).scope.client_id)
+        return await stored_write_scope(info, target)
+
+    result = await queue_repository(
+        spec, input.priority, writer, locator=runtime.repositories, queue=runtime.queue.jobs
+    )
     return to_handle(result)

@@ -7,16 +7,14 @@ not know the job (not started, expired, or Redis unreachable).
 
 from __future__ import annotations
 
-from kenning.domain.sources.crawl.crawl_job import CRAWL_SOURCE_KIND
+from kenning.domain.sources.crawl.crawl_run import job_progress as crawl_job_progress
 from kenning.resolvers.context import Info
 from kenning.schema.sources.crawl_progress import CrawlProgress
 
 
 async def job_progress(info: Info, job_id: str, source_kind: str | None) -> CrawlProgress | None:
     """The counts of the crawl job ``job_id``; ``None`` for any other job."""
-    if source_kind != CRAWL_SOURCE_KIND:
-        return None
-    counts = await info.context.runtime.crawl_progress.get(job_id)
+    counts = await crawl_job_progress(job_id, source_kind, info.context.runtime.crawl_progress)
     if counts is None:
         return None
     return CrawlProgress(

@@ -16,8 +16,9 @@ Example::
 
 from __future__ import annotations
 
+import asyncio
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any, Final, Protocol
@@ -192,3 +193,20 @@ async def request_repository(
             payload=job.payload(),
         )
     )
+
+
+async def queue_repository(
+    spec: RepositorySpec,
+    priority: int | None,
+    writer: Callable[[], Awaitable[Scope]],
+    *,
+    locator: RepositoryLocator,
+    queue: JobQueue,
+) -> EnqueueResult:
+    """Check the spec and the priority, settle the writer's scope, find the repository's
+    commit (git runs in a thread) and queue its job: ``ingestRepository`` on every face."""
+    checked = check_spec(spec)
+    chosen = check_priority(DEFAULT_PRIORITY if priority is None else priority)
+    scope = await writer()
+    job = await asyncio.to_thread(locator.locate, checked)
+    return await request_repository(job, scope, chosen, queue=queue)

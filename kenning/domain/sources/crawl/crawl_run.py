@@ -23,7 +23,7 @@ from kenning.domain.graph.model import GraphReader
 from kenning.domain.ingestion.ingest_graph import ingest_graph
 from kenning.domain.queue.jobs import Job, JobStage, JobStatus
 from kenning.domain.queue.tasks import TaskRun, TaskRunner
-from kenning.domain.sources.crawl.crawl_job import spec_from_payload
+from kenning.domain.sources.crawl.crawl_job import CRAWL_SOURCE_KIND, spec_from_payload
 from kenning.domain.sources.crawl.crawl_loop import CrawlProgress, CrawlReport, crawl
 from kenning.domain.sources.crawl.page_graph import page_graph, page_key, previous_page
 from kenning.domain.sources.crawl.pages import FetchedPage, PageFetcher, PreviousPage
@@ -45,6 +45,17 @@ class ProgressBoard(Protocol):
     async def put(self, job: Job, progress: CrawlProgress) -> None: ...
 
     async def get(self, job_id: str) -> CrawlProgress | None: ...
+
+
+async def job_progress(
+    job_id: str, source_kind: str | None, board: ProgressBoard
+) -> CrawlProgress | None:
+    """The counts of ``job_id`` so far when it is a crawl job; ``None`` for any other job,
+    and when the board does not know it (not started, expired, store unreachable).
+    Read only for a job the caller could already see."""
+    if source_kind != CRAWL_SOURCE_KIND:
+        return None
+    return await board.get(job_id)
 
 
 async def previous_pages(

@@ -1,0 +1,64 @@
+"""The arguments of the structured write tools (``graph_write_tools.py``): pieces, nodes
+and edges of ``ingest_graph``, and the commits of ``ingest_git_commits``, as the GraphQL
+inputs ``IngestGraphInput`` and ``IngestGitCommitsInput`` name them (snake_case)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, Field
+
+from kenning.domain.ingestion.request import KnowledgeType
+
+
+class PieceArg(BaseModel):
+    """A piece of text; edges cite it as evidence by ``ref``."""
+
+    ref: Annotated[str, Field(description="The piece's name within this request, e.g. 'p1'.")]
+    content: Annotated[str, Field(description="The text (Markdown).")]
+    knowledge_type: KnowledgeType | None = None
+    info_type: Annotated[str | None, Field(description="Routes it in get_context.")] = None
+    tags: list[str] = Field(default_factory=list)
+    embedding_text: Annotated[
+        str | None, Field(description="Embedded instead of the content when given.")
+    ] = None
+
+
+class NodeArg(BaseModel):
+    """A vertex with its type and properties."""
+
+    key: Annotated[str, Field(description="'type:id', e.g. 'service:billing'.")]
+    type: Annotated[str | None, Field(description="Default: the key's own type.")] = None
+    properties: Annotated[dict[str, Any], Field(description="A JSON object.")] = Field(
+        default_factory=dict
+    )
+
+
+class EdgeArg(BaseModel):
+    """An edge citing pieces of this request as its evidence."""
+
+    from_key: Annotated[str, Field(description="The source node's key.")]
+    edge_type: Annotated[str, Field(description="The relation, e.g. 'depends_on'.")]
+    to_key: Annotated[str, Field(description="The target node's key.")]
+    evidence: Annotated[list[str], Field(description="Refs of the pieces that support it.")]
+
+
+class FileArg(BaseModel):
+    """A file a commit touched."""
+
+    path: str
+    change_type: Annotated[str, Field(description="M, A, D or R (then old_path).")]
+    old_path: str | None = None
+
+
+class CommitArg(BaseModel):
+    """One commit."""
+
+    hash: Annotated[str, Field(description="The full commit hash.")]
+    message: str
+    author: str
+    date: Annotated[str, Field(description="The commit time, ISO 8601 with a time zone.")]
+    branch: str | None = None
+    parents: Annotated[list[str], Field(description="Parent hashes.")] = Field(default_factory=list)
+    files: list[FileArg] = Field(default_factory=list)
+    diff: Annotated[str, Field(description="The unified diff: the edges' evidence.")] = ""

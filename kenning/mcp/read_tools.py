@@ -1,0 +1,167 @@
+"""Reads an agent asks for by id, query or key: ``get_chunks`` (the text behind chunk ids),
+``evidence_pack`` (search hits with the graph around them), ``find_path`` (how two entities
+are connected) and ``user_context`` (everything known about the user).
+
+Each calls the use case of its GraphQL query (``chunks``, ``evidencePack``, ``path``,
+``userContext``: ``kenning.domain.graph.chunk_view.visible_chunks``,
+``kenning.domain.retrieval.evidence``, ``kenning.domain.graph.path_request``,
+``kenning.domain.memory.user_knowledge``) at the same reader scope.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from pydantic import Field
+
+from kenning.domain.graph.chunk_view import visible_chunks
+from kenning.domain.graph.model import Direction
+from kenning.domain.graph.path_request import PathEnds, path_between
+from kenning.domain.ingestion.validity import as_of as read_time
+from kenning.domain.memory.owners import user_key_of
+from kenning.domain.memory.user_knowledge import DEFAULT_PER_CATEGORY, user_context
+from kenning.domain.retrieval.evidence import evidence_pack
+from kenning.mcp.calls import (
+    NarrowScope,
+    ToolContext,
+    caller,
+    domain_errors,
+    plain,
+    read_scope,
+    time_argument,
+)
+from kenning.mcp.memory_arguments import UserKey
+from kenning.mcp.tool_spec import ToolSpec
+
+
+@domain_errors
+async def get_chunks_tool(
+    ctx: ToolContext,
+    ids: Annotated[list[str], Field(description="Chunk ids (at most 1000), e.g. from hits.")],
+    scope: NarrowScope = None,
+) -> dict[str, Any]:
+    """The chunks with these ids in the order asked; null where none is visible."""
+    who = caller(ctx)
+    found = await visible_chunks(ids, read_scope(who, scope), who.runtime.chunks)
+    return {"chunks": plain(found)}
+
+
+@domain_errors
+async def evidence_pack_tool(
+    ctx: ToolContext,
+    query: Annotated[str, Field(description="The question to gather evidence for.")],
+    hops: Annotated[int, Field(description="Graph hops around what the hits mention.")] = 2,
+    limit: Annotated[int, Field(description="How many search hits at most.")] = 10,
+    scope: NarrowScope = None,
+) -> dict[str, Any]:
+    """Search hits plus the graph within ``hops`` of the entities they mention."""
+    who = caller(ctx)
+    runtime = who.runtime
+    pack = await evidence_pack(
+        query,
+        hops=hops,
+        limit=limit,
+        reader=read_scope(who, scope),
+        embedder=runtime.embedder,
+        index=runtime.chunk_index,
+        graph=runtime.graph,
+    )
+    answer: dict[str, Any] = plain(pack)
+    return answer
+
+
+@domain_errors
+async def find_path_tool(
+    ctx: ToolContext,
+    from_key: Annotated[str, Field(description="Where the path starts, e.g. 'task:T-1'.")],
+    to_key: Annotated[str, Field(description="Where it ends, e.g. 'user:alice'.")],
+    max_depth: Annotated[int, Field(description="Edges at most, 1..6.")] = 4,
+    edge_types: Annotated[
+        list[str] | None, Field(description="Only edges of these types (omit: any).")
+    ] = None,
+    direction: Annotated[
+        Direction, Field(description="BOTH (default), OUT (along edges) or IN.")
+    ] = Direction.BOTH,
+    as_of: Annotated[
+        str | None,
+        Field(description="As the graph was then (ISO 8601 with a time zone); omit: now."),
+    ] = None,
+    scope: NarrowScope = None,
+) -> dict[str, Any]:
+    """One shortest path between two entities; ``path`` is null when there is none."""
+    who = caller(ctx)
+    runtime = who.runtime
+    when = read_time(time_argument(as_of, "as_of"), datetime.now(UTC))
+    found = await path_between(
+        runtime.graph.at(when),
+        read_scope(who, scope),
+        PathEnds(from_key, to_key, "from_key", "to_key"),
+        runtime.aliases,
+        max_depth=max_depth,
+        direction=direction,
+        edge_types=edge_types,
+    )
+    if found is None:
+        return {"path": None}
+    return {"path": {"length": found.length, **plain(found)}}
+
+
+@domain_errors
+async def user_context_tool(
+    ctx: ToolContext,
+    user_key: UserKey = None,
+    limit_per_category: Annotated[
+        int, Field(description="The most recently updated items kept per category.")
+    ] = DEFAULT_PER_CATEGORY,
+    scope: NarrowScope = None,
+) -> dict[str, Any]:
+    """Everything known about the user, by category, and its Markdown; embeds nothing."""
+    who = caller(ctx)
+    found = await user_context(
+        read_scope(who, scope),
+        who.runtime.user_knowledge,
+        limit_per_category,
+        user_key_of(user_key),
+    )
+    return {"categories": plain(found.categories), "markdown": found.markdown}
+
+
+TOOLS = (
+    ToolSpec(
+        "get_chunks",
+        get_chunks_tool,
+        "Read the full text and metadata of chunks by id (the chunkIds that search hits, "
+        "evidence packs, context lines and edges' evidence name), in the order asked; null "
+        "for an id you may not see.",
+        read_only=True,
+        idempotent=True,
+    ),
+    ToolSpec(
+        "evidence_pack",
+        evidence_pack_tool,
+        "Gather the evidence for a question in one call: the best search hits and the "
+        "graph within hops of the entities they mention (edges with their evidence), with "
+        "a summary. Use it when an answer must cite its sources.",
+        read_only=True,
+        idempotent=True,
+    ),
+    ToolSpec(
+        "find_path",
+        find_path_tool,
+        "Find how two entities are connected: one shortest path of at most max_depth edges "
+        "between from_key and to_key in the graph (optionally only some edge types, one "
+        "direction, or as of a past time); path is null when none exists.",
+        read_only=True,
+        idempotent=True,
+    ),
+    ToolSpec(
+        "user_context",
+        user_context_tool,
+        "Read everything stored about the user you work for, by category (preferences, "
+        "domain, team, tech stack, personal, general), and the same as Markdown; give "
+        "their key as user_key for their own facts as well as the shared ones.",
+        read_only=True,
+        idempotent=True,
+    ),
+)
