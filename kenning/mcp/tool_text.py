@@ -63,9 +63,7 @@ TEXTS: dict[str, Callable[[Mapping[str, Any]], str]] = {
 }
 
 
-def light_text(
-    name: str, tool: Callable[P, Awaitable[R]]
-) -> Callable[P, Coroutine[Any, Any, R]]:
+def light_text(name: str, tool: Callable[P, Awaitable[R]]) -> Callable[P, Coroutine[Any, Any, R]]:
     """``tool``, answering a result object with its text for a model beside it in full."""
     text = TEXTS.get(name, compact)
 

@@ -10,9 +10,15 @@ from mcp.types import CallToolResult, TextContent
 
 from kenning.mcp.tool_text import compact, light_text
 
-HIT: dict[str, Any] = {"chunk": {"sourceUrn": "doc:runbook", "kind": "runbook", "content": "Deploy blue-green.",
-                 "supersededAt": None, "supersededBy": None, "tags": []},
-       "score": 0.8125, "vectorRank": None, "keywordRank": 1}  # fmt: skip
+CHUNK: dict[str, Any] = {
+    "sourceUrn": "doc:runbook",
+    "kind": "runbook",
+    "content": "Deploy blue-green.",
+    "supersededAt": None,
+    "supersededBy": None,
+    "tags": [],
+}
+HIT: dict[str, Any] = {"chunk": CHUNK, "score": 0.8125, "vectorRank": None, "keywordRank": 1}
 
 
 async def _answer(name: str, result: dict[str, Any]) -> CallToolResult:
