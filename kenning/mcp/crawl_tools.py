@@ -86,6 +86,9 @@ TOOLS = (
         "links_to edges between pages. Re-crawling revalidates stored pages and stores only "
         "what changed. Answers a job id; follow it with crawl_status.",
         read_only=False,
+        # It fetches the web; the same crawl asked again while one runs is that job.
+        idempotent=True,
+        open_world=True,
     ),
     ToolSpec(
         "crawl_status",

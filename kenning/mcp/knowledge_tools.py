@@ -188,5 +188,6 @@ TOOLS = (
         "relationships list) go into the graph. Ingesting the same source_urn again replaces "
         "the old version. Never include credentials: content with secrets is refused.",
         read_only=False,
+        idempotent=True,  # the same content again is a SKIPPED_DUPLICATE
     ),
 )

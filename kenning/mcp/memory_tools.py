@@ -213,6 +213,7 @@ TOOLS = (
         "outcomes are indexed in the background; recording the same task_id again replaces "
         "the earlier record.",
         read_only=False,
+        idempotent=True,  # the same task_id again replaces it
     ),
     ToolSpec(
         "append_session",

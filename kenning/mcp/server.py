@@ -94,7 +94,7 @@ def build_server() -> MCPServer:
             annotations=ToolAnnotations(
                 read_only_hint=spec.read_only,
                 destructive_hint=spec.destructive,
-                idempotent_hint=spec.idempotent,
+                idempotent_hint=spec.read_only if spec.idempotent is None else spec.idempotent,
                 open_world_hint=spec.open_world,
             ),
         )

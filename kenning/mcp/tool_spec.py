@@ -19,5 +19,5 @@ class ToolSpec:
     description: str
     read_only: bool
     destructive: bool = False
-    idempotent: bool = False
+    idempotent: bool | None = None  # None: as read_only (a read changes nothing)
     open_world: bool = False

@@ -55,3 +55,17 @@ async def test_removals_are_destructive_reads_idempotent_and_repositories_open_w
         assert hints(read) == (True, False, True, False), read
     for write in ("save_procedure", "record_procedure_run", "store_rule"):
         assert hints(write) == (False, False, False, False), write
+
+
+async def test_every_read_is_idempotent_and_the_web_is_open_world() -> None:
+    listed = await _listed()
+    for name, tool in listed.items():
+        hints = tool.annotations
+        assert hints is not None, name
+        if hints.read_only_hint:
+            assert (hints.destructive_hint, hints.idempotent_hint) == (False, True), name
+    crawl = listed["crawl"].annotations
+    assert crawl is not None and (crawl.open_world_hint, crawl.idempotent_hint) == (True, True)
+    for replaces in ("ingest_document", "record_task_outcome"):
+        found = listed[replaces].annotations
+        assert found is not None and found.idempotent_hint is True, replaces
