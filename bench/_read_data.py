@@ -14,6 +14,7 @@ a later run with the same spec, migration head and row counts reuses the data.
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
 from collections.abc import Awaitable
 
@@ -257,3 +258,14 @@ async def load(settings: Settings, spec: Spec) -> dict[str, float]:
         await first.close()
         await second.close()
     return seconds
+
+
+def ready(settings: Settings, spec: Spec, *, rebuild: bool = False) -> dict[str, float] | None:
+    """Build the read corpus in ``settings``' database unless it can be reused (or
+    ``rebuild``): the build's phase timings, None when it was reused."""
+    reason = "--rebuild" if rebuild else asyncio.run(stale_reason(settings, spec))
+    if reason is None:
+        return None
+    print(f"building the read corpus ({reason}) ...", file=sys.stderr)
+    recreate(settings)
+    return asyncio.run(load(settings, spec))

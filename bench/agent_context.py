@@ -37,7 +37,7 @@ import uvloop
 
 from bench._processes import running_server
 from bench._read_corpus import READER, Spec, node_keys, search_queries, visible_start_keys
-from bench._read_data import PREFIX, bench_settings, load, recreate, stale_reason
+from bench._read_data import PREFIX, bench_settings, ready
 from bench._read_server import SERVE
 from bench._timing import percentile
 from kenning.domain.access.principal import Role
@@ -92,13 +92,9 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def _prepare(settings: Settings, spec: Spec) -> str:
     """Build the read corpus unless it can be reused; what happened."""
-    reason = asyncio.run(stale_reason(settings, spec))
-    if reason is None:
+    if ready(settings, spec) is None:
         return "reused"
-    print(f"building the read corpus ({reason}) ...", file=sys.stderr)
-    recreate(settings)
-    asyncio.run(load(settings, spec))
-    return f"built ({reason})"
+    return "built"
 
 
 async def _forget(pool: asyncpg.Pool) -> None:

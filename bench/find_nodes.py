@@ -31,7 +31,7 @@ import uvloop
 
 from bench._processes import running_server
 from bench._read_corpus import READER, Spec, node_keys, visible_start_keys
-from bench._read_data import PREFIX, bench_settings, load, recreate, stale_reason
+from bench._read_data import PREFIX, bench_settings, ready
 from bench._read_measure import interleaved
 from bench._read_server import SERVE
 from kenning.domain.access.principal import Role
@@ -153,11 +153,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     spec = Spec()
     settings = bench_settings(PREFIX, spec.dim)
-    reason = "--rebuild" if args.rebuild else asyncio.run(stale_reason(settings, spec))
-    if reason is not None:
-        print(f"building the data ({reason}) ...", file=sys.stderr)
-        recreate(settings)
-        print(f"built: {asyncio.run(load(settings, spec))}", file=sys.stderr)
+    built = ready(settings, spec, rebuild=args.rebuild)
+    if built is not None:
+        print(f"built: {built}", file=sys.stderr)
     with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
         forms = runner.run(measure(settings, spec, args.queries))
     report = {"spec": asdict(spec), "reader": asdict(READER), "limit": LIMIT, "forms": forms}

@@ -38,7 +38,7 @@ from kenning_client import (
 
 from bench._processes import running_server
 from bench._read_corpus import READER, Spec, search_queries
-from bench._read_data import PREFIX, bench_settings, load, recreate, stale_reason
+from bench._read_data import PREFIX, bench_settings, ready
 from bench._read_measure import interleaved
 from bench._read_server import SERVE
 from kenning.domain.access.principal import Role
@@ -148,11 +148,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     spec = Spec()
     settings = bench_settings(PREFIX, spec.dim)
-    reason = asyncio.run(stale_reason(settings, spec))
-    if reason is not None:
-        print(f"building the data ({reason}) ...", file=sys.stderr)
-        recreate(settings)
-        print(f"built: {asyncio.run(load(settings, spec))}", file=sys.stderr)
+    built = ready(settings, spec)
+    if built is not None:
+        print(f"built: {built}", file=sys.stderr)
     with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
         report = runner.run(measure(settings, spec, args.queries))
     p50 = {path: report["latency"][path]["p50_ms"] for path in report["latency"]}

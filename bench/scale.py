@@ -38,7 +38,7 @@ import uvloop
 
 from bench._processes import ROOT
 from bench._read_corpus import READER, Spec, node_keys, search_queries, visible_start_keys
-from bench._read_data import bench_settings, database_for, load, recreate, stale_reason
+from bench._read_data import bench_settings, database_for, ready
 from bench._scale_drain import drain, prepare
 from bench._scale_figures import contention, ratios, render
 from bench._scale_serve import measure, serving
@@ -78,12 +78,10 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 def corpus(spec: Spec) -> tuple[Settings, dict[str, Any]]:
     """The read benchmark's database of this size, built unless it can be reused."""
     settings = bench_settings(database_for(spec.chunks), spec.dim)
-    reason = asyncio.run(stale_reason(settings, spec))
-    if reason is None:
+    built = ready(settings, spec)
+    if built is None:
         return settings, {"built_now": False}
-    print(f"building the read corpus ({reason}) ...", file=sys.stderr)
-    recreate(settings)
-    return settings, {"built_now": True, "build": asyncio.run(load(settings, spec))}
+    return settings, {"built_now": True, "build": built}
 
 
 def _work(spec: Spec, args: argparse.Namespace) -> dict[str, tuple[list[str], list[str]]]:
