@@ -9,7 +9,6 @@ the SSRF refusal of a private address). The functions take kenning-client's
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,6 +17,7 @@ from typing import Annotated, Any
 import typer
 from kenning_client import AsyncKenningClient, CrawlCrawlIngestionHandle, CrawlInput
 
+from kenning.cli.options import SERVER, ApiKey, api_key_of
 from kenning.cli.server_calls import FINISHED, server_client
 
 COUNTS = ("fetched", "unchanged", "skipped", "failed", "queued", "stored")
@@ -126,15 +126,11 @@ def crawl_command(
     ] = None,
     url_of_server: Annotated[
         str, typer.Option("--server", metavar="URL", help="The running server.")
-    ] = "http://127.0.0.1:8000",
-    api_key: Annotated[
-        str | None, typer.Option(metavar="KEY", help="An agent key [default: $KENNING_API_KEY].")
-    ] = None,
+    ] = SERVER,
+    api_key: ApiKey = None,
 ) -> None:
     """Crawl a site into the knowledge base and follow the job to its end."""
-    key = api_key or os.environ.get("KENNING_API_KEY")
-    if not key:
-        raise typer.BadParameter("give --api-key or set KENNING_API_KEY")
+    key = api_key_of(api_key)
     input = crawl_input(url, max_depth, max_pages, same_site, include or [], exclude or [],
                         recrawl_after, project)  # fmt: skip
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +29,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Column, Table
 
+from kenning.cli.options import SERVER, ApiKey, ServerUrl, api_key_of
 from kenning.cli.server_calls import FINISHED, server_client
 from kenning.domain.sources.files.file_graph import document_key
 
@@ -134,12 +134,8 @@ def ingest_command(
     paths: Annotated[
         list[Path], typer.Argument(metavar="PATH...", help="Files and folders (recursively).")
     ],
-    url: Annotated[
-        str, typer.Option(metavar="URL", help="The running server.")
-    ] = "http://127.0.0.1:8000",
-    api_key: Annotated[
-        str | None, typer.Option(metavar="KEY", help="An agent key [default: $KENNING_API_KEY].")
-    ] = None,
+    url: ServerUrl = SERVER,
+    api_key: ApiKey = None,
     kind: Annotated[
         str | None, typer.Option(metavar="KIND", help='The chunks\' kind [default: "file"].')
     ] = None,
@@ -150,9 +146,7 @@ def ingest_command(
     ocr: Annotated[str, typer.Option(metavar="MODE", help="AUTO, ALWAYS or NEVER.")] = "AUTO",
 ) -> None:
     """Ingest files and folders into a running server, with a summary at the end."""
-    key = api_key or os.environ.get("KENNING_API_KEY")
-    if not key:
-        raise typer.BadParameter("give --api-key or set KENNING_API_KEY")
+    key = api_key_of(api_key)
     files = collect(paths)
     options: dict[str, Any] = {"ocr": ocr.upper(), "tags": list(tag or ())}
     if kind:

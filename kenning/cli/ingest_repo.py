@@ -11,7 +11,6 @@ real app.
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 from pathlib import Path
 from typing import Annotated, Any
@@ -23,6 +22,7 @@ from kenning_client import (
     IngestRepositoryInput,
 )
 
+from kenning.cli.options import SERVER, ApiKey, ServerUrl, api_key_of
 from kenning.cli.server_calls import FINISHED, server_client
 
 COUNTS = ("ingested", "unchanged", "purged", "refused", "skipped", "aliases")
@@ -88,17 +88,11 @@ def ingest_repo_command(
             metavar="NAME", help="The repository's name in keys [default: from the path]."
         ),
     ] = None,
-    url: Annotated[
-        str, typer.Option(metavar="URL", help="The running server.")
-    ] = "http://127.0.0.1:8000",
-    api_key: Annotated[
-        str | None, typer.Option(metavar="KEY", help="An agent key [default: $KENNING_API_KEY].")
-    ] = None,
+    url: ServerUrl = SERVER,
+    api_key: ApiKey = None,
 ) -> None:
     """Ingest a git repository's code structure and follow the job to its end."""
-    key = api_key or os.environ.get("KENNING_API_KEY")
-    if not key:
-        raise typer.BadParameter("give --api-key or set KENNING_API_KEY")
+    key = api_key_of(api_key)
 
     async def run() -> tuple[str, dict[str, Any]]:
         async with server_client(url, key) as client:

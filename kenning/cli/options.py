@@ -7,7 +7,9 @@ Example: ``setting_help("TCP port to listen on", "port")`` is
 
 from __future__ import annotations
 
+import os
 from enum import Enum
+from typing import Annotated
 
 import typer
 from pydantic_settings import BaseSettings
@@ -50,3 +52,19 @@ def at_least_one(value: int) -> int:
     if value < 1:
         raise typer.BadParameter(f"{value} is less than 1")
     return value
+
+
+# The options of the commands that call a running server (ingest, ingest-repo, crawl, mcp).
+SERVER = "http://127.0.0.1:8000"
+ServerUrl = Annotated[str, typer.Option(metavar="URL", help="The running server.")]
+ApiKey = Annotated[
+    str | None, typer.Option(metavar="KEY", help="An agent key [default: $KENNING_API_KEY].")
+]
+
+
+def api_key_of(given: str | None) -> str:
+    """``--api-key``, else ``KENNING_API_KEY``; a usage error naming both when neither is set."""
+    key = given or os.environ.get("KENNING_API_KEY")
+    if not key:
+        raise typer.BadParameter("give --api-key or set KENNING_API_KEY")
+    return key
