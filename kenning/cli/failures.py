@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import socket
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -49,9 +50,6 @@ class Failure:
 
 def explain(error: BaseException) -> Failure | None:
     """The one-line explanation of ``error``, or None when it is not a known failure."""
-    # Only a failing command pays for importing Alembic (most of a second).
-    from alembic.util import CommandError
-
     chain = list(_chain(error))
     for link in chain:
         failure = _connection_failure(link)
@@ -67,9 +65,16 @@ def explain(error: BaseException) -> Failure | None:
     for link in chain:
         if isinstance(link, KenningError):
             return Failure(link.message)
-        if isinstance(link, CommandError):  # Alembic's: an unknown revision, above all
+        if _alembic_error(link):  # an unknown revision, above all
             return Failure(_sentence(link))
     return None
+
+
+def _alembic_error(link: BaseException) -> bool:
+    """Alembic's ``CommandError``: only a command that imported Alembic can raise one, and
+    importing it to ask would cost every other failing command most of a second."""
+    util = sys.modules.get("alembic.util")
+    return util is not None and isinstance(link, util.CommandError)
 
 
 def setting_problem(error: pydantic.ValidationError) -> str | None:

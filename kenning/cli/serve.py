@@ -9,9 +9,11 @@ directory made for this run (removed at exit).
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 import os
 import shutil
+import socket
 import tempfile
 from typing import Annotated, Any
 
@@ -19,6 +21,7 @@ import typer
 
 from kenning.cli.migrate import print_migrated
 from kenning.cli.options import setting_help, valid_port
+from kenning.domain.errors import ConfigurationError
 from kenning.logs import configure_logging, log_event
 from kenning.settings import Settings
 
@@ -67,15 +70,16 @@ def serve_command(
     It checks the database first (reachable, migrated, same embedding model) and stops
     with one line saying what to fix when it is not.
     """
+    given = {"host": host, "port": port}  # both checked by click already
+    settings = Settings().model_copy(
+        update={name: value for name, value in given.items() if value is not None}
+    )
+    check_port(settings.host, settings.port)  # before the imports: the app's take seconds
     import uvicorn
 
     from kenning.app import create_app, preflight
     from kenning.storage.db.migrate import run_upgrade
 
-    given = {"host": host, "port": port}  # both checked by click already
-    settings = Settings().model_copy(
-        update={name: value for name, value in given.items() if value is not None}
-    )
     if migrate_first or settings.migrate_on_start:
         print_migrated(run_upgrade(settings, "head"), err=True)
     asyncio.run(preflight(settings))
@@ -91,6 +95,25 @@ def serve_command(
         uvicorn.run(create_app(settings), **options)
     else:
         serve_processes(settings, workers, options)
+
+
+def check_port(host: str, port: int) -> None:
+    """``ConfigurationError`` when ``host:port`` cannot be listened on, found before the
+    database is checked or the model loaded (uvicorn would find it only after both). Bound
+    as uvicorn binds (``SO_REUSEADDR``), so a port a stopped server left is no error."""
+    if port == 0:
+        return
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            why = "is in use" if error.errno == errno.EADDRINUSE else f"cannot be used ({error})"
+            raise ConfigurationError(
+                f"port {port} on {host} {why}: stop what listens there, or give another "
+                "with --port or KENNING_PORT"
+            ) from None
 
 
 def serve_processes(settings: Settings, workers: int, options: dict[str, Any]) -> None:
