@@ -18,8 +18,10 @@ from bench.corpus import Document
 from kenning.domain.access.scope import Scope
 from kenning.domain.ingestion.ingest import IngestDeps, ingest
 from kenning.domain.ingestion.ports import WriteUnit
+from kenning.domain.ingestion.relations import Declarations
 from kenning.domain.ingestion.request import (
     ChunkRecord,
+    EdgeEnding,
     EdgeRecord,
     IngestRequest,
     NodeRecord,
@@ -94,6 +96,12 @@ class RecordingUnit:
         self, scope: Scope, sources: Sequence[str], by: str, at: datetime | None
     ) -> None:
         return None  # the baseline's documents name none
+
+    async def end_edges(self, scope: Scope, endings: Sequence[EdgeEnding]) -> int:
+        return 0  # only graph extraction ends edges in a write unit
+
+    async def declare_relations(self, client_id: str, declared: Declarations) -> int:
+        return 0  # only knowledge files declare relations
 
     async def merge_alias(self, client_id: str, alias_key: str, canonical_key: str) -> int:
         return 0

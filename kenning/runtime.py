@@ -52,6 +52,7 @@ from kenning.storage.db.health import database_versions, probe_parts
 from kenning.storage.embedders.observed import ObservedEmbedder
 from kenning.storage.extraction.cache import PgExtractionCache, PgSourceChunks
 from kenning.storage.extraction.check_ins import PgCheckIns
+from kenning.storage.extraction.current_edges import PgCurrentEdges
 from kenning.storage.extraction.held_store import held_store
 from kenning.storage.graph.chunk_reads import PgChunkReader
 from kenning.storage.graph.reader import PgGraphReader
@@ -207,6 +208,7 @@ class Runtime:
             aliases=self.aliases,
             model=self.settings.model_extract,
             max_retries=self.settings.model_max_retries,
+            edges=PgCurrentEdges(self.pool, self.settings.graph_name),
         )
         return JobDeps(
             ingest=self.ingest_deps(),

@@ -50,7 +50,7 @@ cp "$work/sync/kenning_client/generated/client.py" "$work/sync/kenning_client/ge
 "$ruff" format --quiet --config "$root/pyproject.toml" "$out"
 
 if [ "${1:-}" = "--check" ]; then
-  if ! diff -ru "$committed" "$out" >"$work/diff"; then
+  if ! diff -ru -x __pycache__ "$committed" "$out" >"$work/diff"; then
     echo "error: clients/python/kenning_client/generated/ is out of date with schema.graphql" \
       "or clients/python/queries/; run scripts/client_codegen.sh and commit the result" >&2
     head -40 "$work/diff" >&2

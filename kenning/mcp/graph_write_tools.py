@@ -117,7 +117,7 @@ async def load_knowledge_tool(
     writer = await stored_write_scope(who, scope)
     when = time_argument(observed_at, "observed_at")
     loaded = await load_knowledge(
-        knowledge, source_urn, writer, who.runtime.ingest_deps(), priority, when
+        knowledge, source_urn, writer, who.runtime.ingest_deps(), priority, when, who.principal
     )
     return graph_answer(loaded)
 

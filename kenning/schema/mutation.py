@@ -202,8 +202,9 @@ class Mutation:
     )
     load_knowledge = strawberry.mutation(
         resolver=resolve_load_knowledge,
-        description="Load a knowledge file (metadata, pieces, graph) as one source through "
-        "ingestGraph; bad items are rejected one by one, the rest is loaded.",
+        description="Load a knowledge file (metadata, pieces, graph, relations) as one source "
+        "through ingestGraph; bad items are rejected one by one, the rest is loaded. Its "
+        "relation declarations apply before its edges, as the caller's defineRelation.",
     )
     structure_knowledge = strawberry.mutation(
         resolver=resolve_structure_knowledge,

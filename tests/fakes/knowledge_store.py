@@ -9,8 +9,10 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from kenning.domain.access.scope import Scope
+from kenning.domain.ingestion.relations import Declarations
 from kenning.domain.ingestion.request import (
     ChunkRecord,
+    EdgeEnding,
     EdgeRecord,
     NodeRecord,
     PurgeCounts,
@@ -79,6 +81,14 @@ class FakeUnit:
     ) -> None:
         self.store.calls.append("supersede")
 
+    async def end_edges(self, scope: Scope, endings: Sequence[EdgeEnding]) -> int:
+        self.store.endings.extend(endings)
+        return len(endings)
+
+    async def declare_relations(self, client_id: str, declared: Declarations) -> int:
+        self.store.declared.append(declared)
+        return 0
+
     async def merge_alias(self, client_id: str, alias_key: str, canonical_key: str) -> int:
         return 0
 
@@ -91,6 +101,8 @@ class FakeStore:
         self.chunks: list[ChunkRecord] = []
         self.nodes: list[NodeRecord] = []
         self.edges: list[EdgeRecord] = []
+        self.endings: list[EdgeEnding] = []
+        self.declared: list[Declarations] = []
         self.calls: list[str] = []
         self.writes = 0
         # Stored originals a purge deleted: a write holding one of them finds it gone.

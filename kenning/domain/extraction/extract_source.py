@@ -9,6 +9,9 @@ version): a job retried after a 503 or a crash pays only for chunks not yet answ
 re-ingesting unchanged text costs no model call. A chunk whose answer stays invalid
 (``ModelOutputError``) is skipped with a warning and counted; the rest is still written.
 A ``ModelCallError`` propagates: the queue backs the job off and runs it again later.
+
+With ``edges`` (the current-edge reader), each chunk is then checked for the edges it
+contradicts (``contradictions``); those end in the same write as the graph.
 """
 
 from __future__ import annotations
@@ -17,9 +20,10 @@ import dataclasses
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from kenning.domain.access.scope import Scope
+from kenning.domain.extraction.contradictions import Checker, Contradictions, contradictions
 from kenning.domain.extraction.graph_extraction import (
     EXTRACT_PROMPT_VERSION,
     ChunkExtraction,
@@ -28,10 +32,17 @@ from kenning.domain.extraction.graph_extraction import (
 from kenning.domain.extraction.graph_merge import (
     ChunkFinding,
     ExtractedGraph,
+    entity_keys,
     extracted_keys,
     merge_extractions,
 )
-from kenning.domain.extraction.ports import CacheKey, ExtractionCache, SourceChunks, StoredChunk
+from kenning.domain.extraction.ports import (
+    CacheKey,
+    CurrentEdges,
+    ExtractionCache,
+    SourceChunks,
+    StoredChunk,
+)
 from kenning.domain.ingestion.ports import AliasResolver, KnowledgeStore, WriteUnit
 from kenning.domain.models.ports import ModelClient, ModelOutputError, ModelPriority
 
@@ -49,19 +60,22 @@ class ExtractionDeps:
     aliases: AliasResolver
     model: str
     max_retries: int = 3
+    # The edges a chunk may contradict; None: no contradiction check.
+    edges: CurrentEdges | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class ExtractionReport:
     """What an extraction did: chunks read, answers from the model and from the cache,
-    chunks skipped (invalid answers), and the graph written (``None``: nothing written,
-    the source is gone)."""
+    chunks skipped (invalid answers), the graph written (``None``: nothing written, the
+    source is gone; its ``endings``: the contradicted edges) and the contradiction check."""
 
     chunks: int
     model_calls: int
     cached: int
     skipped: int
     graph: ExtractedGraph | None
+    contradictions: Contradictions = field(default_factory=Contradictions)
 
 
 async def extract_source(
@@ -100,6 +114,10 @@ async def extract_source(
     graph = merge_extractions(found, aliases, model=deps.model)
     for warning in graph.warnings:
         logger.warning("extraction.dropped", extra={"source_urn": source_urn, "reason": warning})
+    by_id = {c.id: c for c in chunks}
+    read = [(by_id[chunk_id], entity_keys(answer, aliases)) for chunk_id, answer in found]
+    checked = await _contradictions(scope, source_urn, read, graph, deps, checkpoint)
+    graph = dataclasses.replace(graph, endings=checked.endings)
     written = await (store or deps.store).write(lambda unit: _store(unit, scope, source_urn, graph))
     logger.info(
         "extraction.done",
@@ -107,10 +125,34 @@ async def extract_source(
             "source_urn": source_urn, "scope": scope.describe(), "chunks": len(chunks),
             "model_calls": calls, "cached": hits, "skipped": skipped,
             "nodes": len(graph.nodes), "edges": len(graph.edges),
+            "contradicted": len(graph.endings),
+            "contradiction_calls": checked.model_calls,
             "duration_ms": round((time.perf_counter() - started) * 1000, 2),
         },
     )  # fmt: skip
-    return ExtractionReport(len(chunks), calls, hits, skipped, written)
+    return ExtractionReport(len(chunks), calls, hits, skipped, written, checked)
+
+
+async def _contradictions(
+    scope: Scope,
+    source_urn: str,
+    read: list[tuple[StoredChunk, set[str]]],
+    graph: ExtractedGraph,
+    deps: ExtractionDeps,
+    checkpoint: Callable[[], Awaitable[None]] | None,
+) -> Contradictions:
+    """The edges the chunks contradict (none without ``deps.edges``), warnings logged."""
+    if deps.edges is None:
+        return Contradictions()
+    checker = Checker(deps.client, deps.edges, deps.cache, deps.model, deps.max_retries)
+    stated = {(e.from_key, e.edge_type, e.to_key) for e in graph.edges}
+    found = await contradictions(checker, scope, source_urn, read, stated, checkpoint)
+    for warning in found.warnings:
+        logger.warning(
+            "extraction.contradiction.ignored",
+            extra={"source_urn": source_urn, "chunk": warning.line, "reason": warning.reason},
+        )
+    return found
 
 
 async def _ask(chunk: StoredChunk, deps: ExtractionDeps) -> ChunkExtraction | None:
@@ -157,6 +199,8 @@ async def _store(
     ]
     await unit.upsert_nodes(scope, graph.nodes)
     await unit.upsert_edges(scope, edges)
+    # At the writer's scope only; the unit ends only edges that still hold there.
+    await unit.end_edges(scope, graph.endings)
     # The keys join the source's mentions: replacing or purging the source then strips
     # this evidence and deletes the nodes left orphaned, as for written references.
     await unit.add_mentions(scope, source_urn, {n.key for n in graph.nodes})

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from kenning.domain.errors import ValidationError
 from kenning.domain.extraction.graph_extraction import ChunkExtraction, Entity, name_key
 from kenning.domain.ingestion.node_keys import parse_key
-from kenning.domain.ingestion.request import EdgeRecord, NodeRecord
+from kenning.domain.ingestion.request import EdgeEnding, EdgeRecord, NodeRecord
 
 # (chunk id, what the model found in it), in chunk order.
 ChunkFinding = tuple[str, ChunkExtraction]
@@ -32,11 +32,13 @@ ChunkFinding = tuple[str, ChunkExtraction]
 
 @dataclass(frozen=True, slots=True)
 class ExtractedGraph:
-    """Nodes and evidence-bearing edges to upsert, and what was dropped on the way."""
+    """Nodes and evidence-bearing edges to upsert, what was dropped on the way, and the
+    edges the chunks contradict, to end (``contradictions``; none from the merge)."""
 
     nodes: tuple[NodeRecord, ...]
     edges: tuple[EdgeRecord, ...]
     warnings: tuple[str, ...]
+    endings: tuple[EdgeEnding, ...] = ()
 
 
 def extracted_by(model: str) -> str:
@@ -59,6 +61,12 @@ def extracted_keys(found: Sequence[ChunkFinding]) -> set[str]:
             except ValidationError:
                 continue
     return keys
+
+
+def entity_keys(extraction: ChunkExtraction, aliases: Mapping[str, str]) -> set[str]:
+    """The canonical keys of one chunk's valid entities, aliases applied."""
+    keys = extracted_keys([("", extraction)])
+    return {aliases.get(key, key) for key in keys}
 
 
 def merge_extractions(

@@ -8,7 +8,9 @@ from typing import Literal
 
 from kenning.domain.ingestion.node_keys import normalize_key
 
-WarningSource = Literal["content", "relationships", "mainNodeKey", "nodes", "edges"]
+# "contradicts": an id a model named as contradicted that was never listed to it, or an
+# answer that stayed invalid (graph extraction's contradiction check; logged).
+WarningSource = Literal["content", "relationships", "mainNodeKey", "nodes", "edges", "contradicts"]
 EXCERPT_CHARS = 80
 
 

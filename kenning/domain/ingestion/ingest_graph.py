@@ -4,6 +4,8 @@ Items that cannot be stored are rejected one by one with a reason (see ``graph_i
 rest is stored in one transaction. The ``metadata`` section (entity id -> type and properties)
 is stored as nodes. An edge needs both endpoints (given in the request or
 already in the graph at the scope) and at least one of the request's pieces as evidence.
+Relation declarations given with the request (a knowledge file's) are stored in the same
+transaction before its edges, so a relation declared ``ONE`` governs them already.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from kenning.domain.ingestion.graph_items import (
 )
 from kenning.domain.ingestion.ingest import IngestDeps
 from kenning.domain.ingestion.ports import WriteUnit
+from kenning.domain.ingestion.relations import Declarations
 from kenning.domain.ingestion.request import (
     ChunkRecord,
     EdgeRecord,
@@ -63,11 +66,16 @@ def _texts(request: GraphRequest, items: Items, limit: int) -> list[Text]:
     return texts
 
 
-async def ingest_graph(request: GraphRequest, deps: IngestDeps) -> GraphOutcome:
-    """Store the valid pieces, nodes and edges of ``request``; reject the rest per item."""
+async def ingest_graph(
+    request: GraphRequest, deps: IngestDeps, declared: Declarations | None = None
+) -> GraphOutcome:
+    """Store the valid pieces, nodes and edges of ``request`` (and ``declared``'s relations,
+    checked and allowed by the caller); reject the rest per item."""
     started = time.perf_counter()
     size = request_size(request)
     items = await off_loop(size, lambda: check_items(request, deps.secret_policy))
+    if declared is not None:
+        items.digest = declared.hashed_with(items.digest)
     digest, warnings = items.digest, tuple(items.warnings)
     if await deps.store.source_hash(request.scope, request.source_urn) == digest:
         skipped = _outcome(IngestStatus.SKIPPED_DUPLICATE, digest, warnings)
@@ -75,7 +83,9 @@ async def ingest_graph(request: GraphRequest, deps: IngestDeps) -> GraphOutcome:
     texts = await off_loop(size, lambda: _texts(request, items, deps.chunk_limit))
     embedded = [piece.embedding_text or text for piece, _, _, text in texts]
     vectors = await embed_texts(embedded, request.priority, deps.embedder)
-    result = await deps.store.write(lambda unit: _store(unit, request, items, texts, vectors))
+    result = await deps.store.write(
+        lambda unit: _store(unit, request, items, texts, vectors, declared)
+    )
     if result is None:
         skipped = _outcome(IngestStatus.SKIPPED_DUPLICATE, digest, warnings)
         return GraphOutcome(skipped, tuple(items.rejected))
@@ -105,6 +115,7 @@ async def _store(
     items: Items,
     texts: list[Text],
     vectors: Sequence[Sequence[float]],
+    declared: Declarations | None,
 ) -> tuple[PurgeCounts, list[EdgeRecord], list[Rejection]] | None:
     """Replace the source; ``None`` when an identical ingest won. Edges whose endpoints
     are neither in the request nor in the graph are rejected here, inside the transaction,
@@ -116,6 +127,8 @@ async def _store(
     if current is not None and current.content_hash == digest:
         return None
     removed, previous = await unit.remove_source(request.scope, request.source_urn)
+    if declared is not None:
+        await unit.declare_relations(request.scope.client_id, declared)
     endpoints = {k for e in edges.values() for k in (e.from_key, e.to_key)}
     known = set(nodes) | await unit.existing_keys(request.scope, endpoints - set(nodes))
     kept = _kept_edges(items.edges, known, texts, rejected)

@@ -12,12 +12,14 @@ The file is one JSON object::
         "nodes": [{"id": "service:auth", "type": "service", "properties": {"tier": 1}}],
         "edges": [{"source": "user:john", "relation": "OWNS", "target": "service:auth",
                    "evidence": ["p1"]}]
-      }
+      },
+      "relations": [{"edgeType": "OWNS", "cardinality": "ONE", "description": "its owner"}]
     }
 
 Every section is optional. A malformed item is rejected on its own (``PIECE``, ``NODE``,
 ``EDGE`` or ``METADATA`` with its index in the file) and the rest is loaded; a file that is
-not such an object, or is too large, is refused whole.
+not such an object, or is too large, is refused whole, and so is one with a bad relation
+declaration or declared by a key that may not (``knowledge_relations``).
 """
 
 from __future__ import annotations
@@ -28,16 +30,20 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Final, TypeVar
 
+from kenning.domain.access.principal import Principal
 from kenning.domain.access.scope import Scope
-from kenning.domain.errors import TooLargeError, ValidationError
+from kenning.domain.errors import ScopeError, TooLargeError, ValidationError
 from kenning.domain.ingestion.graph_items import MAX_ITEMS, GraphPiece, GraphRequest, Rejection
 from kenning.domain.ingestion.ingest import IngestDeps
 from kenning.domain.ingestion.ingest_graph import GraphOutcome, ingest_graph
+from kenning.domain.ingestion.knowledge_relations import SECTION, read_relations
+from kenning.domain.ingestion.relations import Declaration, Declarations, may_declare
 from kenning.domain.ingestion.request import EdgeRecord, KnowledgeType, NodeRecord
+from kenning.domain.ingestion.rules import check_identifiers, clean_content
 
 MAX_FILE_CHARS: Final = 4_000_000
 KIND: Final = "knowledge_file"
-_SECTIONS: Final = frozenset({"metadata", "pieces", "graph"})
+_SECTIONS: Final = frozenset({"metadata", "pieces", "graph", "relations"})
 _PIECE_FIELDS: Final = frozenset(
     {"id", "content", "knowledgeType", "infoType", "tags", "embeddingText"}
 )
@@ -52,9 +58,11 @@ class _Malformed(Exception):
 
 @dataclass(slots=True)
 class KnowledgeFile:
-    """The file as a graph request, what was malformed, and each request item's file index."""
+    """The file as a graph request, its relation declarations, what was malformed, and
+    each request item's file index."""
 
     request: GraphRequest
+    relations: tuple[Declaration, ...] = ()
     rejected: list[Rejection] = field(default_factory=list)
     pieces_at: list[int] = field(default_factory=list)
     nodes_at: list[int] = field(default_factory=list)
@@ -77,6 +85,7 @@ def read_file(document: object, source_urn: str, scope: Scope, priority: int = 3
     if not isinstance(metadata, Mapping):
         raise ValidationError("metadata must be an object", field="json.metadata")
     loaded = KnowledgeFile(GraphRequest(source_urn, scope, kind=KIND, priority=priority))
+    loaded.relations = read_relations(sections.get("relations"))
     pieces = _each(_listed(sections, "pieces"), "PIECE", _piece, loaded.pieces_at, loaded)
     nodes = _each(_listed(graph, "nodes"), "NODE", _node, loaded.nodes_at, loaded)
     edges = _each(_listed(graph, "edges"), "EDGE", _edge, loaded.edges_at, loaded)
@@ -97,17 +106,38 @@ async def load_knowledge(
     deps: IngestDeps,
     priority: int = 3,
     observed_at: datetime | None = None,
+    caller: Principal | None = None,
 ) -> GraphOutcome:
     """Load a knowledge file as one source: what is valid is stored, the rest rejected.
     ``observed_at`` holds for every piece: the format's items have closed field sets, so a
-    file cannot say it itself."""
+    file cannot say it itself. Its relation declarations are ``caller``'s (``ScopeError``
+    unless that key may declare them, as for ``defineRelation``; without a caller a file
+    cannot declare any), stored with the load, before its edges."""
     loaded = read_file(document, source_urn, scope, priority)
     loaded.request = replace(loaded.request, observed_at=observed_at)
     if _empty(loaded.request):
         raise ValidationError("the file has no valid item to load", field="json")
-    result = await ingest_graph(loaded.request, deps)
+    declared = _declarations(loaded.relations, caller, scope, deps) if loaded.relations else None
+    result = await ingest_graph(loaded.request, deps, declared)
     rejected = loaded.rejected + [loaded.in_file(r) for r in result.rejected]
     return GraphOutcome(result.outcome, tuple(sorted(rejected, key=lambda r: (r.item, r.index))))
+
+
+def _declarations(
+    relations: tuple[Declaration, ...], caller: Principal | None, scope: Scope, deps: IngestDeps
+) -> Declarations:
+    """The file's declarations as ``caller``'s, once it may declare them and they pass the
+    secret policy (edge types as identifiers, descriptions as text)."""
+    if caller is None:
+        raise ScopeError("this load cannot declare relations", field=SECTION)
+    may_declare(caller, scope.client_id)
+    check_identifiers([(f"relations[{i}].edgeType", r.edge_type) for i, r in enumerate(relations)])
+    cleaned = []
+    for index, relation in enumerate(relations):
+        where = f"relations[{index}].description"
+        text = clean_content(relation.description, deps.secret_policy, where)
+        cleaned.append(replace(relation, description=text))
+    return Declarations(tuple(cleaned), caller.key_id, SECTION)
 
 
 def _empty(request: GraphRequest) -> bool:

@@ -8,8 +8,10 @@ from typing import Protocol, TypeVar
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ConflictError
+from kenning.domain.ingestion.relations import Declarations
 from kenning.domain.ingestion.request import (
     ChunkRecord,
+    EdgeEnding,
     EdgeRecord,
     NodeRecord,
     PurgeCounts,
@@ -89,6 +91,18 @@ class WriteUnit(Protocol):
         (None: now): every edge all of whose evidence is theirs ends (SUPERSEDED, by
         ``by``), and their chunks no longer hold. Raises ``ScopeError`` when one is not
         stored at ``scope``, whether or not it exists elsewhere."""
+        ...
+
+    async def end_edges(self, scope: Scope, endings: Sequence[EdgeEnding]) -> int:
+        """End those of ``endings`` whose edge holds now at exactly ``scope`` (an edge of
+        another scope or client is never touched); return how many were ended. The edges
+        stay, with their evidence, in their history."""
+        ...
+
+    async def declare_relations(self, client_id: str, declared: Declarations) -> int:
+        """Store ``declared``'s relations for ``client_id`` (as ``defineRelation``: every
+        edge of theirs is re-timed); return how many current edges ended. Raises
+        ``TooLargeError`` when the client would pass ``MAX_RELATIONS``."""
         ...
 
     async def limit_lock_wait(self, seconds: float) -> None:

@@ -5,12 +5,18 @@ A relation is declared per client: ``ONE`` (one target at a time from a node: a 
 assertion ends the older edge, see ``validity``) or ``MANY`` (every target holds until
 retracted; what an undeclared relation is). Declaring ``ONE`` over edges that already have
 several current targets keeps the newest per node and ends the rest, and says how many.
+
+``defineRelation`` declares one; a knowledge file may declare several with its load
+(``Declarations``, stored by the write unit). Both check a declaration the same way
+(``declaration``) and allow the same keys (``may_declare``).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Final, Protocol
@@ -23,6 +29,7 @@ from kenning.domain.ingestion.validity import Cardinality, EndReason
 
 MAX_DESCRIPTION: Final = 2000
 MAX_RELATIONS: Final = 500
+PER_CLIENT: Final = "relations are declared per client: use a key of the whole client"
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
@@ -35,6 +42,31 @@ class Relation:
     description: str
     defined_by: str
     defined_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Declaration:
+    """One relation a writer declares (checked: ``declaration``)."""
+
+    edge_type: str
+    cardinality: Cardinality
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Declarations:
+    """Relations declared with a write (a knowledge file's ``relations``), by key
+    ``defined_by``; ``field`` names them in a ``TooLargeError``."""
+
+    relations: tuple[Declaration, ...]
+    defined_by: str
+    field: str = "relations"
+
+    def hashed_with(self, digest: str) -> str:
+        """A source's content hash ``digest`` extended by these declarations: the same
+        items declared otherwise are another source, not a duplicate."""
+        listed = sorted([r.edge_type, r.cardinality.value, r.description] for r in self.relations)
+        return hashlib.sha256(json.dumps([digest, listed]).encode()).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,11 +114,40 @@ class RelationStore(Protocol):
     ) -> bool: ...  # fmt: skip
 
 
-def _edge_type(value: str) -> str:
+def _edge_type(value: str, field: str = "edgeType") -> str:
     try:
         return normalize_edge_type(value)
     except ValidationError as error:
-        raise ValidationError(error.message, field="edgeType") from error
+        raise ValidationError(error.message, field=field) from error
+
+
+def declaration(
+    edge_type: str, cardinality: Cardinality, description: str, field: str = ""
+) -> Declaration:
+    """A checked declaration: the edge type normalized, the description printable and at
+    most ``MAX_DESCRIPTION`` long; a ValidationError names ``field`` + the bad argument."""
+    if len(description) > MAX_DESCRIPTION or _CONTROL.search(description):
+        raise ValidationError(
+            f"description must be at most {MAX_DESCRIPTION} printable characters",
+            field=f"{field}description",
+        )
+    return Declaration(_edge_type(edge_type, f"{field}edgeType"), cardinality, description)
+
+
+def may_declare(caller: Principal, client_id: str) -> None:
+    """Raise ``ScopeError`` unless ``caller`` may declare ``client_id``'s relations: admin
+    or agent keys of the whole client (or global ones). A project key cannot change what its
+    client's relations mean."""
+    if caller.scope.project_id or caller.scope.group_id:
+        raise ScopeError(PER_CLIENT)
+    caller.writing(Scope(client_id))
+
+
+def check_room(declared: Collection[str], adding: Collection[str], field: str) -> None:
+    """Raise ``TooLargeError`` (naming ``field``) when ``adding`` edge types to the client's
+    ``declared`` ones would pass ``MAX_RELATIONS``."""
+    if len(set(declared) | set(adding)) > MAX_RELATIONS:
+        raise TooLargeError(f"at most {MAX_RELATIONS} relations per client", field=field)
 
 
 async def define_relation(
@@ -97,22 +158,16 @@ async def define_relation(
     description: str,
     store: RelationStore,
 ) -> Declared:
-    """Declare ``edge_type`` for ``target``'s client (admin or agent keys owning the client
-    itself: a project key cannot change what its client's relations mean)."""
+    """Declare ``edge_type`` for ``target``'s client (``may_declare``)."""
     if target.project_id or target.group_id:
-        raise ScopeError("relations are declared per client: use a key of the whole client")
-    caller.writing(target)
-    if len(description) > MAX_DESCRIPTION or _CONTROL.search(description):
-        raise ValidationError(
-            f"description must be at most {MAX_DESCRIPTION} printable characters",
-            field="description",
-        )
-    kind = _edge_type(edge_type)
-    if len(await store.relations(target.client_id)) >= MAX_RELATIONS:
-        declared = {r.edge_type for r in await store.relations(target.client_id)}
-        if kind not in declared:
-            raise TooLargeError(f"at most {MAX_RELATIONS} relations per client", field="edgeType")
-    return await store.declare(target.client_id, kind, cardinality, description, caller.key_id)
+        raise ScopeError(PER_CLIENT)
+    may_declare(caller, target.client_id)
+    declared = declaration(edge_type, cardinality, description)
+    existing = [r.edge_type for r in await store.relations(target.client_id)]
+    check_room(existing, [declared.edge_type], "edgeType")
+    return await store.declare(
+        target.client_id, declared.edge_type, cardinality, description, caller.key_id
+    )
 
 
 def edge_keys(from_key: str, edge_type: str, to_key: str | None) -> tuple[str, str, str | None]:

@@ -9,6 +9,7 @@ from enum import StrEnum
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.ingestion.extraction_warnings import ExtractionWarning
+from kenning.domain.ingestion.validity import EndReason
 
 
 class KnowledgeType(StrEnum):
@@ -106,6 +107,20 @@ class EdgeRecord:
     to_key: str
     evidence_chunk_ids: tuple[str, ...]
     properties: Mapping[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeEnding:
+    """An explicit end of (from, relation, to) at a write unit's scope, valid until
+    ``valid_at`` (None: now), for ``reason``, by ``ended_by``: what ``retractEdge`` writes,
+    and a contradiction a model found (``CONTRADICTED``, by ``llm:<model>``)."""
+
+    from_key: str
+    edge_type: str
+    to_key: str
+    reason: EndReason
+    ended_by: str
+    valid_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)

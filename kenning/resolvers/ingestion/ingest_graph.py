@@ -19,7 +19,7 @@ from kenning.domain.ingestion.ingest_graph import (
 )
 from kenning.domain.ingestion.knowledge_file import load_knowledge
 from kenning.domain.ingestion.request import EdgeRecord, NodeRecord
-from kenning.resolvers.access.scope import stored_write_scope
+from kenning.resolvers.access.scope import principal, stored_write_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.resolvers.ingestion.ingest import to_warnings
@@ -98,7 +98,8 @@ async def resolve_load_knowledge(
     json: Annotated[
         JSON,
         strawberry.argument(
-            description="The whole knowledge file: metadata, pieces and graph (see the README)."
+            description="The whole knowledge file: metadata, pieces, graph and relations (see "
+            "the README)."
         ),
     ],
     source_urn: Annotated[
@@ -114,10 +115,13 @@ async def resolve_load_knowledge(
         ),
     ] = None,
 ) -> IngestGraphResult:
-    """Load a knowledge file through ingestGraph; bad items are rejected one by one."""
+    """Load a knowledge file through ingestGraph; bad items are rejected one by one, and
+    its relation declarations are the caller's (as defineRelation)."""
     writer = await stored_write_scope(info, scope)
     deps = info.context.runtime.ingest_deps()
-    loaded = await load_knowledge(json, source_urn, writer, deps, priority, observed_at)
+    loaded = await load_knowledge(
+        json, source_urn, writer, deps, priority, observed_at, principal(info)
+    )
     return _success(loaded)
 
 

@@ -68,7 +68,8 @@ class PgSourceChunks:
 
     async def chunks_of(self, scope: Scope, source_urn: str) -> list[StoredChunk]:
         rows = await self._pool.fetch(
-            """SELECT id, ordinal, content FROM chunks
+            """SELECT id, ordinal, content, coalesce(observed_at, created_at) AS observed
+               FROM chunks
                WHERE client_id = $1 AND project_id = $2 AND group_id = $3
                  AND source_urn = $4 ORDER BY ordinal""",
             scope.client_id,
@@ -77,6 +78,8 @@ class PgSourceChunks:
             source_urn,
         )
         return [
-            StoredChunk(r["id"], r["ordinal"], r["content"], chunk_content_hash(r["content"]))
+            StoredChunk(
+                r["id"], r["ordinal"], r["content"], chunk_content_hash(r["content"]), r["observed"]
+            )
             for r in rows
         ]

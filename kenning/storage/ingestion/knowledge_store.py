@@ -13,8 +13,10 @@ import asyncpg
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.ingestion.ports import LockWaitError
+from kenning.domain.ingestion.relations import Declarations
 from kenning.domain.ingestion.request import (
     ChunkRecord,
+    EdgeEnding,
     EdgeRecord,
     NodeRecord,
     PurgeCounts,
@@ -31,14 +33,18 @@ from kenning.storage.ingestion.alias_guard import (
     rekey_source,
 )
 from kenning.storage.ingestion.alias_merge import merge_alias
+from kenning.storage.ingestion.edge_endings import write_endings
 from kenning.storage.ingestion.graph_write_sql import GraphSql
 from kenning.storage.ingestion.knowledge_rows import chunk_records, edge_columns
+from kenning.storage.ingestion.relation_store import declare_all
 from kenning.storage.ingestion.source_files import hold_file, remove_files
 from kenning.storage.ingestion.source_removal import remove_source
 from kenning.storage.ingestion.source_rows import (
+    chunk_times,
     connection_sources,
     insert_mentions,
     limit_lock_wait,
+    read_source,
     upsert_source,
 )
 from kenning.storage.ingestion.supersession import supersede
@@ -75,8 +81,10 @@ class PgWriteUnit:
         self._written: dict[tuple[str, str, str], set[str]] = {}
         self._pending: list[ChunkRecord] = []
         # (scope, from key, edge type) groups whose edges changed: their timelines settle
-        # before the commit (``timelines.settle``); and the observed times of chunks written.
+        # before the commit (``timelines.settle``); the chunks written, and the observed times
+        # of evidence chunks (those written that have one, and stored ones: ``upsert_edges``).
         self.touched: dict[tuple[str, str, str], set[tuple[str, str]]] = {}
+        self._fresh: set[str] = set()
         self._observed: dict[str, datetime] = {}
 
     @property
@@ -91,33 +99,7 @@ class PgWriteUnit:
 
     async def source(self, scope: Scope, source_urn: str) -> SourceRecord | None:
         await self.flush()
-        row = await self._conn.fetchrow(
-            """SELECT s.kind, s.content_hash, s.main_node_key, s.connection_id,
-                      ARRAY(SELECT c.id FROM chunks c WHERE c.client_id = s.client_id
-                            AND c.project_id = s.project_id AND c.group_id = s.group_id
-                            AND c.source_urn = s.source_urn ORDER BY c.ordinal) AS chunk_ids,
-                      ARRAY(SELECT m.node_key FROM source_mentions m
-                            WHERE m.client_id = s.client_id AND m.project_id = s.project_id
-                            AND m.group_id = s.group_id AND m.source_urn = s.source_urn
-                            ORDER BY m.node_key) AS mentions
-               FROM sources s
-               WHERE s.client_id = $1 AND s.project_id = $2 AND s.group_id = $3
-                 AND s.source_urn = $4""",
-            *_scope(scope),
-            source_urn,
-        )
-        if row is None:
-            return None
-        return SourceRecord(
-            scope=scope,
-            source_urn=source_urn,
-            kind=row["kind"],
-            content_hash=row["content_hash"],
-            main_node_key=row["main_node_key"],
-            connection_id=row["connection_id"],
-            chunk_ids=tuple(row["chunk_ids"]),
-            mentions=tuple(row["mentions"]),
-        )
+        return await read_source(self._conn, scope, source_urn)
 
     async def remove_source(self, scope: Scope, source_urn: str) -> tuple[PurgeCounts, list[str]]:
         await self.flush()
@@ -134,6 +116,7 @@ class PgWriteUnit:
 
     async def write_chunks(self, chunks: Sequence[ChunkRecord]) -> None:
         self._pending.extend(chunks)
+        self._fresh.update(c.id for c in chunks)
         self._observed.update((c.id, c.observed_at) for c in chunks if c.observed_at)
 
     async def flush(self, also: Mapping[str, Collection[str]] | None = None) -> None:
@@ -197,6 +180,10 @@ class PgWriteUnit:
         keys = await self._aliases.resolve(scope.client_id, ends)
         size = sum(len(e.evidence_chunk_ids) for e in edges) * 40  # about the JSON's size
         rekeyed = rekey_edges(edges, keys)
+        # Evidence stored before this unit (graph extraction's) is valid from its own time.
+        stored = {c for e in rekeyed for c in e.evidence_chunk_ids if c not in self._fresh}
+        stored -= self._observed.keys()
+        self._observed.update(await chunk_times(self._conn, scope.client_id, stored))
         columns = await off_loop(size, lambda: edge_columns(rekeyed, self._observed))
         await self._conn.execute(self._sql.upsert_edges(), *_scope(scope), *columns)
         self.touched.setdefault(_scope(scope), set()).update(
@@ -209,6 +196,16 @@ class PgWriteUnit:
         await self.flush()
         groups = await supersede(self._conn, self._sql, _scope(scope), sources, by, at)
         self.touched.setdefault(_scope(scope), set()).update(groups)
+
+    async def end_edges(self, scope: Scope, endings: Sequence[EdgeEnding]) -> int:
+        await self.flush()
+        groups, ended = await write_endings(self._conn, self._sql, _scope(scope), endings)
+        self.touched.setdefault(_scope(scope), set()).update(groups)
+        return ended
+
+    async def declare_relations(self, client_id: str, declared: Declarations) -> int:
+        await self.flush()
+        return await declare_all(self._conn, self._sql, client_id, declared)
 
     async def settle(self) -> None:
         """Recompute the touched groups' timelines (see ``timelines.settle``)."""

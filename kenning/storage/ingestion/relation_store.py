@@ -1,16 +1,27 @@
 """``PgRelationStore``: relation declarations, edge histories and explicit endings (the
 domain's ``RelationStore``), each write one transaction that recomputes the timelines it
-changes (``timelines.recompute``)."""
+changes (``timelines.recompute``); and ``declare_all``, the declarations a write unit
+stores in its own transaction (a knowledge file's)."""
 
 from __future__ import annotations
 
 import asyncpg
 
 from kenning.domain.access.scope import Scope, stored_scope
-from kenning.domain.ingestion.relations import Declared, IntervalView, Relation
+from kenning.domain.ingestion.relations import (
+    Declaration,
+    Declarations,
+    Declared,
+    IntervalView,
+    Relation,
+    check_room,
+)
+from kenning.domain.ingestion.request import EdgeEnding
 from kenning.domain.ingestion.validity import Cardinality, EndReason
 from kenning.storage.db.agtype import prop
+from kenning.storage.db.pool import Connection
 from kenning.storage.db.visibility import reader_params, visible_graph, visible_rows
+from kenning.storage.ingestion.edge_endings import write_endings
 from kenning.storage.ingestion.graph_write_sql import GraphSql
 from kenning.storage.ingestion.timelines import Group, Parts, cardinalities, recompute
 
@@ -44,45 +55,8 @@ class PgRelationStore:
         defined_by: str,
     ) -> Declared:  # fmt: skip
         async with self._pool.acquire() as conn, conn.transaction():
-            row = await conn.fetchrow(
-                """INSERT INTO relations (client_id, edge_type, cardinality, description,
-                                          defined_by)
-                   VALUES ($1, $2, $3, $4, $5)
-                   ON CONFLICT (client_id, edge_type) DO UPDATE
-                   SET cardinality = EXCLUDED.cardinality, description = EXCLUDED.description,
-                       defined_by = EXCLUDED.defined_by, defined_at = now()
-                   RETURNING edge_type, cardinality, description, defined_by, defined_at""",
-                client_id, edge_type, cardinality.value, description, defined_by,
-            )  # fmt: skip
-            assert row is not None
-            groups = await conn.fetch(self._groups_sql(), client_id, edge_type)
-            declared = await cardinalities(conn, client_id)
-            by_scope: dict[Parts, set[Group]] = {}
-            current = 0
-            for g in groups:
-                parts = (g["client"], g["project"], g["grp"])
-                by_scope.setdefault(parts, set()).add((g["from_key"], edge_type))
-                current += g["current"]
-            for parts in sorted(by_scope):
-                await recompute(conn, self._sql, parts, by_scope[parts], declared)
-            still = await conn.fetch(self._groups_sql(), client_id, edge_type)
-            return Declared(_relation(row), max(0, current - sum(g["current"] for g in still)))
-
-    def _groups_sql(self) -> str:
-        """$1 client, $2 edge type → each (scope, from key) with such edges, and how many of
-        them hold now."""
-        sql = self._sql
-        return f"""
-            SELECT {prop("r", "client")} AS client, {prop("r", "project")} AS project,
-                   {prop("r", "group")} AS grp, {prop("s", "key")} AS from_key,
-                   count(*) FILTER (WHERE {prop("r", "validTo")} IS NULL)::int AS current
-            FROM {sql.edges} r
-            CROSS JOIN LATERAL (
-                SELECT s.properties FROM {sql.vertices} s WHERE s.id = r.start_id OFFSET 0) s
-            WHERE {prop("r", "client")} = $1 AND {prop("r", "edgeType")} = $2
-            GROUP BY 1, 2, 3, 4
-            ORDER BY 1, 2, 3, 4
-        """
+            declared = Declaration(edge_type, cardinality, description)
+            return await declare(conn, self._sql, client_id, declared, defined_by)
 
     async def history(
         self, reader: Scope, from_key: str, edge_type: str, to_key: str | None
@@ -152,32 +126,74 @@ class PgRelationStore:
         ended_by: str,
     ) -> bool:  # fmt: skip
         parts = (scope.client_id, scope.project_id, scope.group_id)
+        ending = EdgeEnding(from_key, edge_type, to_key, reason, ended_by)
         async with self._pool.acquire() as conn, conn.transaction():
-            held = await conn.fetchval(self._current_sql(), *parts, from_key, edge_type, to_key)
-            if not held:
+            groups, _ = await write_endings(conn, self._sql, parts, [ending])
+            if not groups:
                 return False
-            await conn.execute(
-                """INSERT INTO edge_endings (client_id, project_id, group_id, from_key,
-                       edge_type, to_key, valid_at, reason, ended_by)
-                   VALUES ($1, $2, $3, $4, $5, $6, now(), $7, $8)""",
-                *parts, from_key, edge_type, to_key, reason.value, ended_by,
-            )  # fmt: skip
             declared = await cardinalities(conn, scope.client_id)
-            await recompute(conn, self._sql, parts, {(from_key, edge_type)}, declared)
+            await recompute(conn, self._sql, parts, groups, declared)
             return True
 
-    def _current_sql(self) -> str:
-        """$1..$3 scope; $4 from; $5 type; $6 to → whether that edge holds at that scope."""
-        sql = self._sql
-        return f"""
-            SELECT EXISTS (
-                SELECT 1 FROM {sql.vertices} s
-                CROSS JOIN LATERAL (
-                    SELECT r.properties, r.end_id FROM {sql.edges} r
-                    WHERE r.start_id = s.id OFFSET 0) r
-                CROSS JOIN LATERAL (
-                    SELECT e.properties FROM {sql.vertices} e WHERE e.id = r.end_id OFFSET 0) e
-                WHERE {sql.scope_match("s", 1)} AND {prop("s", "key")} = $4
-                  AND {prop("r", "edgeType")} = $5 AND {sql.scope_match("r", 1)}
-                  AND {prop("e", "key")} = $6 AND {prop("r", "validTo")} IS NULL)
-        """
+
+async def declare_all(
+    conn: Connection, sql: GraphSql, client_id: str, declared: Declarations
+) -> int:
+    """Store every declaration of ``declared`` in the caller's transaction; how many current
+    edges they ended. ``TooLargeError`` (naming ``declared.field``) past ``MAX_RELATIONS``."""
+    rows = await conn.fetch("SELECT edge_type FROM relations WHERE client_id = $1", client_id)
+    adding = [d.edge_type for d in declared.relations]
+    check_room([r["edge_type"] for r in rows], adding, declared.field)
+    ended = 0
+    for declaration in declared.relations:
+        done = await declare(conn, sql, client_id, declaration, declared.defined_by)
+        ended += done.edges_ended
+    return ended
+
+
+async def declare(
+    conn: Connection, sql: GraphSql, client_id: str, declared: Declaration, defined_by: str
+) -> Declared:
+    """Store one declaration in the caller's transaction and re-time every edge of its type
+    in the client; the relation stored and how many current edges it ended."""
+    row = await conn.fetchrow(
+        """INSERT INTO relations (client_id, edge_type, cardinality, description, defined_by)
+           VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (client_id, edge_type) DO UPDATE
+           SET cardinality = EXCLUDED.cardinality, description = EXCLUDED.description,
+               defined_by = EXCLUDED.defined_by, defined_at = now()
+           RETURNING edge_type, cardinality, description, defined_by, defined_at""",
+        client_id,
+        declared.edge_type,
+        declared.cardinality.value,
+        declared.description,
+        defined_by,
+    )
+    assert row is not None
+    groups = await conn.fetch(_groups_sql(sql), client_id, declared.edge_type)
+    cardinality = await cardinalities(conn, client_id)
+    by_scope: dict[Parts, set[Group]] = {}
+    for g in groups:
+        parts = (g["client"], g["project"], g["grp"])
+        by_scope.setdefault(parts, set()).add((g["from_key"], declared.edge_type))
+    for parts in sorted(by_scope):
+        await recompute(conn, sql, parts, by_scope[parts], cardinality)
+    still = await conn.fetch(_groups_sql(sql), client_id, declared.edge_type)
+    current = sum(g["current"] for g in groups) - sum(g["current"] for g in still)
+    return Declared(_relation(row), max(0, current))
+
+
+def _groups_sql(sql: GraphSql) -> str:
+    """$1 client, $2 edge type → each (scope, from key) with such edges, and how many of
+    them hold now."""
+    return f"""
+        SELECT {prop("r", "client")} AS client, {prop("r", "project")} AS project,
+               {prop("r", "group")} AS grp, {prop("s", "key")} AS from_key,
+               count(*) FILTER (WHERE {prop("r", "validTo")} IS NULL)::int AS current
+        FROM {sql.edges} r
+        CROSS JOIN LATERAL (
+            SELECT s.properties FROM {sql.vertices} s WHERE s.id = r.start_id OFFSET 0) s
+        WHERE {prop("r", "client")} = $1 AND {prop("r", "edgeType")} = $2
+        GROUP BY 1, 2, 3, 4
+        ORDER BY 1, 2, 3, 4
+    """
