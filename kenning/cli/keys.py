@@ -10,6 +10,7 @@ import redis.asyncio as aioredis
 import typer
 
 from kenning.cli.group import PlainCommand, report
+from kenning.cli.tables import echo_table
 from kenning.domain.access.api_keys import check_label
 from kenning.domain.access.principal import Role
 from kenning.domain.access.scope import Scope
@@ -40,6 +41,15 @@ def _run(work: Callable[[PgApiKeys, PgProjectGroups], Awaitable[T]]) -> T:
             await pool.close()
 
     return asyncio.run(main())
+
+
+KEY_COLUMNS = ("ID", "ROLE", "STATE", "SCOPE", "CREATED", "LABEL")
+
+
+def _cells(info: ApiKeyInfo) -> tuple[str, ...]:
+    state = "revoked" if info.revoked_at else "active"
+    return (info.id, info.role.value, state, info.scope.describe(),
+            f"{info.created_at:%Y-%m-%d %H:%M}", info.label)  # fmt: skip
 
 
 def _line(info: ApiKeyInfo) -> str:
@@ -109,8 +119,10 @@ def list_keys(
     ] = None,
 ) -> None:
     """List keys (never their secrets)."""
-    for info in _run(lambda keys, _: keys.list(client)):
-        typer.echo(_line(info))
+    found = _run(lambda keys, _: keys.list(client))
+    whose = "" if client is None else f" of client {client!r}"
+    echo_table(KEY_COLUMNS, [_cells(info) for info in found],
+               f"no keys{whose}: kenning keys create makes one")  # fmt: skip
 
 
 @keys_app.command("revoke", cls=PlainCommand)

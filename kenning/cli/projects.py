@@ -10,6 +10,7 @@ import redis.asyncio as aioredis
 import typer
 
 from kenning.cli.group import PlainCommand
+from kenning.cli.tables import echo_table
 from kenning.settings import Settings
 from kenning.storage.access.project_groups import PgProjectGroups
 from kenning.storage.db.database_url import database_name
@@ -56,8 +57,9 @@ def _resync_live_feeds() -> bool:
 def list_projects(client: Annotated[str, _CLIENT]) -> None:
     """List a client's recorded projects with their group."""
     groups = _run(lambda store: store.of_client(client))
-    for (_, project), group in sorted(groups.groups.items()):
-        typer.echo(f"{project}  group={group or '(none: moved out)'}")
+    rows = [(project, group or "(none: moved out)")
+            for (_, project), group in sorted(groups.groups.items())]  # fmt: skip
+    echo_table(("PROJECT", "GROUP"), rows, f"no projects recorded for client {client!r}")
 
 
 @projects_app.command("move", cls=PlainCommand)

@@ -1,5 +1,6 @@
 """``kenning projects move`` on the real stack: the move is stored and open queue feeds are
-told to re-read at once (a RESYNC on the queue's Redis channel)."""
+told to re-read at once (a RESYNC on the queue's Redis channel); ``projects list`` and ``keys
+list`` print a header over their rows, and say so on stderr when there are none."""
 
 from __future__ import annotations
 
@@ -59,7 +60,7 @@ def test_a_move_tells_open_queue_feeds_to_re_read(
         pubsub.close()
         client.close()
     listed = run("projects", "list", "--client", "acme", KENNING_DATABASE_URL=migrated_url)
-    assert "p3  group=g2" in listed.stdout
+    assert listed.stdout.splitlines() == ["PROJECT  GROUP", "p3       g2"]
 
 
 def test_a_move_without_redis_is_stored_and_says_feeds_catch_up_later(
@@ -72,4 +73,21 @@ def test_a_move_without_redis_is_stored_and_says_feeds_catch_up_later(
     assert moved.exit_code == 0, moved.output
     assert "did not take the re-read signal" in moved.stderr
     listed = run("projects", "list", "--client", "acme", KENNING_DATABASE_URL=migrated_url)
-    assert "p3  group=g2" in listed.stdout
+    assert listed.stdout.splitlines() == ["PROJECT  GROUP", "p3       g2"]
+
+
+def test_lists_have_a_header_and_say_when_they_are_empty(migrated_url: str) -> None:
+    empty = run("projects", "list", "--client", "acme", KENNING_DATABASE_URL=migrated_url)
+    assert (empty.exit_code, empty.stdout) == (0, "")
+    assert empty.stderr.strip() == "no projects recorded for client 'acme'"
+    none = run("keys", "list", "--client", "acme", KENNING_DATABASE_URL=migrated_url)
+    assert (none.exit_code, none.stdout) == (0, "")
+    assert none.stderr.strip() == "no keys of client 'acme': kenning keys create makes one"
+    made = run(
+        "keys", "create", "--client", "acme", "--role", "ui", "--label", "wall screen",
+        KENNING_DATABASE_URL=migrated_url, KENNING_REDIS_URL="redis://127.0.0.1:9/0",
+    )  # fmt: skip
+    assert made.exit_code == 0, made.output
+    header, row = run("keys", "list", KENNING_DATABASE_URL=migrated_url).stdout.splitlines()
+    assert header.split() == ["ID", "ROLE", "STATE", "SCOPE", "CREATED", "LABEL"]
+    assert row.split()[1:4] == ["ui", "active", "client=acme"] and row.endswith("wall screen")
