@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 import typer
 
 from kenning.cli.localstack import LocalStack, StackConfig, StackStatus
@@ -46,7 +48,8 @@ def _stack(settings: Settings) -> LocalStack:
 @stack_app.command("up")
 def stack_up() -> None:
     """Start the stack, setting it up the first time; quick and harmless when it is up."""
-    _print_status(_stack(Settings()).up())
+    settings = Settings()
+    _print_status(_stack(settings).up(), settings)
 
 
 @stack_app.command("down")
@@ -58,18 +61,23 @@ def stack_down() -> None:
 @stack_app.command("status")
 def stack_status() -> None:
     """Print versions and URLs; exit code 3 when a server is not running."""
-    status = _stack(Settings()).status()
-    _print_status(status)
+    settings = Settings()
+    status = _stack(settings).status()
+    _print_status(status, settings)
     if not (status.postgres_running and status.redis_running):
         raise typer.Exit(code=NOT_RUNNING)
 
 
-def _print_status(status: StackStatus) -> None:
+def _print_status(status: StackStatus, settings: Settings) -> None:
     state = {True: "running", False: "stopped"}
     typer.echo(f"postgres  {state[status.postgres_running]:8} {status.postgres_url}")
+    # The database Kenning itself uses (never the URL: it may hold a password).
+    typer.echo(f"  kenning database {database_name(settings.database_url)} (KENNING_DATABASE_URL)")
     typer.echo(f"  version {status.postgres_version or '-'}")
     typer.echo(f"  age     {status.age_version or '-'}")
     typer.echo(f"  vector  {status.pgvector_version or '-'}")
     typer.echo(f"  huge pages {status.huge_pages or '-'}")
     typer.echo(f"redis     {state[status.redis_running]:8} {status.redis_url}")
+    redis_db = urlsplit(settings.redis_url).path.strip("/") or "0"
+    typer.echo(f"  kenning database {redis_db} (KENNING_REDIS_URL)")
     typer.echo(f"  version {status.redis_version or '-'}")
