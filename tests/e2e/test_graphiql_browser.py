@@ -201,6 +201,8 @@ async def test_the_page_loads_nothing_from_other_hosts(graphiql_server: Server, 
     assert any("/graphiql/assets/graphiql-" in url for url in traffic.urls)
     assert any(".worker-" in url for url in traffic.urls)
     assert problems == []
+    hint = " ".join((await page.locator(".kenning-hint").inner_text()).split())
+    assert hint.endswith("--role agent (or ui, admin)"), hint
 
 
 async def test_the_headers_editor_still_sends_its_own_key(

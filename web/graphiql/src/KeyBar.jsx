@@ -39,7 +39,7 @@ export function KeyBar({ activeKey, status, onUse }) {
         {status}
       </span>
       <span className="kenning-hint">
-        Keys come from <code>kenning keys create --client &lt;id&gt; --role agent</code> (or
+        Keys come from <code>kenning keys create --client &lt;id&gt; --role agent</code> (or{" "}
         <code>ui</code>, <code>admin</code>)
       </span>
     </form>
