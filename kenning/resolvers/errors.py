@@ -20,6 +20,7 @@ import typing
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, ParamSpec, TypeVar, cast
 
+from kenning.domain.erasure.tombstone import ErasedSubjectError
 from kenning.domain.errors import KenningError, NotFoundError, ScopeError, ValidationError
 from kenning.domain.ingestion.secrets.findings import SensitiveContentError
 from kenning.domain.ingestion.source_connections import ConnectionRevokedError
@@ -40,6 +41,7 @@ Member = (
     | queue_gql.JobStateError
     | queue_gql.ConnectionRevokedError
     | files_gql.FileRejected
+    | gql.ErasedSubject
 )
 
 
@@ -60,6 +62,10 @@ def _scope(error: ScopeError) -> gql.ScopeError:
 
 def _not_found(error: NotFoundError) -> gql.NotFoundError:
     return gql.NotFoundError(code=error.code, message=error.message, field=error.field)
+
+
+def _erased(error: ErasedSubjectError) -> gql.ErasedSubject:
+    return gql.ErasedSubject(code=error.code, message=error.message, field=error.field)
 
 
 def _job_state(error: JobStateError) -> queue_gql.JobStateError:
@@ -86,6 +92,7 @@ MEMBERS: dict[type[KenningError], Callable[[Any], Member]] = {
     ConnectionRevokedError: _revoked,
     FileRejectedError: files_gql.file_rejected,
     FileTooLargeError: files_gql.file_rejected,
+    ErasedSubjectError: _erased,
 }
 
 

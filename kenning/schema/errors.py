@@ -48,3 +48,11 @@ class ScopeError(Error):
 @strawberry.type(description="A referenced item does not exist or is not visible.")
 class NotFoundError(Error):
     pass
+
+
+@strawberry.type(
+    description="The write names a subject an erasure removed (by key, name or alias); "
+    "`field` says where, never the name. Nothing of the request was stored."
+)
+class ErasedSubject(Error):
+    pass

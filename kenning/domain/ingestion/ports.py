@@ -11,6 +11,7 @@ from kenning.domain.errors import ConflictError
 from kenning.domain.ingestion.request import (
     ChunkRecord,
     EdgeRecord,
+    IngestRequest,
     NodeRecord,
     PurgeCounts,
     SourceRecord,
@@ -131,3 +132,11 @@ class AliasResolver(Protocol):
     async def resolve(self, client_id: str, keys: Collection[str]) -> dict[str, str]:
         """Map those of ``keys`` that are aliases to their canonical keys."""
         ...
+
+
+class WriteGuard(Protocol):
+    """A check every write of a client passes before anything else (the tombstones of its
+    erased subjects, ``kenning.domain.erasure.tombstone``): the request as it may be stored,
+    or a ``KenningError`` naming the field that may not be."""
+
+    async def guarded(self, request: IngestRequest) -> IngestRequest: ...
