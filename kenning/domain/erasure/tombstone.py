@@ -18,6 +18,7 @@ from kenning.domain.erasure.model import TombstoneMode
 from kenning.domain.erasure.names import NameMatch
 from kenning.domain.erasure.ports import TombstoneBook
 from kenning.domain.errors import ErrorCode, KenningError
+from kenning.domain.ingestion.graph_items import GraphPiece, GraphRequest
 from kenning.domain.ingestion.request import IngestRequest
 
 
@@ -44,6 +45,13 @@ class Tombstones:
         if names.empty:
             return request
         return guard_request(request, names, self.mode)
+
+    async def guarded_graph(self, request: GraphRequest) -> GraphRequest:
+        """``guarded`` for a structured write."""
+        names = await self.book.match(request.scope.client_id)
+        if names.empty:
+            return request
+        return guard_graph(request, names, self.mode)
 
 
 def guard_request(request: IngestRequest, names: NameMatch, mode: TombstoneMode) -> IngestRequest:
@@ -75,4 +83,55 @@ def guard_request(request: IngestRequest, names: NameMatch, mode: TombstoneMode)
         main_node_key=None if main and names.mentions(main) else main,
         relationships=tuple(r for r in request.relationships if not names.mentions(r)),
         tags=tuple(t for t in request.tags if not names.mentions(t)),
+    )
+
+
+def guard_graph(request: GraphRequest, names: NameMatch, mode: TombstoneMode) -> GraphRequest:
+    """Apply the tombstones ``names`` to a structured write under ``mode`` (pure): pieces
+    are redacted, nodes and edges naming the subject dropped (each refused under reject)."""
+    if names.mentions(request.source_urn):
+        raise _refused("sourceUrn")
+    reject = mode is TombstoneMode.REJECT
+    pieces = []
+    for i, piece in enumerate(request.pieces):
+        texts = [piece.content, piece.embedding_text or "", *piece.tags]
+        if reject and (
+            any(map(names.mentions, texts)) or names.value_mentions(dict(piece.metadata))
+        ):
+            raise _refused(f"pieces[{i}]")
+        pieces.append(_redacted_piece(piece, names))
+    nodes = []
+    for i, node in enumerate(request.nodes):
+        if names.mentions(node.key) or (reject and names.value_mentions(dict(node.properties))):
+            if reject:
+                raise _refused(f"nodes[{i}]")
+            continue
+        props, defaults = dict(node.properties), dict(node.defaults)
+        nodes.append(dataclasses.replace(
+            node, properties=names.redact_value(props), defaults=names.redact_value(defaults)
+        ))  # fmt: skip
+    edges = []
+    for i, edge in enumerate(request.edges):
+        if names.mentions(edge.from_key) or names.mentions(edge.to_key):
+            if reject:
+                raise _refused(f"edges[{i}]")
+            continue
+        edges.append(edge)
+    metadata = dict(request.metadata)
+    if reject and names.value_mentions(metadata):
+        raise _refused("metadata")
+    entities = {k: names.redact_value(v) for k, v in metadata.items() if not names.mentions(k)}
+    return dataclasses.replace(
+        request, pieces=tuple(pieces), nodes=tuple(nodes), edges=tuple(edges), metadata=entities
+    )
+
+
+def _redacted_piece(piece: GraphPiece, names: NameMatch) -> GraphPiece:
+    embedding = piece.embedding_text
+    return dataclasses.replace(
+        piece,
+        content=names.redact(piece.content),
+        embedding_text=names.redact(embedding) if embedding is not None else None,
+        tags=tuple(t for t in piece.tags if not names.mentions(t)),
+        metadata=names.redact_value(dict(piece.metadata)),
     )

@@ -66,6 +66,8 @@ def _texts(request: GraphRequest, items: Items, limit: int) -> list[Text]:
 async def ingest_graph(request: GraphRequest, deps: IngestDeps) -> GraphOutcome:
     """Store the valid pieces, nodes and edges of ``request``; reject the rest per item."""
     started = time.perf_counter()
+    if deps.tombstones is not None:
+        request = await deps.tombstones.guarded_graph(request)
     size = request_size(request)
     items = await off_loop(size, lambda: check_items(request, deps.secret_policy))
     digest, warnings = items.digest, tuple(items.warnings)

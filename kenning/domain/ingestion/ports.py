@@ -8,6 +8,7 @@ from typing import Protocol, TypeVar
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ConflictError
+from kenning.domain.ingestion.graph_items import GraphRequest
 from kenning.domain.ingestion.request import (
     ChunkRecord,
     EdgeRecord,
@@ -140,3 +141,7 @@ class WriteGuard(Protocol):
     or a ``KenningError`` naming the field that may not be."""
 
     async def guarded(self, request: IngestRequest) -> IngestRequest: ...
+
+    async def guarded_graph(self, request: GraphRequest) -> GraphRequest:
+        """The same check of a structured write (``ingestGraph``, files, pages, code)."""
+        ...

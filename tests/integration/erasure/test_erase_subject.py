@@ -6,77 +6,27 @@ what went and holds nothing of it."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import asyncpg
 import pytest
 
-from kenning.domain.queue.jobs import JobStatus, Lane
-from kenning.domain.queue.runner import run_job
-from kenning.runtime import Runtime
 from tests.support.erasure_world import (
+    ERASE,
     KEY,
     Seeded,
     admin,
     agent,
+    counts,
+    erase,
     named,
+    originals_naming,
     read_all,
+    run_priority_jobs,
     scan_database,
-    seed,
 )
 from tests.support.graphql_api import Api
 
 pytestmark = pytest.mark.integration
-
-ERASE = """mutation($key: String!, $mode: ErasureMode!) {
-  eraseSubject(key: $key, mode: $mode) {
-    __typename
-    ... on ErasureRequested { receipt { id status } job { jobId status } }
-    ... on Error { code message field } } }"""
-RECEIPTS = """{ erasureReceipts { id mode status requestedBy requestedAt finishedAt jobId total
-  counts { kind count } } }"""
-
-
-async def run_priority_jobs(runtime: Runtime) -> list[JobStatus | None]:
-    """Run every due job of the priority lane once, as a worker would."""
-    ran = []
-    while (claimed := await runtime.queue.work.claim(Lane.PRIORITY, "test/erase", 60)) is not None:
-        ran.append(await run_job(claimed, runtime.queue.work, runtime.job_deps()))
-    return ran
-
-
-async def erase(api: Api, client: str, mode: str, key: str = KEY) -> dict[str, Any]:
-    """Ask for the erasure as the client's admin, run its job; the receipt."""
-    asked = (await api.as_(admin(client))(ERASE, key=key, mode=mode))["eraseSubject"]
-    assert asked["__typename"] == "ErasureRequested", asked
-    assert asked["receipt"]["status"] == "PENDING"
-    assert await run_priority_jobs(api.runtime) == [JobStatus.INDEXED]
-    receipts = (await api.as_(admin(client))(RECEIPTS))["erasureReceipts"]
-    receipt = next(r for r in receipts if r["id"] == asked["receipt"]["id"])
-    assert receipt["status"] == "DONE" and receipt["jobId"] == asked["job"]["jobId"]
-    assert receipt["requestedBy"] == f"{client}-admin" and receipt["finishedAt"]
-    return receipt
-
-
-def counts(receipt: dict[str, Any]) -> dict[str, int]:
-    return {c["kind"]: c["count"] for c in receipt["counts"]}
-
-
-async def originals_naming(pool: asyncpg.Pool) -> int:
-    """Large objects (stored originals' bytes) that hold the name."""
-    return int(
-        await pool.fetchval(
-            "SELECT count(*) FROM pg_largeobject WHERE encode(data, 'escape') ILIKE '%zephyrine%'"
-        )
-    )
-
-
-@pytest.fixture
-async def world(api: Api, runtime: Runtime, pool: asyncpg.Pool) -> dict[str, Seeded]:
-    async with pool.acquire() as conn:
-        await conn.execute("TRUNCATE erasure_receipts, erasure_tombstones")
-        await conn.execute("DELETE FROM source_files")
-    return {c: await seed(api, runtime, c) for c in ("acme", "globex")}
 
 
 @pytest.mark.parametrize("mode", ["DELETE", "REDACT"])
