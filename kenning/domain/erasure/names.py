@@ -24,7 +24,6 @@ from kenning.domain.ingestion.node_keys import fold_text
 ERASED: Final = "[erased]"
 
 _WORD = re.compile(r"[^\W_]+")
-_LIKE_SPECIAL = re.compile(r"([\\%_])")
 
 
 def words(text: str) -> tuple[str, ...]:
@@ -124,5 +123,6 @@ def _fold(word: str) -> str:
 
 
 def _like(form: tuple[str, ...]) -> str:
-    """A case-insensitive LIKE pattern a text naming ``form`` always matches."""
-    return "%" + "%".join(_LIKE_SPECIAL.sub(r"\\\1", w) for w in form) + "%"
+    """A case-insensitive LIKE pattern a text naming ``form`` always matches (words are
+    letters and digits, so none holds a wildcard)."""
+    return "%" + "%".join(form) + "%"

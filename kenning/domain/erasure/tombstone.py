@@ -67,7 +67,7 @@ def guard_request(request: IngestRequest, names: NameMatch, mode: TombstoneMode)
         *((f"tags[{i}]", t) for i, t in enumerate(request.tags)),
     ]
     redacted = [("content", request.content)]
-    checked = identifiers if mode is TombstoneMode.REDACT else [*identifiers, *dropped, *redacted]
+    checked = identifiers if mode is TombstoneMode.REDACT else [*identifiers, *redacted, *dropped]
     for field, value in checked:
         if names.mentions(value):
             raise _refused(field)
