@@ -18,31 +18,13 @@ from kenning.domain.erasure.ports import NamedChunk, RewrittenChunk
 from kenning.storage.db.agtype import GRAPH_NAME
 from kenning.storage.db.pool import Connection
 from kenning.storage.erasure import graph_erasure_sql as gsql
+from kenning.storage.erasure.chunk_rewrite import CHUNK_COLUMNS, CHUNKS_NAMING, rewrite, vector_text
 from kenning.storage.erasure.memory_removal import remove_memory
 from kenning.storage.erasure.redacted_columns import redact_columns
 from kenning.storage.ingestion.graph_write_sql import GraphSql
 from kenning.storage.ingestion.knowledge_store import PgWriteUnit
 
 T = TypeVar("T")
-
-_CHUNKS_NAMING = """
-    SELECT id, project_id, group_id, source_urn, content, metadata::text AS metadata, tags,
-           external_id, graph_refs && $3::text[] AS refers
-    FROM chunks
-    WHERE client_id = $1 AND (graph_refs && $3::text[] OR content ILIKE ANY($2::text[])
-        OR metadata::text ILIKE ANY($2::text[]) OR array_to_string(tags, ' ') ILIKE ANY($2::text[])
-        OR coalesce(external_id, '') ILIKE ANY($2::text[]))
-    ORDER BY id FOR UPDATE"""
-
-_REWRITE = """
-    UPDATE chunks c
-    SET content = u.content, embedding = u.embedding::vector, metadata = u.metadata::jsonb,
-        tags = ARRAY(SELECT jsonb_array_elements_text(u.tags::jsonb)), external_id = u.external_id,
-        graph_refs = ARRAY(SELECT k FROM unnest(c.graph_refs) AS k WHERE NOT (k = ANY($3::text[]))),
-        updated_at = now()
-    FROM unnest($2::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
-         AS u(id, content, embedding, metadata, tags, external_id)
-    WHERE c.client_id = $1 AND c.id = u.id"""
 
 
 class PgErasureUnit:
@@ -86,7 +68,7 @@ class PgErasureUnit:
         self, client_id: str, subject: Subject, names: NameMatch
     ) -> list[NamedChunk]:
         rows = await self._conn.fetch(
-            _CHUNKS_NAMING, client_id, list(names.patterns), sorted(subject.keys)
+            CHUNKS_NAMING, client_id, list(names.patterns), sorted(subject.keys)
         )
         found = []
         for r in rows:
@@ -121,13 +103,14 @@ class PgErasureUnit:
             return Counts()
         names = NameMatch.of(client_id, subject.forms())
         rows = [self._found[c.id] for c in chunks]
+        columns = [r["column_name"] for r in await self._conn.fetch(CHUNK_COLUMNS)]
         await self._conn.execute(
-            _REWRITE,
+            rewrite(columns),
             client_id,
             [c.id for c in chunks],
             sorted(subject.keys),
             [c.content for c in chunks],
-            [_vector(c.embedding) for c in chunks],
+            [vector_text(c.embedding) for c in chunks],
             [json.dumps(names.redact_value(json.loads(r["metadata"]))) for r in rows],
             [json.dumps([names.redact(t) for t in r["tags"]]) for r in rows],
             [names.redact(r["external_id"]) if r["external_id"] else None for r in rows],
@@ -267,10 +250,6 @@ class PgErasureUnit:
 
     async def _count(self, statement: str, *args: object) -> int:
         return int((await self._conn.execute(statement, *args)).split()[-1])
-
-
-def _vector(values: Sequence[float]) -> str:
-    return "[" + ",".join(repr(float(v)) for v in values) + "]"
 
 
 class PgErasureStore:
