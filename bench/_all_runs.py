@@ -55,6 +55,8 @@ RUNS = (
         ("--entities", "150", "--queries", "50")),
     Run("find_nodes", "bench.find_nodes", "find_nodes.json", "find_nodes", (),
         ("--queries", "50")),
+    Run("erasure", "bench.erasure", "erasure.json", "erasure", (),
+        ("--embedder", "hash")),
     Run("extraction", "bench.extraction", "extraction.json", "extraction", (),
         ("--copies", "1")),
     Run("files", "bench.files", "files.json", "files", (),

@@ -7,14 +7,16 @@ Run from the repository root::
 
 Its own database, ``kenning_bench_erasure``, is rebuilt every run. Per embedder (``hash``, the
 cheap deterministic one, and ``local``, all-MiniLM-L6-v2 in process), one round writes
-``--chunks`` chunks naming Zephyrine Quillfeather (documents of ten paragraphs, each a
-chunk, each naming her once), as many that do not, and her node with edges, through the
-GraphQL ``ingest`` mutation in process; then ``eraseSubject(mode: REDACT)`` is asked and its
-job run by the queue's runner, timed from the request to the job's end. The baseline, in the
-same run on the same corpus written again: what the same change costs without Kenning, a
-read of the chunks naming her, the name replaced in Python, the new texts embedded with the
-same embedder, one plain SQL ``UPDATE`` of content and embedding (the chunks' triggers and
-indexes kept as for the erasure), in a transaction rolled back before the erasure runs.
+``--chunks`` chunks naming Zephyrine Quillfeather (documents of ten paragraphs of plain
+prose, each a chunk, each naming her once), as many that do not, and her node with edges,
+through the GraphQL ``ingest`` mutation in process. The baseline first: what the same change
+costs by hand, a read of the chunks naming her, the name replaced in Python, the new texts
+embedded with the same embedder, one plain SQL ``UPDATE`` of content and embedding (the
+chunks' triggers and indexes kept as for the erasure), in a transaction rolled back. Then
+``eraseSubject(mode: REDACT)`` is asked and its job run by the queue's runner, timed from
+the request to the job's end. (The plain ``UPDATE`` of 1,000 contents is slow on its own:
+the keyword index's update trigger matches old to new rows, 20 s and more here; the erasure
+deletes and inserts the rows instead, see ``kenning.storage.erasure.chunk_rewrite``.)
 
 Results go to stdout and ``bench/results/erasure.json``.
 """
@@ -65,12 +67,15 @@ RECEIPTS = "{ erasureReceipts(first: 1) { status counts { kind count } } }"
 
 
 def _paragraph(doc: int, n: int, named: bool) -> str:
-    # About 700 characters: one chunk each under the default chunk limit (1,000).
+    # Plain prose of about 450 characters: one chunk each under the chunk limit (1,000).
     who = f"{NAME} reviewed" if named else "The team reviewed"
-    filler = " ".join(
-        f"item{doc}x{n}w{i} was checked against the release notes." for i in range(12)
+    return (
+        f"{who} part {n} of design document {doc}. The review covered the storage layer, "
+        "the retry policy of the queue workers and the way search results are ranked for "
+        "agents. Open questions were written down for the next meeting, together with the "
+        "owner of each follow-up and the dates agreed with the platform team. Nobody "
+        f"objected to the plan for release {doc}.{n}, and the notes were shared the same day."
     )
-    return f"{who} part {n} of design document {doc}. {filler}"
 
 
 def _document(doc: int, named: bool) -> str:

@@ -12,6 +12,7 @@ refused. The error names the field, never the name.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from kenning.domain.erasure.model import TombstoneMode
@@ -45,6 +46,15 @@ class Tombstones:
         if names.empty:
             return request
         return guard_request(request, names, self.mode)
+
+    async def guarded_fields(
+        self, client_id: str, fields: Mapping[str, object], identifiers: Collection[str] = ()
+    ) -> dict[str, object]:
+        """``guarded`` for a memory write's fields (session entries, procedures, knowledge)."""
+        names = await self.book.match(client_id)
+        if names.empty:
+            return dict(fields)
+        return guard_fields(fields, names, self.mode, identifiers)
 
     async def guarded_graph(self, request: GraphRequest) -> GraphRequest:
         """``guarded`` for a structured write."""
@@ -135,3 +145,18 @@ def _redacted_piece(piece: GraphPiece, names: NameMatch) -> GraphPiece:
         tags=tuple(t for t in piece.tags if not names.mentions(t)),
         metadata=names.redact_value(dict(piece.metadata)),
     )
+
+
+def guard_fields(
+    fields: Mapping[str, object],
+    names: NameMatch,
+    mode: TombstoneMode,
+    identifiers: Collection[str] = (),
+) -> dict[str, object]:
+    """Apply the tombstones ``names`` to JSON ``fields`` under ``mode`` (pure)."""
+    kept: dict[str, object] = {}
+    for field, value in fields.items():
+        if names.value_mentions(value) and (field in identifiers or mode is TombstoneMode.REJECT):
+            raise _refused(field)
+        kept[field] = names.redact_value(value)
+    return kept

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Protocol, TypeVar
 
@@ -144,4 +144,11 @@ class WriteGuard(Protocol):
 
     async def guarded_graph(self, request: GraphRequest) -> GraphRequest:
         """The same check of a structured write (``ingestGraph``, files, pages, code)."""
+        ...
+
+    async def guarded_fields(
+        self, client_id: str, fields: Mapping[str, object], identifiers: Collection[str] = ()
+    ) -> dict[str, object]:
+        """The same check of a memory write's fields (JSON values, by input name); a field
+        of ``identifiers`` naming an erased subject is refused in any mode."""
         ...

@@ -9,7 +9,13 @@ from typing import Annotated
 import strawberry
 
 from kenning.domain.memory.procedures import ProcedureSource
-from kenning.schema.errors import NotFoundError, ScopeError, SensitiveContentError, ValidationError
+from kenning.schema.errors import (
+    ErasedSubject,
+    NotFoundError,
+    ScopeError,
+    SensitiveContentError,
+    ValidationError,
+)
 from kenning.schema.memory.procedures import Procedure, ProcedureStep, ProcedureStepInput
 
 
@@ -57,7 +63,12 @@ class DeleteProcedureSuccess:
 
 
 UpdateProcedureResult = Annotated[
-    Procedure | ValidationError | SensitiveContentError | ScopeError | NotFoundError,
+    Procedure
+    | ValidationError
+    | SensitiveContentError
+    | ScopeError
+    | NotFoundError
+    | ErasedSubject,
     strawberry.union("UpdateProcedureResult"),
 ]
 DeleteProcedureResult = Annotated[

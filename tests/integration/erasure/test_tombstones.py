@@ -154,3 +154,68 @@ async def test_another_client_writes_the_same_name_as_it_is(api: Api, erased: No
     done = (await api.as_(agent("globex"))(INGEST, input=RESYNC))["ingest"]
     assert done["__typename"] == "IngestSuccess", done
     assert (await mail(api, "globex"))["content"] == RESYNC["content"]
+
+
+SESSION = """mutation($summary: String!, $userKey: String) {
+  appendSessionEntry(source: CHAT, summary: $summary, details: {with: "Zephyrine Quillfeather"},
+                     userKey: $userKey) {
+    __typename ... on Error { code message field } } }"""
+PROCEDURE = """mutation($trigger: String!, $description: String!) {
+  saveProcedure(input: {triggerPattern: $trigger, description: $description, source: LEARNED,
+                        steps: [{agent: "hr", action: "email", parameters: {to: "ZQ"}}]}) {
+    __typename ... on Error { code message field } } }"""
+KNOW = """mutation($subject: String!, $content: String!, $userKey: String) {
+  storeKnowledge(subject: $subject, content: $content, category: PERSONAL, userKey: $userKey) {
+    __typename ... on Error { code message field } } }"""
+MEMORY = """{ sessionMemory { summary details } procedures(triggerPattern: "onboarding", limit: 5) {
+  procedure { triggerPattern description steps { parameters } } }
+  userContext { categories { items { subject content } } } }"""
+
+
+async def test_memory_writes_come_in_redacted(api: Api, pool: asyncpg.Pool, erased: None) -> None:
+    writer = api.as_(agent("acme"))
+    done = await writer(SESSION, summary=f"Called {NAME} back", userKey=None)
+    assert done["appendSessionEntry"]["__typename"] == "AppendSessionEntrySuccess", done
+    saved = await writer(PROCEDURE, trigger="onboarding", description=f"Ask {NAME} first")
+    assert saved["saveProcedure"]["__typename"] == "Procedure", saved
+    stored = await writer(KNOW, subject="Contact", content=f"{NAME} is the contact")
+    assert stored["storeKnowledge"]["__typename"] == "StoreKnowledgeSuccess", stored
+    memory = await writer(MEMORY)
+    assert {"summary": "Called [erased] back", "details": {"with": "[erased]"}} in memory[
+        "sessionMemory"
+    ]
+    [match] = memory["procedures"]
+    assert match["procedure"]["description"] == "Ask [erased] first"
+    assert match["procedure"]["steps"][0]["parameters"] == {"to": "[erased]"}
+    items = [i for c in memory["userContext"]["categories"] for i in c["items"]]
+    assert {"subject": "Contact", "content": "[erased] is the contact"} in items
+    assert await scan_database(pool, "acme") == []
+
+
+async def test_memory_identifiers_naming_her_are_refused(
+    api: Api, pool: asyncpg.Pool, erased: None
+) -> None:
+    writer = api.as_(agent("acme"))
+    refused = [
+        (await writer(SESSION, summary="Hi", userKey=KEY))["appendSessionEntry"],
+        (await writer(PROCEDURE, trigger="onboard ZQ", description="x"))["saveProcedure"],
+        (await writer(KNOW, subject=f"{NAME} birthday", content="May"))["storeKnowledge"],
+        (await writer(KNOW, subject="Birthday", content="May", userKey=ALIAS))["storeKnowledge"],
+    ]
+    assert [(r["__typename"], r["field"]) for r in refused] == [
+        ("ErasedSubject", "userKey"), ("ErasedSubject", "triggerPattern"),
+        ("ErasedSubject", "subject"), ("ErasedSubject", "userKey"),
+    ]  # fmt: skip
+    assert await scan_database(pool, "acme") == []
+
+
+async def test_reject_mode_refuses_memory_writes_naming_her(
+    api: Api, runtime: Runtime, pool: asyncpg.Pool, erased: None
+) -> None:
+    reject(runtime)
+    writer = api.as_(agent("acme"))
+    session = (await writer(SESSION, summary=f"Called {NAME}", userKey=None))["appendSessionEntry"]
+    assert (session["__typename"], session["field"]) == ("ErasedSubject", "summary")
+    known = (await writer(KNOW, subject="Contact", content=f"{NAME}"))["storeKnowledge"]
+    assert (known["__typename"], known["field"]) == ("ErasedSubject", "content")
+    assert await scan_database(pool, "acme") == []
