@@ -67,14 +67,17 @@ RECEIPTS = "{ erasureReceipts(first: 1) { status counts { kind count } } }"
 
 
 def _paragraph(doc: int, n: int, named: bool) -> str:
-    # Plain prose of about 450 characters: one chunk each under the chunk limit (1,000).
+    # Plain prose of about 650 characters: two never fit in one chunk (limit 1,000), so each
+    # paragraph is one chunk.
     who = f"{NAME} reviewed" if named else "The team reviewed"
     return (
         f"{who} part {n} of design document {doc}. The review covered the storage layer, "
         "the retry policy of the queue workers and the way search results are ranked for "
         "agents. Open questions were written down for the next meeting, together with the "
         "owner of each follow-up and the dates agreed with the platform team. Nobody "
-        f"objected to the plan for release {doc}.{n}, and the notes were shared the same day."
+        f"objected to the plan for release {doc}.{n}, and the notes were shared the same day. "
+        "The next review will look at the migration of the older services, the cost of the "
+        "nightly jobs and what the support team asked for during the last incident."
     )
 
 

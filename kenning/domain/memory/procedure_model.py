@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
+from typing import Any, cast
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.ingestion.ports import WriteGuard
@@ -120,19 +121,19 @@ def procedure_change(old: Procedure, new: Procedure | None, by: str, reason: str
 async def guarded_draft(client_id: str, draft: ProcedureDraft, guard: WriteGuard) -> ProcedureDraft:
     """``draft`` as the client's tombstones let it be stored (``WriteGuard``): its
     description and steps without an erased subject's names; a trigger or user naming one
-    is refused."""
-    steps = [{"agent": s.agent, "action": s.action, "parameters": dict(s.parameters)}
+    is refused. Runs before the draft's checks, so it leaves odd input as it came."""
+    steps = [{"agent": s.agent, "action": s.action, "parameters": s.parameters}
              for s in draft.steps]  # fmt: skip
-    kept = await guard.guarded_fields(
-        client_id,
-        {"triggerPattern": draft.trigger_pattern, "description": draft.description,
-         "steps": steps, "userKey": draft.owner.user_key or ""},
-        identifiers=("triggerPattern", "userKey"),
-    )  # fmt: skip
-    redacted = kept["steps"]
-    assert isinstance(redacted, list)
+    fields: dict[str, object] = {
+        "triggerPattern": draft.trigger_pattern, "description": draft.description,
+        "steps": steps, "userKey": draft.owner.user_key or "",
+    }  # fmt: skip
+    kept = await guard.guarded_fields(client_id, fields, ("triggerPattern", "userKey"))
+    if kept == fields:
+        return draft
+    redacted = cast(list[dict[str, Any]], kept["steps"])
     return replace(
         draft,
-        description=str(kept["description"]),
-        steps=[ProcedureStep(str(s["agent"]), str(s["action"]), s["parameters"]) for s in redacted],
+        description=cast(str, kept["description"]),
+        steps=[ProcedureStep(s["agent"], s["action"], s["parameters"]) for s in redacted],
     )
