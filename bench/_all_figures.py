@@ -177,6 +177,15 @@ def memory_truth(data: dict[str, Any]) -> list[Figure]:
     return found
 
 
+def erasure(data: dict[str, Any]) -> list[Figure]:
+    """Erasing a person named in 1,000 chunks (REDACT, re-embedded), per embedder, against
+    the same change by hand: embed the redacted texts, one plain SQL UPDATE (issue 37)."""
+    return [Figure(f"eraseSubject REDACT, {run['chunks_named']} chunks, {kind} embedder", "s",
+                   run["erasure_s"], run["baseline_s"], "embed + plain SQL UPDATE",
+                   Goal("figure", most=data["goal_s"]))
+            for kind, run in sorted(data["runs"].items())]  # fmt: skip
+
+
 def find_nodes(data: dict[str, Any]) -> list[Figure]:
     """``findNodes`` p50 through GraphQL against its raw SQL, per way of typing a key."""
     return [Figure(f"findNodes p50, {form}", "ms", f["latency"]["graphql"]["p50_ms"],
@@ -268,6 +277,7 @@ EXTRACTS: dict[str, Extract] = {
     "find_nodes": find_nodes,
     "mcp": mcp,
     "python_client": python_client,
+    "erasure": erasure,
     "extraction": extraction,
     "files": files,
     "crawl": crawl,

@@ -58,6 +58,8 @@ RUNS = (
     Run("mcp", "bench.mcp", "mcp.json", "mcp", (), ("--queries", "50")),
     Run("python_client", "bench.python_client", "python_client.json", "python_client", (),
         ("--queries", "50")),
+    Run("erasure", "bench.erasure", "erasure.json", "erasure", (),
+        ("--embedder", "hash")),
     Run("extraction", "bench.extraction", "extraction.json", "extraction", (),
         ("--copies", "1")),
     Run("files", "bench.files", "files.json", "files", (),

@@ -11,6 +11,9 @@ from prometheus_client import CollectorRegistry
 
 from kenning.domain.access.project_groups import ProjectGroupStore
 from kenning.domain.embedding import Embedder
+from kenning.domain.erasure.erase import ERASE_TASK, erasure_runner
+from kenning.domain.erasure.ports import ErasureStore, ReceiptBook
+from kenning.domain.erasure.tombstone import Tombstones
 from kenning.domain.extraction.check_ins import CheckInStore
 from kenning.domain.extraction.extract_source import ExtractionDeps
 from kenning.domain.graph.chunk_view import ChunkReader
@@ -50,6 +53,8 @@ from kenning.storage.access.project_groups import PgProjectGroups
 from kenning.storage.db.database_url import database_name
 from kenning.storage.db.health import database_versions, probe_parts
 from kenning.storage.embedders.observed import ObservedEmbedder
+from kenning.storage.erasure.erasure_unit import PgErasureStore
+from kenning.storage.erasure.receipts import PgReceipts, PgTombstones
 from kenning.storage.extraction.cache import PgExtractionCache, PgSourceChunks
 from kenning.storage.extraction.check_ins import PgCheckIns
 from kenning.storage.extraction.current_edges import PgCurrentEdges
@@ -114,6 +119,9 @@ class Runtime:
     crawl_progress: ProgressBoard = field(init=False)  # live counts of crawl jobs
     repositories: Repositories = field(init=False)  # where repository jobs read code
     file_work: FileWork = field(init=False)  # uploads kept, checked and extracted
+    erasures: ErasureStore = field(init=False)
+    receipts: ReceiptBook = field(init=False)  # what each erasure removed
+    tombstones: Tombstones = field(init=False)  # erased subjects, checked on every write
     started_at: float = field(default_factory=time.time)
 
     def __post_init__(self) -> None:
@@ -159,6 +167,9 @@ class Runtime:
             max_html_nodes=self.settings.max_html_nodes,
             describer=describer,
         )
+        self.erasures = PgErasureStore(self.pool, self.settings.graph_name)
+        self.receipts = PgReceipts(self.pool)
+        self.tombstones = Tombstones(PgTombstones(self.pool), self.settings.erasure_tombstone)
         self.crawl_progress = RedisCrawlProgress(
             self.redis, progress_prefix(database_name(self.settings.database_url))
         )
@@ -225,6 +236,7 @@ class Runtime:
                 CRAWL_TASK: self.crawl_runner(),
                 REPOSITORY_TASK: self.repository_runner(),
                 FILE_TASK: file_runner(self.file_work),
+                ERASE_TASK: erasure_runner(self.erasures, self.receipts),
             },
             held_store=held_store,
             lease_seconds=self.settings.queue_lease_seconds,
@@ -259,6 +271,7 @@ class Runtime:
             embedder=self.embedder,
             secret_policy=self.settings.secret_policy,
             chunk_limit=self.settings.chunk_limit,
+            tombstones=self.tombstones,
         )
 
     def knowledge_deps(self) -> KnowledgeDeps:

@@ -11,6 +11,7 @@ from typing import Annotated
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from kenning.domain.erasure.model import TombstoneMode
 from kenning.domain.extraction.mode import ExtractionMode
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.domain.retrieval.search import FusionMethod, FusionWeights
@@ -83,6 +84,9 @@ class Settings(BaseSettings):
     ollama_timeout: float = Field(default=120.0, gt=0)
     embedding_batch_size: int = Field(default=32, ge=1, le=1024)
     secret_policy: SecretPolicy = SecretPolicy.REJECT
+    # A write naming a subject an erasure removed: names replaced by [erased], or refused
+    # with ErasedSubject (kenning.domain.erasure.tombstone).
+    erasure_tombstone: TombstoneMode = TombstoneMode.REDACT
     # all-MiniLM-L6-v2 reads 256 tokens (about 1,000-1,200 characters); longer chunks
     # would be embedded by their beginning only.
     chunk_limit: int = Field(default=1000, ge=200, le=20000)

@@ -17,6 +17,7 @@ from sqlalchemy.types import TypeEngine
 from kenning.settings import Settings
 from kenning.storage.db import (  # noqa: F401  (their tables)
     bm25_tables,
+    erasure_tables,
     file_tables,
     memory_version_tables,
     model_tables,

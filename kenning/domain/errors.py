@@ -17,6 +17,8 @@ KenningError                    INVALID            base of every error raised on
 │   │                                              in domain/queue/jobs.py
 │   └── ConnectionRevokedError  CONFLICT           the connection may not ingest (connection_id)
 │                                                  in domain/ingestion/source_connections.py
+├── ErasedSubjectError          ERASED_SUBJECT     a write names an erased subject (field)
+│                                                  in domain/erasure/tombstone.py
 ├── ConfigurationError          MISCONFIGURED      the server cannot run as configured
 │   └── StackError              MISCONFIGURED      the local stack could not be run
 │                                                  in cli/stack_process.py, outside the domain
@@ -52,6 +54,7 @@ class ErrorCode(StrEnum):
     EMBEDDING_FAILED = "EMBEDDING_FAILED"
     MODEL_UNAVAILABLE = "MODEL_UNAVAILABLE"
     MODEL_OUTPUT_INVALID = "MODEL_OUTPUT_INVALID"
+    ERASED_SUBJECT = "ERASED_SUBJECT"
 
 
 class KenningError(Exception):

@@ -168,6 +168,7 @@ async def append_session_tool(
         connections=runtime.queue.connections,
         policy=runtime.settings.secret_policy,
         ttl=timedelta(days=runtime.settings.session_ttl_days),
+        guard=runtime.tombstones,
     )
     draft = SessionDraft(source, summary, details, task_id, promote, owner_of(user_key, agent_id))
     done = await append_session_entry(draft, writer, who.principal.key_id, deps)

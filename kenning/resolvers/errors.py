@@ -20,6 +20,7 @@ import typing
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, ParamSpec, TypeVar, cast
 
+from kenning.domain.erasure.tombstone import ErasedSubjectError
 from kenning.domain.errors import (
     ConflictError,
     KenningError,
@@ -47,6 +48,7 @@ Member = (
     | queue_gql.JobStateError
     | queue_gql.ConnectionRevokedError
     | files_gql.FileRejected
+    | gql.ErasedSubject
 )
 
 
@@ -71,6 +73,10 @@ def _not_found(error: NotFoundError) -> gql.NotFoundError:
 
 def _conflict(error: ConflictError) -> gql.ConflictError:
     return gql.ConflictError(code=error.code, message=error.message, field=error.field)
+
+
+def _erased(error: ErasedSubjectError) -> gql.ErasedSubject:
+    return gql.ErasedSubject(code=error.code, message=error.message, field=error.field)
 
 
 def _job_state(error: JobStateError) -> queue_gql.JobStateError:
@@ -98,6 +104,7 @@ MEMBERS: dict[type[KenningError], Callable[[Any], Member]] = {
     ConnectionRevokedError: _revoked,
     FileRejectedError: files_gql.file_rejected,
     FileTooLargeError: files_gql.file_rejected,
+    ErasedSubjectError: _erased,
 }
 
 

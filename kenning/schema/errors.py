@@ -56,3 +56,11 @@ class NotFoundError(Error):
 )
 class ConflictError(Error):
     pass
+
+
+@strawberry.type(
+    description="The write names a subject an erasure removed (by key, name or alias); "
+    "`field` says where, never the name. Nothing of the request was stored."
+)
+class ErasedSubject(Error):
+    pass

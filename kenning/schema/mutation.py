@@ -10,6 +10,7 @@ from kenning.resolvers.connections.lifecycle import (
     resolve_revoke_connection,
     resolve_update_sync_cursor,
 )
+from kenning.resolvers.erasure.erase import resolve_erase_subject
 from kenning.resolvers.extraction.structure import resolve_structure_knowledge
 from kenning.resolvers.graph.relations import resolve_define_relation, resolve_retract_edge
 from kenning.resolvers.ingestion.ingest import resolve_ingest
@@ -78,6 +79,13 @@ class Mutation:
     purge_connection = strawberry.mutation(
         resolver=resolve_purge_connection,
         description="Remove every source of a connection, as purgeSource does.",
+    )
+    erase_subject = strawberry.mutation(
+        resolver=resolve_erase_subject,
+        description="Erase a person (or any subject) from the admin key's client, queued in "
+        "the priority lane: its node, aliases and edges, the memory and chunks that name it "
+        "(DELETE removes those chunks, REDACT rewrites them), its history; later writes "
+        "naming it are redacted or refused (KENNING_ERASURE_TOMBSTONE).",
     )
     request_ingestion = strawberry.mutation(
         resolver=resolve_request_ingestion,

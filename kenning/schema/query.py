@@ -6,6 +6,7 @@ import strawberry
 
 from kenning.resolvers.access.keys import resolve_api_keys, resolve_viewer
 from kenning.resolvers.connections.lifecycle import resolve_connection, resolve_connections
+from kenning.resolvers.erasure.erase import resolve_erasure_receipts
 from kenning.resolvers.extraction.check_ins import resolve_check_ins
 from kenning.resolvers.graph.find import resolve_find_nodes
 from kenning.resolvers.graph.queries import (
@@ -58,6 +59,11 @@ class Query:
     )
     aliases = strawberry.field(
         resolver=resolve_aliases, description="A client's aliases, most recently seen first."
+    )
+    erasure_receipts = strawberry.field(
+        resolver=resolve_erasure_receipts,
+        description="What each erasure of the admin key's client removed, per kind, when and "
+        "by whom, newest first; never the content.",
     )
     ingestion_status = strawberry.field(
         resolver=resolve_ingestion_status,

@@ -28,6 +28,7 @@ async def clean(pool: asyncpg.Pool, migrated_settings: Settings) -> None:
             "ingestion_jobs, connections, session_entries, procedures, hard_rules, check_ins, "
             "knowledge_versions, procedure_versions, changes, "
             "extraction_cache, relations, edge_intervals, edge_endings, chunk_marks, "
+            "erasure_receipts, erasure_tombstones, "
             f'{graph}."Entity", {graph}."REL"'
         )
 

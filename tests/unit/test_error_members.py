@@ -15,6 +15,7 @@ import pytest
 import strawberry
 
 from kenning.domain.embedding import EmbeddingError, EmbeddingErrorKind
+from kenning.domain.erasure.tombstone import ErasedSubjectError
 from kenning.domain.errors import (
     ConfigurationError,
     ConflictError,
@@ -112,6 +113,14 @@ MAPPED = [
             detected=None,
         ),
     ),
+    (
+        ErasedSubjectError("content names an erased subject", field="content"),
+        gql.ErasedSubject(
+            code=ErrorCode.ERASED_SUBJECT,
+            message="content names an erased subject",
+            field="content",
+        ),
+    ),
 ]
 
 UNMAPPED = [
@@ -158,6 +167,7 @@ def test_the_table_covers_exactly_the_members_clients_receive() -> None:
         ConnectionRevokedError,
         FileRejectedError,
         FileTooLargeError,
+        ErasedSubjectError,
     }
 
 

@@ -16,7 +16,7 @@ from kenning.domain.ingestion._document import (
     document_graph,
     resolve,
 )
-from kenning.domain.ingestion.ports import AliasResolver, KnowledgeStore, WriteUnit
+from kenning.domain.ingestion.ports import AliasResolver, KnowledgeStore, WriteGuard, WriteUnit
 from kenning.domain.ingestion.request import (
     ChunkRecord,
     IngestOutcome,
@@ -40,6 +40,8 @@ class IngestDeps:
     embedder: Embedder
     secret_policy: SecretPolicy = SecretPolicy.REJECT
     chunk_limit: int = 1500
+    # Erased subjects of the writing client (None: none checked, as in unit tests).
+    tombstones: WriteGuard | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +57,8 @@ async def ingest(request: IngestRequest, deps: IngestDeps) -> IngestOutcome:
     The pure steps run off the event loop when the document is large (see ``off_loop``).
     """
     started = time.perf_counter()
+    if deps.tombstones is not None:
+        request = await deps.tombstones.guarded(request)
     size = len(request.content) + sum(map(len, request.relationships))
     checked = await off_loop(size, lambda: check(request, deps.secret_policy))
     keys = set(checked.extraction.references) | ({checked.main_key} if checked.main_key else set())

@@ -72,6 +72,8 @@ async def ingest_graph(
     """Store the valid pieces, nodes and edges of ``request`` (and ``declared``'s relations,
     checked and allowed by the caller); reject the rest per item."""
     started = time.perf_counter()
+    if deps.tombstones is not None:
+        request = await deps.tombstones.guarded_graph(request)
     size = request_size(request)
     items = await off_loop(size, lambda: check_items(request, deps.secret_policy))
     if declared is not None:

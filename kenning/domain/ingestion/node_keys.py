@@ -130,6 +130,11 @@ def _bad_edge_type(raw: str) -> ValidationError:
     )
 
 
+def fold_text(raw: str) -> str:
+    """``raw`` as keys compare it: NFKC-folded and lower case (fullwidth letters too)."""
+    return _fold(raw)
+
+
 def _fold(raw: str) -> str:
     # NFKC folds look-alikes (fullwidth letters, ligatures) and lower() may undo NFKC for a
     # few characters, so repeat until stable; two rounds settle every string seen so far.

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Protocol, TypeVar
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ConflictError
+from kenning.domain.ingestion.graph_items import GraphRequest
 from kenning.domain.ingestion.relations import Declarations
 from kenning.domain.ingestion.request import (
     ChunkRecord,
     EdgeEnding,
     EdgeRecord,
+    IngestRequest,
     NodeRecord,
     PurgeCounts,
     SourceRecord,
@@ -144,4 +146,23 @@ class AliasResolver(Protocol):
 
     async def resolve(self, client_id: str, keys: Collection[str]) -> dict[str, str]:
         """Map those of ``keys`` that are aliases to their canonical keys."""
+        ...
+
+
+class WriteGuard(Protocol):
+    """A check every write of a client passes before anything else (the tombstones of its
+    erased subjects, ``kenning.domain.erasure.tombstone``): the request as it may be stored,
+    or a ``KenningError`` naming the field that may not be."""
+
+    async def guarded(self, request: IngestRequest) -> IngestRequest: ...
+
+    async def guarded_graph(self, request: GraphRequest) -> GraphRequest:
+        """The same check of a structured write (``ingestGraph``, files, pages, code)."""
+        ...
+
+    async def guarded_fields(
+        self, client_id: str, fields: Mapping[str, object], identifiers: Collection[str] = ()
+    ) -> dict[str, object]:
+        """The same check of a memory write's fields (JSON values, by input name); a field
+        of ``identifiers`` naming an erased subject is refused in any mode."""
         ...

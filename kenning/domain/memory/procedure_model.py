@@ -4,11 +4,13 @@ track record and version, and a match found for a query (``procedures.py`` has t
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
+from typing import Any, cast
 
 from kenning.domain.access.scope import Scope
+from kenning.domain.ingestion.ports import WriteGuard
 from kenning.domain.memory.changes import Change, ChangeAction, ItemKind
 from kenning.domain.memory.owners import SHARED, Owner
 
@@ -113,4 +115,25 @@ def procedure_change(old: Procedure, new: Procedure | None, by: str, reason: str
         new=None if new is None else procedure_json(new),
         reason=reason,
         user_key=old.user_key,
+    )
+
+
+async def guarded_draft(client_id: str, draft: ProcedureDraft, guard: WriteGuard) -> ProcedureDraft:
+    """``draft`` as the client's tombstones let it be stored (``WriteGuard``): its
+    description and steps without an erased subject's names; a trigger or user naming one
+    is refused. Runs before the draft's checks, so it leaves odd input as it came."""
+    steps = [{"agent": s.agent, "action": s.action, "parameters": s.parameters}
+             for s in draft.steps]  # fmt: skip
+    fields: dict[str, object] = {
+        "triggerPattern": draft.trigger_pattern, "description": draft.description,
+        "steps": steps, "userKey": draft.owner.user_key or "",
+    }  # fmt: skip
+    kept = await guard.guarded_fields(client_id, fields, ("triggerPattern", "userKey"))
+    if kept == fields:
+        return draft
+    redacted = cast(list[dict[str, Any]], kept["steps"])
+    return replace(
+        draft,
+        description=cast(str, kept["description"]),
+        steps=[ProcedureStep(s["agent"], s["action"], s["parameters"]) for s in redacted],
     )

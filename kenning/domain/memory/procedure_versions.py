@@ -16,6 +16,7 @@ from typing import Final, Protocol
 
 from kenning.domain.embedding import Embedder, embed_texts
 from kenning.domain.errors import ConflictError, NotFoundError, ValidationError
+from kenning.domain.ingestion.ports import WriteGuard
 from kenning.domain.memory.changes import ChangeLog, check_reason
 from kenning.domain.memory.owners import Owner
 from kenning.domain.memory.pages import DEFAULT_PAGE, Page, before_of, check_first, page_of
@@ -26,6 +27,7 @@ from kenning.domain.memory.procedure_model import (
     ProcedureSource,
     ProcedureStep,
     Saved,
+    guarded_draft,
     procedure_change,
 )
 from kenning.domain.retrieval.search import QUERY_PRIORITY
@@ -128,6 +130,7 @@ async def update_procedure(
     embedder: Embedder,
     changes: ChangeLog,
     reason: str | None = None,
+    guard: WriteGuard | None = None,
 ) -> Procedure:
     """The procedure's next version with ``edit`` applied (re-embedded); an unchanged one
     is returned as it is, with no version and no change."""
@@ -135,7 +138,10 @@ async def update_procedure(
     current = await versions.get(client_id, procedure_id) if client_id else None
     if current is None:
         raise NotFoundError(f"no procedure {procedure_id!r}", field="id")
-    checked = check_draft(edited(current, edit))
+    draft = edited(current, edit)
+    if guard is not None:
+        draft = await guarded_draft(client_id, draft, guard)
+    checked = check_draft(draft)
     if _same(current, checked):
         return current
     [embedding] = await embed_texts([embedding_text(checked)], QUERY_PRIORITY, embedder)

@@ -32,6 +32,7 @@ from typing import Final, Protocol
 from kenning.domain.access.scope import Scope
 from kenning.domain.embedding import Embedder, embed_texts
 from kenning.domain.errors import NotFoundError, ScopeError, TooLargeError, ValidationError
+from kenning.domain.ingestion.ports import WriteGuard
 from kenning.domain.memory.changes import ChangeLog, check_reason
 from kenning.domain.memory.procedure_checks import MAX_DESCRIPTION as MAX_DESCRIPTION
 from kenning.domain.memory.procedure_checks import MAX_NAME as MAX_NAME
@@ -49,7 +50,7 @@ from kenning.domain.memory.procedure_model import ProcedureMatch as ProcedureMat
 from kenning.domain.memory.procedure_model import ProcedureSource as ProcedureSource
 from kenning.domain.memory.procedure_model import ProcedureStep as ProcedureStep
 from kenning.domain.memory.procedure_model import Saved as Saved
-from kenning.domain.memory.procedure_model import procedure_change
+from kenning.domain.memory.procedure_model import guarded_draft, procedure_change
 from kenning.domain.retrieval.search import QUERY_PRIORITY
 
 MAX_LIMIT: Final = 50
@@ -139,6 +140,7 @@ async def save_procedure(
     embedder: Embedder,
     changes: ChangeLog | None = None,
     reason: str | None = None,
+    guard: WriteGuard | None = None,
 ) -> Procedure:
     """Check the draft, embed its trigger and description at interactive priority, store it;
     a save that replaces a version is an ``UPDATE`` in ``changes``."""
@@ -146,6 +148,8 @@ async def save_procedure(
         raise ValidationError(
             "procedures belong to a client: clientId is required", field="clientId"
         )
+    if guard is not None:
+        draft = await guarded_draft(client_id, draft, guard)
     checked = check_draft(draft)
     why = check_reason(reason)
     [embedding] = await embed_texts([embedding_text(checked)], QUERY_PRIORITY, embedder)

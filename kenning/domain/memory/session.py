@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Final, Protocol
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ScopeError, TooLargeError, ValidationError
+from kenning.domain.ingestion.ports import WriteGuard
 from kenning.domain.ingestion.request import IngestRequest, KnowledgeType
 from kenning.domain.ingestion.rules import check_identifiers, clean_content, clean_metadata
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
@@ -122,6 +123,8 @@ class SessionDeps:
     connections: ConnectionRegistry
     policy: SecretPolicy
     ttl: timedelta = field(default=timedelta(days=7))
+    # The client's erased subjects (kenning.domain.erasure.tombstone); None: none checked.
+    guard: WriteGuard | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,6 +259,14 @@ async def append_session_entry(
     draft: SessionDraft, writer: Scope, key_id: str, deps: SessionDeps
 ) -> Appended:
     """Store a checked entry in ``writer``'s session now; queue its ingestion if promoted."""
+    if deps.guard is not None:
+        kept = await deps.guard.guarded_fields(
+            writer.client_id,
+            {"summary": draft.summary, "details": draft.details,
+             "userKey": draft.owner.user_key or ""},
+            identifiers=("userKey",),
+        )  # fmt: skip
+        draft = replace(draft, summary=str(kept["summary"]), details=kept["details"])
     checked = new_entry(draft, writer, key_id, deps.policy)
     entry = await deps.store.append(checked, deps.ttl, MAX_ENTRIES)
     await deps.store.prune_expired()

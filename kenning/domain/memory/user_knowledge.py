@@ -206,6 +206,14 @@ async def store_knowledge(
     validate_entry(entry)
     # The subject names the item: refused with a credential whatever the policy, as a URN is.
     check_identifiers([("subject", entry.subject)])
+    if deps.tombstones is not None:
+        # The subject and user name the item, as a URN does: refused when they name an
+        # erased subject, whatever the mode.
+        await deps.tombstones.guarded_fields(
+            entry.scope.client_id,
+            {"subject": entry.subject, "userKey": entry.owner.user_key or ""},
+            identifiers=("subject", "userKey"),
+        )
     request = knowledge_request(entry, priority)
     outcome = await ingest(request, deps)
     return StoredKnowledge(request.source_urn, request.kind, outcome)

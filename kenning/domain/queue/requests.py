@@ -12,6 +12,7 @@ from kenning.domain.access.scope import Scope
 from kenning.domain.errors import NotFoundError, ValidationError
 from kenning.domain.extraction.graph_extraction import EXTRACT_PROMPT_VERSION
 from kenning.domain.extraction.mode import ExtractionMode
+from kenning.domain.ingestion.ports import WriteGuard
 from kenning.domain.ingestion.request import IngestRequest
 from kenning.domain.ingestion.rules import check_identifiers, check_request, check_write_connection
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
@@ -37,6 +38,7 @@ async def request_ingestion(
     queue: JobQueue,
     connections: ConnectionRegistry,
     extraction: ExtractionMode = ExtractionMode.NONE,
+    tombstones: WriteGuard | None = None,
 ) -> EnqueueResult:
     """Check the request as ``ingest`` would, then queue it (or say it is in flight or done).
 
@@ -44,6 +46,9 @@ async def request_ingestion(
     credential (REJECT refuses the request, REDACT stores the redacted text), and neither
     does the job's identity. The connection, when named, must be registered.
     """
+    if tombstones is not None:
+        # A queued payload never holds an erased subject's name either.
+        request = await tombstones.guarded(request)
     size = len(request.content) + sum(map(len, request.relationships))
     cleaned = await off_loop(size, lambda: _checked(request, identity, policy))
     await check_write_connection(

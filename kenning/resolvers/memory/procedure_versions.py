@@ -84,6 +84,7 @@ async def resolve_update_procedure(
         embedder=runtime.embedder,
         changes=runtime.changes,
         reason=reason,
+        guard=runtime.tombstones,
     )
     return to_procedure_type(updated)
 

@@ -95,6 +95,7 @@ async def resolve_save_procedure(
         embedder=runtime.embedder,
         changes=runtime.changes,
         reason=input.reason,
+        guard=runtime.tombstones,
     )
     return to_procedure_type(saved)
 

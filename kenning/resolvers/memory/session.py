@@ -76,6 +76,7 @@ async def resolve_append_session_entry(
         connections=runtime.queue.connections,
         policy=runtime.settings.secret_policy,
         ttl=timedelta(days=runtime.settings.session_ttl_days),
+        guard=runtime.tombstones,
     )
     owner = owner_of(user_key, agent_id)
     draft = SessionDraft(source, summary, details, task_id, promote, owner)

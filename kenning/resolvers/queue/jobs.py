@@ -106,6 +106,7 @@ async def _request_one(
         extraction=chosen_extraction(
             input.extraction, request.kind, runtime.settings.extraction_by_kind
         ),
+        tombstones=runtime.tombstones,
     )
     return to_handle(result)
 

@@ -8,7 +8,12 @@ import strawberry
 from strawberry.scalars import JSON
 
 from kenning.schema.access.scope import ScopeInput
-from kenning.schema.errors import ScopeError, SensitiveContentError, ValidationError
+from kenning.schema.errors import (
+    ErasedSubject,
+    ScopeError,
+    SensitiveContentError,
+    ValidationError,
+)
 from kenning.schema.extraction.check_ins import CheckIn
 from kenning.schema.extraction.errors import ModelOutputInvalid, ModelUnavailable
 from kenning.schema.ingestion.ingest_graph import IngestGraphSuccess
@@ -54,6 +59,7 @@ StructureKnowledgeResult = Annotated[
     StructureKnowledgeSuccess
     | ValidationError
     | SensitiveContentError
+    | ErasedSubject
     | ScopeError
     | ModelOutputInvalid
     | ModelUnavailable,

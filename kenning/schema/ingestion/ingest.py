@@ -13,7 +13,12 @@ from kenning.domain.extraction.mode import ExtractionMode
 from kenning.domain.ingestion.request import IngestStatus, KnowledgeType
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.schema.access.scope import ScopeInput
-from kenning.schema.errors import ScopeError, SensitiveContentError, ValidationError
+from kenning.schema.errors import (
+    ErasedSubject,
+    ScopeError,
+    SensitiveContentError,
+    ValidationError,
+)
 from kenning.schema.queue.types import ConnectionRevokedError, IngestionIdentityInput
 
 strawberry.enum(KnowledgeType, description="What kind of knowledge a piece is.")
@@ -138,6 +143,11 @@ class IngestSuccess:
 
 
 IngestResult = Annotated[
-    IngestSuccess | ValidationError | SensitiveContentError | ScopeError | ConnectionRevokedError,
+    IngestSuccess
+    | ValidationError
+    | SensitiveContentError
+    | ScopeError
+    | ConnectionRevokedError
+    | ErasedSubject,
     strawberry.union("IngestResult"),
 ]

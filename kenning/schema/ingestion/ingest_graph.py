@@ -10,7 +10,12 @@ from strawberry.scalars import JSON
 
 from kenning.domain.ingestion.request import IngestStatus, KnowledgeType
 from kenning.schema.access.scope import ScopeInput
-from kenning.schema.errors import ScopeError, SensitiveContentError, ValidationError
+from kenning.schema.errors import (
+    ErasedSubject,
+    ScopeError,
+    SensitiveContentError,
+    ValidationError,
+)
 from kenning.schema.ingestion.ingest import EdgeTriple, IngestedChunk, IngestWarning
 from kenning.schema.queue.types import ConnectionRevokedError
 
@@ -93,6 +98,7 @@ IngestGraphResult = Annotated[
     IngestGraphSuccess
     | ValidationError
     | SensitiveContentError
+    | ErasedSubject
     | ScopeError
     | ConnectionRevokedError,
     strawberry.union("IngestGraphResult"),
@@ -145,6 +151,7 @@ IngestGitCommitsResult = Annotated[
     IngestGitCommitsSuccess
     | ValidationError
     | SensitiveContentError
+    | ErasedSubject
     | ScopeError
     | ConnectionRevokedError,
     strawberry.union("IngestGitCommitsResult"),

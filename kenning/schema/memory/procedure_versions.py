@@ -11,6 +11,7 @@ import strawberry
 from kenning.domain.memory.procedures import ProcedureSource
 from kenning.schema.errors import (
     ConflictError,
+    ErasedSubject,
     NotFoundError,
     ScopeError,
     SensitiveContentError,
@@ -68,7 +69,8 @@ UpdateProcedureResult = Annotated[
     | SensitiveContentError
     | ScopeError
     | NotFoundError
-    | ConflictError,
+    | ConflictError
+    | ErasedSubject,
     strawberry.union("UpdateProcedureResult"),
 ]
 DeleteProcedureResult = Annotated[

@@ -10,7 +10,13 @@ from strawberry.scalars import JSON
 
 from kenning.domain.memory.procedures import ProcedureSource
 from kenning.schema.access.scope import ScopeInput
-from kenning.schema.errors import NotFoundError, ScopeError, SensitiveContentError, ValidationError
+from kenning.schema.errors import (
+    ErasedSubject,
+    NotFoundError,
+    ScopeError,
+    SensitiveContentError,
+    ValidationError,
+)
 
 strawberry.enum(
     ProcedureSource,
@@ -90,7 +96,7 @@ class ProcedureMatch:
 
 
 SaveProcedureResult = Annotated[
-    Procedure | ValidationError | SensitiveContentError | ScopeError,
+    Procedure | ValidationError | SensitiveContentError | ScopeError | ErasedSubject,
     strawberry.union("SaveProcedureResult"),
 ]
 RecordProcedureRunResult = Annotated[

@@ -9,7 +9,13 @@ import strawberry
 from strawberry.scalars import JSON
 
 from kenning.domain.memory.session import SessionSource
-from kenning.schema.errors import NotFoundError, ScopeError, SensitiveContentError, ValidationError
+from kenning.schema.errors import (
+    ErasedSubject,
+    NotFoundError,
+    ScopeError,
+    SensitiveContentError,
+    ValidationError,
+)
 from kenning.schema.queue.types import IngestionHandle
 
 strawberry.enum(SessionSource, description="Where a session entry came from.")
@@ -39,7 +45,11 @@ class AppendSessionEntrySuccess:
 
 
 AppendSessionEntryResult = Annotated[
-    AppendSessionEntrySuccess | ValidationError | SensitiveContentError | ScopeError,
+    AppendSessionEntrySuccess
+    | ValidationError
+    | SensitiveContentError
+    | ScopeError
+    | ErasedSubject,
     strawberry.union("AppendSessionEntryResult"),
 ]
 

@@ -10,7 +10,12 @@ import strawberry
 from kenning.domain.ingestion.request import IngestStatus
 from kenning.domain.memory.user_knowledge import KnowledgeCategory
 from kenning.schema.access.scope import ScopeInfo
-from kenning.schema.errors import ScopeError, SensitiveContentError, ValidationError
+from kenning.schema.errors import (
+    ErasedSubject,
+    ScopeError,
+    SensitiveContentError,
+    ValidationError,
+)
 
 strawberry.enum(KnowledgeCategory, description="What a piece of user knowledge is about.")
 
@@ -55,6 +60,6 @@ class UserContext:
 
 
 StoreKnowledgeResult = Annotated[
-    StoreKnowledgeSuccess | ValidationError | SensitiveContentError | ScopeError,
+    StoreKnowledgeSuccess | ValidationError | SensitiveContentError | ScopeError | ErasedSubject,
     strawberry.union("StoreKnowledgeResult"),
 ]

@@ -12,6 +12,7 @@ from kenning.resolvers.context import Info
 from kenning.resolvers.sources.crawl_progress import job_progress
 from kenning.schema.access.scope import ScopeInfo
 from kenning.schema.errors import (
+    ErasedSubject,
     Error,
     NotFoundError,
     ScopeError,
@@ -114,7 +115,12 @@ class ConnectionRevokedError(Error):
 
 
 RequestIngestionResult = Annotated[
-    IngestionHandle | ValidationError | SensitiveContentError | ScopeError | ConnectionRevokedError,
+    IngestionHandle
+    | ValidationError
+    | SensitiveContentError
+    | ScopeError
+    | ConnectionRevokedError
+    | ErasedSubject,
     strawberry.union("RequestIngestionResult"),
 ]
 

@@ -31,7 +31,8 @@ strawberry.enum(
     NotKeptReason,
     name="FileNotKeptReason",
     description="Why a file's original is not kept although its chunks are: CREDENTIALS "
-    "(its extracted text held a credential; its chunks are stored redacted).",
+    "(its extracted text held a credential; its chunks are stored redacted), ERASED (it "
+    "named a subject that eraseSubject removed).",
 )
 
 

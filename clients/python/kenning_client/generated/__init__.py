@@ -40,6 +40,7 @@ from .fragments import ErrorFields, JobFields, JobFieldsProgress
 from .ingest import (
     Ingest,
     IngestIngestConnectionRevokedError,
+    IngestIngestErasedSubject,
     IngestIngestIngestSuccess,
     IngestIngestIngestSuccessChunks,
     IngestIngestScopeError,
@@ -90,6 +91,7 @@ from .queue_status import (
 from .request_ingestion import (
     RequestIngestion,
     RequestIngestionRequestIngestionConnectionRevokedError,
+    RequestIngestionRequestIngestionErasedSubject,
     RequestIngestionRequestIngestionIngestionHandle,
     RequestIngestionRequestIngestionScopeError,
     RequestIngestionRequestIngestionSensitiveContentError,
@@ -105,6 +107,7 @@ from .search import (
 )
 from .store_knowledge import (
     StoreKnowledge,
+    StoreKnowledgeStoreKnowledgeErasedSubject,
     StoreKnowledgeStoreKnowledgeScopeError,
     StoreKnowledgeStoreKnowledgeSensitiveContentError,
     StoreKnowledgeStoreKnowledgeStoreKnowledgeSuccess,
@@ -146,6 +149,7 @@ __all__ = [
     "IngestFileIngestFileValidationError",
     "IngestFileInput",
     "IngestIngestConnectionRevokedError",
+    "IngestIngestErasedSubject",
     "IngestIngestIngestSuccess",
     "IngestIngestIngestSuccessChunks",
     "IngestIngestScopeError",
@@ -186,6 +190,7 @@ __all__ = [
     "QueueStatusQueueStatusRunning",
     "RequestIngestion",
     "RequestIngestionRequestIngestionConnectionRevokedError",
+    "RequestIngestionRequestIngestionErasedSubject",
     "RequestIngestionRequestIngestionIngestionHandle",
     "RequestIngestionRequestIngestionScopeError",
     "RequestIngestionRequestIngestionSensitiveContentError",
@@ -201,6 +206,7 @@ __all__ = [
     "SearchSearchValidationError",
     "SecretPolicyInput",
     "StoreKnowledge",
+    "StoreKnowledgeStoreKnowledgeErasedSubject",
     "StoreKnowledgeStoreKnowledgeScopeError",
     "StoreKnowledgeStoreKnowledgeSensitiveContentError",
     "StoreKnowledgeStoreKnowledgeStoreKnowledgeSuccess",

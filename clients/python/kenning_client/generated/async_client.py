@@ -19,6 +19,7 @@ from .enums import KnowledgeCategory, SearchMode
 from .ingest import (
     Ingest,
     IngestIngestConnectionRevokedError,
+    IngestIngestErasedSubject,
     IngestIngestIngestSuccess,
     IngestIngestScopeError,
     IngestIngestSensitiveContentError,
@@ -55,6 +56,7 @@ from .queue_status import QueueStatus, QueueStatusQueueStatus
 from .request_ingestion import (
     RequestIngestion,
     RequestIngestionRequestIngestionConnectionRevokedError,
+    RequestIngestionRequestIngestionErasedSubject,
     RequestIngestionRequestIngestionIngestionHandle,
     RequestIngestionRequestIngestionScopeError,
     RequestIngestionRequestIngestionSensitiveContentError,
@@ -68,6 +70,7 @@ from .search import (
 )
 from .store_knowledge import (
     StoreKnowledge,
+    StoreKnowledgeStoreKnowledgeErasedSubject,
     StoreKnowledgeStoreKnowledgeScopeError,
     StoreKnowledgeStoreKnowledgeSensitiveContentError,
     StoreKnowledgeStoreKnowledgeStoreKnowledgeSuccess,
@@ -194,6 +197,7 @@ class AsyncKenningClient(AsyncBaseClient):
         | IngestIngestSensitiveContentError
         | IngestIngestScopeError
         | IngestIngestConnectionRevokedError
+        | IngestIngestErasedSubject
     ):
         query = gql("""
             mutation Ingest($input: IngestInput!) {
@@ -234,6 +238,7 @@ class AsyncKenningClient(AsyncBaseClient):
         | RequestIngestionRequestIngestionSensitiveContentError
         | RequestIngestionRequestIngestionScopeError
         | RequestIngestionRequestIngestionConnectionRevokedError
+        | RequestIngestionRequestIngestionErasedSubject
     ):
         query = gql("""
             mutation RequestIngestion($input: IngestInput!, $identity: IngestionIdentityInput!) {
@@ -432,6 +437,7 @@ class AsyncKenningClient(AsyncBaseClient):
         | StoreKnowledgeStoreKnowledgeValidationError
         | StoreKnowledgeStoreKnowledgeSensitiveContentError
         | StoreKnowledgeStoreKnowledgeScopeError
+        | StoreKnowledgeStoreKnowledgeErasedSubject
     ):
         query = gql("""
             mutation StoreKnowledge($subject: String!, $content: String!, $category: KnowledgeCategory!, $userKey: String, $scope: ScopeInput) {

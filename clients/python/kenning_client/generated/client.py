@@ -18,6 +18,7 @@ from .enums import KnowledgeCategory, SearchMode
 from .ingest import (
     Ingest,
     IngestIngestConnectionRevokedError,
+    IngestIngestErasedSubject,
     IngestIngestIngestSuccess,
     IngestIngestScopeError,
     IngestIngestSensitiveContentError,
@@ -52,6 +53,7 @@ from .node import Node, NodeNode
 from .request_ingestion import (
     RequestIngestion,
     RequestIngestionRequestIngestionConnectionRevokedError,
+    RequestIngestionRequestIngestionErasedSubject,
     RequestIngestionRequestIngestionIngestionHandle,
     RequestIngestionRequestIngestionScopeError,
     RequestIngestionRequestIngestionSensitiveContentError,
@@ -65,6 +67,7 @@ from .search import (
 )
 from .store_knowledge import (
     StoreKnowledge,
+    StoreKnowledgeStoreKnowledgeErasedSubject,
     StoreKnowledgeStoreKnowledgeScopeError,
     StoreKnowledgeStoreKnowledgeSensitiveContentError,
     StoreKnowledgeStoreKnowledgeStoreKnowledgeSuccess,
@@ -189,6 +192,7 @@ class KenningClient(BaseClient):
         | IngestIngestSensitiveContentError
         | IngestIngestScopeError
         | IngestIngestConnectionRevokedError
+        | IngestIngestErasedSubject
     ):
         query = gql("""
             mutation Ingest($input: IngestInput!) {
@@ -227,6 +231,7 @@ class KenningClient(BaseClient):
         | RequestIngestionRequestIngestionSensitiveContentError
         | RequestIngestionRequestIngestionScopeError
         | RequestIngestionRequestIngestionConnectionRevokedError
+        | RequestIngestionRequestIngestionErasedSubject
     ):
         query = gql("""
             mutation RequestIngestion($input: IngestInput!, $identity: IngestionIdentityInput!) {
@@ -421,6 +426,7 @@ class KenningClient(BaseClient):
         | StoreKnowledgeStoreKnowledgeValidationError
         | StoreKnowledgeStoreKnowledgeSensitiveContentError
         | StoreKnowledgeStoreKnowledgeScopeError
+        | StoreKnowledgeStoreKnowledgeErasedSubject
     ):
         query = gql("""
             mutation StoreKnowledge($subject: String!, $content: String!, $category: KnowledgeCategory!, $userKey: String, $scope: ScopeInput) {

@@ -14,6 +14,7 @@ class Ingest(BaseModel):
         "IngestIngestSensitiveContentError",
         "IngestIngestScopeError",
         "IngestIngestConnectionRevokedError",
+        "IngestIngestErasedSubject",
     ] = Field(discriminator="typename__")
 
 
@@ -43,6 +44,10 @@ class IngestIngestScopeError(ErrorFields):
 
 class IngestIngestConnectionRevokedError(ErrorFields):
     typename__: Literal["ConnectionRevokedError"] = Field(alias="__typename")
+
+
+class IngestIngestErasedSubject(ErrorFields):
+    typename__: Literal["ErasedSubject"] = Field(alias="__typename")
 
 
 Ingest.model_rebuild()

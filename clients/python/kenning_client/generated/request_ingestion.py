@@ -14,6 +14,7 @@ class RequestIngestion(BaseModel):
         "RequestIngestionRequestIngestionSensitiveContentError",
         "RequestIngestionRequestIngestionScopeError",
         "RequestIngestionRequestIngestionConnectionRevokedError",
+        "RequestIngestionRequestIngestionErasedSubject",
     ] = Field(alias="requestIngestion", discriminator="typename__")
 
 
@@ -38,6 +39,10 @@ class RequestIngestionRequestIngestionScopeError(ErrorFields):
 
 class RequestIngestionRequestIngestionConnectionRevokedError(ErrorFields):
     typename__: Literal["ConnectionRevokedError"] = Field(alias="__typename")
+
+
+class RequestIngestionRequestIngestionErasedSubject(ErrorFields):
+    typename__: Literal["ErasedSubject"] = Field(alias="__typename")
 
 
 RequestIngestion.model_rebuild()

@@ -13,6 +13,7 @@ class StoreKnowledge(BaseModel):
         "StoreKnowledgeStoreKnowledgeValidationError",
         "StoreKnowledgeStoreKnowledgeSensitiveContentError",
         "StoreKnowledgeStoreKnowledgeScopeError",
+        "StoreKnowledgeStoreKnowledgeErasedSubject",
     ] = Field(alias="storeKnowledge", discriminator="typename__")
 
 
@@ -34,6 +35,10 @@ class StoreKnowledgeStoreKnowledgeSensitiveContentError(ErrorFields):
 
 class StoreKnowledgeStoreKnowledgeScopeError(ErrorFields):
     typename__: Literal["ScopeError"] = Field(alias="__typename")
+
+
+class StoreKnowledgeStoreKnowledgeErasedSubject(ErrorFields):
+    typename__: Literal["ErasedSubject"] = Field(alias="__typename")
 
 
 StoreKnowledge.model_rebuild()

@@ -29,6 +29,7 @@ from functools import partial
 from kenning.domain.errors import KenningError, NotFoundError, ValidationError
 from kenning.domain.ingestion.graph_items import GraphRequest, check_items, request_size
 from kenning.domain.ingestion.ingest_graph import ingest_graph
+from kenning.domain.ingestion.ports import WriteGuard
 from kenning.domain.ingestion.request import IngestStatus
 from kenning.domain.ingestion.secrets.findings import SensitiveContentError
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
@@ -82,6 +83,7 @@ def file_runner(work: FileWork) -> TaskRunner:
         )  # fmt: skip
         requests = await _requests(work, stored, extracted, source, task.ingest.chunk_limit)
         held = await _credentials(work, stored, requests, task.ingest.secret_policy)
+        erased = await _names_erased(work, stored, requests, task.ingest.tombstones)
         deps = replace(task.ingest, store=HeldOriginalStore(task.ingest.store, stored.id))
         indexed = False
         try:
@@ -93,14 +95,29 @@ def file_runner(work: FileWork) -> TaskRunner:
             logger.info("files.purged", extra={"file_id": stored.id, "job_id": task.job.id})
             return JobStatus.SKIPPED_DUPLICATE
         not_kept = NotKeptReason.CREDENTIALS if held else None
+        not_kept = NotKeptReason.ERASED if erased else not_kept
         superseded = await work.files.settle(stored, not_kept)
         logger.info(
             "files.settled",
-            extra={"file_id": stored.id, "kept": not held, "superseded": superseded},
+            extra={"file_id": stored.id, "kept": not_kept is None, "superseded": superseded},
         )
         return JobStatus.INDEXED if indexed else JobStatus.SKIPPED_DUPLICATE
 
     return run
+
+
+async def _names_erased(
+    work: FileWork, stored: StoredFile, requests: list[GraphRequest], guard: WriteGuard | None
+) -> bool:
+    """Whether the file names a subject an erasure removed: its chunks then come in
+    redacted, and its original is not kept (nor when the tombstones refuse it)."""
+    if guard is None:
+        return False
+    try:
+        return any([await guard.guarded_graph(r) != r for r in requests])
+    except KenningError:
+        await work.files.settle(stored, NotKeptReason.ERASED)
+        raise
 
 
 def _gone(source_urn: str | None) -> str:

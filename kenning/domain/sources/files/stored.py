@@ -37,11 +37,14 @@ class NotKeptReason(StrEnum):
     """Why a file's original is not kept although its chunks are."""
 
     CREDENTIALS = "CREDENTIALS"  # its text held a credential (stored redacted)
+    ERASED = "ERASED"  # it named a subject an erasure removed (eraseSubject)
 
 
 NOT_KEPT_MESSAGES: dict[NotKeptReason, str] = {
     NotKeptReason.CREDENTIALS: "the original was not kept: its text held credentials "
     "(its chunks are stored redacted)",
+    NotKeptReason.ERASED: "the original was not kept: it named a subject that was erased "
+    "(its chunks were deleted or redacted)",
 }
 
 

@@ -1,0 +1,1 @@
+"""Resolvers of erasure: ``eraseSubject`` and ``erasureReceipts`` (admin keys only)."""

@@ -1,0 +1,4 @@
+"""GraphQL types of erasure: ``eraseSubject``'s result and ``erasureReceipts``.
+
+Read first: ``types.py``.
+"""
