@@ -160,35 +160,44 @@ class PgErasureUnit:
         return n
 
     async def redact_rows(self, client_id: str, names: NameMatch, mode: ErasureMode) -> Counts:
+        dropped = await self._drop_originals(client_id, names)
         counts = await redact_columns(self._conn, client_id, names)
-        counts["storedFiles"] += await self._drop_originals(client_id)
+        counts["storedFiles"] += dropped
         for table in (self._sql.vertices, self._sql.edges):
             counts["otherRows"] += await self._redact_properties(table, client_id, names)
         await self._forget_lexemes(client_id, names)
         return counts
 
-    async def _drop_originals(self, client_id: str) -> int:
-        """Originals of the sources whose chunks named the subject are not kept."""
+    async def _drop_originals(self, client_id: str, names: NameMatch) -> int:
+        """Originals that name the subject are not kept: those of sources whose chunks
+        named it, and those whose file name or source URN does."""
         sources = {(r["project_id"], r["group_id"], r["source_urn"]) for r in self._found.values()}
-        if not sources:
+        rows = await self._conn.fetch(
+            """SELECT id, project_id, group_id, source_urn, filename FROM source_files
+               WHERE client_id = $1 AND not_kept IS DISTINCT FROM 'ERASED' FOR UPDATE""",
+            client_id,
+        )
+        ids = [
+            r["id"]
+            for r in rows
+            if (r["project_id"], r["group_id"], r["source_urn"]) in sources
+            or names.mentions(r["filename"])
+            or names.mentions(r["source_urn"])
+        ]
+        if not ids:
             return 0
-        parts = [list(x) for x in zip(*sorted(sources), strict=True)]
         await self._conn.execute(
             """SELECT lo_unlink(f.content_oid) FROM source_files f
-               JOIN unnest($2::text[], $3::text[], $4::text[]) AS s(p, g, u)
-                 ON f.project_id = s.p AND f.group_id = s.g AND f.source_urn = s.u
-               WHERE f.client_id = $1 AND f.content_oid IS NOT NULL
+               WHERE f.id = ANY($1::text[]) AND f.content_oid IS NOT NULL
                  AND EXISTS (SELECT 1 FROM pg_largeobject_metadata m
                              WHERE m.oid = f.content_oid)""",
-            client_id, *parts,
-        )  # fmt: skip
+            ids,
+        )
         return await self._count(
-            """UPDATE source_files f SET content_oid = NULL, not_kept = 'ERASED'
-               FROM unnest($2::text[], $3::text[], $4::text[]) AS s(p, g, u)
-               WHERE f.client_id = $1 AND f.project_id = s.p AND f.group_id = s.g
-                 AND f.source_urn = s.u AND f.not_kept IS DISTINCT FROM 'ERASED'""",
-            client_id, *parts,
-        )  # fmt: skip
+            """UPDATE source_files SET content_oid = NULL, not_kept = 'ERASED'
+               WHERE id = ANY($1::text[])""",
+            ids,
+        )
 
     async def _redact_properties(self, table: str, client_id: str, names: NameMatch) -> int:
         rows = await self._conn.fetch(

@@ -51,7 +51,7 @@ REDACTED: tuple[Columns, ...] = (
     Columns("chunk_marks", "otherRows", ("superseded_by",), delete=True),
     Columns("edge_intervals", "historyRows", ("ended_by",)),
     Columns("edge_endings", "historyRows", ("ended_by",)),
-    Columns("source_files", "storedFiles", ("source_urn", "filename")),
+    Columns("source_files", "otherRows", ("source_urn", "filename")),
     Columns(
         "connections", "otherRows", ("label", "owner", "root", "revoke_reason"), ("sync_cursors",)
     ),
