@@ -6,8 +6,6 @@ goes into the holder the request handlers read (``holder["runtime"]``), absent w
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import gc
 import logging
 import sys
@@ -20,6 +18,7 @@ from starlette.applications import Starlette
 
 from kenning.domain.embedding import Embedder
 from kenning.domain.models.ports import ModelClient
+from kenning.heap import keep_freed_memory, pretouch_heap
 from kenning.logs import configure_logging, log_event
 from kenning.metrics import ServiceMetrics
 from kenning.router import Router
@@ -37,41 +36,6 @@ from kenning.storage.models.factory import create_model_client
 logger = logging.getLogger("kenning.app")
 
 Lifespan = Callable[[Starlette], AbstractAsyncContextManager[None]]
-
-# glibc's mallopt parameters (malloc.h) and the values Kenning sets: blocks up to 32 MiB come
-# from the heap, up to 256 MiB of freed heap stays with the process, and every thread shares
-# the main thread's heap (so a block one thread freed is there for the next, whichever it is).
-_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD, _M_ARENA_MAX = -1, -3, -8
-_MMAP_THRESHOLD, _TRIM_THRESHOLD, ARENAS = 32 * 1024 * 1024, 256 * 1024 * 1024, 1
-
-
-def keep_freed_memory() -> bool:
-    """Make glibc reuse freed memory for large blocks instead of mapping fresh pages.
-
-    A 25 MB document is one str, and Python allocates it holding the GIL. From fresh pages
-    that is ~6,400 page faults: 60-80 ms of kernel time in a long-lived process, and every
-    request waits (measured by tests/integration/ingestion/test_large_inputs_loop.py). With
-    large blocks from the heap and freed heap kept, the next such str reuses pages already
-    mapped. Every thread allocates from the main thread's heap (one arena), so a worker
-    thread finds the pages any other freed (with a second arena, each new worker thread's
-    25 MB block faulted afresh, as in CI; arenas made before the call stay:
-    ``MALLOC_ARENA_MAX=1`` in the environment sets it from the start). The price: a process
-    keeps up to 256 MiB it freed, and threads outside the GIL share one malloc lock.
-    False where libc is not glibc.
-    """
-    name = ctypes.util.find_library("c")
-    try:
-        mallopt = ctypes.CDLL(name).mallopt if name else None
-    except (OSError, AttributeError):
-        mallopt = None
-    if mallopt is None:
-        return False
-    mallopt.argtypes, mallopt.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
-    return bool(
-        mallopt(_M_MMAP_THRESHOLD, _MMAP_THRESHOLD)
-        and mallopt(_M_TRIM_THRESHOLD, _TRIM_THRESHOLD)
-        and mallopt(_M_ARENA_MAX, ARENAS)
-    )
 
 
 def server_lifespan(
@@ -149,6 +113,7 @@ async def _start(
     # collector's full passes removed ~120 ms pauses under large ingests.
     gc.freeze()
     keep_freed_memory()
+    pretouch_heap(2 * settings.max_request_bytes)
     # Large documents are worked in a thread; the loop gets the GIL back at every
     # switch interval, and answering a request takes several. 1 ms instead of 5
     # keeps other requests quick while a thread works.
