@@ -26,7 +26,7 @@ TOOLS = {
     "store_knowledge", "search_knowledge", "get_context", "record_task_outcome",
     "append_session", "get_session", "find_procedures", "get_rules", "ingest_document",
     "get_node", "get_neighbors", "structure_knowledge", "find_nodes", "ingest_file",
-    "crawl", "crawl_status", "retract_edge", "forget_knowledge", "get_history",
+    "crawl", "crawl_status", "retract_edge", "forget_knowledge", "get_history", "update_node",
 }  # fmt: skip
 
 SAVE_PROCEDURE = """mutation($input: SaveProcedureInput!) {

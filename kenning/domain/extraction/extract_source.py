@@ -32,6 +32,7 @@ from kenning.domain.extraction.graph_merge import (
     merge_extractions,
 )
 from kenning.domain.extraction.ports import CacheKey, ExtractionCache, SourceChunks, StoredChunk
+from kenning.domain.ingestion.node_properties import NodeProvenance
 from kenning.domain.ingestion.ports import AliasResolver, KnowledgeStore, WriteUnit
 from kenning.domain.models.ports import ModelClient, ModelOutputError, ModelPriority
 
@@ -155,7 +156,7 @@ async def _store(
         for e in graph.edges
         if (kept := tuple(c for c in e.evidence_chunk_ids if c in alive))
     ]
-    await unit.upsert_nodes(scope, graph.nodes)
+    await unit.upsert_nodes(scope, graph.nodes, NodeProvenance(source_urn))
     await unit.upsert_edges(scope, edges)
     # The keys join the source's mentions: replacing or purging the source then strips
     # this evidence and deletes the nodes left orphaned, as for written references.

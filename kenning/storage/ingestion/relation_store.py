@@ -1,6 +1,6 @@
 """``PgRelationStore``: relation declarations, edge histories and explicit endings (the
 domain's ``RelationStore``), each write one transaction that recomputes the timelines it
-changes (``timelines.recompute``)."""
+changes (``timelines.recompute``); a retraction writes its ``changes`` record in it too."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ import asyncpg
 from kenning.domain.access.scope import Scope, stored_scope
 from kenning.domain.ingestion.relations import Declared, IntervalView, Relation
 from kenning.domain.ingestion.validity import Cardinality, EndReason
+from kenning.domain.memory.graph_changes import retraction_change
 from kenning.storage.db.agtype import prop
+from kenning.storage.db.change_rows import insert_change
 from kenning.storage.db.visibility import reader_params, visible_graph, visible_rows
 from kenning.storage.ingestion.graph_write_sql import GraphSql
 from kenning.storage.ingestion.timelines import Group, Parts, cardinalities, recompute
@@ -148,9 +150,15 @@ class PgRelationStore:
         """
 
     async def end(
-        self, scope: Scope, from_key: str, edge_type: str, to_key: str, reason: EndReason,
+        self,
+        scope: Scope,
+        from_key: str,
+        edge_type: str,
+        to_key: str,
+        reason: EndReason,
         ended_by: str,
-    ) -> bool:  # fmt: skip
+        why: str | None = None,
+    ) -> bool:
         parts = (scope.client_id, scope.project_id, scope.group_id)
         async with self._pool.acquire() as conn, conn.transaction():
             held = await conn.fetchval(self._current_sql(), *parts, from_key, edge_type, to_key)
@@ -164,6 +172,9 @@ class PgRelationStore:
             )  # fmt: skip
             declared = await cardinalities(conn, scope.client_id)
             await recompute(conn, self._sql, parts, {(from_key, edge_type)}, declared)
+            if reason is EndReason.RETRACTED:
+                edge = (from_key, edge_type, to_key)
+                await insert_change(conn, retraction_change(scope, edge, ended_by, why))
             return True
 
     def _current_sql(self) -> str:
