@@ -17,6 +17,7 @@ from bench._ingest_database import CLIENT
 from bench.corpus import Document
 from kenning.domain.access.scope import Scope
 from kenning.domain.ingestion.ingest import IngestDeps, ingest
+from kenning.domain.ingestion.node_properties import NodeProvenance
 from kenning.domain.ingestion.ports import WriteUnit
 from kenning.domain.ingestion.relations import Declarations
 from kenning.domain.ingestion.request import (
@@ -68,7 +69,9 @@ class RecordingUnit:
     async def write_chunks(self, chunks: Sequence[ChunkRecord]) -> None:
         self.stored.chunks.extend(chunks)
 
-    async def upsert_nodes(self, scope: Scope, nodes: Sequence[NodeRecord]) -> None:
+    async def upsert_nodes(
+        self, scope: Scope, nodes: Sequence[NodeRecord], provenance: NodeProvenance | None = None
+    ) -> None:
         self.stored.nodes.extend(nodes)
 
     async def upsert_edges(self, scope: Scope, edges: Sequence[EdgeRecord]) -> None:

@@ -27,6 +27,7 @@ from kenning.domain.ingestion.relations import RelationStore
 from kenning.domain.memory.agent_context import MemoryPorts
 from kenning.domain.memory.changes import ChangeLog
 from kenning.domain.memory.knowledge_versions import KnowledgeDeps, KnowledgeVersionStore
+from kenning.domain.memory.node_history import NodeHistoryStore
 from kenning.domain.memory.outcome_extraction import TASK_OUTCOME_TASK, task_outcome_preparer
 from kenning.domain.memory.procedure_versions import ProcedureVersionStore
 from kenning.domain.memory.procedures import ProcedureStore
@@ -66,6 +67,7 @@ from kenning.storage.ingestion.knowledge_store import PgKnowledgeStore
 from kenning.storage.ingestion.relation_store import PgRelationStore
 from kenning.storage.memory.changes import PgChangeLog
 from kenning.storage.memory.knowledge_versions import PgKnowledgeVersions
+from kenning.storage.memory.node_history import PgNodeHistory
 from kenning.storage.memory.procedure_versions import PgProcedureVersions
 from kenning.storage.memory.procedures import PgProcedureStore
 from kenning.storage.memory.rules import PgRuleStore
@@ -115,6 +117,7 @@ class Runtime:
     procedure_versions: ProcedureVersionStore = field(init=False)
     changes: ChangeLog = field(init=False)  # the audit trail of memory changes
     relations: RelationStore = field(init=False)
+    node_history: NodeHistoryStore = field(init=False)  # node corrections and their past
     check_ins: CheckInStore = field(init=False)
     crawl_progress: ProgressBoard = field(init=False)  # live counts of crawl jobs
     repositories: Repositories = field(init=False)  # where repository jobs read code
@@ -153,6 +156,7 @@ class Runtime:
         self.procedure_versions = PgProcedureVersions(self.pool)
         self.changes = PgChangeLog(self.pool)
         self.relations = PgRelationStore(self.pool, self.settings.graph_name)
+        self.node_history = PgNodeHistory(self.pool, self.settings.graph_name)
         self.check_ins = PgCheckIns(self.pool)
         self.repositories = Repositories(
             self.settings.repository_roots, self.settings.repository_dir,

@@ -21,6 +21,7 @@ from kenning.storage.db import (  # noqa: F401  (their tables)
     file_tables,
     memory_version_tables,
     model_tables,
+    node_version_tables,
     procedure_table,
     queue_tables,
     rule_table,

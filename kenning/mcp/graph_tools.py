@@ -1,9 +1,11 @@
 """Tools over the knowledge graph: look an entity up (with its edges, now or as of a time),
-find one by what you know of it, explore around it, and end an edge that no longer holds.
+find one by what you know of it, explore around it, correct its properties, and end an edge
+that no longer holds.
 
 ``get_node`` and ``get_neighbors`` call the graph reads of ``node``/``neighbors``
 (``kenning/resolvers/graph/queries.py``), ``retract_edge`` the use case of ``retractEdge``
-(``kenning.domain.ingestion.relations``), as their resolvers do.
+(``kenning.domain.ingestion.relations``) and ``update_node`` that of ``updateNode``
+(``kenning.domain.memory.node_history``), as their resolvers do.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from kenning.domain.graph.model import (
 from kenning.domain.graph.traverse import NeighborsQuery, neighbors
 from kenning.domain.ingestion import relations
 from kenning.domain.ingestion.validity import as_of as read_time
+from kenning.domain.memory.node_history import update_node
 from kenning.mcp.calls import (
     NarrowScope,
     ToolContext,
@@ -38,6 +41,7 @@ from kenning.mcp.calls import (
     stored_write_scope,
     time_argument,
 )
+from kenning.mcp.memory_arguments import Reason
 from kenning.mcp.tool_spec import ToolSpec
 
 AsOf = Annotated[
@@ -138,6 +142,7 @@ async def retract_edge_tool(
     edge_type: Annotated[str, Field(description="The relation, e.g. 'database'.")],
     to_key: Annotated[str, Field(description="The edge's end, 'type:id'.")],
     scope: NarrowScope = None,
+    reason: Reason = None,
 ) -> dict[str, Any]:
     """End an edge now (RETRACTED, by your key), as ``retractEdge``; it stays in history."""
     who = caller(ctx)
@@ -145,9 +150,51 @@ async def retract_edge_tool(
     _, kind, _ = relations.edge_keys(from_key, edge_type, to_key)
     start, end = await canonical_keys(who, target, [(from_key, "from_key"), (to_key, "to_key")])
     retracted = await relations.retract_edge(
-        who.principal, target, (start, kind, end), who.runtime.relations
+        who.principal, target, (start, kind, end), who.runtime.relations, reason
     )
     return {"retracted": retracted}
+
+
+@domain_errors
+async def update_node_tool(
+    ctx: ToolContext,
+    key: Annotated[str, Field(description="The node's key, 'type:id'.")],
+    set: Annotated[
+        dict[str, Any] | None,
+        Field(
+            description="Properties to set: names to strings, numbers, booleans or lists of "
+            "them, e.g. {'owner': 'team:payments', 'tier': 1}."
+        ),
+    ] = None,
+    unset: Annotated[
+        list[str] | None, Field(description="Properties to remove (their values stay in history).")
+    ] = None,
+    reason: Reason = None,
+    observed_at: Annotated[
+        str | None,
+        Field(description="Since when the new values hold (ISO 8601 with a time zone)."),
+    ] = None,
+    scope: NarrowScope = None,
+) -> dict[str, Any]:
+    """Correct a node's properties at your scope, as ``updateNode``; the values it replaces
+    stay in its history (``get_history`` kind ``node``)."""
+    who = caller(ctx)
+    target = await stored_write_scope(who, scope)
+    canonical = await canonical_key(who, target, key, "key")
+    updated = await update_node(
+        who.principal,
+        target,
+        canonical,
+        set,
+        unset,
+        who.runtime.node_history,
+        who.runtime.settings.secret_policy,
+        reason=reason,
+        observed_at=time_argument(observed_at, "observed_at"),
+    )
+    reader = read_scope(who, scope)
+    found = (await who.runtime.graph.nodes(reader, [canonical])).get(canonical)
+    return {"node": plain(found), "changed": plain(updated.changes)}
 
 
 TOOLS = (
@@ -175,6 +222,16 @@ TOOLS = (
         "depth hops of its key, optionally only some relation types or directions. Each edge "
         "has its type, ends, evidence chunk ids and validity; as_of answers as the graph was.",
         read_only=True,
+    ),
+    ToolSpec(
+        "update_node",
+        update_node_tool,
+        "Correct what the knowledge graph says about an entity: set properties (e.g. a new "
+        "owner) and unset ones that no longer hold, at your scope, with a reason if you can. "
+        "Nothing is lost: the old values stay in the node's history (get_history kind "
+        "'node'), and the correction is in the change log. A key with no node at your scope "
+        "is NOT_FOUND.",
+        read_only=False,
     ),
     ToolSpec(
         "retract_edge",

@@ -1,9 +1,11 @@
 """Tools that change and read memory's past: ``forget_knowledge`` and ``get_history``.
 
-``get_history`` reads one item's versions by ``kind`` and the item's ``key`` (the key the
-change log names it by): each kind is one entry of ``HISTORIES``, so a kind of the graph
-(edges, nodes) is one reader more. Both tools call the use cases the GraphQL resolvers call
-(``kenning/resolvers/memory/knowledge_history.py``).
+``get_history`` reads one item's past by ``kind`` and the item's ``key`` (the key the change
+log names it by): each kind is one entry of ``HISTORIES``. ``knowledge`` pages a user-
+knowledge item's versions, ``node`` a node's property versions (``nodeHistory``), ``edge``
+lists an edge's intervals (``edgeHistory``, whole and oldest first: ``from|edgeType|to``, or
+``from|edgeType`` for every target). Both tools call the use cases the GraphQL resolvers
+call (``kenning/resolvers/memory/``, ``kenning/resolvers/graph/relations.py``).
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ from pydantic import Field
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ValidationError
+from kenning.domain.ingestion import relations
 from kenning.domain.memory.knowledge_versions import forget_knowledge, knowledge_history
+from kenning.domain.memory.node_history import node_history
 from kenning.domain.memory.owners import owner_of
 from kenning.domain.memory.pages import DEFAULT_PAGE
 from kenning.domain.memory.user_knowledge import KnowledgeCategory
@@ -25,6 +29,8 @@ from kenning.mcp.calls import (
     NarrowScope,
     ToolContext,
     caller,
+    canonical_key,
+    canonical_keys,
     domain_errors,
     plain,
     read_scope,
@@ -38,6 +44,8 @@ class HistoryKind(StrEnum):
     """What ``get_history`` reads the versions of."""
 
     KNOWLEDGE = "knowledge"
+    NODE = "node"
+    EDGE = "edge"
 
 
 @domain_errors
@@ -109,7 +117,46 @@ async def _knowledge(
     }
 
 
-HISTORIES: Final[dict[HistoryKind, Reader]] = {HistoryKind.KNOWLEDGE: _knowledge}
+async def _node(
+    who: Caller, reader: Scope, key: str, user_key: str | None, first: int, after: str | None
+) -> dict[str, Any]:
+    canonical = await canonical_key(who, reader, key, "key")
+    page = await node_history(reader, canonical, who.runtime.node_history, first=first, after=after)
+    return {
+        "versions": plain(page.nodes),
+        "endCursor": page.end_cursor,
+        "hasNextPage": page.has_next_page,
+    }
+
+
+def edge_parts(key: str) -> tuple[str, str, str | None]:
+    """``from|edgeType|to`` (or ``from|edgeType``: every target) split; ``ValidationError``
+    on key."""
+    parts = key.split("|")
+    if len(parts) not in (2, 3):
+        raise ValidationError("key must be from|edgeType|to or from|edgeType", field="key")
+    return parts[0], parts[1], parts[2] if len(parts) == 3 else None
+
+
+async def _edge(
+    who: Caller, reader: Scope, key: str, user_key: str | None, first: int, after: str | None
+) -> dict[str, Any]:
+    try:
+        source, kind, end = relations.edge_keys(*edge_parts(key))
+    except ValidationError as error:
+        raise ValidationError(error.message, field="key") from None
+    named = [(source, "key")] if end is None else [(source, "key"), (end, "key")]
+    resolved = await canonical_keys(who, reader, named)
+    keys = (resolved[0], kind, resolved[1] if end is not None else None)
+    found = await relations.edge_history(reader, keys, who.runtime.relations)
+    return {"intervals": plain(list(found))}
+
+
+HISTORIES: Final[dict[HistoryKind, Reader]] = {
+    HistoryKind.KNOWLEDGE: _knowledge,
+    HistoryKind.NODE: _node,
+    HistoryKind.EDGE: _edge,
+}
 
 
 @domain_errors
@@ -117,7 +164,11 @@ async def get_history_tool(
     ctx: ToolContext,
     key: Annotated[
         str,
-        Field(description="The item: for knowledge CATEGORY:subject, e.g. 'PREFERENCE:editor'."),
+        Field(
+            description="The item: for knowledge CATEGORY:subject (e.g. 'PREFERENCE:editor'), "
+            "for a node its key ('service:billing'), for an edge from|edgeType|to "
+            "('service:billing|database|db:postgres') or from|edgeType (every target)."
+        ),
     ],
     kind: Annotated[HistoryKind, Field(description="What kind of item.")] = (HistoryKind.KNOWLEDGE),
     user_key: UserKey = None,
@@ -125,7 +176,8 @@ async def get_history_tool(
     after: Annotated[str | None, Field(description="endCursor of the previous page.")] = None,
     scope: NarrowScope = None,
 ) -> dict[str, Any]:
-    """One page of an item's versions, newest first, forgotten ones included."""
+    """One page of an item's versions, newest first, forgotten ones included (an edge's
+    intervals: all of them, oldest first)."""
     who = caller(ctx)
     found = await HISTORIES[kind](who, read_scope(who, scope), key, user_key, first, after)
     return {"kind": kind.value, **found}
@@ -145,7 +197,10 @@ TOOLS = (
         get_history_tool,
         "Read how an item changed over time, newest version first, forgotten ones included: "
         "kind 'knowledge' with key CATEGORY:subject (e.g. 'PREFERENCE:editor') and the "
-        "user_key it belongs to.",
+        "user_key it belongs to; kind 'node' with a node key for every value its properties "
+        "held (source, observedAt, recordedAt, endedAt); kind 'edge' with key "
+        "from|edgeType|to (or from|edgeType) for every interval the edge held, oldest first, "
+        "and why each ended.",
         read_only=True,
     ),
 )

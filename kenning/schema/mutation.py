@@ -25,6 +25,7 @@ from kenning.resolvers.ingestion.knowledge_admin import (
     resolve_register_alias,
 )
 from kenning.resolvers.memory.knowledge_history import resolve_forget_knowledge
+from kenning.resolvers.memory.node_history import resolve_update_node
 from kenning.resolvers.memory.procedure_versions import (
     resolve_delete_procedure,
     resolve_update_procedure,
@@ -183,7 +184,13 @@ class Mutation:
     )
     retract_edge = strawberry.mutation(
         resolver=resolve_retract_edge,
-        description="End an edge now (RETRACTED); it and its evidence stay in edgeHistory.",
+        description="End an edge now (RETRACTED); it and its evidence stay in edgeHistory, "
+        "and the retraction is in changes.",
+    )
+    update_node = strawberry.mutation(
+        resolver=resolve_update_node,
+        description="Correct a node's properties (set and unset) at the caller's scope; what "
+        "they held stays in nodeHistory and the correction is in changes.",
     )
     store_rule = strawberry.mutation(
         resolver=resolve_store_rule,

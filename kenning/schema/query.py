@@ -20,6 +20,7 @@ from kenning.resolvers.health import resolve_health
 from kenning.resolvers.ingestion.knowledge_admin import resolve_aliases
 from kenning.resolvers.memory.changes import resolve_changes
 from kenning.resolvers.memory.knowledge_history import resolve_knowledge_history
+from kenning.resolvers.memory.node_history import resolve_node_history
 from kenning.resolvers.memory.procedure_versions import resolve_procedure_history
 from kenning.resolvers.memory.procedures import resolve_procedures
 from kenning.resolvers.memory.rules import resolve_rule_history, resolve_rules
@@ -114,6 +115,11 @@ class Query:
         description="Every interval an edge held (of every target when `to` is null), oldest "
         "first: valid and record times, and why and by what each one ended.",
     )
+    node_history = strawberry.field(
+        resolver=resolve_node_history,
+        description="Every value a node's properties held (of the vertices the caller may "
+        "see), newest first, with what stated it, when it held and when it ended.",
+    )
     relations = strawberry.field(
         resolver=resolve_relations,
         description="The relations the caller's client declared (ONE or MANY), by edge type.",
@@ -146,7 +152,8 @@ class Query:
     changes = strawberry.field(
         resolver=resolve_changes,
         description="The audit trail of memory: every update, forget and delete of the items "
-        "the caller may see, newest first, one page at a time.",
+        "the caller may see, node corrections and edge retractions included, newest first, "
+        "one page at a time.",
     )
     session_memory = strawberry.field(
         resolver=resolve_session_memory,

@@ -27,7 +27,7 @@ TOOLS = {
     "store_knowledge", "search_knowledge", "get_context", "record_task_outcome",
     "append_session", "get_session", "find_procedures", "get_rules", "ingest_document",
     "get_node", "get_neighbors", "structure_knowledge", "find_nodes", "ingest_file",
-    "crawl", "crawl_status", "retract_edge", "forget_knowledge", "get_history",
+    "crawl", "crawl_status", "retract_edge", "forget_knowledge", "get_history", "update_node",
     "job_status", "list_jobs", "save_procedure", "record_procedure_run", "store_rule",
     "delete_rule", "get_chunks", "evidence_pack", "find_path", "user_context",
     "request_ingestion", "ingest_graph", "load_knowledge", "ingest_git_commits",

@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from kenning.domain.access.scope import Scope
+from kenning.domain.ingestion.node_properties import NodeProvenance
 from kenning.domain.ingestion.relations import Declarations
 from kenning.domain.ingestion.request import (
     ChunkRecord,
@@ -50,8 +51,11 @@ class FakeUnit:
     async def write_chunks(self, chunks: Sequence[ChunkRecord]) -> None:
         self.store.chunks.extend(chunks)
 
-    async def upsert_nodes(self, scope: Scope, nodes: Sequence[NodeRecord]) -> None:
+    async def upsert_nodes(
+        self, scope: Scope, nodes: Sequence[NodeRecord], provenance: NodeProvenance | None = None
+    ) -> None:
         self.store.nodes.extend(nodes)
+        self.store.provenances.append(provenance)
 
     async def upsert_edges(self, scope: Scope, edges: Sequence[EdgeRecord]) -> None:
         self.store.edges.extend(edges)
@@ -100,6 +104,8 @@ class FakeStore:
         self.sources: dict[str, SourceRecord] = {}
         self.chunks: list[ChunkRecord] = []
         self.nodes: list[NodeRecord] = []
+        # Who stated each upsert_nodes call's properties, in call order.
+        self.provenances: list[NodeProvenance | None] = []
         self.edges: list[EdgeRecord] = []
         self.endings: list[EdgeEnding] = []
         self.declared: list[Declarations] = []

@@ -26,7 +26,7 @@ async def clean(pool: asyncpg.Pool, migrated_settings: Settings) -> None:
         await conn.execute(
             "TRUNCATE chunks, sources, source_mentions, aliases, project_groups, "
             "ingestion_jobs, connections, session_entries, procedures, hard_rules, check_ins, "
-            "knowledge_versions, procedure_versions, changes, "
+            "knowledge_versions, procedure_versions, changes, node_property_versions, "
             "extraction_cache, relations, edge_intervals, edge_endings, chunk_marks, "
             "erasure_receipts, erasure_tombstones, "
             f'{graph}."Entity", {graph}."REL"'

@@ -43,6 +43,7 @@ from kenning.domain.extraction.ports import (
     SourceChunks,
     StoredChunk,
 )
+from kenning.domain.ingestion.node_properties import NodeProvenance
 from kenning.domain.ingestion.ports import AliasResolver, KnowledgeStore, WriteUnit
 from kenning.domain.models.ports import ModelClient, ModelOutputError, ModelPriority
 
@@ -197,7 +198,7 @@ async def _store(
         for e in graph.edges
         if (kept := tuple(c for c in e.evidence_chunk_ids if c in alive))
     ]
-    await unit.upsert_nodes(scope, graph.nodes)
+    await unit.upsert_nodes(scope, graph.nodes, NodeProvenance(source_urn))
     await unit.upsert_edges(scope, edges)
     # At the writer's scope only; the unit ends only edges that still hold there.
     await unit.end_edges(scope, graph.endings)

@@ -31,6 +31,7 @@ from kenning.domain.ingestion.node_keys import (
     normalize_key,
     parse_key,
 )
+from kenning.domain.ingestion.node_properties import RESERVED
 from kenning.domain.ingestion.request import EdgeRecord, KnowledgeType, NodeRecord
 from kenning.domain.ingestion.rules import check_identifiers, clean_content, clean_metadata
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
@@ -200,7 +201,7 @@ def _valid_nodes(request: GraphRequest, policy: SecretPolicy, items: Items) -> N
         except ValidationError as error:
             items.rejected.append(Rejection("NODE", index, error.message))
             continue
-        reserved = {"key", "type", "client", "project", "group"} & set(properties)
+        reserved = RESERVED & set(properties)
         if reserved:
             items.rejected.append(
                 Rejection("NODE", index, f"reserved property {sorted(reserved)[0]}")
@@ -239,7 +240,7 @@ def _metadata_entry(
     if not isinstance(properties, Mapping):
         raise ValidationError("properties must be an object", field=where)
     cleaned = clean_metadata(properties, policy, f"{where}.properties")
-    reserved = {"key", "type", "client", "project", "group"} & set(cleaned)
+    reserved = RESERVED & set(cleaned)
     if reserved:
         raise ValidationError(f"reserved property {sorted(reserved)[0]}", field=where)
     return entity_type, cleaned

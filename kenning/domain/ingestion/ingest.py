@@ -16,6 +16,7 @@ from kenning.domain.ingestion._document import (
     document_graph,
     resolve,
 )
+from kenning.domain.ingestion.node_properties import NodeProvenance
 from kenning.domain.ingestion.ports import AliasResolver, KnowledgeStore, WriteGuard, WriteUnit
 from kenning.domain.ingestion.request import (
     ChunkRecord,
@@ -124,11 +125,12 @@ async def _store(unit: WriteUnit, prepared: Prepared, written: _Written) -> Purg
         if current is None
         else await unit.remove_source(request.scope, request.source_urn)
     )
+    # When the source says it held: the writer's time, else the source's own date.
+    at = request.observed_at or (records[0].observed_at if records else None)
     await unit.write_chunks(records)
-    await unit.upsert_nodes(request.scope, nodes)
+    await unit.upsert_nodes(request.scope, nodes, NodeProvenance(request.source_urn, at))
     await unit.upsert_edges(request.scope, written.graph.edges)
     if request.supersedes:
-        at = request.observed_at or (records[0].observed_at if records else None)
         await unit.supersede(request.scope, request.supersedes, request.source_urn, at)
     await unit.record_source(
         SourceRecord(

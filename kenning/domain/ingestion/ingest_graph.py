@@ -29,6 +29,7 @@ from kenning.domain.ingestion.graph_items import (
     request_size,
 )
 from kenning.domain.ingestion.ingest import IngestDeps
+from kenning.domain.ingestion.node_properties import NodeProvenance
 from kenning.domain.ingestion.ports import WriteUnit
 from kenning.domain.ingestion.relations import Declarations
 from kenning.domain.ingestion.request import (
@@ -147,7 +148,8 @@ async def _store(
         for (piece, chunk_id, ordinal, text), vector in zip(texts, vectors, strict=True)
     ]  # fmt: skip
     await unit.write_chunks(records)
-    await unit.upsert_nodes(request.scope, list(nodes.values()))
+    stated = NodeProvenance(request.source_urn, items.observed_at)
+    await unit.upsert_nodes(request.scope, list(nodes.values()), stated)
     await unit.upsert_edges(request.scope, kept)
     mentions = set(nodes) | {k for e in kept for k in (e.from_key, e.to_key)}
     await unit.record_source(

@@ -9,6 +9,7 @@ from typing import Protocol, TypeVar
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ConflictError
 from kenning.domain.ingestion.graph_items import GraphRequest
+from kenning.domain.ingestion.node_properties import NodeProvenance
 from kenning.domain.ingestion.relations import Declarations
 from kenning.domain.ingestion.request import (
     ChunkRecord,
@@ -58,8 +59,11 @@ class WriteUnit(Protocol):
         """Insert chunks (their ids are new within the unit)."""
         ...
 
-    async def upsert_nodes(self, scope: Scope, nodes: Sequence[NodeRecord]) -> None:
-        """Create missing vertices; merge given properties into existing ones."""
+    async def upsert_nodes(
+        self, scope: Scope, nodes: Sequence[NodeRecord], provenance: NodeProvenance | None = None
+    ) -> None:
+        """Create missing vertices; merge given properties into existing ones. Every value a
+        property takes or loses is kept in the node's history, stated by ``provenance``."""
         ...
 
     async def upsert_edges(self, scope: Scope, edges: Sequence[EdgeRecord]) -> None:

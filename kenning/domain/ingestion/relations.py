@@ -25,6 +25,7 @@ from kenning.domain.access.principal import Principal
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ScopeError, TooLargeError, ValidationError
 from kenning.domain.ingestion.node_keys import normalize_edge_type, parse_key
+from kenning.domain.ingestion.reasons import check_reason
 from kenning.domain.ingestion.validity import Cardinality, EndReason
 
 MAX_DESCRIPTION: Final = 2000
@@ -109,9 +110,18 @@ class RelationStore(Protocol):
     ) -> list[IntervalView]: ...
 
     async def end(
-        self, scope: Scope, from_key: str, edge_type: str, to_key: str, reason: EndReason,
+        self,
+        scope: Scope,
+        from_key: str,
+        edge_type: str,
+        to_key: str,
+        reason: EndReason,
         ended_by: str,
-    ) -> bool: ...  # fmt: skip
+        why: str | None = None,
+    ) -> bool:
+        """End the edge now for ``reason``, by ``ended_by``; a retraction is also recorded
+        in ``changes`` (with ``why``), in the same transaction. False when none held."""
+        ...
 
 
 def _edge_type(value: str, field: str = "edgeType") -> str:
@@ -179,13 +189,19 @@ def edge_keys(from_key: str, edge_type: str, to_key: str | None) -> tuple[str, s
 
 
 async def retract_edge(
-    caller: Principal, target: Scope, keys: tuple[str, str, str], store: RelationStore
+    caller: Principal,
+    target: Scope,
+    keys: tuple[str, str, str],
+    store: RelationStore,
+    reason: str | None = None,
 ) -> bool:
-    """End (from, relation, to) at ``target`` now, reason RETRACTED, by the caller's key;
-    the edge and its evidence stay, in its history. False when no such edge held."""
+    """End (from, relation, to) at ``target`` now, reason RETRACTED, by the caller's key
+    (and why, for the change log); the edge and its evidence stay, in its history. False
+    when no such edge held."""
     caller.writing(target)
+    why = check_reason(reason)
     source, kind, end = keys
-    return await store.end(target, source, kind, end, EndReason.RETRACTED, caller.key_id)
+    return await store.end(target, source, kind, end, EndReason.RETRACTED, caller.key_id, why)
 
 
 async def edge_history(

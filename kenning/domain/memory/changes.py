@@ -1,12 +1,14 @@
-"""One audit trail for memory: every update, forget and delete of a memory item records who
-(the API key's id), when, what (the item's kind, id and key; its old and new state as JSON)
-and why (the caller's optional ``reason``).
+"""One audit trail for memory: every update, forget and delete of a memory item, every
+``updateNode`` and every retracted edge records who (the API key's id), when, what (the
+item's kind, id and key; its old and new state as JSON) and why (the caller's optional
+``reason``).
 
 ``ChangeLog`` is the port: ``record`` writes one ``Change``, ``page`` reads them newest first.
 A change carries the item's own scope and user, and is read exactly as the item is: session
 entries by their session, everything else by the scope rule of chunks; a user's items only
-for that user (shared ones for everyone). The graph records edge and node changes through the
-same port with kinds of its own.
+for that user (shared ones for everyone). The graph's changes (``NODE``, ``EDGE``) are written
+by its stores in the same transaction as the change itself (``node_history``, and the
+relation store's retraction), with the vertex's or edge's scope.
 """
 
 from __future__ import annotations
@@ -18,12 +20,9 @@ from enum import StrEnum
 from typing import Final, Protocol
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.errors import TooLargeError, ValidationError
-from kenning.domain.ingestion.secrets.findings import SensitiveContentError
-from kenning.domain.ingestion.secrets.scan import SecretPolicy, apply_policy
+from kenning.domain.errors import ValidationError
 from kenning.domain.memory.pages import Page, before_of, check_first, page_of
 
-MAX_REASON: Final = 1000
 MAX_FILTER: Final = 2048
 CURSOR: Final = "changes"
 
@@ -34,14 +33,18 @@ class ItemKind(StrEnum):
     KNOWLEDGE = "KNOWLEDGE"
     PROCEDURE = "PROCEDURE"
     SESSION_ENTRY = "SESSION_ENTRY"
+    NODE = "NODE"
+    EDGE = "EDGE"
 
 
 class ChangeAction(StrEnum):
-    """What happened to it: a new version replaced the old, or it was forgotten or deleted."""
+    """What happened to it: a new version replaced the old, it was forgotten or deleted, or
+    (an edge) it was retracted."""
 
     UPDATE = "UPDATE"
     FORGET = "FORGET"
     DELETE = "DELETE"
+    RETRACT = "RETRACT"
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,21 +97,6 @@ class ChangeLog(Protocol):
         """Up to ``first`` changes ``reader`` may see that match ``wanted``, older than
         ``before`` (newest when None), newest first."""
         ...
-
-
-def check_reason(reason: str | None) -> str | None:
-    """The reason trimmed (None when blank): at most 1,000 characters and no credential,
-    since it is shown to every reader of the item."""
-    if reason is None or not reason.strip():
-        return None
-    if len(reason) > MAX_REASON:
-        raise TooLargeError(f"reason must be at most {MAX_REASON} characters", field="reason")
-    try:
-        apply_policy(reason, SecretPolicy.REJECT)
-    except SensitiveContentError as error:
-        error.field = "reason"
-        raise
-    return reason.strip()
 
 
 def _check_filter(value: str | None, field: str) -> None:

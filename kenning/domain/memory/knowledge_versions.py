@@ -24,7 +24,8 @@ from kenning.domain.errors import NotFoundError, ValidationError
 from kenning.domain.ingestion.ingest import IngestDeps
 from kenning.domain.ingestion.ports import PurgedJobs
 from kenning.domain.ingestion.purge import purge_source
-from kenning.domain.memory.changes import Change, ChangeAction, ChangeLog, ItemKind, check_reason
+from kenning.domain.ingestion.reasons import check_reason
+from kenning.domain.memory.changes import Change, ChangeAction, ChangeLog, ItemKind
 from kenning.domain.memory.owners import Owner
 from kenning.domain.memory.pages import DEFAULT_PAGE, Page, before_of, check_first, page_of
 from kenning.domain.memory.user_knowledge import (

@@ -17,7 +17,8 @@ from typing import Final, Protocol
 from kenning.domain.embedding import Embedder, embed_texts
 from kenning.domain.errors import ConflictError, NotFoundError, ValidationError
 from kenning.domain.ingestion.ports import WriteGuard
-from kenning.domain.memory.changes import ChangeLog, check_reason
+from kenning.domain.ingestion.reasons import check_reason
+from kenning.domain.memory.changes import ChangeLog
 from kenning.domain.memory.owners import Owner
 from kenning.domain.memory.pages import DEFAULT_PAGE, Page, before_of, check_first, page_of
 from kenning.domain.memory.procedure_checks import check_draft, embedding_text

@@ -33,7 +33,8 @@ from kenning.domain.access.scope import Scope
 from kenning.domain.embedding import Embedder, embed_texts
 from kenning.domain.errors import NotFoundError, ScopeError, TooLargeError, ValidationError
 from kenning.domain.ingestion.ports import WriteGuard
-from kenning.domain.memory.changes import ChangeLog, check_reason
+from kenning.domain.ingestion.reasons import check_reason
+from kenning.domain.memory.changes import ChangeLog
 from kenning.domain.memory.procedure_checks import MAX_DESCRIPTION as MAX_DESCRIPTION
 from kenning.domain.memory.procedure_checks import MAX_NAME as MAX_NAME
 from kenning.domain.memory.procedure_checks import MAX_PARAMETERS_BYTES as MAX_PARAMETERS_BYTES

@@ -8,7 +8,8 @@ from typing import Protocol
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import NotFoundError
-from kenning.domain.memory.changes import Change, ChangeAction, ChangeLog, ItemKind, check_reason
+from kenning.domain.ingestion.reasons import check_reason
+from kenning.domain.memory.changes import Change, ChangeAction, ChangeLog, ItemKind
 from kenning.domain.memory.session import SessionEntry, SessionKey, session_key
 
 

@@ -23,7 +23,7 @@ from kenning.domain.graph.model import (
 )
 from kenning.domain.ingestion.validity import as_of as read_time
 from kenning.resolvers.context import Info
-from kenning.resolvers.loaders import chunks_by_node, edges_by_node
+from kenning.resolvers.loaders import chunks_by_node, degree_by_node, edges_by_node
 
 
 async def node_edges(
@@ -53,9 +53,11 @@ async def node_chunks(info: Info, reader: Scope, key: str, limit: int) -> list[C
     return await loader.load(chunks_by_node.Key(key, limit))
 
 
-async def node_degree(info: Info, reader: Scope, key: str) -> int:
-    """How many visible edges touch the node."""
-    return await info.context.loaders.degree_by_node(reader).load(key)
+async def node_degree(info: Info, reader: Scope, key: str, as_of: datetime | None = None) -> int:
+    """How many visible edges valid at ``as_of`` (None, or a time to come: now) touch the
+    node."""
+    when = read_time(as_of, datetime.now(UTC))
+    return await info.context.loaders.degree_by_node(reader).load(degree_by_node.Key(key, when))
 
 
 async def node_of(info: Info, reader: Scope, key: str) -> NodeView | None:

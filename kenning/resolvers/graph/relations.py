@@ -13,6 +13,7 @@ from kenning.resolvers.access.scope import principal, read_scope, stored_write_s
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.resolvers.graph.queries import alias_resolved
+from kenning.resolvers.memory.user_knowledge import ReasonArgument
 from kenning.schema.access.scope import NarrowScope, ScopeInput, scope_info
 from kenning.schema.graph import relations as gql
 
@@ -93,14 +94,16 @@ async def resolve_retract_edge(
     edge_type: str,
     to: str,
     scope: ScopeInput | None = None,
+    reason: ReasonArgument = None,
 ) -> gql.RetractEdgeResult:
-    """End an edge now (RETRACTED, by the caller's key); it stays in its history."""
+    """End an edge now (RETRACTED, by the caller's key); it stays in its history, and the
+    change log records it (with ``reason``)."""
     target = await stored_write_scope(info, scope)
     source, kind, end = await _canonical(
         info, target.client_id, relations.edge_keys(from_key, edge_type, to)
     )
     assert end is not None
     retracted = await relations.retract_edge(
-        principal(info), target, (source, kind, end), info.context.runtime.relations
+        principal(info), target, (source, kind, end), info.context.runtime.relations, reason
     )
     return gql.RetractEdgeSuccess(retracted=retracted)

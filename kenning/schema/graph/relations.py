@@ -10,7 +10,7 @@ import strawberry
 
 from kenning.domain.ingestion.validity import Cardinality, EndReason
 from kenning.schema.access.scope import ScopeInfo
-from kenning.schema.errors import ScopeError, ValidationError
+from kenning.schema.errors import ScopeError, SensitiveContentError, ValidationError
 
 strawberry.enum(
     Cardinality,
@@ -63,5 +63,6 @@ DefineRelationResult = Annotated[
     DefineRelationSuccess | ValidationError | ScopeError, strawberry.union("DefineRelationResult")
 ]
 RetractEdgeResult = Annotated[
-    RetractEdgeSuccess | ValidationError | ScopeError, strawberry.union("RetractEdgeResult")
+    RetractEdgeSuccess | ValidationError | SensitiveContentError | ScopeError,
+    strawberry.union("RetractEdgeResult"),
 ]

@@ -69,8 +69,19 @@ async def _edges(
     return edge_list(views, root.reader)
 
 
-async def _degree(root: Node, info: Info) -> int:
-    return await node_degree(info, root.reader, root.key)
+async def _degree(
+    root: Node,
+    info: Info,
+    as_of: Annotated[
+        datetime | None,
+        strawberry.argument(
+            description="Count the edges valid at that time. Defaults to the time the node "
+            "was read at (now, or the root field's asOf)."
+        ),
+    ] = None,
+) -> int:
+    when = root.as_of if as_of is None else as_of
+    return await node_degree(info, root.reader, root.key, when)
 
 
 @strawberry.type(
@@ -88,7 +99,8 @@ class Node:
         resolver=_edges, description="Edges touching this node, ordered by type, from, to."
     )
     degree: int = strawberry.field(
-        resolver=_degree, description="How many edges touch this node (both directions)."
+        resolver=_degree,
+        description="How many edges touch this node (both directions), valid now or asOf.",
     )
     reader: strawberry.Private[Scope]
     as_of: strawberry.Private[datetime | None] = None

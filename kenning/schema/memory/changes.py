@@ -13,19 +13,24 @@ from kenning.schema.access.scope import ScopeInfo
 strawberry.enum(ItemKind, name="ChangedItemKind", description="What kind of item changed.")
 strawberry.enum(
     ChangeAction,
-    description="What happened: a new version replaced the old, or it was forgotten or deleted.",
+    description="What happened: a new version replaced the old (a node's properties were "
+    "corrected), it was forgotten or deleted, or an edge was retracted.",
 )
 
 
-@strawberry.type(description="One change of a memory item: who, when, what and why.")
+@strawberry.type(
+    description="One change of a memory item, a node or an edge: who, when, what and why."
+)
 class Change:
     item_kind: ItemKind
     item_id: strawberry.ID = strawberry.field(
-        description="The item: a procedure's or session entry's id, a knowledge item's sourceUrn."
+        description="The item: a procedure's or session entry's id, a knowledge item's "
+        "sourceUrn, a node's key, an edge as from|edgeType|to."
     )
     item_key: str | None = strawberry.field(
         description="How it is named: CATEGORY:subject (normalized) for knowledge, the "
-        "trigger for a procedure; null for a session entry."
+        "trigger for a procedure, the node's key (an edge's start node); null for a session "
+        "entry."
     )
     action: ChangeAction
     old: JSON | None = strawberry.field(description="The item before; null when created.")

@@ -6,6 +6,7 @@ from kenning.storage.db.agtype import as_jsonb, prop, to_agtype
 from kenning.storage.db.pool import Connection
 from kenning.storage.ingestion.alias_guard import lock_alias_keys
 from kenning.storage.ingestion.graph_write_sql import GraphSql
+from kenning.storage.ingestion.node_versions import rekey_versions
 
 
 def _unite_duplicates(sql: GraphSql, side: str, other: str) -> str:
@@ -40,8 +41,9 @@ async def merge_alias(
 ) -> int:
     """Re-key ``alias_key`` to ``canonical_key`` for one client: in each scope, the alias
     vertex's edges move to the canonical vertex (evidence united where both had the edge,
-    alias↔canonical edges dropped as self-loops) and the alias vertex goes; chunk refs and
-    mentions follow. Returns the number of scopes where a vertex was merged or renamed."""
+    alias↔canonical edges dropped as self-loops) and the alias vertex goes; chunk refs,
+    mentions and the alias's property history follow. Returns the number of scopes where a
+    vertex was merged or renamed."""
     # Before reading the graph: ingests holding either key commit first, later ones wait
     # for this merge and then read its alias (see ``alias_guard``).
     await lock_alias_keys(conn, client_id, (alias_key, canonical_key))
@@ -66,6 +68,7 @@ async def merge_alias(
         else:
             await _merge_vertex(conn, sql, alias_id, canonical_id)
     await _move_references(conn, client_id, alias_key, canonical_key)
+    await rekey_versions(conn, client_id, alias_key, canonical_key)
     return len(pairs)
 
 

@@ -10,6 +10,7 @@ settings whitelist and is re-checked here. The agtype fragments live in ``storag
 from __future__ import annotations
 
 from kenning.storage.db.agtype import GRAPH_NAME, as_jsonb, iso_text, prop, to_agtype
+from kenning.storage.ingestion.node_versions import end_deleted_sql
 
 
 class GraphSql:
@@ -74,6 +75,24 @@ class GraphSql:
             ON CONFLICT ({prop("", "client")}, {prop("", "project")}, {prop("", "group")},
                          {prop("", "key")})
             {on_conflict}
+        """
+
+    def upsert_vertices_changed(self, *, fill: bool) -> str:
+        """``insert_vertices`` merging the given properties (``fill``: only those a vertex
+        lacks), returning each vertex written: its ``key`` and its properties before
+        (``old``, null when new) and after (``new``), as jsonb text. The writer holds the
+        keys' property locks, so ``old`` is what the write replaced."""
+        merged = self.insert_vertices(merge_properties=not fill, fill=fill)
+        return f"""
+            WITH old AS MATERIALIZED (
+                SELECT {prop("v", "key")} AS key, {as_jsonb("v.properties")} AS props
+                FROM {self.vertices} v
+                WHERE {self.scope_match("v", 1)} AND {prop("v", "key")} = ANY($4::text[])
+            ),
+            up AS ({merged}
+                RETURNING {prop("", "key")} AS key, {as_jsonb("properties")} AS props)
+            SELECT up.key, old.props::text AS old, up.props::text AS new
+            FROM up LEFT JOIN old ON old.key = up.key
         """
 
     def _vertex_by_key(self, alias: str, key: str) -> str:
@@ -157,8 +176,9 @@ class GraphSql:
 
     def delete_orphans(self) -> str:
         """$1..$3 scope; $4 candidate keys. Deletes those no source mentions and no edge
-        touches."""
+        touches, ends their properties' current versions; returns how many went."""
         return f"""
+            WITH gone AS (
             DELETE FROM {self.vertices} v
             WHERE {self.scope_match("v", 1)} AND {prop("v", "key")} = ANY($4::text[])
               AND NOT EXISTS (
@@ -167,4 +187,8 @@ class GraphSql:
                   AND m.node_key = {prop("v", "key")})
               AND NOT EXISTS (SELECT 1 FROM {self.edges} r WHERE r.start_id = v.id)
               AND NOT EXISTS (SELECT 1 FROM {self.edges} r WHERE r.end_id = v.id)
+            RETURNING {prop("v", "key")} AS key
+            ),
+            ended AS ({end_deleted_sql()})
+            SELECT count(*) FROM gone
         """

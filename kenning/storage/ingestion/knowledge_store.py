@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from datetime import datetime
@@ -12,6 +11,7 @@ from typing import TypeVar
 import asyncpg
 
 from kenning.domain.access.scope import Scope
+from kenning.domain.ingestion.node_properties import NodeProvenance
 from kenning.domain.ingestion.ports import LockWaitError
 from kenning.domain.ingestion.relations import Declarations
 from kenning.domain.ingestion.request import (
@@ -36,6 +36,7 @@ from kenning.storage.ingestion.alias_merge import merge_alias
 from kenning.storage.ingestion.edge_endings import write_endings
 from kenning.storage.ingestion.graph_write_sql import GraphSql
 from kenning.storage.ingestion.knowledge_rows import chunk_records, edge_columns
+from kenning.storage.ingestion.node_writes import upsert_vertices
 from kenning.storage.ingestion.relation_store import declare_all
 from kenning.storage.ingestion.source_files import hold_file, remove_files
 from kenning.storage.ingestion.source_removal import remove_source
@@ -145,7 +146,9 @@ class PgWriteUnit:
             records,
         )
 
-    async def upsert_nodes(self, scope: Scope, nodes: Sequence[NodeRecord]) -> None:
+    async def upsert_nodes(
+        self, scope: Scope, nodes: Sequence[NodeRecord], provenance: NodeProvenance | None = None
+    ) -> None:
         await self.flush({scope.client_id: {n.key for n in nodes}} if nodes else None)
         if not nodes:
             return
@@ -156,21 +159,7 @@ class PgWriteUnit:
         await self._conn.execute(
             self._sql.lock_keys(exclusive=False), *parts, [n.key for n in ordered]
         )
-        # Plain mentions, then given properties (they win), then defaults (fill the rest).
-        batches = (
-            ([n for n in ordered if not n.properties and not n.defaults], False, False, None),
-            ([n for n in ordered if n.properties], True, False, "properties"),
-            ([n for n in ordered if n.defaults], False, True, "defaults"),
-        )
-        for batch, merge, fill, field in batches:
-            if batch:
-                await self._conn.execute(
-                    self._sql.insert_vertices(merge_properties=merge, fill=fill),
-                    *parts,
-                    [n.key for n in batch],
-                    [n.type for n in batch],
-                    [json.dumps(dict(getattr(n, field)) if field else {}) for n in batch],
-                )
+        await upsert_vertices(self._conn, self._sql, parts, ordered, provenance)
 
     async def upsert_edges(self, scope: Scope, edges: Sequence[EdgeRecord]) -> None:
         await self.flush()
@@ -233,8 +222,8 @@ class PgWriteUnit:
         if not ordered:
             return 0
         await self._conn.execute(self._sql.lock_keys(exclusive=True), *_scope(scope), ordered)
-        result = await self._conn.execute(self._sql.delete_orphans(), *_scope(scope), ordered)
-        return int(result.split()[-1])
+        deleted = await self._conn.fetchval(self._sql.delete_orphans(), *_scope(scope), ordered)
+        return int(deleted)
 
     async def existing_keys(self, scope: Scope, keys: Collection[str]) -> set[str]:
         await self.flush()

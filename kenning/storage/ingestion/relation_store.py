@@ -1,7 +1,8 @@
 """``PgRelationStore``: relation declarations, edge histories and explicit endings (the
 domain's ``RelationStore``), each write one transaction that recomputes the timelines it
-changes (``timelines.recompute``); and ``declare_all``, the declarations a write unit
-stores in its own transaction (a knowledge file's)."""
+changes (``timelines.recompute``), a retraction writing its ``changes`` record in it
+too; and ``declare_all``, the declarations a write unit stores in its own transaction (a
+knowledge file's)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,9 @@ from kenning.domain.ingestion.relations import (
 )
 from kenning.domain.ingestion.request import EdgeEnding
 from kenning.domain.ingestion.validity import Cardinality, EndReason
+from kenning.domain.memory.graph_changes import retraction_change
 from kenning.storage.db.agtype import prop
+from kenning.storage.db.change_rows import insert_change
 from kenning.storage.db.pool import Connection
 from kenning.storage.db.visibility import reader_params, visible_graph, visible_rows
 from kenning.storage.ingestion.edge_endings import write_endings
@@ -122,9 +125,15 @@ class PgRelationStore:
         """
 
     async def end(
-        self, scope: Scope, from_key: str, edge_type: str, to_key: str, reason: EndReason,
+        self,
+        scope: Scope,
+        from_key: str,
+        edge_type: str,
+        to_key: str,
+        reason: EndReason,
         ended_by: str,
-    ) -> bool:  # fmt: skip
+        why: str | None = None,
+    ) -> bool:
         parts = (scope.client_id, scope.project_id, scope.group_id)
         ending = EdgeEnding(from_key, edge_type, to_key, reason, ended_by)
         async with self._pool.acquire() as conn, conn.transaction():
@@ -133,6 +142,9 @@ class PgRelationStore:
                 return False
             declared = await cardinalities(conn, scope.client_id)
             await recompute(conn, self._sql, parts, groups, declared)
+            if reason is EndReason.RETRACTED:
+                edge = (from_key, edge_type, to_key)
+                await insert_change(conn, retraction_change(scope, edge, ended_by, why))
             return True
 
 

@@ -1,40 +1,24 @@
 """``PgChangeLog``: the ``changes`` audit trail, read with the visibility of the item each
 change is about: a session entry's by its session (as ``sessionMemory`` reads it), every
-other item's by the scope rule of chunks; a user's items for that user only."""
+other item's (a node's and an edge's too) by the scope rule of chunks; a user's items for
+that user only. The rows themselves are written and read by ``storage/db/change_rows.py``."""
 
 from __future__ import annotations
 
-import json
-from typing import Any, Final
+from typing import Final
 
 import asyncpg
 
-from kenning.domain.access.scope import Scope, stored_scope
-from kenning.domain.memory.changes import (
-    Change,
-    ChangeAction,
-    ChangeFilter,
-    ItemKind,
-    RecordedChange,
-)
-from kenning.storage.db.pool import Connection
+from kenning.domain.access.scope import Scope
+from kenning.domain.memory.changes import Change, ChangeFilter, ItemKind, RecordedChange
+from kenning.storage.db.change_rows import COLUMNS, insert_change, recorded
 from kenning.storage.db.visibility import reader_params, visible_rows
-
-_COLUMNS: Final = (
-    "seq, client_id, project_id, group_id, user_key, item_kind, item_id, item_key, action, "
-    "old::text AS old, new::text AS new, reason, changed_by, changed_at"
-)
-_INSERT: Final = f"""
-    INSERT INTO changes (client_id, project_id, group_id, user_key, item_kind, item_id,
-        item_key, action, old, new, reason, changed_by, changed_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb, $11, $12, clock_timestamp())
-    RETURNING {_COLUMNS}"""
 
 
 def page_sql() -> str:
     """Reader scope in ``$1..$3``, its session's group in ``$4``, the user in ``$5``, the
     key and item id in ``$6``/``$7``, the seq to stay below in ``$8``, the limit in ``$9``."""
-    return f"""SELECT {_COLUMNS} FROM changes
+    return f"""SELECT {COLUMNS} FROM changes
         WHERE CASE WHEN item_kind = '{ItemKind.SESSION_ENTRY.value}'
                    THEN $1 <> '' AND client_id = $1 AND project_id = $2 AND group_id = $4
                    ELSE {visible_rows(1)} END
@@ -46,50 +30,6 @@ def page_sql() -> str:
 
 
 _PAGE: Final = page_sql()
-
-
-def _json(value: Any) -> str | None:
-    return None if value is None else json.dumps(value, sort_keys=True, default=str)
-
-
-def recorded(row: Any) -> RecordedChange:
-    """A ``RecordedChange`` from a row of ``changes``."""
-    change = Change(
-        kind=ItemKind(row["item_kind"]),
-        item_id=row["item_id"],
-        item_key=row["item_key"],
-        action=ChangeAction(row["action"]),
-        scope=stored_scope(row["client_id"], row["project_id"], row["group_id"]),
-        changed_by=row["changed_by"],
-        old=None if row["old"] is None else json.loads(row["old"]),
-        new=None if row["new"] is None else json.loads(row["new"]),
-        reason=row["reason"],
-        user_key=row["user_key"] or None,
-    )
-    return RecordedChange(row["seq"], change, row["changed_at"])
-
-
-async def insert_change(conn: Connection | asyncpg.Pool, change: Change) -> RecordedChange:
-    """Write ``change`` with ``conn``: a store's own transaction, so the item and its audit
-    commit together."""
-    s = change.scope
-    row = await conn.fetchrow(
-        _INSERT,
-        s.client_id,
-        s.project_id,
-        s.group_id,
-        change.user_key or "",
-        change.kind.value,
-        change.item_id,
-        change.item_key,
-        change.action.value,
-        _json(change.old),
-        _json(change.new),
-        change.reason,
-        change.changed_by,
-    )
-    assert row is not None
-    return recorded(row)
 
 
 class PgChangeLog:

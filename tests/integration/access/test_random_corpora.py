@@ -1,5 +1,9 @@
 """Property: on random corpora, no read path shows a reader anything its scope hides.
 
+The corpus is corrected before it is read (random ``updateNode`` and ``retractEdge`` calls,
+each at a stored vertex's or edge's own scope), so the graph's past (``nodeHistory``,
+``changes``) is audited too, and every path answers without the retracted edges.
+
 Vector search answers three ways: the HNSW walk, the exact scan of ``chunk_vectors`` (which
 the tests' hash embedder's unrelated vectors send nearly every query to) and resident copies
 of the reader's clients' rows (warmed before each reader's reads). The property runs once
@@ -23,6 +27,7 @@ from tests.support.counting_embedder import CountingEmbedder
 from tests.support.graphql_api import Api
 from tests.support.leaks.audit import audit_reader
 from tests.support.leaks.corpus import KEYS, Document, Reader, corpora, readers, write_corpus
+from tests.support.leaks.graph_history import Pick, corrections, write_corrections
 from tests.support.leaks.ground_truth import fresh, snapshot
 from tests.support.leaks.read_paths import Probe
 
@@ -68,16 +73,18 @@ class Scenario:
     docs: list[Document]
     readers: list[Reader]
     probe: Probe
+    corrections: tuple[Pick, ...] = ()
 
 
 @st.composite
 def scenarios(draw: st.DrawFn) -> Scenario:
-    """A corpus, then readers (half of them where the corpus stored something) and the
-    keys the graph paths start from."""
+    """A corpus, then readers (half of them where the corpus stored something), the keys the
+    graph paths start from, and the corrections made over the corpus (node updates, edge
+    retractions)."""
     docs = draw(corpora())
     near = sorted({d.scope for d in docs}, key=lambda s: s.describe())
     who = draw(st.lists(readers(near), min_size=3, max_size=4))
-    return Scenario(docs, who, draw(probes))
+    return Scenario(docs, who, draw(probes), draw(corrections()))
 
 
 @settings(
@@ -94,6 +101,9 @@ async def test_no_read_path_shows_a_reader_what_its_scope_hides(
     mcp = request.node.callspec.params["runtime"] == "hnsw-walk"
     await fresh(api)
     await write_corpus(api, scenario.docs)
+    written = await snapshot(api)
+    entity = scenario.probe.entity
+    await write_corrections(api, written.vertices, written.edges, scenario.corrections, entity)
     stored = await snapshot(api)
     for reader in scenario.readers:
         narrow = reader.narrow if reader.narrow is not None and reader.allowed else None

@@ -17,6 +17,7 @@ from strawberry.types import ExecutionResult
 from kenning.domain.access.scope import Scope
 from tests.support.graph_data import scope_input
 from tests.support.graphql_api import Api
+from tests.support.leaks import graph_history
 from tests.support.leaks.corpus import EDGE_TYPES, KEYS, KINDS, Reader, tags_in
 from tests.support.leaks.ground_truth import EdgeId, Stored
 from tests.support.leaks.mcp_reads import audit_mcp, refused_mcp
@@ -140,6 +141,13 @@ class Audit:
     _ContextLine = _ids
     _EvidenceItem = _ids
 
+    def _scoped(self, item: Json, path: str) -> None:
+        if not self.stored.can_see(self.reader, as_scope(item["scope"])):
+            self.fail("LEAK: an item of a scope the reader cannot see", path, item)
+
+    _NodePropertyVersion = _scoped
+    _Change = _scoped
+
     def _NodeMatch(self, match: Json, path: str) -> None:
         parts = self.visible.parts(match["key"])
         if not parts or as_scope(match["scope"]) not in {p.scope for p in parts}:
@@ -203,9 +211,11 @@ class Audit:
                 (i["from"], i["edgeType"], i["to"], as_scope(i["scope"]))
                 for i in answers[f"edgeHistory_{edge_type}"]
             }
-            want = {e.identity for e in visible.edges
+            want = {e.identity for e in visible.every_edge
                     if e.from_key == probe.entity and e.edge_type == edge_type}  # fmt: skip
             assert got_history == want, (self.who, edge_type, got_history ^ want)
+        sees = lambda scope: self.stored.can_see(self.reader, scope)  # noqa: E731
+        graph_history.check(answers, probe.entity, self.stored.history, sees, self.who)
         declared = [t for client, t in self.stored.relations if client == self.reader.client_id]
         got_relations = [r["edgeType"] for r in answers["relations"]]
         assert got_relations == declared, (self.who, got_relations, declared)

@@ -20,6 +20,7 @@ import asyncpg
 from kenning.domain.access.scope import ProjectGroups, Scope
 from tests.support.graphql_api import Api
 from tests.support.leaks.corpus import tag, tags_in
+from tests.support.leaks.graph_history import History, history_rows
 
 _META = frozenset({"key", "type", "client", "project", "group"})
 
@@ -48,6 +49,7 @@ class StoredEdge:
     to_key: str
     scope: Scope
     evidence: frozenset[str]
+    current: bool = True  # not ended (a retraction ends one)
 
     @property
     def identity(self) -> EdgeId:
@@ -87,6 +89,8 @@ class Stored:
     check_ins: tuple[StoredCheckIn, ...] = ()
     relations: tuple[tuple[str, str], ...] = ()
     """(client, edge type) of every declared relation: a reader sees its client's."""
+    history: History = ((), ())
+    """Every node property version, and every change of a node or an edge."""
 
     def can_see(self, reader: Scope, row: Scope) -> bool:
         """The reference rule, over the recorded groups."""
@@ -98,7 +102,8 @@ class Stored:
             reader=reader,
             chunks={i: c for i, c in self.chunks.items() if self.can_see(reader, c.scope)},
             vertices=tuple(v for v in self.vertices if self.can_see(reader, v.scope)),
-            edges=tuple(e for e in self.edges if self.can_see(reader, e.scope)),
+            edges=tuple(e for e in self.edges if e.current and self.can_see(reader, e.scope)),
+            every_edge=tuple(e for e in self.edges if self.can_see(reader, e.scope)),
             check_ins=frozenset(c.id for c in self.check_ins if self.can_see(reader, c.scope)),
         )
 
@@ -144,6 +149,7 @@ async def load(pool: asyncpg.Pool, graph: str) -> Stored:
             end["key"],
             _scope(props),
             frozenset(props["evidenceChunkIds"]),
+            props.get("validTo") is None,
         )
         assert _scope(start) == _scope(end) == edge.scope, ("edge across scopes", edge)
         edges.append(edge)
@@ -159,7 +165,8 @@ async def load(pool: asyncpg.Pool, graph: str) -> Stored:
     )
     relation_rows = await pool.fetch("SELECT client_id, edge_type FROM relations")
     relations = tuple(sorted((r["client_id"], r["edge_type"]) for r in relation_rows))
-    stored = Stored(chunks, tuple(vertices), tuple(edges), groups, check_ins, relations)
+    history = await history_rows(pool)
+    stored = Stored(chunks, tuple(vertices), tuple(edges), groups, check_ins, relations, history)
     _check_placement(stored)
     return stored
 
@@ -186,7 +193,8 @@ class Visible:
     reader: Scope
     chunks: Mapping[str, StoredChunk]
     vertices: tuple[StoredVertex, ...]
-    edges: tuple[StoredEdge, ...]
+    edges: tuple[StoredEdge, ...]  # those that hold now, what every read answers with
+    every_edge: tuple[StoredEdge, ...] = ()  # ended ones too, as edgeHistory lists them
     check_ins: frozenset[str] = frozenset()
     _by_key: dict[str, list[StoredVertex]] = field(default_factory=dict, init=False)
 
@@ -248,7 +256,7 @@ async def fresh(api: Api) -> None:
         await conn.execute(
             "TRUNCATE chunks, sources, source_mentions, aliases, project_groups, check_ins, "
             "relations, edge_intervals, edge_endings, chunk_marks, "
-            "knowledge_versions, procedure_versions, changes, "
+            "knowledge_versions, procedure_versions, changes, node_property_versions, "
             f'{graph}."Entity", {graph}."REL"'
         )
 

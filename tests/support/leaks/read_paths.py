@@ -3,7 +3,7 @@
 A *block* is the list of root fields (search in each mode and once filtered, chunksByKind
 for each kind, chunks and chunk by id, nodes, node, findNodes by key and by a misspelling,
 neighbors, path, evidencePack, agentContext, edgeHistory per edge type, relations,
-checkIns), aliased with a
+nodeHistory, changes, checkIns), aliased with a
 prefix and read with one scope variable. Two blocks with different scopes can share a
 request, which also checks that the per-request loaders keep reader scopes apart.
 """
@@ -20,6 +20,7 @@ from strawberry.types import ExecutionResult
 from kenning.domain.access.principal import Principal
 from kenning.resolvers.context import Context
 from tests.support.graphql_api import Api
+from tests.support.leaks import graph_history
 from tests.support.leaks.corpus import EDGE_TYPES, GRAPH_KIND, KEYS, KINDS, TEXT_KINDS, WORD
 
 MISSING_KEY = "user:nobody"
@@ -156,6 +157,7 @@ def block(
             for edge_type in EDGE_TYPES
         ),
         (f"{prefix}relations", f"relations({s}) {{ __typename edgeType definedBy }}"),
+        *graph_history.fields(probe.entity, prefix, s),
         (
             f"{prefix}checkIns",
             f"checkIns(first: 100, {s}) {{ __typename ... on CheckInPage {{ hasNextPage "
