@@ -150,7 +150,12 @@ class PgErasureUnit:
         return counts
 
     async def _forget_intervals(self, client_id: str, keys: Sequence[str]) -> int:
-        n = 0
+        """The erased nodes' edge timelines and property histories."""
+        n = await self._count(
+            """DELETE FROM node_property_versions
+               WHERE client_id = $1 AND node_key = ANY($2::text[])""",
+            client_id, list(keys),
+        )  # fmt: skip
         for table in ("edge_intervals", "edge_endings"):
             n += await self._count(
                 f"""DELETE FROM {table} WHERE client_id = $1

@@ -50,6 +50,7 @@ REDACTED: tuple[Columns, ...] = (
     ),
     Columns("chunk_marks", "otherRows", ("superseded_by",), delete=True),
     Columns("edge_intervals", "historyRows", ("ended_by",)),
+    Columns("node_property_versions", "historyRows", ("source", "ended_by"), ("value",)),
     Columns("edge_endings", "historyRows", ("ended_by",)),
     Columns("source_files", "otherRows", ("source_urn", "filename")),
     Columns(
