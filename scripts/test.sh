@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export HF_HUB_OFFLINE=1
 # The server sets glibc's arena count at startup, before any worker thread exists
-# (kenning/lifespan.py keep_freed_memory); pytest runs many apps in one long process, so it
+# (kenning/heap.py keep_freed_memory); pytest runs many apps in one long process, so it
 # gets the same from its start.
 export MALLOC_ARENA_MAX=1
 scripts/install.sh
