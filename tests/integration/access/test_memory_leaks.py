@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from kenning.domain.access.scope import Scope
 from tests.support.graphql_api import Api
-from tests.support.leaks.audit import Audit, as_scope, audit_reader
+from tests.support.leaks.audit import Audit, as_scope
 from tests.support.leaks.corpus import Reader, readers, tag
 from tests.support.leaks.ground_truth import Stored, fresh, snapshot
 from tests.support.leaks.memory import (
@@ -48,6 +48,7 @@ from tests.support.leaks.memory_paths import (
 )
 from tests.support.leaks.memory_rows import MemoryRows, memory_rows, session_of
 from tests.support.leaks.read_paths import Probe, execute
+from tests.support.leaks.reader_audit import audit_reader
 
 pytestmark = pytest.mark.integration
 

@@ -25,11 +25,11 @@ from kenning.runtime import Runtime
 from kenning.settings import Settings
 from tests.support.counting_embedder import CountingEmbedder
 from tests.support.graphql_api import Api
-from tests.support.leaks.audit import audit_reader
 from tests.support.leaks.corpus import KEYS, Document, Reader, corpora, readers, write_corpus
 from tests.support.leaks.graph_history import Pick, corrections, write_corrections
 from tests.support.leaks.ground_truth import fresh, snapshot
 from tests.support.leaks.read_paths import Probe
+from tests.support.leaks.reader_audit import audit_reader
 
 pytestmark = pytest.mark.integration
 

@@ -18,7 +18,6 @@ import pytest
 from kenning.domain.access.principal import ANONYMOUS, Role
 from kenning.domain.access.scope import Scope
 from tests.support.graphql_api import Api
-from tests.support.leaks.audit import audit_reader
 from tests.support.leaks.corpus import (
     GRAPH_KIND,
     TEXT_KINDS,
@@ -30,6 +29,7 @@ from tests.support.leaks.corpus import (
 )
 from tests.support.leaks.ground_truth import snapshot
 from tests.support.leaks.read_paths import Probe
+from tests.support.leaks.reader_audit import audit_reader
 from tests.support.leaks.scope_table import G1_ROWS, G2_ROWS, READERS, ROWS
 
 pytestmark = pytest.mark.integration

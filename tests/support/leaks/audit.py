@@ -15,12 +15,9 @@ from typing import Any, NoReturn
 from strawberry.types import ExecutionResult
 
 from kenning.domain.access.scope import Scope
-from tests.support.graph_data import scope_input
-from tests.support.graphql_api import Api
 from tests.support.leaks import graph_history
-from tests.support.leaks.corpus import EDGE_TYPES, KEYS, KINDS, Reader, tags_in
+from tests.support.leaks.corpus import EDGE_TYPES, KEYS, KINDS, tags_in
 from tests.support.leaks.ground_truth import EdgeId, Stored
-from tests.support.leaks.mcp_reads import audit_mcp, refused_mcp
 from tests.support.leaks.read_paths import (
     FILTER_KINDS,
     FILTER_URNS,
@@ -30,9 +27,6 @@ from tests.support.leaks.read_paths import (
     MODES,
     UNION_FIELDS,
     Probe,
-    block,
-    document,
-    execute,
 )
 
 Json = Any
@@ -271,39 +265,3 @@ class Audit:
                 "FORBIDDEN",
                 "OUT_OF_SCOPE",
             ), (self.who, alias, error)
-
-
-async def audit_reader(
-    api: Api, stored: Stored, reader: Reader, probe: Probe, *, mcp: bool = True
-) -> dict[str, Json]:
-    """Read every path as ``reader`` (its own scope, then its narrowing) and audit it, the
-    MCP read tools too unless ``mcp`` is False; returns the answers of the request."""
-    own = Audit(stored, reader.principal.scope, f"{reader} reading with its key's scope")
-    chunk_ids = sorted(stored.chunks)
-    fields = block(probe, "own_", "own", chunk_ids)
-    variables: dict[str, object] = {"own": None}
-    if reader.narrow is not None and reader.allowed:
-        fields += block(probe, "narrow_", "narrow", chunk_ids)
-        variables["narrow"] = scope_input(reader.narrow)
-    result = await execute(api, reader.principal, document(fields, list(variables)), variables)
-    assert result.errors is None and result.data is not None, (reader, result.errors)
-    own.block(result.data, "own_", probe, chunk_ids)
-    if mcp:
-        await audit_mcp(api.runtime, own, reader.principal, None, probe)
-    if reader.narrow is None:
-        return result.data
-    narrowed = Audit(stored, reader.narrow, f"{reader} narrowing to {reader.narrow.describe()}")
-    if reader.allowed:
-        narrowed.block(result.data, "narrow_", probe, chunk_ids)
-        if mcp:
-            await audit_mcp(api.runtime, narrowed, reader.principal, reader.narrow, probe)
-        return result.data
-    if mcp:
-        await refused_mcp(api.runtime, reader.principal, reader.narrow, probe)
-    for alias, text in block(probe, "", "narrow", chunk_ids):
-        single = await execute(
-            api, reader.principal, document([(alias, text)], ["narrow"]),
-            {"narrow": scope_input(reader.narrow)},
-        )  # fmt: skip
-        narrowed.refused(alias, single)
-    return result.data
