@@ -20,7 +20,8 @@ from bench._ingest_database import CLIENT
 from bench.corpus import Document
 from kenning.domain.access.principal import Role
 from kenning.domain.access.scope import Scope
-from kenning.domain.embedding import BACKGROUND_PRIORITY, Embedder
+from kenning.domain.embedding import Embedder
+from kenning.domain.priorities import BACKGROUND_PRIORITY
 from kenning.settings import Settings
 from kenning.storage.access.api_keys import PgApiKeys
 

@@ -12,13 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from enum import StrEnum
-from typing import Final, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from kenning.domain.errors import ErrorCode, KenningError
-
-# The router's scale: 0 critical (user chat), 1 coding, 2 vision, 3 background (bulk
-# ingestion). Embeddings are background work unless the caller says otherwise.
-BACKGROUND_PRIORITY: Final = 3
+from kenning.domain.priorities import BACKGROUND_PRIORITY
 
 T = TypeVar("T")
 

@@ -17,6 +17,7 @@ from kenning.domain.access.scope import Scope
 from kenning.domain.errors import KenningError
 from kenning.domain.extraction.mode import ExtractionMode
 from kenning.domain.ingestion.request import IngestRequest, KnowledgeType
+from kenning.domain.priorities import QUEUED_PRIORITY
 from kenning.domain.queue.jobs import IngestionIdentity
 from kenning.domain.queue.listing import check_request_count
 from kenning.domain.queue.requests import chosen_extraction, request_ingestion
@@ -30,7 +31,6 @@ from kenning.mcp.calls import (
     time_argument,
 )
 from kenning.mcp.tool_spec import ToolSpec
-from kenning.resolvers.ingestion.ingest import QUEUED_PRIORITY
 
 
 class DocumentArg(BaseModel):

@@ -10,9 +10,10 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from kenning.domain.errors import TooLargeError, ValidationError
+from kenning.domain.priorities import FILE_PRIORITY
 from kenning.domain.sources.files.errors import FileRejectedError, FileTooLargeError
 from kenning.domain.sources.files.extracted import OcrMode
-from kenning.domain.sources.files.file_job import DEFAULT_FILE_PRIORITY, FileOptions, request_file
+from kenning.domain.sources.files.file_job import FileOptions, request_file
 from kenning.mcp.calls import (
     NarrowScope,
     ToolContext,
@@ -56,7 +57,7 @@ async def ingest_file_tool(
     kind: Annotated[str, Field(description="The chunks' kind.")] = "file",
     tags: Annotated[list[str] | None, Field(description="Tags of every chunk.")] = None,
     ocr: Annotated[OcrMode, Field(description="AUTO, ALWAYS or NEVER.")] = OcrMode.AUTO,
-    priority: Annotated[int, Field(description="Queue priority 0..9.")] = DEFAULT_FILE_PRIORITY,
+    priority: Annotated[int, Field(description="Queue priority 0..9.")] = FILE_PRIORITY,
     scope: NarrowScope = None,
     observed_at: Annotated[
         str | None,

@@ -21,6 +21,7 @@ from kenning.domain.ingestion.rules import check_identifiers, identifier_fields
 from kenning.domain.memory.owners import user_key_of
 from kenning.domain.memory.user_search import UserIndex
 from kenning.domain.off_loop import off_loop
+from kenning.domain.priorities import INGEST_PRIORITY
 from kenning.domain.queue.requests import chosen_extraction, request_extraction
 from kenning.domain.retrieval.search import (
     SearchFilters,
@@ -41,7 +42,6 @@ from kenning.mcp.calls import (
 )
 from kenning.mcp.memory_arguments import UserKey
 from kenning.mcp.tool_spec import ToolSpec
-from kenning.resolvers.ingestion.ingest import INGEST_PRIORITY
 
 Filter = Annotated[list[str] | None, Field(description="Any of these values (omit: no filter).")]
 

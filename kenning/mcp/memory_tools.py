@@ -25,6 +25,7 @@ from kenning.domain.memory.session import (
 )
 from kenning.domain.memory.task_outcomes import OutcomeNotSignificant, TaskAction, TaskCategory
 from kenning.domain.memory.user_knowledge import KnowledgeCategory, KnowledgeEntry
+from kenning.domain.priorities import INGEST_PRIORITY
 from kenning.mcp.calls import (
     NarrowScope,
     ToolContext,
@@ -37,7 +38,6 @@ from kenning.mcp.calls import (
 )
 from kenning.mcp.memory_arguments import AgentId, Reason, UserKey
 from kenning.mcp.tool_spec import ToolSpec
-from kenning.resolvers.ingestion.ingest import INGEST_PRIORITY
 
 Items = Annotated[list[str], Field(description="Short items, one per entry.")]
 RawContext = Annotated[

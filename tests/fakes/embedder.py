@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from kenning.domain.embedding import BACKGROUND_PRIORITY, EmbeddingError, EmbeddingErrorKind
+from kenning.domain.embedding import EmbeddingError, EmbeddingErrorKind
+from kenning.domain.priorities import BACKGROUND_PRIORITY
 
 
 class FakeEmbedder:

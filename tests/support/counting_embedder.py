@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from kenning.domain.embedding import BACKGROUND_PRIORITY
+from kenning.domain.priorities import BACKGROUND_PRIORITY
 from kenning.storage.embedders.constant import ConstantTimeEmbedder
 
 

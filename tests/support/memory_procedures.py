@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from kenning.domain.embedding import BACKGROUND_PRIORITY
 from kenning.domain.memory.procedures import (
     MIN_SIMILARITY,
     Procedure,
@@ -21,6 +20,7 @@ from kenning.domain.memory.procedures import (
     ProcedureStep,
     Saved,
 )
+from kenning.domain.priorities import BACKGROUND_PRIORITY
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 

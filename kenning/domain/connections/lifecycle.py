@@ -26,13 +26,12 @@ from kenning.domain.ingestion.source_connections import (
     check_cursor,
     summary_document,
 )
+from kenning.domain.priorities import SUMMARY_PRIORITY
 from kenning.domain.queue.jobs import EnqueueResult, IngestionIdentity
 from kenning.domain.queue.ports import JobQueue
 from kenning.domain.queue.requests import request_ingestion
 
 logger = logging.getLogger("kenning.ingestion")
-
-SUMMARY_PRIORITY = 3
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,14 +28,13 @@ from kenning.domain.erasure.ports import (
 )
 from kenning.domain.errors import ValidationError
 from kenning.domain.ingestion.aliases import canonical_form
+from kenning.domain.priorities import ERASURE_PRIORITY
 from kenning.domain.queue.jobs import EnqueueResult, IngestionIdentity, JobStage, JobStatus
 from kenning.domain.queue.payload import task_payload
 from kenning.domain.queue.ports import JobQueue, NewJob
 from kenning.domain.queue.tasks import TaskRun, TaskRunner
 
 ERASE_TASK: Final = "erase"
-# The priority lane, ahead of every agent write: an erasure must not wait behind them.
-ERASURE_PRIORITY: Final = 0
 
 logger = logging.getLogger("kenning.erasure")
 

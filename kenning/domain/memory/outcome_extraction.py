@@ -36,7 +36,6 @@ from kenning.domain.memory.outcome_prompt import (
 )
 from kenning.domain.memory.task_outcomes import (
     TASK_OUTCOME_KIND,
-    TASK_OUTCOME_PRIORITY,
     OutcomeNotSignificant,
     OutcomeQueued,
     TaskAction,
@@ -51,6 +50,7 @@ from kenning.domain.memory.task_outcomes import (
 from kenning.domain.models.ports import ModelClient, ModelPriority
 from kenning.domain.models.structured import StructuredPrompt, structured_call
 from kenning.domain.off_loop import off_loop
+from kenning.domain.priorities import TASK_OUTCOME_PRIORITY
 from kenning.domain.queue.jobs import IngestionIdentity
 from kenning.domain.queue.payload import task_payload
 from kenning.domain.queue.ports import JobQueue, NewJob

@@ -31,7 +31,7 @@ from kenning.domain.memory.procedure_model import (
     guarded_draft,
     procedure_change,
 )
-from kenning.domain.retrieval.search import QUERY_PRIORITY
+from kenning.domain.priorities import QUERY_PRIORITY
 
 CURSOR: Final = "procedure-history"
 

@@ -52,7 +52,7 @@ from kenning.domain.memory.procedure_model import ProcedureSource as ProcedureSo
 from kenning.domain.memory.procedure_model import ProcedureStep as ProcedureStep
 from kenning.domain.memory.procedure_model import Saved as Saved
 from kenning.domain.memory.procedure_model import guarded_draft, procedure_change
-from kenning.domain.retrieval.search import QUERY_PRIORITY
+from kenning.domain.priorities import QUERY_PRIORITY
 
 MAX_LIMIT: Final = 50
 MAX_QUERY: Final = 4000

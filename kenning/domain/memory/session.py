@@ -25,6 +25,7 @@ from kenning.domain.ingestion.rules import check_identifiers, clean_content, cle
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.domain.ingestion.source_connections import ConnectionRegistry
 from kenning.domain.memory.owners import SHARED, Owner
+from kenning.domain.priorities import PROMOTION_PRIORITY
 from kenning.domain.queue.jobs import EnqueueResult, IngestionIdentity
 from kenning.domain.queue.ports import JobQueue
 from kenning.domain.queue.requests import request_ingestion
@@ -35,8 +36,6 @@ MAX_TASK_ID: Final = 200
 # Per client and project; appending the 51st drops the oldest.
 MAX_ENTRIES: Final = 50
 PROMOTED_KIND: Final = "session_entry"
-# The bulk lane: a promoted entry never waits ahead of an agent's own writes.
-PROMOTION_PRIORITY: Final = 4
 
 
 class SessionSource(StrEnum):

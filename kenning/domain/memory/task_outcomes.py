@@ -27,6 +27,7 @@ from kenning.domain.ingestion.rules import MAX_TAGS, check_identifiers, clean_co
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.domain.ingestion.source_connections import ConnectionRegistry
 from kenning.domain.off_loop import off_loop
+from kenning.domain.priorities import TASK_OUTCOME_PRIORITY
 from kenning.domain.queue.jobs import EnqueueResult, IngestionIdentity
 from kenning.domain.queue.ports import JobQueue
 from kenning.domain.queue.requests import request_ingestion
@@ -34,8 +35,6 @@ from kenning.domain.queue.requests import request_ingestion
 logger = logging.getLogger("kenning.memory")
 
 TASK_OUTCOME_KIND: Final = "task_outcome"
-# The bulk lane: remembering a task must never delay an agent's own writes (priority 0-2).
-TASK_OUTCOME_PRIORITY: Final = 4
 ARTIFACT_EDGE: Final = "produced"
 MAX_TASK_ID, MAX_SUMMARY = 200, 20_000
 MAX_ITEMS, MAX_ITEM_CHARS = 100, 2_000  # keyDecisions, patternsUsed, lessonsLearned

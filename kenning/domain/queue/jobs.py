@@ -26,10 +26,7 @@ from typing import Final
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ConflictError, KenningError, ValidationError
-
-# Priorities 0..2 are agents and the orchestrator; 3 and above are bulk sources.
-PRIORITY_LANE_MAX: Final = 2
-MAX_PRIORITY: Final = 9
+from kenning.domain.priorities import MAX_PRIORITY, PRIORITY_LANE_MAX
 
 
 class JobStatus(StrEnum):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Mapping
-from typing import Final
 
 from kenning.domain.access.principal import Principal
 from kenning.domain.access.scope import Scope
@@ -18,13 +17,11 @@ from kenning.domain.ingestion.rules import check_identifiers, check_request, che
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.domain.ingestion.source_connections import ConnectionRegistry
 from kenning.domain.off_loop import off_loop
+from kenning.domain.priorities import EXTRACTION_PRIORITY
 from kenning.domain.queue.jobs import EnqueueResult, IngestionIdentity, Job, JobFilter
 from kenning.domain.queue.payload import extract_payload, to_payload
 from kenning.domain.queue.ports import JobQueue, NewJob
 from kenning.domain.queue.tasks import EXTRACT_TASK
-
-# Extraction-only jobs wait in the bulk lane, behind nothing an agent waits for.
-EXTRACTION_PRIORITY: Final = 3
 
 logger = logging.getLogger("kenning.queue")
 

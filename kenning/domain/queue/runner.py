@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import TypeVar
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.embedding import BACKGROUND_PRIORITY, Embedder
+from kenning.domain.embedding import Embedder
 from kenning.domain.errors import KenningError, ValidationError
 from kenning.domain.extraction.extract_source import ExtractionDeps, extract_source
 from kenning.domain.extraction.mode import ExtractionMode
@@ -29,6 +29,7 @@ from kenning.domain.ingestion.ports import KnowledgeStore, WriteUnit
 from kenning.domain.ingestion.request import IngestRequest, IngestStatus
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.domain.ingestion.source_connections import ConnectionRevokedError
+from kenning.domain.priorities import BACKGROUND_PRIORITY
 from kenning.domain.queue.backoff import backoff_delay, is_operational, retry_after_of
 from kenning.domain.queue.jobs import JobStage, JobStatus, Lease, LeaseLostError
 from kenning.domain.queue.payload import extract_target, extraction_of, from_payload, task_of

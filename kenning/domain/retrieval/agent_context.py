@@ -17,8 +17,9 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from kenning.domain.embedding import BACKGROUND_PRIORITY, Embedder
+from kenning.domain.embedding import Embedder
 from kenning.domain.graph.model import NodeView
+from kenning.domain.priorities import BACKGROUND_PRIORITY
 from kenning.domain.retrieval.search import SearchHit
 
 SECTION_ORDER = ("user_profile", "instructions", "context", "skills")

@@ -37,13 +37,10 @@ from kenning.domain.access.scope import Scope
 from kenning.domain.embedding import Embedder
 from kenning.domain.errors import ConfigurationError, TooLargeError, ValidationError
 from kenning.domain.graph.chunk_view import ChunkView
+from kenning.domain.priorities import QUERY_PRIORITY
 from kenning.domain.retrieval.fusion import fuse_scores
 from kenning.domain.retrieval.rank_fusion import DEFAULT_K, Fused, fuse
 
-QUERY_PRIORITY: Final = 1
-"""A query's embedding is interactive, so it goes before bulk work (3); it is not 0, which
-the router reserves for orchestrator and chat traffic and answers by preempting the GPU
-and swapping to the orchestrator's model set."""
 DEFAULT_MAX_LIMIT: Final = 100
 MAX_QUERY_LENGTH: Final = 4000
 MAX_FILTER_VALUES: Final = 100

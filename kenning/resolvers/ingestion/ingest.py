@@ -23,6 +23,7 @@ from kenning.domain.ingestion.secrets.findings import SensitiveContentError
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.domain.ingestion.source_connections import ConnectionRevokedError
 from kenning.domain.off_loop import off_loop
+from kenning.domain.priorities import INGEST_PRIORITY
 from kenning.domain.queue.requests import chosen_extraction, request_extraction
 from kenning.resolvers.access.scope import stored_write_scope
 from kenning.resolvers.context import Info
@@ -37,11 +38,6 @@ from kenning.schema.ingestion.ingest import (
 )
 
 logger = logging.getLogger("kenning.ingestion")
-
-
-# ``ingest`` is what agents call and wait for; queued work goes to the bulk lane.
-INGEST_PRIORITY = 1
-QUEUED_PRIORITY = 3
 
 
 async def to_request(info: Info, data: IngestInput, default_priority: int) -> IngestRequest:

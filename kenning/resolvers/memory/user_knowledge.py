@@ -15,10 +15,10 @@ from kenning.domain.memory.user_knowledge import (
     KnowledgeItem,
     user_context,
 )
+from kenning.domain.priorities import INGEST_PRIORITY
 from kenning.resolvers.access.scope import principal, read_scope, stored_write_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
-from kenning.resolvers.ingestion.ingest import INGEST_PRIORITY
 from kenning.schema.access.scope import NarrowScope, ScopeInput, scope_info
 from kenning.schema.memory import user_knowledge as gql
 

@@ -8,6 +8,7 @@ import strawberry
 
 from kenning.domain.access.principal import Principal
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
+from kenning.domain.priorities import QUEUED_PRIORITY
 from kenning.domain.queue.jobs import (
     EnqueueResult,
     IngestionIdentity,
@@ -30,7 +31,7 @@ from kenning.domain.queue.requests import (
 from kenning.resolvers.access.scope import principal, read_scope, to_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
-from kenning.resolvers.ingestion.ingest import QUEUED_PRIORITY, to_request
+from kenning.resolvers.ingestion.ingest import to_request
 from kenning.schema.access.scope import ScopeInput, scope_info
 from kenning.schema.ingestion.ingest import IngestInput, IngestionRequestInput
 from kenning.schema.queue import types as gql

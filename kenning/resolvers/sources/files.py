@@ -13,13 +13,9 @@ from strawberry.file_uploads import Upload
 
 from kenning.domain.errors import ValidationError
 from kenning.domain.off_loop import off_loop
+from kenning.domain.priorities import FILE_PRIORITY
 from kenning.domain.sources.files.errors import FileTooLargeError
-from kenning.domain.sources.files.file_job import (
-    DEFAULT_FILE_PRIORITY,
-    FileOptions,
-    QueuedFile,
-    request_file,
-)
+from kenning.domain.sources.files.file_job import FileOptions, QueuedFile, request_file
 from kenning.domain.sources.files.stored import NOT_KEPT_MESSAGES
 from kenning.domain.sources.files.stored import StoredFile as DomainStoredFile
 from kenning.resolvers.access.scope import read_scope, stored_write_scope
@@ -47,7 +43,7 @@ def file_options(data: IngestFileInput | None) -> FileOptions:
         kind=data.kind if data.kind is not None else "file",
         tags=tuple(data.tags),
         ocr=data.ocr,
-        priority=DEFAULT_FILE_PRIORITY if data.priority is None else data.priority,
+        priority=FILE_PRIORITY if data.priority is None else data.priority,
         observed_at=data.observed_at,
     )
 

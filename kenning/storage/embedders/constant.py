@@ -13,8 +13,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from kenning.domain.embedding import BACKGROUND_PRIORITY
 from kenning.domain.off_loop import off_loop
+from kenning.domain.priorities import BACKGROUND_PRIORITY
 
 
 class ConstantTimeEmbedder:

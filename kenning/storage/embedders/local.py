@@ -21,12 +21,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from kenning.domain.embedding import (
-    BACKGROUND_PRIORITY,
-    EmbeddingError,
-    EmbeddingErrorKind,
-)
+from kenning.domain.embedding import EmbeddingError, EmbeddingErrorKind
 from kenning.domain.errors import ConfigurationError
+from kenning.domain.priorities import BACKGROUND_PRIORITY
 from kenning.storage.embedders._bulk_batches import BulkBatches
 from kenning.storage.embedders._lanes import Lanes
 

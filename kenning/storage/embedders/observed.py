@@ -13,7 +13,8 @@ import asyncio
 import time
 from collections.abc import Callable, Sequence
 
-from kenning.domain.embedding import BACKGROUND_PRIORITY, Embedder, EmbeddingError
+from kenning.domain.embedding import Embedder, EmbeddingError
+from kenning.domain.priorities import BACKGROUND_PRIORITY
 
 # (priority, texts, seconds, ok) of one embed call.
 EmbedObserver = Callable[[int, int, float, bool], None]

@@ -16,19 +16,14 @@ from typing import Any
 import httpx
 import numpy as np
 
-from kenning.domain.embedding import (
-    BACKGROUND_PRIORITY,
-    EmbeddingError,
-    EmbeddingErrorKind,
-    batched,
-    model_priority,
-)
+from kenning.domain.embedding import EmbeddingError, EmbeddingErrorKind, batched, model_priority
 from kenning.domain.models.failures import (
     answer_json,
     error_in,
     is_transient,
     retry_after_seconds,
 )
+from kenning.domain.priorities import BACKGROUND_PRIORITY
 
 PRIORITY_HEADER = "X-Ollama-Priority"
 DEFAULT_BATCH_SIZE = 32

@@ -11,13 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kenning.domain.embedding import (
-    BACKGROUND_PRIORITY,
-    EmbeddingError,
-    EmbeddingErrorKind,
-    batched,
-    model_priority,
-)
+from kenning.domain.embedding import EmbeddingError, EmbeddingErrorKind, batched, model_priority
+from kenning.domain.priorities import BACKGROUND_PRIORITY
 from kenning.router import NoBackendAvailable, RouterClient, RouterError, UpstreamError
 from kenning.storage.embedders.ollama import DEFAULT_BATCH_SIZE, checked_vectors, error_kind
 

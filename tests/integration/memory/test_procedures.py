@@ -11,7 +11,7 @@ import pytest
 
 from kenning.domain.access.principal import Principal, Role
 from kenning.domain.access.scope import Scope
-from kenning.domain.retrieval.search import QUERY_PRIORITY
+from kenning.domain.priorities import QUERY_PRIORITY
 from kenning.settings import Settings
 from tests.support.graphql_api import Api
 from tests.support.memory_procedures import WordEmbedder

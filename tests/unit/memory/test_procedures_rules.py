@@ -23,7 +23,7 @@ from kenning.domain.memory.procedures import (
     record_procedure_run,
     save_procedure,
 )
-from kenning.domain.retrieval.search import QUERY_PRIORITY
+from kenning.domain.priorities import QUERY_PRIORITY
 from tests.fakes.embedder import FakeEmbedder
 from tests.support.memory_procedures import T0, FakeProcedureStore, draft, procedure
 

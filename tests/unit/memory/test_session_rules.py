@@ -14,12 +14,12 @@ from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.domain.memory.session import (
     MAX_DETAILS_BYTES,
     MAX_ENTRIES,
-    PROMOTION_PRIORITY,
     SessionDraft,
     SessionSource,
     append_session_entry,
     session_memory,
 )
+from kenning.domain.priorities import PROMOTION_PRIORITY
 from kenning.domain.queue.jobs import Lane, lane_of
 from kenning.domain.queue.payload import from_payload
 from tests.support.memory_session import FakeSessionStore, RecordingQueue, session_deps

@@ -9,9 +9,9 @@ import pytest
 from kenning.domain.access.scope import Scope
 from kenning.domain.embedding import EmbeddingError
 from kenning.domain.errors import ConfigurationError, ValidationError
+from kenning.domain.priorities import QUERY_PRIORITY
 from kenning.domain.retrieval.search import (
     PRESETS,
-    QUERY_PRIORITY,
     CandidateDepth,
     FusionMethod,
     FusionWeights,

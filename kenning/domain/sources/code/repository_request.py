@@ -26,13 +26,13 @@ from urllib.parse import unquote, urlsplit
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ValidationError
+from kenning.domain.priorities import REPOSITORY_PRIORITY
 from kenning.domain.queue.jobs import EnqueueResult, IngestionIdentity, Lane, lane_bounds
 from kenning.domain.queue.payload import task_payload
 from kenning.domain.queue.ports import JobQueue, NewJob
 from kenning.domain.sources.code.code_keys import check_branch, check_repository
 
 REPOSITORY_TASK: Final = "repository"
-DEFAULT_PRIORITY: Final = 5
 _SCHEMES = frozenset({"http", "https", "ssh", "file"})
 _COMMIT = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 
@@ -206,7 +206,7 @@ async def queue_repository(
     """Check the spec and the priority, settle the writer's scope, find the repository's
     commit (git runs in a thread) and queue its job: ``ingestRepository`` on every face."""
     checked = check_spec(spec)
-    chosen = check_priority(DEFAULT_PRIORITY if priority is None else priority)
+    chosen = check_priority(REPOSITORY_PRIORITY if priority is None else priority)
     scope = await writer()
     job = await asyncio.to_thread(locator.locate, checked)
     return await request_repository(job, scope, chosen, queue=queue)

@@ -19,19 +19,14 @@ from typing import Any, Final
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ValidationError
-from kenning.domain.queue.jobs import (
-    MAX_PRIORITY,
-    PRIORITY_LANE_MAX,
-    EnqueueResult,
-    IngestionIdentity,
-)
+from kenning.domain.priorities import CRAWL_PRIORITY, MAX_PRIORITY, PRIORITY_LANE_MAX
+from kenning.domain.queue.jobs import EnqueueResult, IngestionIdentity
 from kenning.domain.queue.payload import task_payload
 from kenning.domain.queue.ports import JobQueue, NewJob
 from kenning.domain.sources.crawl.spec import CrawlSpec, crawl_spec
 
 CRAWL_TASK: Final = "crawl"
 CRAWL_SOURCE_KIND: Final = "crawl"
-DEFAULT_CRAWL_PRIORITY: Final = 6
 
 
 def crawl_body(spec: CrawlSpec) -> dict[str, Any]:
@@ -86,7 +81,7 @@ def recrawl_after(seconds: int | float | None) -> timedelta | None:
 def crawl_priority(priority: int | None) -> int:
     """A crawl's queue priority: the bulk lane only; ``None`` gives the default."""
     if priority is None:
-        return DEFAULT_CRAWL_PRIORITY
+        return CRAWL_PRIORITY
     if isinstance(priority, bool) or not PRIORITY_LANE_MAX < priority <= MAX_PRIORITY:
         raise ValidationError(
             f"priority of a crawl must be {PRIORITY_LANE_MAX + 1}..{MAX_PRIORITY} (the bulk lane)",

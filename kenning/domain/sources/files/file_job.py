@@ -27,7 +27,8 @@ from kenning.domain.errors import ValidationError
 from kenning.domain.ingestion.rules import check_identifiers
 from kenning.domain.ingestion.validity import checked_observed_at, from_iso, iso
 from kenning.domain.off_loop import off_loop
-from kenning.domain.queue.jobs import MAX_PRIORITY, EnqueueResult, IngestionIdentity
+from kenning.domain.priorities import FILE_PRIORITY, MAX_PRIORITY
+from kenning.domain.queue.jobs import EnqueueResult, IngestionIdentity
 from kenning.domain.queue.payload import task_payload
 from kenning.domain.queue.ports import JobQueue, NewJob
 from kenning.domain.sources.files.extracted import MediaType, OcrMode
@@ -35,7 +36,6 @@ from kenning.domain.sources.files.limits import FileLimits, check_size
 from kenning.domain.sources.files.stored import FileStore, StoredFile
 
 FILE_TASK: Final = "file"
-DEFAULT_FILE_PRIORITY: Final = 3
 MAX_FILENAME: Final = 255
 
 
@@ -57,7 +57,7 @@ class FileOptions:
     kind: str = "file"
     tags: tuple[str, ...] = ()
     ocr: OcrMode = OcrMode.AUTO
-    priority: int = DEFAULT_FILE_PRIORITY
+    priority: int = FILE_PRIORITY
     observed_at: datetime | None = None
 
 
