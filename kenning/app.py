@@ -17,6 +17,7 @@ from kenning.console import console_routes
 from kenning.domain.access.principal import Principal, bearer_key
 from kenning.domain.embedding import Embedder
 from kenning.domain.errors import ConfigurationError
+from kenning.domain.health import PART_NAMES
 from kenning.domain.models.ports import ModelClient
 from kenning.graphiql import graphiql_page, graphiql_routes
 from kenning.graphql_view import KenningGraphQL
@@ -33,7 +34,6 @@ from kenning.runtime import Runtime
 from kenning.schema.build import ApiLimits, build_schema
 from kenning.schema.cohort_view import CohortGraphQL
 from kenning.schema.cohorts import with_cohorts
-from kenning.schema.execution.error_shaping import PART_NAMES
 from kenning.settings import Settings
 from kenning.storage.db.health import unavailable_part, verify_database, verify_embedder
 from kenning.storage.db.migrate import head_revision

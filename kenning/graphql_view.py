@@ -13,13 +13,13 @@ client that hangs up before its body is read is logged at INFO, not as a failure
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 from cross_web import AsyncHTTPRequestAdapter, HTTPException
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.websockets import WebSocket
 from strawberry.exceptions import ConnectionRejectionError
 from strawberry.http import GraphQLRequestData
@@ -28,29 +28,18 @@ from strawberry.types.unset import UNSET, UnsetType
 
 from kenning.domain.access.principal import ANONYMOUS, Principal, Role, bearer_key
 from kenning.domain.off_loop import off_loop
+from kenning.http_errors import REALM, error_response, unavailable_response
 from kenning.key_sockets import KeySockets
-from kenning.logs import log_event, request_id
+from kenning.logs import log_event
 from kenning.operation_type import SUBSCRIPTIONS_OVER_WS, subscribes
 from kenning.request_body import BodyTooLarge, JsonBodyView, limited
 from kenning.resolvers.context import Context
 from kenning.resolvers.sources.upload_guard import body_limit
 from kenning.resolvers.sources.upload_request import UploadRequestAdapter, operations_with_files
 from kenning.runtime import Runtime
-from kenning.schema.execution.error_shaping import MASKED_MESSAGE, PART_NAMES
+from kenning.schema.execution.error_shaping import MASKED_MESSAGE
 
 logger = logging.getLogger("kenning.http")
-
-REALM = 'Bearer realm="kenning"'
-_HTTP_CODES = {
-    400: "BAD_REQUEST",
-    401: "UNAUTHENTICATED",
-    403: "FORBIDDEN",
-    404: "NOT_FOUND",
-    405: "METHOD_NOT_ALLOWED",
-    413: "PAYLOAD_TOO_LARGE",
-    415: "UNSUPPORTED_MEDIA_TYPE",
-    503: "SERVICE_UNAVAILABLE",
-}
 
 
 def _body_limit(request: Request, runtime: Runtime) -> int:
@@ -64,38 +53,6 @@ class Refused(Exception):
     def __init__(self, response: Response) -> None:
         super().__init__(response.status_code)
         self.response = response
-
-
-def error_body(message: str, code: str, **extensions: Any) -> dict[str, Any]:
-    """A GraphQL response with one top-level error and no data."""
-    extra = {"code": code, **extensions}
-    rid = request_id.get()
-    if rid:
-        extra["requestId"] = rid
-    return {"errors": [{"message": message, "extensions": extra}]}
-
-
-def error_response(
-    status: int,
-    message: str,
-    code: str | None = None,
-    headers: Mapping[str, str] | None = None,
-    **extensions: Any,
-) -> JSONResponse:
-    """A GraphQL-shaped error answer with an HTTP status."""
-    body = error_body(message, code or _HTTP_CODES.get(status, "BAD_REQUEST"), **extensions)
-    return JSONResponse(body, status_code=status, headers=headers)
-
-
-def unavailable_response(part: str) -> JSONResponse:
-    """503 naming the part that is down."""
-    name = PART_NAMES.get(part, part)
-    return error_response(
-        503,
-        f"{name} is unavailable; try again shortly",
-        part=part,
-        headers={"Retry-After": "5"},
-    )
 
 
 def _unauthorized(header: str | None) -> Refused:

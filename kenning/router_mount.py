@@ -39,6 +39,7 @@ from starlette.requests import Request
 from starlette.routing import BaseRoute, Mount
 
 from kenning.domain.access.principal import Principal, Role, bearer_key
+from kenning.http_errors import REALM
 from kenning.router import (
     Access,
     AccessDenied,
@@ -59,7 +60,6 @@ CONTROL_PREFIX = "/router"
 _MODEL_PATHS = ("/api/embed", "/api/embeddings", "/api/generate", "/api/chat")
 _CONTROL_PATHS = ("/announce", "/release", "/status", "/metrics", "/events")
 # The same words and challenge as /graphql's 401, so one client handles both.
-_REALM = 'Bearer realm="kenning"'
 _NO_KEY = "no API key: send Authorization: Bearer <API key>"
 _BAD_KEY = "the API key is not valid (unknown or revoked)"
 
@@ -104,8 +104,8 @@ def key_gate(identify: Identify) -> Gate:
         caller = await identify(request)
         if caller is None or caller.anonymous:
             if bearer_key(request.headers.get("authorization")) is None:
-                raise AccessDenied(401, _NO_KEY, {"WWW-Authenticate": _REALM})
-            challenge = f'{_REALM}, error="invalid_token"'
+                raise AccessDenied(401, _NO_KEY, {"WWW-Authenticate": REALM})
+            challenge = f'{REALM}, error="invalid_token"'
             raise AccessDenied(401, _BAD_KEY, {"WWW-Authenticate": challenge})
         return access_for(caller)
 

@@ -16,6 +16,7 @@ from kenning.domain.erasure.ports import ErasureStore, ReceiptBook
 from kenning.domain.erasure.tombstone import Tombstones
 from kenning.domain.extraction.check_ins import CheckInStore
 from kenning.domain.extraction.extract_source import ExtractionDeps
+from kenning.domain.extraction.structure import StructurePorts
 from kenning.domain.graph.chunk_view import ChunkReader
 from kenning.domain.graph.find import NodeFinder
 from kenning.domain.graph.model import GraphReader
@@ -276,6 +277,19 @@ class Runtime:
             secret_policy=self.settings.secret_policy,
             chunk_limit=self.settings.chunk_limit,
             tombstones=self.tombstones,
+        )
+
+    def structure_ports(self) -> StructurePorts:
+        """The model, check-in store, load ports and model settings ``structureKnowledge``
+        uses (over GraphQL and MCP)."""
+        settings = self.settings
+        return StructurePorts(
+            models=self.models,
+            check_ins=self.check_ins,
+            ingest=self.ingest_deps(),
+            model=settings.model_structure,
+            max_retries=settings.model_max_retries,
+            keep_text=settings.check_in_keep_text,
         )
 
     def knowledge_deps(self) -> KnowledgeDeps:

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 # Without these the server cannot do its job; without the others it works, degraded.
 REQUIRED_PARTS = frozenset({"postgres", "age", "pgvector", "workers"})
+# How an error message names a part that is down.
+PART_NAMES = {"postgres": "PostgreSQL", "redis": "Redis", "embedder": "the embedder"}
 
 
 @dataclass(frozen=True, slots=True)

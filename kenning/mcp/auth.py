@@ -16,8 +16,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from kenning.domain.access.caller import CallerScope
 from kenning.domain.access.principal import ANONYMOUS, Principal, bearer_key
-from kenning.graphql_view import REALM, error_response, unavailable_response
+from kenning.http_errors import REALM, error_response, unavailable_response
 from kenning.logs import log_event
 from kenning.runtime import Runtime
 
@@ -33,6 +34,11 @@ class Caller:
 
     runtime: Runtime
     principal: Principal
+
+    @property
+    def scoped(self) -> CallerScope:
+        """The caller as every use case takes it (the scope rules GraphQL uses)."""
+        return CallerScope(self.principal, self.runtime.project_groups)
 
 
 # The caller of the request under way: set by ``KeyGate`` around the MCP transport.

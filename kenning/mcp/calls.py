@@ -2,9 +2,9 @@
 client's aliases, domain results as JSON, domain errors as tool errors with their code, and
 the refusal of argument text PostgreSQL cannot store.
 
-The scope helpers mirror ``kenning/resolvers/access/scope.py`` over a principal instead of
-a GraphQL ``Info``: the same ``Principal.reading``/``writing`` and the same settling of a
-project's group, so a key reaches exactly what it reaches over GraphQL.
+The scope helpers turn a tool's scope argument into a domain ``Scope`` and ask the caller's
+``CallerScope`` (``kenning.domain.access.caller``), as GraphQL's resolvers do, so a key
+reaches exactly what it reaches over GraphQL.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from pydantic import BaseModel, Field
 from pydantic_core import to_jsonable_python
 from starlette.requests import Request
 
-from kenning.domain.access.project_groups import stored_write_scope as groups_stored_write_scope
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import KenningError, ValidationError
 from kenning.domain.ingestion.aliases import alias_resolved
@@ -60,25 +59,24 @@ def caller(ctx: ToolContext) -> Caller:
     return found
 
 
-def _scope(value: ScopeArg | None) -> Scope | None:
+def to_scope(value: ScopeArg | None) -> Scope | None:
+    """The domain form of a scope argument (``None``: the key's own)."""
     return None if value is None else Scope(value.client_id, value.project_id, value.group_id)
 
 
 def read_scope(who: Caller, narrow: ScopeArg | None) -> Scope:
-    """The scope a read uses: the key's, or a narrowing of it (``ScopeError`` otherwise)."""
-    return who.principal.reading(_scope(narrow))
+    """``CallerScope.reading`` for a scope argument."""
+    return who.scoped.reading(to_scope(narrow))
 
 
 def write_scope(who: Caller, target: ScopeArg | None) -> Scope:
-    """The scope a write acts at; ``ScopeError`` for a read-only key or a foreign scope."""
-    return who.principal.writing(_scope(target))
+    """``CallerScope.writing`` for a scope argument."""
+    return who.scoped.writing(to_scope(target))
 
 
 async def stored_write_scope(who: Caller, target: ScopeArg | None) -> Scope:
-    """``write_scope`` with the project's group settled (and recorded) as GraphQL does."""
-    return await groups_stored_write_scope(
-        who.principal, _scope(target), who.runtime.project_groups
-    )
+    """``CallerScope.stored_writing`` for a scope argument."""
+    return await who.scoped.stored_writing(to_scope(target))
 
 
 async def canonical_keys(who: Caller, reader: Scope, keys: list[tuple[str, str]]) -> list[str]:

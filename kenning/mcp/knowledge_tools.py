@@ -1,15 +1,11 @@
-"""Tools over the knowledge base itself: search it, write a document into it, and read the
-entity graph (find a node, a node, its neighbours).
+"""The tool that writes a document into the knowledge base now (``ingest_document``).
 
-Each calls the use case its GraphQL resolver calls (``search``, ``ingest``, ``findNodes``,
-``node``, ``neighbors``: ``kenning/resolvers/retrieval/search.py``,
-``resolvers/ingestion/ingest.py``, ``resolvers/graph/``), with the same checks, settings and
-metrics.
+It calls the use case the GraphQL ``ingest`` resolver calls (``resolvers/ingestion/ingest.py``),
+with the same checks and settings.
 """
 
 from __future__ import annotations
 
-import time
 from typing import Annotated, Any
 
 from pydantic import Field
@@ -18,32 +14,19 @@ from kenning.domain.extraction.mode import ExtractionMode
 from kenning.domain.ingestion.ingest import ingest
 from kenning.domain.ingestion.request import IngestOutcome, IngestRequest, KnowledgeType
 from kenning.domain.ingestion.rules import check_identifiers, identifier_fields
-from kenning.domain.memory.owners import user_key_of
-from kenning.domain.memory.user_search import UserIndex
 from kenning.domain.off_loop import off_loop
 from kenning.domain.priorities import INGEST_PRIORITY
 from kenning.domain.queue.requests import chosen_extraction, request_extraction
-from kenning.domain.retrieval.search import (
-    SearchFilters,
-    SearchMode,
-    SearchRequest,
-    config_for,
-    search,
-)
 from kenning.mcp.calls import (
     NarrowScope,
     ToolContext,
     caller,
     domain_errors,
     plain,
-    read_scope,
     stored_write_scope,
     time_argument,
 )
-from kenning.mcp.memory_arguments import UserKey
 from kenning.mcp.tool_spec import ToolSpec
-
-Filter = Annotated[list[str] | None, Field(description="Any of these values (omit: no filter).")]
 
 Extraction = Annotated[
     ExtractionMode | None,
@@ -63,42 +46,6 @@ Supersedes = Annotated[
     Field(description="Source URNs this document replaces (e.g. the previous version of "
           "a policy): their relationships it does not restate end."),
 ]  # fmt: skip
-
-
-@domain_errors
-async def search_knowledge_tool(
-    ctx: ToolContext,
-    query: Annotated[str, Field(description="What to look for, in words or keywords.")],
-    mode: Annotated[SearchMode, Field(description="HYBRID (default), VECTOR or KEYWORD.")] = (
-        SearchMode.HYBRID
-    ),
-    limit: Annotated[int, Field(description="How many hits at most.")] = 10,
-    kinds: Filter = None,
-    tags: Filter = None,
-    scope: NarrowScope = None,
-    user_key: UserKey = None,
-) -> dict[str, Any]:
-    """The chunks the caller may see that best match ``query``."""
-    who = caller(ctx)
-    runtime, settings = who.runtime, who.runtime.settings
-    request = SearchRequest(
-        query=query,
-        mode=mode,
-        limit=limit,
-        filters=SearchFilters(kinds=tuple(kinds or ()), tags=tuple(tags or ())),
-    )
-    fusion = settings.search_fusion_weights()
-    started = time.perf_counter()
-    hits = await search(
-        request,
-        reader=read_scope(who, scope),
-        embedder=runtime.embedder,
-        index=UserIndex(runtime.chunk_index, user_key_of(user_key)),
-        config=config_for(mode, fusion),
-        max_limit=settings.search_max_limit,
-    )
-    runtime.metrics.observe_search(mode.value, time.perf_counter() - started)
-    return {"hits": plain(hits)}
 
 
 @domain_errors
@@ -172,14 +119,6 @@ def _ingested(outcome: IngestOutcome) -> dict[str, Any]:
 
 
 TOOLS = (
-    ToolSpec(
-        "search_knowledge",
-        search_knowledge_tool,
-        "Search the knowledge base (documents, notes, past task outcomes, user knowledge) "
-        "for passages about a question. HYBRID mode combines meaning and keywords; filter by "
-        "kinds or tags when you know them. Each hit has its text, source and score.",
-        read_only=True,
-    ),
     ToolSpec(
         "ingest_document",
         ingest_document_tool,

@@ -40,6 +40,7 @@ from kenning.mcp import (
     read_tools,
     recall_tools,
     rule_tools,
+    search_tools,
     source_tools,
     structure_tools,
 )
@@ -56,6 +57,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     *recall_tools.TOOLS,
     *memory_tools.TOOLS,
     *history_tools.TOOLS,
+    *search_tools.TOOLS,
     *knowledge_tools.TOOLS,
     *graph_tools.TOOLS,
     *structure_tools.TOOLS,

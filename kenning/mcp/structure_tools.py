@@ -23,7 +23,6 @@ from kenning.mcp.calls import (
     stored_write_scope,
 )
 from kenning.mcp.tool_spec import ToolSpec
-from kenning.resolvers.extraction.structure import structure_ports
 
 
 @domain_errors
@@ -47,7 +46,7 @@ async def structure_knowledge_tool(
         text=text, scope=await stored_write_scope(who, scope), caller=who.principal.key_id,
         hints=hints, dry_run=dry_run, source_urn=source_urn,
     )  # fmt: skip
-    return _structured(await structure_knowledge(request, structure_ports(who.runtime)))
+    return _structured(await structure_knowledge(request, who.runtime.structure_ports()))
 
 
 def _structured(outcome: StructureOutcome) -> dict[str, Any]:

@@ -8,7 +8,6 @@ from strawberry.scalars import JSON
 
 from kenning.domain.extraction.structure import (
     StructureOutcome,
-    StructurePorts,
     StructureRequest,
     structure_knowledge,
 )
@@ -19,7 +18,6 @@ from kenning.resolvers.errors import error_members
 from kenning.resolvers.extraction.check_ins import to_check_in
 from kenning.resolvers.extraction.model_errors import model_error_members
 from kenning.resolvers.ingestion.ingest import to_warnings
-from kenning.runtime import Runtime
 from kenning.schema.extraction.structure import (
     StructureKnowledgeInput,
     StructureKnowledgeResult,
@@ -27,16 +25,6 @@ from kenning.schema.extraction.structure import (
 )
 from kenning.schema.ingestion.ingest import EdgeTriple, IngestedChunk
 from kenning.schema.ingestion.ingest_graph import IngestGraphSuccess, RejectedItem
-
-
-def structure_ports(runtime: Runtime) -> StructurePorts:
-    """The model, check-in store, load ports and model settings of this process."""
-    settings = runtime.settings
-    return StructurePorts(
-        models=runtime.models, check_ins=runtime.check_ins, ingest=runtime.ingest_deps(),
-        model=settings.model_structure, max_retries=settings.model_max_retries,
-        keep_text=settings.check_in_keep_text,
-    )  # fmt: skip
 
 
 def _loaded(result: GraphOutcome) -> IngestGraphSuccess:
@@ -78,4 +66,4 @@ async def resolve_structure_knowledge(
         source_urn=input.source_urn,
     )  # fmt: skip
     runtime = info.context.runtime
-    return to_success(await structure_knowledge(request, structure_ports(runtime)))
+    return to_success(await structure_knowledge(request, runtime.structure_ports()))

@@ -25,10 +25,10 @@ from kenning.domain.sources.files.stored import (
     StoredFile,
     is_file_id,
 )
+from kenning.http_errors import REALM
 from kenning.runtime import Runtime
 
 logger = logging.getLogger("kenning.sources.files")
-REALM = 'Bearer realm="kenning"'
 
 
 def _error(

@@ -48,6 +48,7 @@ from kenning.domain.errors import (
     ScopeError,
     ValidationError,
 )
+from kenning.domain.health import PART_NAMES
 from kenning.domain.ingestion.secrets.findings import SensitiveContentError
 from kenning.logs import request_id
 
@@ -73,7 +74,6 @@ class TopCode(StrEnum):
     INTERNAL = "INTERNAL_SERVER_ERROR"
 
 
-PART_NAMES = {"postgres": "PostgreSQL", "redis": "Redis", "embedder": "the embedder"}
 _CLIENT_CODES = frozenset(TopCode) - {TopCode.SERVICE_UNAVAILABLE, TopCode.INTERNAL}
 _VARIABLE = re.compile(
     r"^Variable '\$(?P<name>\w+)'(?: has invalid value at (?P<path>[\w.\[\]]+))?"

@@ -21,8 +21,8 @@ from kenning.domain.retrieval.search import SearchMode
 from kenning.mcp.auth import CALLER, Caller
 from kenning.mcp.calls import ScopeArg, ToolContext
 from kenning.mcp.graph_tools import find_nodes_tool, get_neighbors_tool, get_node_tool
-from kenning.mcp.knowledge_tools import search_knowledge_tool
 from kenning.mcp.recall_tools import get_context_tool
+from kenning.mcp.search_tools import search_knowledge_tool
 from kenning.runtime import Runtime
 from tests.support.leaks.corpus import WORD
 from tests.support.leaks.read_paths import MODES, Probe

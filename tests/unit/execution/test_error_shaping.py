@@ -229,8 +229,9 @@ async def test_subscription_errors_are_shaped_too(rid: str) -> None:
 
 
 async def test_the_kenning_schema_shapes_its_errors(rid: str) -> None:
-    # No database is needed to refuse a depth out of range: only a caller.
-    caller = SimpleNamespace(principal=ANONYMOUS)
+    # No database is needed to refuse a depth out of range: only a caller (a read never
+    # settles a project's group, so the group store is never asked).
+    caller = SimpleNamespace(principal=ANONYMOUS, runtime=SimpleNamespace(project_groups=None))
     result = await build_schema().execute(
         '{ neighbors(key: "user:a", depth: 9) { nodes { key } } }', context_value=caller
     )
