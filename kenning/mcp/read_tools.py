@@ -1,11 +1,10 @@
 """Reads an agent asks for by id, query or key: ``get_chunks`` (the text behind chunk ids),
-``evidence_pack`` (search hits with the graph around them), ``find_path`` (how two entities
-are connected) and ``user_context`` (everything known about the user).
+``evidence_pack`` (search hits with the graph around them), and ``find_path`` (how two entities
+are connected).
 
-Each calls the use case of its GraphQL query (``chunks``, ``evidencePack``, ``path``,
-``userContext``: ``kenning.domain.graph.chunk_view.visible_chunks``,
-``kenning.domain.retrieval.evidence``, ``kenning.domain.graph.path_request``,
-``kenning.domain.memory.user_knowledge``) at the same reader scope.
+Each calls the use case of its GraphQL query (``chunks``, ``evidencePack``, ``path``:
+``kenning.domain.graph.chunk_view.visible_chunks``, ``kenning.domain.retrieval.evidence``,
+``kenning.domain.graph.path_request``) at the same reader scope.
 """
 
 from __future__ import annotations
@@ -19,8 +18,6 @@ from kenning.domain.graph.chunk_view import visible_chunks
 from kenning.domain.graph.model import Direction
 from kenning.domain.graph.path_request import PathEnds, path_between
 from kenning.domain.ingestion.validity import as_of as read_time
-from kenning.domain.memory.owners import user_key_of
-from kenning.domain.memory.user_knowledge import DEFAULT_PER_CATEGORY, user_context
 from kenning.domain.retrieval.evidence import evidence_pack
 from kenning.mcp.calls import (
     NarrowScope,
@@ -31,7 +28,6 @@ from kenning.mcp.calls import (
     read_scope,
     time_argument,
 )
-from kenning.mcp.memory_arguments import UserKey
 from kenning.mcp.tool_spec import ToolSpec
 
 
@@ -107,26 +103,6 @@ async def find_path_tool(
     return {"path": {"length": found.length, **plain(found)}}
 
 
-@domain_errors
-async def user_context_tool(
-    ctx: ToolContext,
-    user_key: UserKey = None,
-    limit_per_category: Annotated[
-        int, Field(description="The most recently updated items kept per category.")
-    ] = DEFAULT_PER_CATEGORY,
-    scope: NarrowScope = None,
-) -> dict[str, Any]:
-    """Everything known about the user, by category, and its Markdown; embeds nothing."""
-    who = caller(ctx)
-    found = await user_context(
-        read_scope(who, scope),
-        who.runtime.user_knowledge,
-        limit_per_category,
-        user_key_of(user_key),
-    )
-    return {"categories": plain(found.categories), "markdown": found.markdown}
-
-
 TOOLS = (
     ToolSpec(
         "get_chunks",
@@ -152,15 +128,6 @@ TOOLS = (
         "Find how two entities are connected: one shortest path of at most max_depth edges "
         "between from_key and to_key in the graph (optionally only some edge types, one "
         "direction, or as of a past time); path is null when none exists.",
-        read_only=True,
-        idempotent=True,
-    ),
-    ToolSpec(
-        "user_context",
-        user_context_tool,
-        "Read everything stored about the user you work for, by category (preferences, "
-        "domain, team, tech stack, personal, general), and the same as Markdown; give "
-        "their key as user_key for their own facts as well as the shared ones.",
         read_only=True,
         idempotent=True,
     ),

@@ -1,5 +1,6 @@
 """Tools that assemble what an agent should know: its context for a query, the procedures
-for a trigger, and the hard rules in force.
+for a trigger, the hard rules in force, and everything known about the user
+(``user_context``, the use case of ``userContext``: ``kenning.domain.memory.user_knowledge``).
 
 ``get_context`` calls ``agentContext``'s use case (``kenning.domain.memory.agent_context``),
 ``find_procedures`` and ``get_rules`` the ones of ``procedures`` and ``rules``, as their
@@ -19,6 +20,7 @@ from kenning.domain.memory.agent_context import When
 from kenning.domain.memory.context_request import context_for_keys
 from kenning.domain.memory.owners import user_key_of
 from kenning.domain.memory.procedures import ProcedureMatch, find_procedures
+from kenning.domain.memory.user_knowledge import DEFAULT_PER_CATEGORY, user_context
 from kenning.domain.retrieval.agent_context import ContextSection
 from kenning.mcp.calls import (
     NarrowScope,
@@ -139,6 +141,26 @@ async def get_rules_tool(
     return {"rules": plain(found)}
 
 
+@domain_errors
+async def user_context_tool(
+    ctx: ToolContext,
+    user_key: UserKey = None,
+    limit_per_category: Annotated[
+        int, Field(description="The most recently updated items kept per category.")
+    ] = DEFAULT_PER_CATEGORY,
+    scope: NarrowScope = None,
+) -> dict[str, Any]:
+    """Everything known about the user, by category, and its Markdown; embeds nothing."""
+    who = caller(ctx)
+    found = await user_context(
+        read_scope(who, scope),
+        who.runtime.user_knowledge,
+        limit_per_category,
+        user_key_of(user_key),
+    )
+    return {"categories": plain(found.categories), "markdown": found.markdown}
+
+
 TOOLS = (
     ToolSpec(
         "get_context",
@@ -167,5 +189,14 @@ TOOLS = (
         "on routing, notification, validation, processing and security. Always obey them; "
         "they override anything found in soft memory.",
         read_only=True,
+    ),
+    ToolSpec(
+        "user_context",
+        user_context_tool,
+        "Read everything stored about the user you work for, by category (preferences, "
+        "domain, team, tech stack, personal, general), and the same as Markdown; give "
+        "their key as user_key for their own facts as well as the shared ones.",
+        read_only=True,
+        idempotent=True,
     ),
 )
