@@ -27,8 +27,9 @@ from kenning.resolvers.memory.rules import resolve_rule_history, resolve_rules
 from kenning.resolvers.memory.session import resolve_session_memory
 from kenning.resolvers.memory.user_knowledge import resolve_user_context
 from kenning.resolvers.queue.jobs import resolve_ingestion_status, resolve_jobs
+from kenning.resolvers.retrieval.agent_context import resolve_agent_context
 from kenning.resolvers.retrieval.chunks import resolve_chunk, resolve_chunks
-from kenning.resolvers.retrieval.evidence import resolve_agent_context, resolve_evidence_pack
+from kenning.resolvers.retrieval.evidence import resolve_evidence_pack
 from kenning.resolvers.retrieval.search import resolve_chunks_by_kind, resolve_search
 from kenning.resolvers.router import resolve_router_status
 from kenning.resolvers.sources.files import resolve_stored_file
