@@ -23,6 +23,7 @@ from kenning.graphiql import graphiql_page, graphiql_routes
 from kenning.graphql_view import KenningGraphQL
 from kenning.http_metrics import HttpMetrics
 from kenning.lifespan import server_lifespan
+from kenning.logs import configure_logging
 from kenning.mcp import mcp_endpoint
 from kenning.metrics import ServiceMetrics
 from kenning.probes import probe_routes
@@ -99,7 +100,9 @@ def app_from_environment() -> Starlette:
     Settings come from the environment the parent left, host and port included; the
     parent's ``PROMETHEUS_MULTIPROC_DIR`` is where every worker's metrics are summed.
     """
-    return create_app(Settings(), metrics_dir=os.environ.get(MULTIPROCESS_DIR) or None)
+    settings = Settings()
+    configure_logging(settings.log_level, as_json=settings.log_as_json)
+    return create_app(settings, metrics_dir=os.environ.get(MULTIPROCESS_DIR) or None)
 
 
 def create_app(

@@ -52,7 +52,7 @@ def server_lifespan(
 
     @asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
-        configure_logging(settings.log_level, as_json=settings.log_json)
+        configure_logging(settings.log_level, as_json=settings.log_as_json)
         pool = await create_pool(settings)
         redis = aioredis.from_url(settings.redis_url)
         routing = AsyncExitStack()

@@ -6,7 +6,7 @@ import json
 import re
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -74,6 +74,9 @@ class Settings(BaseSettings):
     max_request_bytes: int = Field(default=64 * 1024 * 1024, ge=1024)
     migrate_on_start: bool = False
     log_level: str = "INFO"
+    # JSON lines (one object per line) or plain text lines, for every logger of the process.
+    log_format: Literal["json", "text"] = "json"
+    # The older switch: false means log_format text.
     log_json: bool = True
 
     graph_name: str = "kenning"
@@ -177,6 +180,11 @@ class Settings(BaseSettings):
     stack_suite: str = "trixie"
     # `kenning stack up` reserves huge pages for PostgreSQL's shared memory (stack_hugepages).
     stack_huge_pages: bool = True
+
+    @property
+    def log_as_json(self) -> bool:
+        """Whether the process logs JSON lines (``log_format``, or the older ``log_json``)."""
+        return self.log_format == "json" and self.log_json
 
     @field_validator("cors_origins", "repository_roots", mode="before")
     @classmethod

@@ -109,7 +109,7 @@ def _serve_router(
     if not allow_anonymous:
         raise report(NO_KEYS, 2)
     state = redis_url or state_redis_url(settings)
-    configure_logging(settings.log_level, as_json=settings.log_json)
+    configure_logging(settings.log_level, as_json=settings.log_as_json)
     # Loud on purpose: a terminal shows the line whatever the log format, and the log keeps
     # the event for whoever reads it later.
     typer.secho(f"warning: {ANONYMOUS} (--allow-anonymous)", fg=typer.colors.YELLOW, err=True)

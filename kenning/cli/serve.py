@@ -75,6 +75,9 @@ def serve_command(
         update={name: value for name, value in given.items() if value is not None}
     )
     check_port(settings.host, settings.port)  # before the imports: the app's take seconds
+    # Before uvicorn's first line and the MCP SDK's own logging set-up (which keeps a root
+    # logger that has a handler): one format for every line of the process.
+    configure_logging(settings.log_level, as_json=settings.log_as_json)
     import uvicorn
 
     from kenning.app import create_app, preflight
@@ -123,7 +126,7 @@ def serve_processes(settings: Settings, workers: int, options: dict[str, Any]) -
     from kenning.app import MULTIPROCESS_DIR
 
     # The parent's own lines (a worker died and was replaced) in the server's log format.
-    configure_logging(settings.log_level, as_json=settings.log_json)
+    configure_logging(settings.log_level, as_json=settings.log_as_json)
     # A fresh directory per run: files left by an earlier run would be summed into this one's.
     shared = tempfile.mkdtemp(prefix="kenning-metrics-")
     # The workers are spawned, not forked: they read everything from the environment.

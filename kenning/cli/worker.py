@@ -111,7 +111,7 @@ def worker_command(
     from kenning.app import preflight
 
     settings = Settings()
-    configure_logging(settings.log_level, as_json=settings.log_json)
+    configure_logging(settings.log_level, as_json=settings.log_as_json)
     asyncio.run(preflight(settings))
     if processes == 1:
         asyncio.run(run_worker(settings, count))
@@ -153,6 +153,6 @@ def run_processes(count: int, processes: int) -> bool:
 def _worker_process(count: int) -> None:
     # Settings again from the environment the parent was started with.
     settings = Settings()
-    configure_logging(settings.log_level, as_json=settings.log_json)
+    configure_logging(settings.log_level, as_json=settings.log_as_json)
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(run_worker(settings, count))
