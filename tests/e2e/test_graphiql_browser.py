@@ -259,3 +259,26 @@ async def test_a_key_the_server_refuses_is_said_to_be_refused(
     await page.click(KEY_BUTTON)
     await expect(page.locator(KEY_STATUS)).to_contain_text("Key refused")
     await expect(page.locator(KEY_STATUS)).to_contain_text("not valid")
+
+
+async def test_a_named_subscription_run_right_after_its_paste_streams_over_the_websocket(
+    graphiql_server: Server, page: Page
+) -> None:
+    # GraphiQL hands the fetcher the operation name it parsed last, after a debounce: run at
+    # once after a paste and the name is the previous document's, which the new one lacks.
+    traffic = Traffic()
+    traffic.watch(page)
+    await open_graphiql(page, graphiql_server)
+    await use_key(page, graphiql_server.key)
+    await run(page, "query Health { health { postgres } }")
+    await wait_for_text(page, RESULT, lambda text: '"postgres"' in text)
+
+    await set_editor_text(
+        page, QUERY_EDITOR, HEARTBEAT.replace("subscription", "subscription Beat")
+    )
+    await page.click(".graphiql-execute-button")  # no wait: within GraphiQL's debounce
+
+    shown = await wait_for_text(page, RESULT, lambda text: '"seq": 2' in text)
+    assert '"heartbeat": { "seq": 2 }' in shown
+    [subscribe] = [frame for frame in traffic.sent if frame["type"] == "subscribe"]
+    assert subscribe["payload"]["operationName"] in ("Beat", None)  # type: ignore[index]

@@ -30,13 +30,24 @@ async function fetchShowingRefusals(input, init) {
 
 // The toolkit picks the websocket when the document GraphiQL hands it is a subscription,
 // but GraphiQL parses the editor after a debounce: run right after a paste and it hands
-// over the previous document, sending a subscription over HTTP. Parse what is sent instead.
+// over the previous document and operation name, sending a subscription over HTTP or
+// naming an operation the text no longer has. Parse what is sent instead.
 function currentDocument(query, fallback) {
   try {
     return parse(query);
   } catch {
     return fallback; // invalid: the server's error says why
   }
+}
+
+// The operation to run: the one named, if the document has it; else the document's only
+// operation (a name left over from the previous text); else the name as given.
+function currentOperationName(document, name) {
+  const operations = (document?.definitions ?? []).filter(
+    (definition) => definition.kind === "OperationDefinition",
+  );
+  if (operations.some((operation) => operation.name?.value === name)) return name;
+  return operations.length === 1 ? (operations[0].name?.value ?? null) : name;
 }
 
 /** A fetcher and its websocket client for one API key; call dispose() when replaced. */
@@ -48,11 +59,11 @@ export function kenningFetcher(key) {
     wsClient,
     fetch: fetchShowingRefusals,
   });
-  const fetcher = (params, opts) =>
-    toolkitFetcher(params, {
-      ...opts,
-      documentAST: currentDocument(params.query, opts?.documentAST),
-    });
+  const fetcher = (params, opts) => {
+    const documentAST = currentDocument(params.query, opts?.documentAST);
+    const operationName = currentOperationName(documentAST, params.operationName);
+    return toolkitFetcher({ ...params, operationName }, { ...opts, documentAST });
+  };
   return { fetcher, dispose: () => wsClient.dispose() };
 }
 
