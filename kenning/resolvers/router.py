@@ -115,10 +115,7 @@ async def router_status(router: Router, operator: bool) -> gql.RouterStatus:
         critical_inflight=status["critical_inflight"],
         backends=[_backend(b, operator) for b in status["backends"]],
         leases=_leases(status, now, operator),
-        model_sets=gql.RouterModelSets(
-            orchestrator=list(router.settings.orchestrator_models),
-            background=list(router.settings.background_models),
-        ),
+        model_sets=gql.RouterModelSets(**router.model_sets),
         recent_events=[to_event_type(e, operator) for e in recent],
     )
 

@@ -85,6 +85,15 @@ class Router:
         """The in-process client Kenning's embedder uses."""
         return RouterClient(self.relay)
 
+    @property
+    def model_sets(self) -> dict[str, list[str]]:
+        """The models each set holds: ``orchestrator`` (swapped in for critical work) and
+        ``background`` (held otherwise)."""
+        return {
+            "orchestrator": list(self.settings.orchestrator_models),
+            "background": list(self.settings.background_models),
+        }
+
     def events_stream(self) -> AsyncIterator[RouterEvent]:
         """Router events from now on (preemptions, swaps, backend health, state store)."""
         return self.events.subscribe()
