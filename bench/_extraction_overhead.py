@@ -46,6 +46,9 @@ class TimedModelClient:
         self.calls = 0
         self.seconds = 0.0
 
+    async def installed(self) -> frozenset[str]:
+        return await self.inner.installed()
+
     async def chat(self, request: ChatRequest) -> ChatReply:
         started = time.perf_counter()
         try:

@@ -42,6 +42,7 @@ def probe_routes(
         body = {
             "status": _READY_STATUS[state],
             "parts": {part.name: part.detail for part in parts},
+            "models": {m.role: m.detail for m in await runtime.model_watch.health()},
         }
         return JSONResponse(body, status_code=503 if state == "down" else 200)
 

@@ -36,6 +36,7 @@ from kenning.domain.memory.rules import RuleStore
 from kenning.domain.memory.session import SessionStore
 from kenning.domain.memory.session_deletes import SessionEntryDeleter
 from kenning.domain.memory.user_knowledge import UserKnowledgeReader
+from kenning.domain.models.health import ModelWatch
 from kenning.domain.models.ports import ModelClient
 from kenning.domain.queue.tasks import JobDeps, TaskRunner
 from kenning.domain.sources.code.repository_request import REPOSITORY_TASK
@@ -126,6 +127,7 @@ class Runtime:
     erasures: ErasureStore = field(init=False)
     receipts: ReceiptBook = field(init=False)  # what each erasure removed
     tombstones: Tombstones = field(init=False)  # erased subjects, checked on every write
+    model_watch: ModelWatch = field(init=False)  # whether each model Kenning uses answers
     started_at: float = field(default_factory=time.time)
 
     def __post_init__(self) -> None:
@@ -175,6 +177,7 @@ class Runtime:
         self.erasures = PgErasureStore(self.pool, self.settings.graph_name)
         self.receipts = PgReceipts(self.pool)
         self.tombstones = Tombstones(PgTombstones(self.pool), self.settings.erasure_tombstone)
+        self.model_watch = ModelWatch(self.models, self.settings.model_roles())
         self.crawl_progress = RedisCrawlProgress(
             self.redis, progress_prefix(database_name(self.settings.database_url))
         )

@@ -14,6 +14,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from kenning.domain.erasure.model import TombstoneMode
 from kenning.domain.extraction.mode import ExtractionMode
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
+from kenning.domain.models.health import ModelRole
 from kenning.domain.retrieval.search import FusionMethod, FusionWeights
 from kenning.domain.sources.html_limits import MAX_HTML_NODES
 from kenning.router.config import RouterSettings
@@ -180,6 +181,14 @@ class Settings(BaseSettings):
     stack_suite: str = "trixie"
     # `kenning stack up` reserves huge pages for PostgreSQL's shared memory (stack_hugepages).
     stack_huge_pages: bool = True
+
+    def model_roles(self) -> tuple[ModelRole, ...]:
+        """The purposes Kenning calls models for, with the model and setting of each."""
+        return (
+            ModelRole("structure", self.model_structure, "KENNING_MODEL_STRUCTURE"),
+            ModelRole("extract", self.model_extract, "KENNING_MODEL_EXTRACT"),
+            ModelRole("vision", self.model_vision, "KENNING_MODEL_VISION"),
+        )
 
     @property
     def log_as_json(self) -> bool:

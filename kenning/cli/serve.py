@@ -75,8 +75,7 @@ def serve_command(
         update={name: value for name, value in given.items() if value is not None}
     )
     check_port(settings.host, settings.port)  # before the imports: the app's take seconds
-    # Before uvicorn's first line and the MCP SDK's own logging set-up (which keeps a root
-    # logger that has a handler): one format for every line of the process.
+    # Before uvicorn's first line and the MCP SDK's logging set-up: one format per process.
     configure_logging(settings.log_level, as_json=settings.log_as_json)
     import uvicorn
 

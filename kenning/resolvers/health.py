@@ -10,7 +10,14 @@ from kenning import __version__
 from kenning.domain.errors import ValidationError
 from kenning.domain.health import overall
 from kenning.resolvers.context import Info
-from kenning.schema.health import Health, HealthStatus, Heartbeat, PartHealth
+from kenning.schema.health import (
+    Health,
+    HealthStatus,
+    Heartbeat,
+    ModelHealth,
+    ModelState,
+    PartHealth,
+)
 
 MAX_HEARTBEATS = 1000
 
@@ -29,6 +36,12 @@ async def resolve_health(info: Info) -> Health:
         redis=versions.get("redis"),
         kenning=__version__,
         schema_revision=await runtime.schema_revision() if versions.get("postgres") else None,
+        models=[
+            ModelHealth(
+                role=m.role, model=m.model, state=ModelState(m.state.value), detail=m.detail
+            )
+            for m in await runtime.model_watch.health()
+        ],
     )
 
 

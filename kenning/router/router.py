@@ -12,6 +12,7 @@ from typing import Any
 from .backends import Backend, BackendPool
 from .client import RouterClient
 from .config import RouterSettings
+from .errors import NoBackendAvailable
 from .events import EventHub, EventKind, RouterEvent
 from .leases import SessionLeases
 from .metrics import RouterMetrics
@@ -32,6 +33,7 @@ from .sessions import KEYLESS, SessionOwner
 from .slots import SLOT_LEASE_SECONDS, SharedSlots
 from .state import ResilientState
 from .tasks import cancel_all
+from .upstream import Buffered, send_buffered
 
 logger = logging.getLogger(__name__)
 _CRITICAL = PriorityDecision(Priority.CRITICAL, PrioritySource.HEADER)
@@ -93,6 +95,27 @@ class Router:
             "orchestrator": list(self.settings.orchestrator_models),
             "background": list(self.settings.background_models),
         }
+
+    async def installed_models(self) -> frozenset[str]:
+        """The models the healthy backends hold (each one's ``/api/tags``); raises
+        ``NoBackendAvailable`` when no backend is healthy or none answers."""
+        backends = self.pool.healthy()
+        answers = await asyncio.gather(
+            *(
+                send_buffered(b.client, b.name, "GET", "/api/tags", read_timeout=5)
+                for b in backends
+            ),
+            return_exceptions=True,
+        )
+        listed = [a.json() for a in answers if isinstance(a, Buffered) and a.status == 200]
+        if not listed:
+            raise NoBackendAvailable(f"none of {len(backends)} healthy backends listed its models")
+        return frozenset(
+            name
+            for body in listed
+            for model in body.get("models", [])
+            if (name := model.get("name") or model.get("model"))
+        )
 
     def events_stream(self) -> AsyncIterator[RouterEvent]:
         """Router events from now on (preemptions, swaps, backend health, state store)."""

@@ -28,6 +28,25 @@ class PartHealth:
     )
 
 
+@strawberry.enum(description="Whether a model Kenning is set to use can answer.")
+class ModelState(Enum):
+    OK = "ok"
+    UNREACHABLE = "unreachable"
+    NOT_INSTALLED = "not installed"
+    NOT_CONFIGURED = "not configured"
+
+
+@strawberry.type(description="One purpose Kenning calls a model for, and whether it can.")
+class ModelHealth:
+    role: str = strawberry.field(description="structure, extract or vision.")
+    model: str | None = strawberry.field(description="The model set for it; null when none.")
+    state: ModelState
+    detail: str = strawberry.field(
+        description='"ok", or what is wrong and what to do: the backend\'s error, the model to '
+        "pull, the setting to set."
+    )
+
+
 @strawberry.type(description="The state and versions of every part Kenning runs on; a part "
                  "that is down has a null version and a `parts` entry that says why.")  # fmt: skip
 class Health:
@@ -39,6 +58,10 @@ class Health:
     redis: str | None
     kenning: str
     schema_revision: str | None
+    models: list[ModelHealth] = strawberry.field(
+        description="Each model Kenning is set to use (structure, extract, vision), asked at "
+        "most every 10 s; a model that cannot answer leaves the status as it is."
+    )
 
 
 @strawberry.type(description="One tick of the heartbeat subscription.")

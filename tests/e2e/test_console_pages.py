@@ -98,6 +98,12 @@ async def test_the_router_page_shows_the_demo_backends_and_live_events(
     page: Page, server: Server
 ) -> None:
     await sign_in(page, server, server.key, route="router")
+    # The demo backends hold the structure and extraction models; no vision model is set.
+    models = page.get_by_test_id("models")
+    await expect(models.locator("tr[data-role=structure]")).to_contain_text("ok")
+    await expect(models.locator("tr[data-role=vision]")).to_contain_text(
+        "not configured" + "no model is set: set KENNING_MODEL_VISION"
+    )
     backends = page.get_by_test_id("backends")
     await expect(backends.locator("tr[data-backend]").first).to_be_visible()
     assert await backends.locator("tr[data-backend]").count() >= 1

@@ -34,6 +34,8 @@ class FakeModelClient:
         self.requests: list[ChatRequest] = []
         self._last: Answer | None = None
         self.closed = False
+        # What ``installed`` answers: the models held, or the error asking raises.
+        self.models: frozenset[str] | ModelCallError = frozenset({"qwen2.5:7b"})
 
     @property
     def calls(self) -> int:
@@ -47,6 +49,11 @@ class FakeModelClient:
         if isinstance(answer, ModelCallError):
             raise answer
         return ChatReply(content=answer, model=request.model, duration_ms=self.delay * 1000)
+
+    async def installed(self) -> frozenset[str]:
+        if isinstance(self.models, ModelCallError):
+            raise self.models
+        return self.models
 
     def _next(self, request: ChatRequest) -> Answer:
         if self.replies:

@@ -92,6 +92,11 @@ class ModelClient(Protocol):
         """The answer; raises ``ModelCallError`` when the backend could not give one."""
         ...
 
+    async def installed(self) -> frozenset[str]:
+        """The models the backend holds (Ollama's ``/api/tags``, every backend's through the
+        router); raises ``ModelCallError`` when it cannot be asked."""
+        ...
+
     async def aclose(self) -> None:
         """Release what the adapter opened (an injected client stays open)."""
         ...

@@ -16,5 +16,5 @@ def create_model_client(settings: Settings, *, router: Router | None) -> ModelCl
     Example: ``create_model_client(Settings(), router=None)`` is an `OllamaModelClient`.
     """
     if router is not None:
-        return RoutedModelClient(router.client())
+        return RoutedModelClient(router.client(), router.installed_models)
     return OllamaModelClient(settings.ollama_url, timeout=settings.ollama_timeout)

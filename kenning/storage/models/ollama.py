@@ -54,6 +54,7 @@ class OllamaModelClient:
         if client is not None and transport is not None:
             raise ValueError("pass either client or transport, not both")
         self._url = base_url.rstrip("/") + CHAT_PATH
+        self._tags_url = base_url.rstrip("/") + "/api/tags"
         self._owns_client = client is None
         if client is None:
             client = httpx.AsyncClient(
@@ -91,6 +92,26 @@ class OllamaModelClient:
                 transient=False,
             )
         return chat_reply(body, request, measured_ms)
+
+    async def installed(self) -> frozenset[str]:
+        """The models Ollama holds (``/api/tags``), asked within ``CONNECT_TIMEOUT``."""
+        try:
+            response = await self._client.get(self._tags_url, timeout=CONNECT_TIMEOUT)
+        except httpx.HTTPError as exc:
+            raise ModelCallError(
+                f"ollama at {self._tags_url} unreachable: {type(exc).__name__}: {exc}",
+                transient=True,
+            ) from exc
+        body = answer_json(response.content)
+        if response.status_code != 200 or not isinstance(body, dict):
+            raise ModelCallError(
+                f"ollama at {self._tags_url} answered {response.status_code}", transient=True
+            )
+        return frozenset(
+            name
+            for model in body.get("models", [])
+            if isinstance(model, dict) and (name := model.get("name") or model.get("model"))
+        )
 
     async def aclose(self) -> None:
         if self._owns_client:

@@ -9,6 +9,7 @@ backend (the CPU) and still answers whole.
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
 
 from kenning.domain.models.failures import error_in, is_transient
 from kenning.domain.models.ports import ChatReply, ChatRequest, ModelCallError
@@ -23,8 +24,13 @@ class RoutedModelClient:
     ``aclose()`` leaves it running.
     """
 
-    def __init__(self, client: RouterClient) -> None:
+    def __init__(
+        self,
+        client: RouterClient,
+        installed: Callable[[], Awaitable[frozenset[str]]] | None = None,
+    ) -> None:
         self._client = client
+        self._installed = installed
 
     async def chat(self, request: ChatRequest) -> ChatReply:
         """The whole answer; raises ``ModelCallError`` (``transient`` says retry later)."""
@@ -57,6 +63,17 @@ class RoutedModelClient:
                 transient=is_transient(200, message),
             )
         return chat_reply(answer, request, (time.perf_counter() - started) * 1000)
+
+    async def installed(self) -> frozenset[str]:
+        """The models the router's healthy backends hold (``Router.installed_models``)."""
+        if self._installed is None:
+            raise ModelCallError("this model client cannot list models", transient=False)
+        try:
+            return await self._installed()
+        except RouterError as exc:
+            raise ModelCallError(
+                f"the model router cannot list models: {exc}", transient=True
+            ) from exc
 
     async def aclose(self) -> None:
         return None

@@ -1,6 +1,7 @@
-// Router: the model router's backends (health, breaker, the set each holds, load), its
-// model sets, leases and queues from `routerStatus`, and the live `routerEvents` stream.
-// The status is read again on each event and every few seconds.
+// Router: whether each model Kenning uses can answer (`health.models`), the model router's
+// backends (health, breaker, the set each holds, load), its model sets, leases and queues
+// from `routerStatus`, and the live `routerEvents` stream. The status is read again on each
+// event and every few seconds.
 
 import { useEffect, useState } from "preact/hooks";
 import { type ApiError, query, subscribe } from "../api";
@@ -11,6 +12,7 @@ import type { PageProps } from "../page";
 
 const RouterDocument = graphql(`
   query ConsoleRouter {
+    health { models { role model state detail } }
     routerStatus {
       mode stateStore criticalInflight
       backends {
@@ -33,12 +35,14 @@ const RouterEventsDocument = graphql(`
 `);
 
 type Status = ConsoleRouterQuery["routerStatus"];
+type Models = ConsoleRouterQuery["health"]["models"];
 type RouterEvent = ConsoleRouterEventsSubscription["routerEvents"];
 const REFRESH_MS = 3000;
 const KEPT_EVENTS = 100;
 
 function useRouter() {
   const [status, setStatus] = useState<Status | undefined>(undefined);
+  const [models, setModels] = useState<Models>([]);
   const [events, setEvents] = useState<RouterEvent[]>([]);
   const [error, setError] = useState<ApiError | null>(null);
   useEffect(() => {
@@ -46,6 +50,7 @@ function useRouter() {
       query(RouterDocument, {}).then(
         (data) => {
           setStatus(data.routerStatus);
+          setModels(data.health.models);
           setError(null);
         },
         (failure: ApiError) => setError(failure),
@@ -61,7 +66,7 @@ function useRouter() {
       stop();
     };
   }, []);
-  return { status, events, error };
+  return { status, models, events, error };
 }
 
 function describe(event: RouterEvent): string {
@@ -74,6 +79,29 @@ function describe(event: RouterEvent): string {
     event.error,
   ];
   return parts.filter(Boolean).join(" · ");
+}
+
+// Before a Structure or an outcome's raw context finds out: which model answers, and why not.
+function ModelTable(props: { models: Models }) {
+  return (
+    <table data-testid="models">
+      <thead>
+        <tr>
+          <th>Used for</th><th>Model</th><th>State</th><th>Detail</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.models.map((model) => (
+          <tr key={model.role} data-role={model.role}>
+            <td>{model.role}</td>
+            <td class="mono">{model.model ?? "—"}</td>
+            <td class={model.state === "OK" ? "ok" : "bad"}>{model.state.toLowerCase().replace("_", " ")}</td>
+            <td>{model.state === "OK" ? "" : model.detail}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
 }
 
 function Backends(props: { status: NonNullable<Status> }) {
@@ -133,12 +161,14 @@ function Summary(props: { status: NonNullable<Status> }) {
 }
 
 export function RouterPage(_props: PageProps) {
-  const { status, events, error } = useRouter();
+  const { status, models, events, error } = useRouter();
   const shown = events.length > 0 ? events : [...(status?.recentEvents ?? [])].reverse();
   return (
     <div data-testid="router-page">
       <h1>Model router</h1>
       <ErrorLine error={error} />
+      <h2>Models Kenning uses</h2>
+      <ModelTable models={models} />
       {status === undefined && <p class="hint">Reading the router…</p>}
       {status === null && <p class="hint">This server runs no model router.</p>}
       {status && (
