@@ -5,7 +5,25 @@ here, the module of ``kenning/`` it lives in:
 
 KenningError                    INVALID            base of every error raised on purpose
 ├── ValidationError             INVALID            bad input, names the field
-│   └── TooLargeError           TOO_LARGE          input over a size or count limit
+│   ├── TooLargeError           TOO_LARGE          input over a size or count limit
+│   │   ├── PageTooLargeError   TOO_LARGE          a crawled page over the byte limit, at any
+│   │   │                                          layer of its decoding
+│   │   │                                          in domain/sources/crawl/errors.py
+│   │   └── FileTooLargeError   TOO_LARGE          a file over a byte, page, pixel or cell limit
+│   │       │                                      in domain/sources/files/errors.py
+│   │       └── ZipBombError    TOO_LARGE          an archive that inflates past the limits
+│   │                                              in domain/sources/files/errors.py
+│   ├── BlockedAddressError     INVALID            a crawl host on a private or reserved address
+│   │                                              in domain/sources/crawl/errors.py
+│   ├── UnsupportedPageError    INVALID            a page neither HTML nor plain text
+│   │                                              in domain/sources/crawl/errors.py
+│   ├── UnsupportedEncodingError  INVALID          a Content-Encoding a crawl does not decode
+│   │                                              in domain/sources/crawl/errors.py
+│   └── FileRejectedError       INVALID            a file that cannot be extracted (problem)
+│       │                                          in domain/sources/files/errors.py
+│       ├── UnsupportedFileError  INVALID          a type Kenning does not read (detected)
+│       ├── CorruptFileError    INVALID            a recognised format that cannot be read
+│       └── EncryptedFileError  INVALID            a password protects the file
 ├── SensitiveContentError       SENSITIVE_CONTENT  content holds credentials (findings)
 │                                                  in domain/ingestion/secrets/findings.py
 ├── ScopeError                  OUT_OF_SCOPE       read or write outside the caller's scope
@@ -15,6 +33,9 @@ KenningError                    INVALID            base of every error raised on
 │   │                                              in domain/queue/jobs.py
 │   ├── LeaseLostError          CONFLICT           this worker no longer holds the job
 │   │                                              in domain/queue/jobs.py
+│   ├── LockWaitError           CONFLICT           a write waited longer than it allows itself
+│   │                                              for another writer's lock
+│   │                                              in domain/ingestion/ports.py
 │   └── ConnectionRevokedError  CONFLICT           the connection may not ingest (connection_id)
 │                                                  in domain/ingestion/source_connections.py
 ├── ErasedSubjectError          ERASED_SUBJECT     a write names an erased subject (field)
@@ -24,12 +45,19 @@ KenningError                    INVALID            base of every error raised on
 │                                                  in cli/stack_process.py, outside the domain
 ├── OperationalError            INVALID            a backend was unreachable; retry later
 │                                                  in domain/queue/jobs.py
+├── FetchError                  INVALID            a page that could not be fetched (status)
+│                                                  in domain/sources/crawl/errors.py
+├── UpstreamError               INVALID            `kenning mcp` cannot use its Kenning server
+│                                                  in cli/mcp_proxy.py, outside the domain
 ├── EmbeddingError              EMBEDDING_FAILED   the embedding backend failed (kind, transient)
 │                                                  in domain/embedding.py
 ├── ModelCallError              MODEL_UNAVAILABLE  a model call failed (transient, retry_after)
 │                                                  in domain/models/ports.py
 └── ModelOutputError            MODEL_OUTPUT_INVALID  the model's answer stayed invalid after
-                                                   every retry (attempts) in domain/models/ports.py
+    │                                              every retry (attempts) in domain/models/ports.py
+    └── StructureOutputInvalid  MODEL_OUTPUT_INVALID  the same for structureKnowledge, naming
+                                                   its INVALID check-in (check_in_id)
+                                                   in domain/extraction/structure.py
 
 Which of them reach a client as a member of a result union, and which as a top-level
 error, is decided in one place: ``kenning/resolvers/errors.py``.
