@@ -20,8 +20,8 @@ def _every_module() -> None:
             importlib.import_module(module.name)
 
 
-def _subclasses(cls: type) -> list[type]:
-    found = []
+def _subclasses(cls: type[errors.KenningError]) -> list[type[errors.KenningError]]:
+    found: list[type[errors.KenningError]] = []
     for sub in cls.__subclasses__():
         found += [sub, *_subclasses(sub)]
     return found
