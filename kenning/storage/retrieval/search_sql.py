@@ -149,8 +149,10 @@ _COUNT = "coalesce(cardinality(t.positions), 1)"
 # lexeme, and a chunk whose bound exceeds another's by more than their count has the higher
 # sum. Every candidate within that many units of the rescoring depth's bound is rescored,
 # and the depth's best by the exact score are kept: with every list whole, exactly the best
-# as many by BM25.
-_BOUND_UNITS = "1048576::float8"
+# as many by BM25. tests/unit/retrieval/test_bm25_bound.py runs this argument on random
+# postings.
+BOUND_UNITS = 2**20
+_BOUND_UNITS = f"{BOUND_UNITS}::float8"
 
 
 @dataclass(frozen=True, slots=True)
