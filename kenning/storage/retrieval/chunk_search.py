@@ -22,88 +22,22 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Literal, cast
+from typing import cast
 
 import asyncpg
 import numpy as np
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.retrieval.search import IndexHit, SearchFilters
-from kenning.settings import Settings
 from kenning.storage.db.pool import Connection
 from kenning.storage.db.visibility import reader_params
 from kenning.storage.graph.chunk_reads import chunk_view, with_marks
 from kenning.storage.retrieval import exact_sql, search_sql
 from kenning.storage.retrieval.resident import ResidentVectors
 from kenning.storage.retrieval.resident_copy import nearest as resident_nearest
+from kenning.storage.retrieval.search_way import MAX_EF_SEARCH, VectorScan, Way, choose_way, probed
 
-MAX_EF_SEARCH = 1000  # pgvector's upper bound for hnsw.ef_search
-
-
-@dataclass(frozen=True, slots=True)
-class VectorScan:
-    """pgvector settings of one nearest-neighbour search.
-
-    ``ef_search``: candidates kept while walking the graph (recall against time; 200 is
-    5x pgvector's default of 40; at a million chunks it lifts sentence-like queries'
-    recall@10 from 0.90 at 100 to 0.95-0.97 for about 3 ms, see ``bench.read``; it became the
-    default once migration 0020 priced the cosine distance, without which PostgreSQL costed
-    the HNSW scan of a 10k-row partition above an exact scan of it, 35 ms instead of 6);
-    raised to the limit when a caller asks for more rows.
-    ``max_scan_tuples``: how many index tuples an iterative scan may visit before it gives
-    up (pgvector's default is 20,000; 50,000 lets a reader who sees 0.1 % of 50,000 chunks
-    still get its rows).
-    ``exact_below``: the probe's best similarity under which the exact scan answers
-    instead. 0.3 is about six standard deviations of the similarity of two unrelated
-    384-float directions (``1/sqrt(384)`` = 0.051); at a million chunks the probe scored
-    ``bench.read``'s queries of bare names at most 0.25 and its sentences at least 0.36.
-    -1 never scans.
-    ``exact_max_rows``: the most chunks the reader's clients (its own and the global one)
-    may hold for an exact scan; 0 never scans. The scan reads every row of those clients at
-    about 0.45 µs of CPU a row on one core (118,000 rows in 55 ms) and about 0.9 µs with 8
-    searches in flight on two cores, so at 25,000 a name query pays about 11 ms one at a
-    time and 23 ms under load, which keeps HYBRID near 43 queries/s on two cores when half
-    the queries scan (``bench.read`` measures what a larger cap costs).
-    ``probe_ef_search``: the probe's ``ef_search``. At 10 it took 2.2 ms at a million
-    chunks; the probe scored names at most 0.25 and sentences at least 0.36 (0.27 and 0.37
-    at 200).
-    ``resident_rows``: the most ``chunk_vectors`` rows one process copies into memory
-    (``resident``) for readers whose clients hold more than ``exact_max_rows`` chunks and at
-    most this many, whose searches without filters the copies then answer exactly;
-    ``dimension * 3 + 12`` bytes a row (about 230 MB at 384 dimensions). 0 never copies. At
-    a million chunks (118,000 rows in the reader's clients, 76,000 visible) the comparison
-    in memory costs 5-8 ms of CPU a search (``resident_copy``'s two steps; 13 ms as one
-    ``float32`` product), and the probe it no longer needs 2-3 ms.
-    """
-
-    ef_search: int = 200
-    max_scan_tuples: int = 50_000
-    iterative_scan: Literal["relaxed_order", "strict_order"] = "relaxed_order"
-    exact_below: float = 0.3
-    exact_max_rows: int = 25_000
-    probe_ef_search: int = 10
-    resident_rows: int = 200_000
-
-    @classmethod
-    def from_settings(cls, settings: Settings) -> VectorScan:
-        """The scan the ``search_*`` settings describe."""
-        return cls(
-            ef_search=settings.search_ef_search,
-            max_scan_tuples=settings.search_max_scan_tuples,
-            exact_below=settings.search_exact_below,
-            exact_max_rows=settings.search_exact_max_rows,
-            resident_rows=settings.search_resident_rows,
-        )
-
-    @property
-    def scans_exactly(self) -> bool:
-        """Whether a low probe may send a search to the exact scan."""
-        return self.exact_below > -1.0 and self.exact_max_rows > 0
-
-    def ef_for(self, limit: int) -> int:
-        """The ``ef_search`` for ``limit`` rows."""
-        return min(max(self.ef_search, limit), MAX_EF_SEARCH)
+__all__ = ["MAX_EF_SEARCH", "PgChunkIndex", "VectorScan"]
 
 
 class PgChunkIndex:
@@ -194,27 +128,19 @@ class PgChunkIndex:
         args: tuple[object, ...],
         limit: int,
     ) -> list[asyncpg.Record] | None:
-        """The exact answer, or ``None`` when the walk answers. Readers whose clients hold
-        at most ``exact_max_rows`` chunks get the scan when a probe finds the query
-        resembles no chunk; readers above that and at most ``resident_rows`` get resident
-        copies for every search without filters, once loaded and while current."""
-        scan, resident = self._scan, self._resident
-        if not scan.scans_exactly and resident is None:
-            return None
-        chunks = await self._probe_settings(conn, reader)
-        if chunks > scan.exact_max_rows:
-            if resident is None or not reader.client_id or filters != SearchFilters():
-                return None
-            if chunks > resident.max_rows:
-                return None
-            return await self._from_copies(conn, resident, args, limit)
-        if not scan.scans_exactly:
+        """The exact answer, or ``None`` when the walk answers (``choose_way`` decides)."""
+        scan, one_client = self._scan, bool(reader.client_id)
+        chunks = await self._probe_settings(conn, reader) if scan.counts_chunks else None
+        way = choose_way(scan, chunks, one_client=one_client, filtered=filters != SearchFilters())
+        if way is Way.RESIDENT and self._resident is not None:
+            return await self._from_copies(conn, self._resident, args, limit)
+        if way is not Way.PROBE:
             return None
         probe = await conn.fetch(walk.text, *args, 1, *walk.filter_args)
-        if probe and float(probe[0]["score"]) >= scan.exact_below:
+        if probed(scan, float(probe[0]["score"]) if probe else None) is Way.WALK:
             return None
         self.ways["scan"] += 1
-        exact = exact_sql.nearest_exact(filters, one_client=bool(reader.client_id))
+        exact = exact_sql.nearest_exact(filters, one_client=one_client)
         return await conn.fetch(exact.text, *args, limit, *exact.filter_args)
 
     async def _from_copies(

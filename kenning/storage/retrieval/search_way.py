@@ -1,0 +1,120 @@
+"""Which way a nearest-neighbour search takes, decided without PostgreSQL: the HNSW walk,
+the exact scan after a probe, or the resident copies (``chunk_search`` runs the way chosen).
+
+``VectorScan`` holds the settings each choice is made by, with the measurements that set
+their defaults; ``choose_way`` decides from the chunks the reader's clients hold and
+``probed`` from the probe's best similarity. Every branch is unit-tested
+(``tests/unit/retrieval/test_search_way.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Literal
+
+from kenning.settings import Settings
+
+MAX_EF_SEARCH = 1000  # pgvector's upper bound for hnsw.ef_search
+
+
+@dataclass(frozen=True, slots=True)
+class VectorScan:
+    """pgvector settings of one nearest-neighbour search.
+
+    ``ef_search``: candidates kept while walking the graph (recall against time; 200 is
+    5x pgvector's default of 40; at a million chunks it lifts sentence-like queries'
+    recall@10 from 0.90 at 100 to 0.95-0.97 for about 3 ms, see ``bench.read``; it became the
+    default once migration 0020 priced the cosine distance, without which PostgreSQL costed
+    the HNSW scan of a 10k-row partition above an exact scan of it, 35 ms instead of 6);
+    raised to the limit when a caller asks for more rows.
+    ``max_scan_tuples``: how many index tuples an iterative scan may visit before it gives
+    up (pgvector's default is 20,000; 50,000 lets a reader who sees 0.1 % of 50,000 chunks
+    still get its rows).
+    ``exact_below``: the probe's best similarity under which the exact scan answers
+    instead. 0.3 is about six standard deviations of the similarity of two unrelated
+    384-float directions (``1/sqrt(384)`` = 0.051); at a million chunks the probe scored
+    ``bench.read``'s queries of bare names at most 0.25 and its sentences at least 0.36.
+    -1 never scans.
+    ``exact_max_rows``: the most chunks the reader's clients (its own and the global one)
+    may hold for an exact scan; 0 never scans. The scan reads every row of those clients at
+    about 0.45 µs of CPU a row on one core (118,000 rows in 55 ms) and about 0.9 µs with 8
+    searches in flight on two cores, so at 25,000 a name query pays about 11 ms one at a
+    time and 23 ms under load, which keeps HYBRID near 43 queries/s on two cores when half
+    the queries scan (``bench.read`` measures what a larger cap costs).
+    ``probe_ef_search``: the probe's ``ef_search``. At 10 it took 2.2 ms at a million
+    chunks; the probe scored names at most 0.25 and sentences at least 0.36 (0.27 and 0.37
+    at 200).
+    ``resident_rows``: the most ``chunk_vectors`` rows one process copies into memory
+    (``resident``) for readers whose clients hold more than ``exact_max_rows`` chunks and at
+    most this many, whose searches without filters the copies then answer exactly;
+    ``dimension * 3 + 12`` bytes a row (about 230 MB at 384 dimensions). 0 never copies. At
+    a million chunks (118,000 rows in the reader's clients, 76,000 visible) the comparison
+    in memory costs 5-8 ms of CPU a search (``resident_copy``'s two steps; 13 ms as one
+    ``float32`` product), and the probe it no longer needs 2-3 ms.
+    """
+
+    ef_search: int = 200
+    max_scan_tuples: int = 50_000
+    iterative_scan: Literal["relaxed_order", "strict_order"] = "relaxed_order"
+    exact_below: float = 0.3
+    exact_max_rows: int = 25_000
+    probe_ef_search: int = 10
+    resident_rows: int = 200_000
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> VectorScan:
+        """The scan the ``search_*`` settings describe."""
+        return cls(
+            ef_search=settings.search_ef_search,
+            max_scan_tuples=settings.search_max_scan_tuples,
+            exact_below=settings.search_exact_below,
+            exact_max_rows=settings.search_exact_max_rows,
+            resident_rows=settings.search_resident_rows,
+        )
+
+    @property
+    def scans_exactly(self) -> bool:
+        """Whether a low probe may send a search to the exact scan."""
+        return self.exact_below > -1.0 and self.exact_max_rows > 0
+
+    def ef_for(self, limit: int) -> int:
+        """The ``ef_search`` for ``limit`` rows."""
+        return min(max(self.ef_search, limit), MAX_EF_SEARCH)
+
+    @property
+    def counts_chunks(self) -> bool:
+        """Whether a search counts the reader's chunks first: only when an exact way may
+        answer it."""
+        return self.scans_exactly or self.resident_rows > 0
+
+
+class Way(Enum):
+    """How one search is answered."""
+
+    WALK = "walk"  # the HNSW walk (approximate)
+    PROBE = "probe"  # a one-row walk first: the scan when the query resembles no chunk
+    SCAN = "scan"  # every visible vector compared by PostgreSQL
+    RESIDENT = "resident"  # every visible vector compared in this process's memory
+
+
+def choose_way(scan: VectorScan, chunks: int | None, *, one_client: bool, filtered: bool) -> Way:
+    """The way for a reader whose clients hold ``chunks`` chunks (``None``: not counted,
+    because ``scan.counts_chunks`` is false). Resident copies answer a one-client reader's
+    searches without filters above ``exact_max_rows`` and up to ``resident_rows`` chunks;
+    at most ``exact_max_rows`` a probe decides; otherwise the walk answers.
+
+    Example: ``choose_way(VectorScan(), 1_000, one_client=True, filtered=False)`` is PROBE.
+    """
+    if chunks is None or not scan.counts_chunks:
+        return Way.WALK
+    if chunks > scan.exact_max_rows:
+        copies = scan.resident_rows > 0 and one_client and not filtered
+        return Way.RESIDENT if copies and chunks <= scan.resident_rows else Way.WALK
+    return Way.PROBE if scan.scans_exactly else Way.WALK
+
+
+def probed(scan: VectorScan, best: float | None) -> Way:
+    """After a probe: the scan when its best similarity is below ``exact_below`` (or it
+    found nothing), else the walk."""
+    return Way.SCAN if best is None or best < scan.exact_below else Way.WALK
