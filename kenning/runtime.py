@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 import asyncpg
 import redis.asyncio as aioredis
@@ -30,10 +31,11 @@ from kenning.domain.memory.changes import ChangeLog
 from kenning.domain.memory.knowledge_versions import KnowledgeDeps, KnowledgeVersionStore
 from kenning.domain.memory.node_history import NodeHistoryStore
 from kenning.domain.memory.outcome_extraction import TASK_OUTCOME_TASK, task_outcome_preparer
+from kenning.domain.memory.outcome_request import OutcomeDeps
 from kenning.domain.memory.procedure_versions import ProcedureVersionStore
 from kenning.domain.memory.procedures import ProcedureStore
 from kenning.domain.memory.rules import RuleStore
-from kenning.domain.memory.session import SessionStore
+from kenning.domain.memory.session import SessionDeps, SessionStore
 from kenning.domain.memory.session_deletes import SessionEntryDeleter
 from kenning.domain.memory.user_knowledge import UserKnowledgeReader
 from kenning.domain.models.ports import ModelClient
@@ -296,4 +298,20 @@ class Runtime:
         """The ports storing, forgetting and reading user knowledge's versions run with."""
         return KnowledgeDeps(
             self.ingest_deps(), self.knowledge_versions, self.changes, self.queue.jobs
+        )
+
+    # memory use cases
+    def outcome_deps(self) -> OutcomeDeps:
+        """The secret policy and queue ``recordTaskOutcome`` records with (GraphQL and MCP)."""
+        return OutcomeDeps(self.settings.secret_policy, self.queue.jobs, self.queue.connections)
+
+    def session_deps(self) -> SessionDeps:
+        """The store, queue and policies an append to session memory runs with."""
+        return SessionDeps(
+            store=self.session_entries,
+            queue=self.queue.jobs,
+            connections=self.queue.connections,
+            policy=self.settings.secret_policy,
+            ttl=timedelta(days=self.settings.session_ttl_days),
+            guard=self.tombstones,
         )
