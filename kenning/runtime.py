@@ -32,6 +32,7 @@ from kenning.domain.memory.knowledge_versions import KnowledgeDeps, KnowledgeVer
 from kenning.domain.memory.node_history import NodeHistoryStore
 from kenning.domain.memory.outcome_extraction import TASK_OUTCOME_TASK, task_outcome_preparer
 from kenning.domain.memory.outcome_request import OutcomeDeps
+from kenning.domain.memory.procedure_request import ProcedureDeps
 from kenning.domain.memory.procedure_versions import ProcedureVersionStore
 from kenning.domain.memory.procedures import ProcedureStore
 from kenning.domain.memory.rules import RuleStore
@@ -314,4 +315,10 @@ class Runtime:
             policy=self.settings.secret_policy,
             ttl=timedelta(days=self.settings.session_ttl_days),
             guard=self.tombstones,
+        )
+
+    def procedure_deps(self) -> ProcedureDeps:
+        """The stores, embedder, change log and erased subjects procedures run with."""
+        return ProcedureDeps(
+            self.procedures, self.procedure_versions, self.embedder, self.changes, self.tombstones
         )
