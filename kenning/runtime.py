@@ -13,6 +13,7 @@ from prometheus_client import CollectorRegistry
 from kenning.domain.access.project_groups import ProjectGroupStore
 from kenning.domain.embedding import Embedder
 from kenning.domain.erasure.erase import ERASE_TASK, erasure_runner
+from kenning.domain.erasure.erase_request import ErasureDeps
 from kenning.domain.erasure.ports import ErasureStore, ReceiptBook
 from kenning.domain.erasure.tombstone import Tombstones
 from kenning.domain.extraction.check_ins import CheckInStore
@@ -322,3 +323,7 @@ class Runtime:
         return ProcedureDeps(
             self.procedures, self.procedure_versions, self.embedder, self.changes, self.tombstones
         )
+
+    def erasure_deps(self) -> ErasureDeps:
+        """Where ``eraseSubject`` opens its receipt and queues the erasure."""
+        return ErasureDeps(self.receipts, self.queue.jobs)
