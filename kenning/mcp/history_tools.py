@@ -36,11 +36,8 @@ from kenning.mcp.calls import (
     plain,
     read_scope,
 )
-from kenning.mcp.memory_arguments import Reason, UserKey, request_fields
+from kenning.mcp.memory_arguments import ItemCategory, ItemSubject, Reason, UserKey, request_fields
 from kenning.mcp.tool_spec import ToolSpec
-
-Category = Annotated[KnowledgeCategory, Field(description="The item's category.")]
-Subject = Annotated[str, Field(description="The item's subject, as it was stored.")]
 
 
 class HistoryKind(StrEnum):
@@ -54,8 +51,8 @@ class HistoryKind(StrEnum):
 @domain_errors
 async def forget_knowledge_tool(
     ctx: ToolContext,
-    category: Category,
-    subject: Subject,
+    category: ItemCategory,
+    subject: ItemSubject,
     user_key: UserKey = None,
     reason: Reason = None,
     scope: NarrowScope = None,

@@ -1,6 +1,7 @@
-"""Arguments the memory tools share: whose memory (``user_key``), which agent (``agent_id``)
-and why a change is made (``reason``); those of ``record_task_outcome``; and
-``request_fields``, which hands a tool's arguments to its use case's request."""
+"""The memory tools' arguments, with their descriptions: those they share (whose memory,
+``user_key``; which agent, ``agent_id``; why a change is made, ``reason``), then each tool's
+own, and ``request_fields``, which hands a tool's arguments to its use case's request.
+(``save_procedure``'s and the rule tools' stay beside them, with the models they use.)"""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from kenning.domain.memory.user_knowledge import KnowledgeCategory
 from kenning.mcp.calls import to_scope
 
 UserKey = Annotated[
@@ -22,6 +24,61 @@ UserKey = Annotated[
 AgentId = Annotated[str | None, Field(description="Your agent's id: who learned this.")]
 Reason = Annotated[str | None, Field(description="Why, kept in the change log.")]
 
+# store_knowledge, forget_knowledge
+FactSubject = Annotated[str, Field(description="What the fact is about, e.g. 'editor'.")]
+FactContent = Annotated[str, Field(description="The fact itself, in plain words.")]
+FactCategory = Annotated[KnowledgeCategory, Field(description="Which kind of user knowledge.")]
+ItemCategory = Annotated[KnowledgeCategory, Field(description="The item's category.")]
+ItemSubject = Annotated[str, Field(description="The item's subject, as it was stored.")]
+
+# append_session, get_session
+EntrySummary = Annotated[str, Field(description="At most 200 characters.")]
+EntryDetails = Annotated[
+    dict[str, Any] | None, Field(description="A JSON object of at most 16 KiB.")
+]
+EntryTask = Annotated[str | None, Field(description="The task this entry belongs to.")]
+Promote = Annotated[bool, Field(description="Also ingest it into the knowledge base.")]
+SessionLimit = Annotated[int, Field(description="How many entries, 1..50.")]
+
+# get_context
+Query = Annotated[str, Field(description="What you are about to work on, in words.")]
+ContextUser = Annotated[str | None, Field(description="The user you work for, e.g. 'user:alice'.")]
+EntityKeys = Annotated[
+    list[str] | None, Field(description="Other entities the task is about (at most 20).")
+]
+ContextLimit = Annotated[int, Field(description="How many pieces to gather, 1..50.")]
+Budget = Annotated[int | None, Field(description="Characters per section (rules are never cut).")]
+AsOf = Annotated[
+    str | None,
+    Field(
+        description="Answer as things were then (ISO 8601 with a time zone); "
+        "a time to come answers as now."
+    ),
+]
+IncludeHistory = Annotated[
+    bool,
+    Field(
+        description="Also list what no longer holds, with its validity, in a "
+        "'history' section (never stated as current)."
+    ),
+]
+
+# find_procedures, get_rules, user_context
+TriggerPattern = Annotated[
+    str | None, Field(description="The trigger to match exactly, e.g. 'deploy service'.")
+]
+ProcedureQuery = Annotated[
+    str | None, Field(description="What you want to do, for similar procedures.")
+]
+ProcedureLimit = Annotated[int, Field(description="How many procedures at most.")]
+RulesProject = Annotated[
+    str | None, Field(description="The project whose rules apply (default: the key's).")
+]
+PerCategory = Annotated[
+    int, Field(description="The most recently updated items kept per category.")
+]
+
+# record_task_outcome
 TaskId = Annotated[str, Field(description="The task's id; recording again replaces it.")]
 OutcomeSummary = Annotated[
     str | None, Field(description="What was done and how it ended (or give raw_context).")

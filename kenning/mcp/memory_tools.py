@@ -10,9 +10,7 @@ operation calls (``kenning/resolvers/memory/``): ``store_for``
 
 from __future__ import annotations
 
-from typing import Annotated, Any
-
-from pydantic import Field
+from typing import Any
 
 from kenning.domain.memory.knowledge_request import StoreRequest, store_for
 from kenning.domain.memory.outcome_request import OutcomeRequest, record_outcome_for
@@ -29,17 +27,24 @@ from kenning.domain.memory.task_outcomes import (
     TaskAction,
     TaskCategory,
 )
-from kenning.domain.memory.user_knowledge import KnowledgeCategory
 from kenning.mcp.calls import NarrowScope, ToolContext, caller, domain_errors, plain
 from kenning.mcp.memory_arguments import (
     AgentId,
     Artifacts,
+    EntryDetails,
+    EntrySummary,
+    EntryTask,
+    FactCategory,
+    FactContent,
+    FactSubject,
     FinalResult,
     HasStepResults,
     Items,
     OutcomeSummary,
+    Promote,
     RawContext,
     Reason,
+    SessionLimit,
     TaskError,
     TaskId,
     Topics,
@@ -48,22 +53,13 @@ from kenning.mcp.memory_arguments import (
 )
 from kenning.mcp.tool_spec import ToolSpec
 
-Subject = Annotated[str, Field(description="What the fact is about, e.g. 'editor'.")]
-Content = Annotated[str, Field(description="The fact itself, in plain words.")]
-Category = Annotated[KnowledgeCategory, Field(description="Which kind of user knowledge.")]
-Summary = Annotated[str, Field(description="At most 200 characters.")]
-Details = Annotated[dict[str, Any] | None, Field(description="A JSON object of at most 16 KiB.")]
-EntryTask = Annotated[str | None, Field(description="The task this entry belongs to.")]
-Promote = Annotated[bool, Field(description="Also ingest it into the knowledge base.")]
-Limit = Annotated[int, Field(description="How many entries, 1..50.")]
-
 
 @domain_errors
 async def store_knowledge_tool(
     ctx: ToolContext,
-    subject: Subject,
-    content: Content,
-    category: Category,
+    subject: FactSubject,
+    content: FactContent,
+    category: FactCategory,
     scope: NarrowScope = None,
     user_key: UserKey = None,
     agent_id: AgentId = None,
@@ -120,8 +116,8 @@ def _outcome_answer(done: OutcomeQueued | OutcomeNotSignificant) -> dict[str, An
 async def append_session_tool(
     ctx: ToolContext,
     source: SessionSource,
-    summary: Summary,
-    details: Details = None,
+    summary: EntrySummary,
+    details: EntryDetails = None,
     task_id: EntryTask = None,
     promote: Promote = False,
     scope: NarrowScope = None,
@@ -137,7 +133,7 @@ async def append_session_tool(
 
 @domain_errors
 async def get_session_tool(
-    ctx: ToolContext, limit: Limit = 20, scope: NarrowScope = None, user_key: UserKey = None
+    ctx: ToolContext, limit: SessionLimit = 20, scope: NarrowScope = None, user_key: UserKey = None
 ) -> dict[str, Any]:
     """The newest unexpired entries of the caller's client and project session: the user's
     and the shared ones."""

@@ -13,9 +13,7 @@ of ``kenning.domain.memory.rule_request``) and ``user_context`` ``userContext``'
 
 from __future__ import annotations
 
-from typing import Annotated, Any
-
-from pydantic import Field
+from typing import Any
 
 from kenning.domain.memory.context_request import ContextRequest, context_for
 from kenning.domain.memory.knowledge_request import ContextRead, context_of_user
@@ -33,43 +31,23 @@ from kenning.mcp.calls import (
     time_argument,
     to_scope,
 )
-from kenning.mcp.memory_arguments import UserKey, request_fields
+from kenning.mcp.memory_arguments import (
+    AsOf,
+    Budget,
+    ContextLimit,
+    ContextUser,
+    EntityKeys,
+    IncludeHistory,
+    PerCategory,
+    ProcedureLimit,
+    ProcedureQuery,
+    Query,
+    RulesProject,
+    TriggerPattern,
+    UserKey,
+    request_fields,
+)
 from kenning.mcp.tool_spec import ToolSpec
-
-Query = Annotated[str, Field(description="What you are about to work on, in words.")]
-ContextUser = Annotated[str | None, Field(description="The user you work for, e.g. 'user:alice'.")]
-EntityKeys = Annotated[
-    list[str] | None, Field(description="Other entities the task is about (at most 20).")
-]
-ContextLimit = Annotated[int, Field(description="How many pieces to gather, 1..50.")]
-Budget = Annotated[int | None, Field(description="Characters per section (rules are never cut).")]
-AsOf = Annotated[
-    str | None,
-    Field(
-        description="Answer as things were then (ISO 8601 with a time zone); "
-        "a time to come answers as now."
-    ),
-]
-IncludeHistory = Annotated[
-    bool,
-    Field(
-        description="Also list what no longer holds, with its validity, in a "
-        "'history' section (never stated as current)."
-    ),
-]
-TriggerPattern = Annotated[
-    str | None, Field(description="The trigger to match exactly, e.g. 'deploy service'.")
-]
-ProcedureQuery = Annotated[
-    str | None, Field(description="What you want to do, for similar procedures.")
-]
-ProcedureLimit = Annotated[int, Field(description="How many procedures at most.")]
-RulesProject = Annotated[
-    str | None, Field(description="The project whose rules apply (default: the key's).")
-]
-PerCategory = Annotated[
-    int, Field(description="The most recently updated items kept per category.")
-]
 
 
 @domain_errors
