@@ -91,8 +91,10 @@ RESOURCES = (
 def add_resources(server: MCPServer) -> None:
     """Register every resource; a domain error is a resource error with its code."""
     for spec in RESOURCES:
-        server.resource(spec.uri, name=spec.name, description=spec.description,
-                        mime_type=MARKDOWN)(_coded(spec.read))  # fmt: skip
+        register = server.resource(
+            spec.uri, name=spec.name, description=spec.description, mime_type=MARKDOWN
+        )
+        register(_coded(spec.read))
 
 
 def _coded(read: Callable[[], Awaitable[str]]) -> Callable[[], Awaitable[str]]:
