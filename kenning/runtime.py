@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 import asyncpg
 import redis.asyncio as aioredis
@@ -12,6 +13,7 @@ from prometheus_client import CollectorRegistry
 from kenning.domain.access.project_groups import ProjectGroupStore
 from kenning.domain.embedding import Embedder
 from kenning.domain.erasure.erase import ERASE_TASK, erasure_runner
+from kenning.domain.erasure.erase_request import ErasureDeps
 from kenning.domain.erasure.ports import ErasureStore, ReceiptBook
 from kenning.domain.erasure.tombstone import Tombstones
 from kenning.domain.extraction.check_ins import CheckInStore
@@ -30,10 +32,12 @@ from kenning.domain.memory.changes import ChangeLog
 from kenning.domain.memory.knowledge_versions import KnowledgeDeps, KnowledgeVersionStore
 from kenning.domain.memory.node_history import NodeHistoryStore
 from kenning.domain.memory.outcome_extraction import TASK_OUTCOME_TASK, task_outcome_preparer
+from kenning.domain.memory.outcome_request import OutcomeDeps
+from kenning.domain.memory.procedure_request import ProcedureDeps
 from kenning.domain.memory.procedure_versions import ProcedureVersionStore
 from kenning.domain.memory.procedures import ProcedureStore
 from kenning.domain.memory.rules import RuleStore
-from kenning.domain.memory.session import SessionStore
+from kenning.domain.memory.session import SessionDeps, SessionStore
 from kenning.domain.memory.session_deletes import SessionEntryDeleter
 from kenning.domain.memory.user_knowledge import UserKnowledgeReader
 from kenning.domain.models.health import ModelWatch
@@ -300,3 +304,29 @@ class Runtime:
         return KnowledgeDeps(
             self.ingest_deps(), self.knowledge_versions, self.changes, self.queue.jobs
         )
+
+    # memory use cases
+    def outcome_deps(self) -> OutcomeDeps:
+        """The secret policy and queue ``recordTaskOutcome`` records with (GraphQL and MCP)."""
+        return OutcomeDeps(self.settings.secret_policy, self.queue.jobs, self.queue.connections)
+
+    def session_deps(self) -> SessionDeps:
+        """The store, queue and policies an append to session memory runs with."""
+        return SessionDeps(
+            store=self.session_entries,
+            queue=self.queue.jobs,
+            connections=self.queue.connections,
+            policy=self.settings.secret_policy,
+            ttl=timedelta(days=self.settings.session_ttl_days),
+            guard=self.tombstones,
+        )
+
+    def procedure_deps(self) -> ProcedureDeps:
+        """The stores, embedder, change log and erased subjects procedures run with."""
+        return ProcedureDeps(
+            self.procedures, self.procedure_versions, self.embedder, self.changes, self.tombstones
+        )
+
+    def erasure_deps(self) -> ErasureDeps:
+        """Where ``eraseSubject`` opens its receipt and queues the erasure."""
+        return ErasureDeps(self.receipts, self.queue.jobs)

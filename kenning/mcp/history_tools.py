@@ -5,7 +5,9 @@ log names it by): each kind is one entry of ``HISTORIES``. ``knowledge`` pages a
 knowledge item's versions, ``node`` a node's property versions (``nodeHistory``), ``edge``
 lists an edge's intervals (``edgeHistory``, whole and oldest first: ``from|edgeType|to``, or
 ``from|edgeType`` for every target). Both tools call the use cases the GraphQL resolvers
-call (``kenning/resolvers/memory/``, ``kenning/resolvers/graph/relations.py``).
+call (``kenning/resolvers/memory/``, ``kenning/resolvers/graph/relations.py``): forgetting
+and the ``knowledge`` kind through the entries ``forgetKnowledge`` and ``knowledgeHistory``
+call (``forget_for``, ``history_for`` of ``kenning.domain.memory.knowledge_request``).
 """
 
 from __future__ import annotations
@@ -19,9 +21,8 @@ from pydantic import Field
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ValidationError
 from kenning.domain.ingestion import relations
-from kenning.domain.memory.knowledge_versions import forget_knowledge, knowledge_history
+from kenning.domain.memory.knowledge_request import ItemRequest, forget_for, history_for
 from kenning.domain.memory.node_history import node_history
-from kenning.domain.memory.owners import owner_of
 from kenning.domain.memory.pages import DEFAULT_PAGE
 from kenning.domain.memory.user_knowledge import KnowledgeCategory
 from kenning.mcp.auth import Caller
@@ -34,9 +35,8 @@ from kenning.mcp.calls import (
     domain_errors,
     plain,
     read_scope,
-    stored_write_scope,
 )
-from kenning.mcp.memory_arguments import Reason, UserKey
+from kenning.mcp.memory_arguments import ItemCategory, ItemSubject, Reason, UserKey, request_fields
 from kenning.mcp.tool_spec import ToolSpec
 
 
@@ -51,23 +51,16 @@ class HistoryKind(StrEnum):
 @domain_errors
 async def forget_knowledge_tool(
     ctx: ToolContext,
-    category: Annotated[KnowledgeCategory, Field(description="The item's category.")],
-    subject: Annotated[str, Field(description="The item's subject, as it was stored.")],
+    category: ItemCategory,
+    subject: ItemSubject,
     user_key: UserKey = None,
     reason: Reason = None,
     scope: NarrowScope = None,
 ) -> dict[str, Any]:
     """Forget a fact about the user everywhere at once; its history keeps it."""
+    request = ItemRequest(**request_fields(locals()))
     who = caller(ctx)
-    forgotten = await forget_knowledge(
-        await stored_write_scope(who, scope),
-        category,
-        subject,
-        owner_of(user_key, None),
-        who.runtime.knowledge_deps(),
-        who.principal.key_id,
-        reason,
-    )
+    forgotten = await forget_for(who.scoped, request, who.runtime.knowledge_deps())
     return {"forgotten": _version(forgotten)}
 
 
@@ -101,15 +94,9 @@ async def _knowledge(
     who: Caller, reader: Scope, key: str, user_key: str | None, first: int, after: str | None
 ) -> dict[str, Any]:
     category, subject = knowledge_key(key)
-    page = await knowledge_history(
-        reader,
-        category,
-        subject,
-        owner_of(user_key, None),
-        who.runtime.knowledge_versions,
-        first=first,
-        after=after,
-    )
+    # The scope is the reader's already: the use case reads at it as the caller may.
+    request = ItemRequest(category, subject, user_key, reader, first=first, after=after)
+    page = await history_for(who.scoped, request, who.runtime.knowledge_versions)
     return {
         "versions": [_version(v) for v in page.nodes],
         "endCursor": page.end_cursor,

@@ -1,60 +1,65 @@
 """Tools that write an agent's memory: user knowledge, task outcomes and session entries,
 and the tool that reads the session back.
 
-Each calls the use case the GraphQL resolver of the same operation calls
-(``kenning/resolvers/memory/``), with the same priority, policies and scopes.
+Each turns its arguments into the request of the use case the GraphQL resolver of the same
+operation calls (``kenning/resolvers/memory/``): ``store_for``
+(``kenning.domain.memory.knowledge_request``), ``record_outcome_for``
+(``kenning.domain.memory.outcome_request``), ``append_for`` and ``session_for``
+(``kenning.domain.memory.session_request``), and its answer into JSON.
 """
 
 from __future__ import annotations
 
-from datetime import timedelta
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import Field
-
-from kenning.domain.access.scope import Scope
-from kenning.domain.memory.knowledge_versions import store_with_history
-from kenning.domain.memory.outcome_extraction import outcome_form, record_outcome
-from kenning.domain.memory.owners import owner_of, user_key_of
-from kenning.domain.memory.session import (
-    SessionDeps,
-    SessionDraft,
-    SessionSource,
-    append_session_entry,
-    session_memory,
+from kenning.domain.memory.knowledge_request import StoreRequest, store_for
+from kenning.domain.memory.outcome_request import OutcomeRequest, record_outcome_for
+from kenning.domain.memory.session import SessionSource
+from kenning.domain.memory.session_request import (
+    AppendRequest,
+    SessionRead,
+    append_for,
+    session_for,
 )
-from kenning.domain.memory.task_outcomes import OutcomeNotSignificant, TaskAction, TaskCategory
-from kenning.domain.memory.user_knowledge import KnowledgeCategory, KnowledgeEntry
-from kenning.domain.priorities import INGEST_PRIORITY
-from kenning.mcp.calls import (
-    NarrowScope,
-    ToolContext,
-    caller,
-    domain_errors,
-    plain,
-    read_scope,
-    stored_write_scope,
-    write_scope,
+from kenning.domain.memory.task_outcomes import (
+    OutcomeNotSignificant,
+    OutcomeQueued,
+    TaskAction,
+    TaskCategory,
 )
-from kenning.mcp.memory_arguments import AgentId, Reason, UserKey
+from kenning.mcp.calls import NarrowScope, ToolContext, caller, domain_errors, plain
+from kenning.mcp.memory_arguments import (
+    AgentId,
+    Artifacts,
+    EntryDetails,
+    EntrySummary,
+    EntryTask,
+    FactCategory,
+    FactContent,
+    FactSubject,
+    FinalResult,
+    HasStepResults,
+    Items,
+    OutcomeSummary,
+    Promote,
+    RawContext,
+    Reason,
+    SessionLimit,
+    TaskError,
+    TaskId,
+    Topics,
+    UserKey,
+    request_fields,
+)
 from kenning.mcp.tool_spec import ToolSpec
-
-Items = Annotated[list[str], Field(description="Short items, one per entry.")]
-RawContext = Annotated[
-    str | None,
-    Field(
-        description="Your notes or transcript of the task (at most 32,000 characters), "
-        "instead of summary and the lists: the server extracts them in the background."
-    ),
-]
 
 
 @domain_errors
 async def store_knowledge_tool(
     ctx: ToolContext,
-    subject: Annotated[str, Field(description="What the fact is about, e.g. 'editor'.")],
-    content: Annotated[str, Field(description="The fact itself, in plain words.")],
-    category: Annotated[KnowledgeCategory, Field(description="Which kind of user knowledge.")],
+    subject: FactSubject,
+    content: FactContent,
+    category: FactCategory,
     scope: NarrowScope = None,
     user_key: UserKey = None,
     agent_id: AgentId = None,
@@ -62,85 +67,48 @@ async def store_knowledge_tool(
 ) -> dict[str, Any]:
     """Store what is known about the user; the same category, subject and user replaces it
     (the replaced version stays in its history)."""
+    request = StoreRequest(**request_fields(locals()))
     who = caller(ctx)
-    owner = owner_of(user_key, agent_id)
-    entry = KnowledgeEntry(
-        subject=subject,
-        content=content,
-        category=category,
-        scope=await stored_write_scope(who, scope),
-        owner=owner,
+    stored: dict[str, Any] = plain(
+        await store_for(who.scoped, request, who.runtime.knowledge_deps())
     )
-    stored = await store_with_history(
-        entry, who.runtime.knowledge_deps(), INGEST_PRIORITY, who.principal.key_id, reason
-    )
-    return {
-        "sourceUrn": stored.source_urn,
-        "kind": stored.kind,
-        "category": category.value,
-        "subject": subject.strip(),
-        "status": stored.outcome.status.value,
-        "contentHash": stored.outcome.content_hash,
-        "userKey": owner.user_key,
-    }
+    return stored
 
 
 @domain_errors
 async def record_task_outcome_tool(
     ctx: ToolContext,
-    task_id: Annotated[str, Field(description="The task's id; recording again replaces it.")],
+    task_id: TaskId,
     category: TaskCategory,
     action: TaskAction,
-    summary: Annotated[
-        str | None, Field(description="What was done and how it ended (or give raw_context).")
-    ] = None,
+    summary: OutcomeSummary = None,
     raw_context: RawContext = None,
-    has_step_results: Annotated[bool, Field(description="The task produced step results.")] = False,
-    error: Annotated[str | None, Field(description="The error the task ended with.")] = None,
-    final_result: Annotated[str | None, Field(description="The task's final answer.")] = None,
+    has_step_results: HasStepResults = False,
+    error: TaskError = None,
+    final_result: FinalResult = None,
     key_decisions: Items | None = None,
     patterns_used: Items | None = None,
-    artifacts: Annotated[
-        list[str] | None, Field(description="Files the task touched (become file: nodes).")
-    ] = None,
+    artifacts: Artifacts = None,
     lessons_learned: Items | None = None,
-    topics: Annotated[list[str] | None, Field(description="Topics, stored as tags.")] = None,
+    topics: Topics = None,
     scope: NarrowScope = None,
 ) -> dict[str, Any]:
     """Queue a significant outcome's document in the background lane, or say why not."""
+    request = OutcomeRequest(**request_fields(locals()))
     who = caller(ctx)
-    # A key that may not write here is refused even when the outcome would not be kept.
-    write_scope(who, scope)
-    outcome = outcome_form(
-        task_id=task_id,
-        category=category,
-        action=action,
-        has_step_results=has_step_results,
-        error=error,
-        final_result=final_result,
-        raw_context=raw_context,
-        summary=summary,
-        key_decisions=key_decisions or (),
-        patterns_used=patterns_used or (),
-        artifacts=artifacts or (),
-        lessons_learned=lessons_learned or (),
-        topics=topics or (),
+    return _outcome_answer(
+        await record_outcome_for(who.scoped, request, who.runtime.outcome_deps())
     )
 
-    async def settled_scope() -> Scope:
-        return await stored_write_scope(who, scope)
 
-    settings = who.runtime.settings
-    done = await record_outcome(
-        outcome,
-        settled_scope,
-        policy=settings.secret_policy,
-        queue=who.runtime.queue.jobs,
-        connections=who.runtime.queue.connections,
-    )
+def _outcome_answer(done: OutcomeQueued | OutcomeNotSignificant) -> dict[str, Any]:
     if isinstance(done, OutcomeNotSignificant):
-        return {"significant": False, "taskId": done.task_id, "reason": done.reason.value,
-                "message": done.message}  # fmt: skip
+        return {
+            "significant": False,
+            "taskId": done.task_id,
+            "reason": done.reason.value,
+            "message": done.message,
+        }
     return {"significant": True, **plain(done)}
 
 
@@ -148,47 +116,30 @@ async def record_task_outcome_tool(
 async def append_session_tool(
     ctx: ToolContext,
     source: SessionSource,
-    summary: Annotated[str, Field(description="At most 200 characters.")],
-    details: Annotated[
-        dict[str, Any] | None, Field(description="A JSON object of at most 16 KiB.")
-    ] = None,
-    task_id: Annotated[str | None, Field(description="The task this entry belongs to.")] = None,
-    promote: Annotated[bool, Field(description="Also ingest it into the knowledge base.")] = False,
+    summary: EntrySummary,
+    details: EntryDetails = None,
+    task_id: EntryTask = None,
+    promote: Promote = False,
     scope: NarrowScope = None,
     user_key: UserKey = None,
     agent_id: AgentId = None,
 ) -> dict[str, Any]:
     """Append an entry to the caller's client and project session."""
+    request = AppendRequest(**request_fields(locals()))
     who = caller(ctx)
-    writer = await stored_write_scope(who, scope)
-    runtime = who.runtime
-    deps = SessionDeps(
-        store=runtime.session_entries,
-        queue=runtime.queue.jobs,
-        connections=runtime.queue.connections,
-        policy=runtime.settings.secret_policy,
-        ttl=timedelta(days=runtime.settings.session_ttl_days),
-        guard=runtime.tombstones,
-    )
-    draft = SessionDraft(source, summary, details, task_id, promote, owner_of(user_key, agent_id))
-    done = await append_session_entry(draft, writer, who.principal.key_id, deps)
+    done = await append_for(who.scoped, request, who.runtime.session_deps())
     return {"entry": plain(done.entry), "promotion": plain(done.promotion)}
 
 
 @domain_errors
 async def get_session_tool(
-    ctx: ToolContext,
-    limit: Annotated[int, Field(description="How many entries, 1..50.")] = 20,
-    scope: NarrowScope = None,
-    user_key: UserKey = None,
+    ctx: ToolContext, limit: SessionLimit = 20, scope: NarrowScope = None, user_key: UserKey = None
 ) -> dict[str, Any]:
     """The newest unexpired entries of the caller's client and project session: the user's
     and the shared ones."""
+    request = SessionRead(**request_fields(locals()))
     who = caller(ctx)
-    found = await session_memory(
-        read_scope(who, scope), limit, who.runtime.session_entries, user_key_of(user_key)
-    )
-    return {"entries": plain(found)}
+    return {"entries": plain(await session_for(who.scoped, request, who.runtime.session_entries))}
 
 
 TOOLS = (

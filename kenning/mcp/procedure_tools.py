@@ -1,6 +1,7 @@
 """The ``save_procedure`` and ``record_procedure_run`` tools: procedural memory written as
-GraphQL's ``saveProcedure`` and ``recordProcedureRun`` write it
-(``kenning.domain.memory.procedures``, ``kenning/resolvers/memory/procedures.py``).
+GraphQL's ``saveProcedure`` and ``recordProcedureRun`` write it, through the same use cases
+(``save_for`` and ``run_for`` of ``kenning.domain.memory.procedure_request``; the resolvers
+are in ``kenning/resolvers/memory/procedures.py``).
 
 Procedures serve the whole client: only a client-wide key (an agent's) changes them, which
 ``procedure_client`` decides on every face.
@@ -12,18 +13,15 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
-from kenning.domain.memory.owners import owner_of
-from kenning.domain.memory.procedures import (
-    Procedure,
-    ProcedureDraft,
-    ProcedureSource,
-    ProcedureStep,
-    procedure_client,
-    record_procedure_run,
-    save_procedure,
+from kenning.domain.memory.procedure_request import (
+    ProcedureRequest,
+    SaveRequest,
+    run_for,
+    save_for,
 )
-from kenning.mcp.calls import NarrowScope, ToolContext, caller, domain_errors, plain, write_scope
-from kenning.mcp.memory_arguments import AgentId, Reason, UserKey
+from kenning.domain.memory.procedures import Procedure, ProcedureSource, ProcedureStep
+from kenning.mcp.calls import NarrowScope, ToolContext, caller, domain_errors, plain
+from kenning.mcp.memory_arguments import AgentId, Reason, UserKey, request_fields
 from kenning.mcp.tool_spec import ToolSpec
 
 
@@ -37,6 +35,18 @@ class StepArg(BaseModel):
     ] = Field(default_factory=dict)
 
 
+TriggerPattern = Annotated[
+    str, Field(description="What a request looks like when it applies (1-500 characters).")
+]
+Description = Annotated[str, Field(description="What the procedure achieves.")]
+Steps = Annotated[list[StepArg], Field(description="1-50 steps, in order.")]
+Source = Annotated[
+    ProcedureSource, Field(description="LEARNED (you kept what worked) or USER_DEFINED.")
+]
+ProcedureId = Annotated[str, Field(description="The procedure's id (find_procedures answers it).")]
+Success = Annotated[bool, Field(description="Whether this run achieved its goal.")]
+
+
 def procedure_answer(procedure: Procedure) -> dict[str, Any]:
     """A procedure as GraphQL's ``Procedure`` names its fields."""
     answer: dict[str, Any] = plain(procedure)
@@ -47,14 +57,10 @@ def procedure_answer(procedure: Procedure) -> dict[str, Any]:
 @domain_errors
 async def save_procedure_tool(
     ctx: ToolContext,
-    trigger_pattern: Annotated[
-        str, Field(description="What a request looks like when it applies (1-500 characters).")
-    ],
-    description: Annotated[str, Field(description="What the procedure achieves.")],
-    steps: Annotated[list[StepArg], Field(description="1-50 steps, in order.")],
-    source: Annotated[
-        ProcedureSource, Field(description="LEARNED (you kept what worked) or USER_DEFINED.")
-    ] = ProcedureSource.LEARNED,
+    trigger_pattern: TriggerPattern,
+    description: Description,
+    steps: Steps,
+    source: Source = ProcedureSource.LEARNED,
     scope: NarrowScope = None,
     user_key: UserKey = None,
     agent_id: AgentId = None,
@@ -62,40 +68,21 @@ async def save_procedure_tool(
 ) -> dict[str, Any]:
     """Store a procedure for the key's client; the same trigger, source and user again
     makes its next version."""
+    fields = request_fields(locals())
+    fields["steps"] = [ProcedureStep(s.agent, s.action, s.parameters) for s in steps]
     who = caller(ctx)
-    client = procedure_client(write_scope(who, scope))
-    draft = ProcedureDraft(
-        trigger_pattern=trigger_pattern,
-        description=description,
-        steps=[ProcedureStep(s.agent, s.action, s.parameters) for s in steps],
-        source=source,
-        owner=owner_of(user_key, agent_id),
-    )
-    runtime = who.runtime
-    saved = await save_procedure(
-        client,
-        draft,
-        who.principal.key_id,
-        store=runtime.procedures,
-        embedder=runtime.embedder,
-        changes=runtime.changes,
-        reason=reason,
-    )
+    saved = await save_for(who.scoped, SaveRequest(**fields), who.runtime.procedure_deps())
     return procedure_answer(saved)
 
 
 @domain_errors
 async def record_procedure_run_tool(
-    ctx: ToolContext,
-    id: Annotated[str, Field(description="The procedure's id (find_procedures answers it).")],
-    success: Annotated[bool, Field(description="Whether this run achieved its goal.")],
-    scope: NarrowScope = None,
+    ctx: ToolContext, id: ProcedureId, success: Success, scope: NarrowScope = None
 ) -> dict[str, Any]:
     """Count one run of a procedure: usage, last use and success rate change at once."""
+    request = ProcedureRequest(**request_fields(locals()))
     who = caller(ctx)
-    client = procedure_client(write_scope(who, scope))
-    recorded = await record_procedure_run(client, id, success, store=who.runtime.procedures)
-    return procedure_answer(recorded)
+    return procedure_answer(await run_for(who.scoped, request, who.runtime.procedure_deps()))
 
 
 TOOLS = (

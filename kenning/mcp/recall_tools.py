@@ -1,81 +1,77 @@
 """Tools that assemble what an agent should know: its context for a query, the procedures
-for a trigger, the hard rules in force, and everything known about the user
-(``user_context``, the use case of ``userContext``: ``kenning.domain.memory.user_knowledge``).
+for a trigger, the hard rules in force, and everything known about the user.
 
-``get_context`` calls ``agentContext``'s use case (``kenning.domain.memory.agent_context``),
-``find_procedures`` and ``get_rules`` the ones of ``procedures`` and ``rules``, as their
-resolvers do (``kenning/resolvers/retrieval/evidence.py``, ``kenning/resolvers/memory/``).
+Each turns its arguments into the request of the use case its GraphQL resolver calls, and
+its answer into JSON: ``get_context`` ``agentContext``'s (``context_for`` of
+``kenning.domain.memory.context_request``; ``kenning/resolvers/retrieval/agent_context.py``),
+``find_procedures`` ``procedures``' (``find_for`` of
+``kenning.domain.memory.procedure_request``), ``get_rules`` ``rules``' (``rules_in_force``
+of ``kenning.domain.memory.rule_request``) and ``user_context`` ``userContext``'s
+(``context_of_user`` of ``kenning.domain.memory.knowledge_request``); those resolvers are in
+``kenning/resolvers/memory/``.
 """
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import Field
-
-from kenning.domain.ingestion.validity import as_of as read_time
-from kenning.domain.memory import rules
-from kenning.domain.memory.agent_context import When
-from kenning.domain.memory.context_request import context_for_keys
-from kenning.domain.memory.owners import user_key_of
-from kenning.domain.memory.procedures import ProcedureMatch, find_procedures
-from kenning.domain.memory.user_knowledge import DEFAULT_PER_CATEGORY, user_context
-from kenning.domain.retrieval.agent_context import ContextSection
+from kenning.domain.memory.context_request import ContextRequest, context_for
+from kenning.domain.memory.knowledge_request import ContextRead, context_of_user
+from kenning.domain.memory.procedure_request import FindRequest, find_for
+from kenning.domain.memory.procedures import ProcedureMatch
+from kenning.domain.memory.rule_request import RulesRead, rules_in_force
+from kenning.domain.memory.user_knowledge import DEFAULT_PER_CATEGORY
+from kenning.domain.retrieval.agent_context import AgentContext, ContextSection
 from kenning.mcp.calls import (
     NarrowScope,
     ToolContext,
     caller,
     domain_errors,
     plain,
-    read_scope,
     time_argument,
+    to_scope,
 )
-from kenning.mcp.memory_arguments import UserKey
+from kenning.mcp.memory_arguments import (
+    AsOf,
+    Budget,
+    ContextLimit,
+    ContextUser,
+    EntityKeys,
+    IncludeHistory,
+    PerCategory,
+    ProcedureLimit,
+    ProcedureQuery,
+    Query,
+    RulesProject,
+    TriggerPattern,
+    UserKey,
+    request_fields,
+)
 from kenning.mcp.tool_spec import ToolSpec
 
 
 @domain_errors
 async def get_context_tool(
     ctx: ToolContext,
-    query: Annotated[str, Field(description="What you are about to work on, in words.")],
-    user_key: Annotated[
-        str | None, Field(description="The user you work for, e.g. 'user:alice'.")
-    ] = None,
-    entity_keys: Annotated[
-        list[str] | None, Field(description="Other entities the task is about (at most 20).")
-    ] = None,
-    limit: Annotated[int, Field(description="How many pieces to gather, 1..50.")] = 10,
-    budget: Annotated[
-        int | None, Field(description="Characters per section (rules are never cut).")
-    ] = None,
+    query: Query,
+    user_key: ContextUser = None,
+    entity_keys: EntityKeys = None,
+    limit: ContextLimit = 10,
+    budget: Budget = None,
     scope: NarrowScope = None,
-    as_of: Annotated[
-        str | None,
-        Field(
-            description="Answer as things were then (ISO 8601 with a time zone); "
-            "a time to come answers as now."
-        ),
-    ] = None,
-    include_history: Annotated[
-        bool,
-        Field(
-            description="Also list what no longer holds, with its validity, in a "
-            "'history' section (never stated as current)."
-        ),
-    ] = False,
+    as_of: AsOf = None,
+    include_history: IncludeHistory = False,
 ) -> dict[str, Any]:
     """Rules, the user, pieces by info type, graph, session and procedures for ``query``."""
+    fields = request_fields(locals())
     who = caller(ctx)
-    runtime = who.runtime
-    now = datetime.now(UTC)
-    when = When(read_time(time_argument(as_of, "as_of"), now), include_history)
-    found = await context_for_keys(
-        query, user=(user_key, "userKey") if user_key is not None else None,
-        entity_keys=entity_keys or [], limit=limit, budget=budget,
-        reader=read_scope(who, scope), now=now, ports=runtime.memory_ports(),
-        aliases=runtime.aliases, when=when,
-    )  # fmt: skip
+    fields["as_of"] = time_argument(as_of, "as_of")
+    ports, aliases = who.runtime.memory_ports(), who.runtime.aliases
+    found = await context_for(who.scoped, ContextRequest(**fields), ports, aliases)
+    return _context(found.context)
+
+
+def _context(found: AgentContext) -> dict[str, Any]:
     return {
         "user": plain(found.entity),
         "sections": [_section(section) for section in found.sections],
@@ -84,80 +80,62 @@ async def get_context_tool(
 
 
 def _section(section: ContextSection) -> dict[str, Any]:
-    return {"infoType": section.info_type, "lines": plain(section.lines),
-            "omitted": section.omitted, "text": section.text}  # fmt: skip
+    return {
+        "infoType": section.info_type,
+        "lines": plain(section.lines),
+        "omitted": section.omitted,
+        "text": section.text,
+    }
 
 
 def _match(match: ProcedureMatch) -> dict[str, Any]:
     procedure = plain(match.procedure)
     procedure["successRate"] = match.procedure.success_rate
-    return {"procedure": procedure, "exactMatch": match.exact,
-            "similarity": match.similarity, "score": match.score}  # fmt: skip
+    return {
+        "procedure": procedure,
+        "exactMatch": match.exact,
+        "similarity": match.similarity,
+        "score": match.score,
+    }
 
 
 @domain_errors
 async def find_procedures_tool(
     ctx: ToolContext,
-    trigger_pattern: Annotated[
-        str | None, Field(description="The trigger to match exactly, e.g. 'deploy service'.")
-    ] = None,
-    query: Annotated[
-        str | None, Field(description="What you want to do, for similar procedures.")
-    ] = None,
-    limit: Annotated[int, Field(description="How many procedures at most.")] = 10,
+    trigger_pattern: TriggerPattern = None,
+    query: ProcedureQuery = None,
+    limit: ProcedureLimit = 10,
     scope: NarrowScope = None,
     user_key: UserKey = None,
 ) -> dict[str, Any]:
     """The client's procedures by exact trigger or similarity, ranked."""
+    request = FindRequest(**request_fields(locals()))
     who = caller(ctx)
-    found = await find_procedures(
-        read_scope(who, scope).client_id,
-        trigger_pattern,
-        query,
-        limit,
-        datetime.now(UTC),
-        store=who.runtime.procedures,
-        embedder=who.runtime.embedder,
-        user_key=user_key_of(user_key),
-    )
+    found = await find_for(who.scoped, request, who.runtime.procedure_deps())
     return {"procedures": [_match(match) for match in found]}
 
 
 @domain_errors
 async def get_rules_tool(
-    ctx: ToolContext,
-    project_id: Annotated[
-        str | None, Field(description="The project whose rules apply (default: the key's).")
-    ] = None,
-    scope: NarrowScope = None,
+    ctx: ToolContext, project_id: RulesProject = None, scope: NarrowScope = None
 ) -> dict[str, Any]:
     """The caller's rules in force: client-wide, overridden by the project's."""
+    request = RulesRead(**request_fields(locals()))
     who = caller(ctx)
-    reader = read_scope(who, scope)
-    runtime = who.runtime
-    found = await rules.active_rules(
-        reader, rules.rule_scope(reader, project_id), runtime.rules, runtime.project_groups
-    )
-    return {"rules": plain(found)}
+    return {"rules": plain(await rules_in_force(who.scoped, request, who.runtime.rules))}
 
 
 @domain_errors
 async def user_context_tool(
     ctx: ToolContext,
     user_key: UserKey = None,
-    limit_per_category: Annotated[
-        int, Field(description="The most recently updated items kept per category.")
-    ] = DEFAULT_PER_CATEGORY,
+    limit_per_category: PerCategory = DEFAULT_PER_CATEGORY,
     scope: NarrowScope = None,
 ) -> dict[str, Any]:
     """Everything known about the user, by category, and its Markdown; embeds nothing."""
+    request = ContextRead(to_scope(scope), limit_per_category, user_key)
     who = caller(ctx)
-    found = await user_context(
-        read_scope(who, scope),
-        who.runtime.user_knowledge,
-        limit_per_category,
-        user_key_of(user_key),
-    )
+    found = await context_of_user(who.scoped, request, who.runtime.user_knowledge)
     return {"categories": plain(found.categories), "markdown": found.markdown}
 
 

@@ -3,9 +3,11 @@ knowledge and its session, each as the Markdown lines ``agentContext`` uses for 
 
 ``kenning://rules``, ``kenning://user-context`` and ``kenning://session`` are read-only and
 scoped by the request's key exactly as ``get_rules``, ``userContext`` (no user: the shared
-items) and ``get_session`` are. The SDK gives a static resource no request context, so the
-caller comes from ``auth.current_caller``, which ``KeyGate`` sets for each request; a read
-without one is refused, never answered unscoped.
+items) and ``get_session`` are: they call the same use cases (``rules_in_force``,
+``context_of_user`` and ``session_for`` of ``kenning.domain.memory``'s ``rule_request``,
+``knowledge_request`` and ``session_request``) with the key's own scope. The SDK gives a
+static resource no request context, so the caller comes from ``auth.current_caller``, which
+``KeyGate`` sets for each request; a read without one is refused, never answered unscoped.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from mcp.server.mcpserver.exceptions import ResourceError
 
 from kenning.domain.errors import KenningError
 from kenning.domain.memory import context_lines as formats
-from kenning.domain.memory import rules, session, user_knowledge
+from kenning.domain.memory.knowledge_request import ContextRead, context_of_user
+from kenning.domain.memory.rule_request import RulesRead, rules_in_force
+from kenning.domain.memory.session_request import SessionRead, session_for
 from kenning.mcp.auth import Caller, current_caller
 
 MARKDOWN = "text/markdown"
@@ -40,27 +44,22 @@ def _lines(title: str, lines: list[str]) -> str:
 async def rules_text() -> str:
     """The rules in force for the key's scope: client-wide, overridden by its project's."""
     who = _caller()
-    reader, runtime = who.principal.reading(None), who.runtime
-    found = await rules.active_rules(
-        reader, rules.rule_scope(reader, None), runtime.rules, runtime.project_groups
-    )
+    found = await rules_in_force(who.scoped, RulesRead(), who.runtime.rules)
     return _lines("Rules", [formats.rule_line(rule).text for rule in found])
 
 
 async def user_context_text() -> str:
     """The shared user knowledge the key's scope sees (no user named: no one's own)."""
     who = _caller()
-    found = await user_knowledge.user_context(
-        who.principal.reading(None), who.runtime.user_knowledge
-    )
+    found = await context_of_user(who.scoped, ContextRead(), who.runtime.user_knowledge)
     return found.markdown or _lines("User context", [])
 
 
 async def session_text() -> str:
     """The newest shared entries of the key's session."""
     who = _caller()
-    reader = who.principal.reading(None)
-    found = await session.session_memory(reader, SESSION_ENTRIES, who.runtime.session_entries)
+    request = SessionRead(SESSION_ENTRIES)
+    found = await session_for(who.scoped, request, who.runtime.session_entries)
     return _lines("Session", [formats.session_line(entry).text for entry in found])
 
 
@@ -92,8 +91,10 @@ RESOURCES = (
 def add_resources(server: MCPServer) -> None:
     """Register every resource; a domain error is a resource error with its code."""
     for spec in RESOURCES:
-        server.resource(spec.uri, name=spec.name, description=spec.description,
-                        mime_type=MARKDOWN)(_coded(spec.read))  # fmt: skip
+        register = server.resource(
+            spec.uri, name=spec.name, description=spec.description, mime_type=MARKDOWN
+        )
+        register(_coded(spec.read))
 
 
 def _coded(read: Callable[[], Awaitable[str]]) -> Callable[[], Awaitable[str]]:

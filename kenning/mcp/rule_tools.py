@@ -1,5 +1,6 @@
 """The ``store_rule`` and ``delete_rule`` tools: hard rules written as GraphQL's
-``storeRule`` and ``deleteRule`` write them (``kenning.domain.memory.rules``,
+``storeRule`` and ``deleteRule`` write them, through the same use cases (``store_for`` and
+``delete_for`` of ``kenning.domain.memory.rule_request``; the resolvers are in
 ``kenning/resolvers/memory/rules.py``), for the same roles: keys that may write at the
 rule's scope (agents and admins), never a read-only key.
 """
@@ -11,10 +12,15 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from kenning.domain.memory import rules
-from kenning.mcp.calls import NarrowScope, ToolContext, caller, domain_errors, plain, write_scope
+from kenning.domain.memory.rule_request import RuleRef, RuleRequest, delete_for, store_for
+from kenning.mcp.calls import NarrowScope, ToolContext, caller, domain_errors, plain
+from kenning.mcp.memory_arguments import request_fields
 from kenning.mcp.tool_spec import ToolSpec
 
 RuleKey = Annotated[str, Field(description="The rule's stable key, e.g. 'no-secrets-in-tickets'.")]
+RuleTypeArg = Annotated[rules.RuleType, Field(description="What kind of rule it is.")]
+Content = Annotated[str, Field(description="The rule itself, an instruction to obey.")]
+Description = Annotated[str, Field(description="Why the rule exists.")]
 ProjectId = Annotated[
     str | None,
     Field(description="The project the rule is for (default: the key's; none: client-wide)."),
@@ -25,19 +31,16 @@ ProjectId = Annotated[
 async def store_rule_tool(
     ctx: ToolContext,
     rule_key: RuleKey,
-    rule_type: Annotated[rules.RuleType, Field(description="What kind of rule it is.")],
-    content: Annotated[str, Field(description="The rule itself, an instruction to obey.")],
-    description: Annotated[str, Field(description="Why the rule exists.")] = "",
+    rule_type: RuleTypeArg,
+    content: Content,
+    description: Description = "",
     project_id: ProjectId = None,
     scope: NarrowScope = None,
 ) -> dict[str, Any]:
     """Store the next version of a rule, client-wide or for one project."""
+    request = RuleRequest(**request_fields(locals()))
     who = caller(ctx)
-    target = rules.rule_scope(write_scope(who, scope), project_id)
-    stored = await rules.store_rule(
-        who.principal, target, rule_key, rule_type, (content, description), who.runtime.rules
-    )
-    return {"rule": plain(stored)}
+    return {"rule": plain(await store_for(who.scoped, request, who.runtime.rules))}
 
 
 @domain_errors
@@ -48,10 +51,9 @@ async def delete_rule_tool(
     scope: NarrowScope = None,
 ) -> dict[str, Any]:
     """Soft-delete a rule's current version; its history stays."""
+    request = RuleRef(**request_fields(locals()))
     who = caller(ctx)
-    target = rules.rule_scope(write_scope(who, scope), project_id)
-    deleted = await rules.delete_rule(who.principal, target, rule_key, who.runtime.rules)
-    return {"rule": plain(deleted)}
+    return {"rule": plain(await delete_for(who.scoped, request, who.runtime.rules))}
 
 
 TOOLS = (

@@ -3,5 +3,6 @@ memory and chunks that name it, and the history of all of that, within one clien
 that counts what went, and a tombstone that keeps later writes from bringing it back.
 
 Read first: ``names.py`` (how a subject's names are found and replaced in text), then
-``erase.py`` (the use case a queued job runs) and ``tombstone.py`` (later writes).
+``erase.py`` (the use case a queued job runs), ``erase_request.py`` (the entries
+``eraseSubject`` and ``erasureReceipts`` call) and ``tombstone.py`` (later writes).
 """

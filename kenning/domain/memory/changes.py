@@ -19,9 +19,11 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Final, Protocol
 
+from kenning.domain.access.caller import CallerScope
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ValidationError
-from kenning.domain.memory.pages import Page, before_of, check_first, page_of
+from kenning.domain.memory.owners import user_key_of
+from kenning.domain.memory.pages import DEFAULT_PAGE, Page, before_of, check_first, page_of
 
 MAX_FILTER: Final = 2048
 CURSOR: Final = "changes"
@@ -119,3 +121,25 @@ async def change_page(
     before = before_of(CURSOR, after)
     found = await log.page(reader, wanted, first + 1, before)
     return page_of(CURSOR, found, first, lambda c: c.seq)
+
+
+@dataclass(frozen=True, slots=True)
+class ChangesRequest:
+    """A page of the audit trail (``changes``): the filter's values as given, unchecked."""
+
+    item_key: str | None = None
+    item_id: str | None = None
+    user_key: str | None = None
+    first: int = DEFAULT_PAGE
+    after: str | None = None
+    scope: Scope | None = None
+
+
+async def changes_for(
+    caller: CallerScope, request: ChangesRequest, log: ChangeLog
+) -> Page[RecordedChange]:
+    """Changes of the items the caller may see (the user's and the shared ones), newest
+    first."""
+    wanted = ChangeFilter(request.item_key, request.item_id, user_key_of(request.user_key))
+    reader = caller.reading(request.scope)
+    return await change_page(reader, wanted, log, first=request.first, after=request.after)

@@ -1,4 +1,5 @@
-"""Resolver of `changes`: the memory's audit trail, read as the items it is about are."""
+"""Resolver of `changes`: the memory's audit trail, read as the items it is about are,
+through its use case (``kenning.domain.memory.changes.changes_for``)."""
 
 from __future__ import annotations
 
@@ -7,14 +8,19 @@ from typing import Annotated
 import strawberry
 from strawberry.scalars import JSON
 
-from kenning.domain.memory.changes import ChangeFilter, RecordedChange, change_page
-from kenning.domain.memory.owners import user_key_of
+from kenning.domain.memory.changes import ChangesRequest, RecordedChange, changes_for
 from kenning.domain.memory.pages import DEFAULT_PAGE
-from kenning.resolvers.access.scope import read_scope
+from kenning.resolvers.access.scope import caller, to_scope
 from kenning.resolvers.context import Info
-from kenning.resolvers.memory.user_knowledge import UserKeyArgument
 from kenning.schema.access.scope import NarrowScope, scope_info
 from kenning.schema.memory import changes as gql
+from kenning.schema.memory.arguments import UserKeyArgument
+
+KeyArgument = Annotated[
+    str | None,
+    strawberry.argument(description="Only this item key (as Change.itemKey shows it)."),
+]
+ItemIdArgument = Annotated[strawberry.ID | None, strawberry.argument(description="Only this item.")]
 
 
 def to_change(found: RecordedChange) -> gql.Change:
@@ -37,13 +43,8 @@ def to_change(found: RecordedChange) -> gql.Change:
 
 async def resolve_changes(
     info: Info,
-    key: Annotated[
-        str | None,
-        strawberry.argument(description="Only this item key (as Change.itemKey shows it)."),
-    ] = None,
-    item_id: Annotated[
-        strawberry.ID | None, strawberry.argument(description="Only this item.")
-    ] = None,
+    key: KeyArgument = None,
+    item_id: ItemIdArgument = None,
     user_key: UserKeyArgument = None,
     first: int = DEFAULT_PAGE,
     after: str | None = None,
@@ -51,14 +52,9 @@ async def resolve_changes(
 ) -> gql.ChangePage:
     """Changes of the items the caller may see (the user's and the shared ones), newest
     first."""
-    wanted = ChangeFilter(
-        item_key=key,
-        item_id=None if item_id is None else str(item_id),
-        user_key=user_key_of(user_key),
-    )
-    page = await change_page(
-        read_scope(info, scope), wanted, info.context.runtime.changes, first=first, after=after
-    )
+    item = None if item_id is None else str(item_id)
+    request = ChangesRequest(key, item, user_key, first, after, to_scope(scope))
+    page = await changes_for(caller(info), request, info.context.runtime.changes)
     return gql.ChangePage(
         nodes=[to_change(c) for c in page.nodes],
         end_cursor=page.end_cursor,

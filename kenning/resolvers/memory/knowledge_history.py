@@ -1,4 +1,10 @@
-"""Resolvers of user knowledge's past: `forgetKnowledge` and `knowledgeHistory`."""
+"""Resolvers of user knowledge's past: `forgetKnowledge` and `knowledgeHistory`.
+
+Each turns its arguments into the request of its use case
+(``kenning.domain.memory.knowledge_request``: ``forget_for`` and ``history_for``, which MCP's
+``forget_knowledge`` and ``get_history`` of kind ``knowledge`` call too) and its answer into
+GraphQL types.
+"""
 
 from __future__ import annotations
 
@@ -6,20 +12,21 @@ from typing import Annotated
 
 import strawberry
 
-from kenning.domain.memory.knowledge_versions import (
-    KnowledgeVersion,
-    forget_knowledge,
-    knowledge_history,
-)
-from kenning.domain.memory.owners import owner_of
+from kenning.domain.memory.knowledge_request import ItemRequest, forget_for, history_for
+from kenning.domain.memory.knowledge_versions import KnowledgeVersion
 from kenning.domain.memory.pages import DEFAULT_PAGE
 from kenning.domain.memory.user_knowledge import KnowledgeCategory
-from kenning.resolvers.access.scope import principal, read_scope, stored_write_scope
+from kenning.resolvers.access.scope import caller, to_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
-from kenning.resolvers.memory.user_knowledge import ReasonArgument, UserKeyArgument
 from kenning.schema.access.scope import NarrowScope, ScopeInput, scope_info
 from kenning.schema.memory import knowledge_history as gql
+from kenning.schema.memory.arguments import ReasonArgument, UserKeyArgument
+
+StoredScopeArgument = Annotated[
+    ScopeInput | None,
+    strawberry.argument(description="Where it was stored: defaults to the key's scope."),
+]
 
 
 def to_version(found: KnowledgeVersion) -> gql.KnowledgeVersion:
@@ -46,23 +53,11 @@ async def resolve_forget_knowledge(
     subject: str,
     user_key: UserKeyArgument = None,
     reason: ReasonArgument = None,
-    scope: Annotated[
-        ScopeInput | None,
-        strawberry.argument(description="Where it was stored: defaults to the key's scope."),
-    ] = None,
+    scope: StoredScopeArgument = None,
 ) -> gql.ForgetKnowledgeResult:
     """Forget an item at once everywhere it is read; its history stays."""
-    owner = owner_of(user_key, None)
-    target = await stored_write_scope(info, scope)
-    forgotten = await forget_knowledge(
-        target,
-        category,
-        subject,
-        owner,
-        info.context.runtime.knowledge_deps(),
-        principal(info).key_id,
-        reason,
-    )
+    request = ItemRequest(category, subject, user_key, to_scope(scope), reason)
+    forgotten = await forget_for(caller(info), request, info.context.runtime.knowledge_deps())
     return gql.ForgetKnowledgeSuccess(version=to_version(forgotten))
 
 
@@ -77,15 +72,8 @@ async def resolve_knowledge_history(
 ) -> gql.KnowledgeHistoryPage:
     """One page of an item's versions the caller may see, newest first, forgotten ones
     included."""
-    page = await knowledge_history(
-        read_scope(info, scope),
-        category,
-        subject,
-        owner_of(user_key, None),
-        info.context.runtime.knowledge_versions,
-        first=first,
-        after=after,
-    )
+    request = ItemRequest(category, subject, user_key, to_scope(scope), first=first, after=after)
+    page = await history_for(caller(info), request, info.context.runtime.knowledge_versions)
     return gql.KnowledgeHistoryPage(
         nodes=[to_version(v) for v in page.nodes],
         end_cursor=page.end_cursor,

@@ -1,34 +1,34 @@
 """Resolvers of procedures' past: `updateProcedure`, `deleteProcedure`, `procedureHistory`.
 
 As saving, changing a procedure needs a client-wide agent or admin key of its client; any key
-of the client reads its history.
+of the client reads its history. Each resolver turns its arguments into the request of its
+use case (``kenning.domain.memory.procedure_request``: ``update_for``, ``delete_for``,
+``history_for``) and its answer into GraphQL types.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Annotated, cast
+from typing import Annotated
 
 import strawberry
 from strawberry.scalars import JSON
 
 from kenning.domain.memory.pages import DEFAULT_PAGE
-from kenning.domain.memory.procedure_versions import (
-    ProcedureEdit,
-    ProcedureVersion,
-    delete_procedure,
-    procedure_history,
-    update_procedure,
+from kenning.domain.memory.procedure_request import (
+    ProcedureRequest,
+    delete_for,
+    history_for,
+    update_for,
 )
-from kenning.domain.memory.procedures import ProcedureStep
-from kenning.resolvers.access.scope import principal, read_scope
+from kenning.domain.memory.procedure_versions import ProcedureEdit, ProcedureVersion
+from kenning.resolvers.access.scope import caller, to_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
-from kenning.resolvers.memory.procedures import client_writer, to_procedure_type
-from kenning.resolvers.memory.user_knowledge import ReasonArgument
+from kenning.resolvers.memory.procedures import to_procedure_type, to_steps
 from kenning.schema.access.scope import NarrowScope, ScopeInput
 from kenning.schema.memory import procedure_versions as gql
 from kenning.schema.memory import procedures as procedures_gql
+from kenning.schema.memory.arguments import ReasonArgument
 
 
 def to_version_type(found: ProcedureVersion) -> gql.ProcedureVersion:
@@ -55,13 +55,7 @@ def to_version_type(found: ProcedureVersion) -> gql.ProcedureVersion:
 
 def to_edit(input: gql.UpdateProcedureInput) -> ProcedureEdit:
     """The domain form of an update's input."""
-    steps = None
-    if input.steps is not None:
-        # Any JSON value may arrive; check_steps refuses what is not an object, naming it.
-        steps = [
-            ProcedureStep(s.agent, s.action, cast(Mapping[str, object], s.parameters))
-            for s in input.steps
-        ]
+    steps = None if input.steps is None else to_steps(input.steps)
     return ProcedureEdit(input.trigger_pattern, input.description, steps, input.source)
 
 
@@ -74,18 +68,8 @@ async def resolve_update_procedure(
     scope: ScopeInput | None = None,
 ) -> gql.UpdateProcedureResult:
     """Make the procedure's next version (its history keeps the one replaced)."""
-    runtime = info.context.runtime
-    updated = await update_procedure(
-        client_writer(info, scope),
-        id,
-        to_edit(input),
-        principal(info).key_id,
-        versions=runtime.procedure_versions,
-        embedder=runtime.embedder,
-        changes=runtime.changes,
-        reason=reason,
-        guard=runtime.tombstones,
-    )
+    request = ProcedureRequest(id, to_scope(scope), edit=to_edit(input), reason=reason)
+    updated = await update_for(caller(info), request, info.context.runtime.procedure_deps())
     return to_procedure_type(updated)
 
 
@@ -94,15 +78,8 @@ async def resolve_delete_procedure(
     info: Info, id: strawberry.ID, reason: ReasonArgument = None, scope: ScopeInput | None = None
 ) -> gql.DeleteProcedureResult:
     """Remove a procedure from every read; its versions stay in the history."""
-    runtime = info.context.runtime
-    deleted = await delete_procedure(
-        client_writer(info, scope),
-        id,
-        principal(info).key_id,
-        versions=runtime.procedure_versions,
-        changes=runtime.changes,
-        reason=reason,
-    )
+    request = ProcedureRequest(id, to_scope(scope), reason=reason)
+    deleted = await delete_for(caller(info), request, info.context.runtime.procedure_deps())
     return gql.DeleteProcedureSuccess(procedure=to_procedure_type(deleted))
 
 
@@ -114,13 +91,8 @@ async def resolve_procedure_history(
     scope: NarrowScope = None,
 ) -> gql.ProcedureHistoryPage:
     """One page of a procedure's versions, newest first, a deleted one included."""
-    page = await procedure_history(
-        read_scope(info, scope).client_id,
-        id,
-        info.context.runtime.procedure_versions,
-        first=first,
-        after=after,
-    )
+    request = ProcedureRequest(id, to_scope(scope), first=first, after=after)
+    page = await history_for(caller(info), request, info.context.runtime.procedure_deps())
     return gql.ProcedureHistoryPage(
         nodes=[to_version_type(v) for v in page.nodes],
         end_cursor=page.end_cursor,

@@ -2,33 +2,41 @@
 
 Procedures belong to a client: the one of the key's scope (a global key names it with
 ``scope``). Reading needs any key of that client, saving and recording a run an agent key.
+Each resolver turns its arguments into the request of its use case
+(``kenning.domain.memory.procedure_request``: ``save_for``, ``find_for``, ``run_for``, which
+MCP's ``save_procedure``, ``find_procedures`` and ``record_procedure_run`` call too) and its
+answer into GraphQL types.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import UTC, datetime
 from typing import Annotated, cast
 
 import strawberry
 from strawberry.scalars import JSON
 
-from kenning.domain.memory.owners import owner_of, user_key_of
-from kenning.domain.memory.procedures import (
-    Procedure,
-    ProcedureDraft,
-    ProcedureMatch,
-    ProcedureStep,
-    find_procedures,
-    procedure_client,
-    record_procedure_run,
-    save_procedure,
+from kenning.domain.memory.procedure_request import (
+    FindRequest,
+    ProcedureRequest,
+    SaveRequest,
+    find_for,
+    run_for,
+    save_for,
 )
-from kenning.resolvers.access.scope import principal, read_scope, write_scope
+from kenning.domain.memory.procedures import Procedure, ProcedureMatch, ProcedureStep
+from kenning.resolvers.access.scope import caller, to_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.schema.access.scope import NarrowScope, ScopeInput
 from kenning.schema.memory import procedures as gql
+
+ProcedureUserArgument = Annotated[
+    str | None,
+    strawberry.argument(
+        description="The user: their procedures and the client's; none: the client's only."
+    ),
+]
 
 
 def to_procedure_type(found: Procedure) -> gql.Procedure:
@@ -64,9 +72,26 @@ def to_match_type(match: ProcedureMatch) -> gql.ProcedureMatch:
     )
 
 
-def client_writer(info: Info, scope: ScopeInput | None) -> str:
-    """The client whose procedures the key may change (a client-wide key only)."""
-    return procedure_client(write_scope(info, scope))
+def to_steps(steps: list[gql.ProcedureStepInput]) -> list[ProcedureStep]:
+    """The domain form of steps; any JSON value may arrive as parameters (``check_steps``
+    refuses what is not an object, naming it)."""
+    return [
+        ProcedureStep(s.agent, s.action, cast(Mapping[str, object], s.parameters)) for s in steps
+    ]
+
+
+def to_save_request(input: gql.SaveProcedureInput) -> SaveRequest:
+    """The domain form of ``saveProcedure``'s input."""
+    return SaveRequest(
+        trigger_pattern=input.trigger_pattern,
+        description=input.description,
+        steps=to_steps(input.steps),
+        source=input.source,
+        scope=to_scope(input.scope),
+        user_key=input.user_key,
+        agent_id=input.agent_id,
+        reason=input.reason,
+    )
 
 
 @error_members
@@ -74,29 +99,8 @@ async def resolve_save_procedure(
     info: Info, input: gql.SaveProcedureInput
 ) -> gql.SaveProcedureResult:
     """Store a procedure for the key's client, embedded for similarity search."""
-    runtime = info.context.runtime
-    client = client_writer(info, input.scope)
-    draft = ProcedureDraft(
-        trigger_pattern=input.trigger_pattern,
-        description=input.description,
-        # Any JSON value may arrive; check_steps refuses what is not an object, naming it.
-        steps=[
-            ProcedureStep(s.agent, s.action, cast(Mapping[str, object], s.parameters))
-            for s in input.steps
-        ],
-        source=input.source,
-        owner=owner_of(input.user_key, input.agent_id),
-    )
-    saved = await save_procedure(
-        client,
-        draft,
-        principal(info).key_id,
-        store=runtime.procedures,
-        embedder=runtime.embedder,
-        changes=runtime.changes,
-        reason=input.reason,
-        guard=runtime.tombstones,
-    )
+    request = to_save_request(input)
+    saved = await save_for(caller(info), request, info.context.runtime.procedure_deps())
     return to_procedure_type(saved)
 
 
@@ -106,26 +110,12 @@ async def resolve_procedures(
     query: str | None = None,
     limit: int = 10,
     scope: NarrowScope = None,
-    user_key: Annotated[
-        str | None,
-        strawberry.argument(
-            description="The user: their procedures and the client's; none: the client's only."
-        ),
-    ] = None,
+    user_key: ProcedureUserArgument = None,
 ) -> list[gql.ProcedureMatch]:
     """The client's procedures whose trigger equals ``triggerPattern`` or that are similar
     to ``query`` (or the trigger): USER_DEFINED first, then LEARNED by track record."""
-    runtime = info.context.runtime
-    found = await find_procedures(
-        read_scope(info, scope).client_id,
-        trigger_pattern,
-        query,
-        limit,
-        datetime.now(UTC),
-        store=runtime.procedures,
-        embedder=runtime.embedder,
-        user_key=user_key_of(user_key),
-    )
+    request = FindRequest(trigger_pattern, query, limit, to_scope(scope), user_key)
+    found = await find_for(caller(info), request, info.context.runtime.procedure_deps())
     return [to_match_type(match) for match in found]
 
 
@@ -134,8 +124,6 @@ async def resolve_record_procedure_run(
     info: Info, id: strawberry.ID, success: bool, scope: ScopeInput | None = None
 ) -> gql.RecordProcedureRunResult:
     """Count one run of a procedure: usageCount, lastUsed and successRate change at once."""
-    client = client_writer(info, scope)
-    recorded = await record_procedure_run(
-        client, id, success, store=info.context.runtime.procedures
-    )
+    request = ProcedureRequest(id, to_scope(scope), success=success)
+    recorded = await run_for(caller(info), request, info.context.runtime.procedure_deps())
     return to_procedure_type(recorded)

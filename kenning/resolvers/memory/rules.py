@@ -1,9 +1,24 @@
-"""Resolvers of hard rules: store a version, delete, read the rules in force, read history."""
+"""Resolvers of hard rules: store a version, delete, read the rules in force, read history.
+
+Each turns its arguments into the request of its use case
+(``kenning.domain.memory.rule_request``: ``store_for``, ``delete_for`` and
+``rules_in_force``, which MCP's ``store_rule``, ``delete_rule`` and ``get_rules`` call too,
+and ``history_for``) and its answer into GraphQL types.
+"""
 
 from __future__ import annotations
 
 from kenning.domain.memory import rules
-from kenning.resolvers.access.scope import principal, read_scope, write_scope
+from kenning.domain.memory.rule_request import (
+    RuleRef,
+    RuleRequest,
+    RulesRead,
+    delete_for,
+    history_for,
+    rules_in_force,
+    store_for,
+)
+from kenning.resolvers.access.scope import caller, to_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.schema.access.scope import NarrowScope, ScopeInput
@@ -38,15 +53,8 @@ async def resolve_store_rule(
     scope: ScopeInput | None = None,
 ) -> gql.StoreRuleResult:
     """Store the next version of a rule, client-wide or for one project."""
-    target = rules.rule_scope(write_scope(info, scope), project_id)
-    stored = await rules.store_rule(
-        principal(info),
-        target,
-        rule_key,
-        rule_type,
-        (content, description),
-        info.context.runtime.rules,
-    )
+    request = RuleRequest(rule_key, rule_type, content, description, project_id, to_scope(scope))
+    stored = await store_for(caller(info), request, info.context.runtime.rules)
     return gql.StoreRuleSuccess(rule=to_rule_type(stored))
 
 
@@ -55,8 +63,8 @@ async def resolve_delete_rule(
     info: Info, rule_key: str, project_id: str | None = None, scope: ScopeInput | None = None
 ) -> gql.DeleteRuleResult:
     """Soft-delete a rule's current version."""
-    target = rules.rule_scope(write_scope(info, scope), project_id)
-    deleted = await rules.delete_rule(principal(info), target, rule_key, info.context.runtime.rules)
+    request = RuleRef(rule_key, project_id, to_scope(scope))
+    deleted = await delete_for(caller(info), request, info.context.runtime.rules)
     return gql.DeleteRuleSuccess(rule=to_rule_type(deleted))
 
 
@@ -64,11 +72,8 @@ async def resolve_rules(
     info: Info, project_id: str | None = None, scope: NarrowScope = None
 ) -> list[gql.HardRule]:
     """The caller's rules in force: client-wide, each overridden by the project's of its key."""
-    reader = read_scope(info, scope)
-    runtime = info.context.runtime
-    found = await rules.active_rules(
-        reader, rules.rule_scope(reader, project_id), runtime.rules, runtime.project_groups
-    )
+    request = RulesRead(project_id, to_scope(scope))
+    found = await rules_in_force(caller(info), request, info.context.runtime.rules)
     return [to_rule_type(r) for r in found]
 
 
@@ -81,12 +86,8 @@ async def resolve_rule_history(
     scope: NarrowScope = None,
 ) -> gql.RuleHistoryPage:
     """One page of a rule's versions, newest first, deleted ones included."""
-    reader = read_scope(info, scope)
-    runtime = info.context.runtime
-    target = rules.rule_scope(reader, project_id)
-    page = await rules.rule_history(
-        reader, target, rule_key, runtime.rules, runtime.project_groups, first=first, after=after
-    )
+    request = RuleRef(rule_key, project_id, to_scope(scope), first, after)
+    page = await history_for(caller(info), request, info.context.runtime.rules)
     return gql.RuleHistoryPage(
         nodes=[to_rule_type(r) for r in page.rules],
         end_cursor=page.end_cursor,

@@ -1,34 +1,47 @@
-"""Resolvers of session memory: append an entry, read the session's newest."""
+"""Resolvers of session memory: append an entry, read the session's newest, delete one.
+
+Each turns its arguments into the request of its use case
+(``kenning.domain.memory.session_request``: ``append_for`` and ``session_for``, which MCP's
+``append_session`` and ``get_session`` call too, and ``delete_for``) and its answer into
+GraphQL types.
+"""
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Annotated
 
 import strawberry
 from strawberry.scalars import JSON
 
-from kenning.domain.memory.owners import owner_of, user_key_of
-from kenning.domain.memory.session import (
-    SessionDeps,
-    SessionDraft,
-    SessionEntry,
-    SessionSource,
-    append_session_entry,
-    session_memory,
+from kenning.domain.memory.session import SessionEntry, SessionSource
+from kenning.domain.memory.session_request import (
+    AppendRequest,
+    DeleteRequest,
+    SessionRead,
+    append_for,
+    delete_for,
+    session_for,
 )
-from kenning.domain.memory.session_deletes import delete_session_entry
-from kenning.resolvers.access.scope import principal, read_scope, stored_write_scope, write_scope
+from kenning.resolvers.access.scope import caller, to_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
-from kenning.resolvers.memory.user_knowledge import (
-    AgentIdArgument,
-    ReasonArgument,
-    UserKeyArgument,
-)
 from kenning.resolvers.queue.jobs import to_handle
 from kenning.schema.access.scope import NarrowScope, ScopeInput
 from kenning.schema.memory import session as gql
+from kenning.schema.memory.arguments import (
+    AgentIdArgument,
+    ReasonArgument,
+    UserKeyArgument,
+    WriteScopeArgument,
+)
+
+SummaryArgument = Annotated[str, strawberry.argument(description="At most 200 characters.")]
+DetailsArgument = Annotated[
+    JSON | None, strawberry.argument(description="A JSON object of at most 16 KiB.")
+]
+PromoteArgument = Annotated[
+    bool, strawberry.argument(description="Also ingest the entry into the knowledge base.")
+]
 
 
 def to_entry_type(entry: SessionEntry) -> gql.SessionEntry:
@@ -52,35 +65,19 @@ def to_entry_type(entry: SessionEntry) -> gql.SessionEntry:
 async def resolve_append_session_entry(
     info: Info,
     source: SessionSource,
-    summary: Annotated[str, strawberry.argument(description="At most 200 characters.")],
-    details: Annotated[
-        JSON | None, strawberry.argument(description="A JSON object of at most 16 KiB.")
-    ] = None,
+    summary: SummaryArgument,
+    details: DetailsArgument = None,
     task_id: str | None = None,
-    promote: Annotated[
-        bool, strawberry.argument(description="Also ingest the entry into the knowledge base.")
-    ] = False,
-    scope: Annotated[
-        ScopeInput | None,
-        strawberry.argument(description="Defaults to the key's scope; may only narrow it."),
-    ] = None,
+    promote: PromoteArgument = False,
+    scope: WriteScopeArgument = None,
     user_key: UserKeyArgument = None,
     agent_id: AgentIdArgument = None,
 ) -> gql.AppendSessionEntryResult:
     """Append an entry to the caller's client and project session."""
-    runtime = info.context.runtime
-    writer = await stored_write_scope(info, scope)
-    deps = SessionDeps(
-        store=runtime.session_entries,
-        queue=runtime.queue.jobs,
-        connections=runtime.queue.connections,
-        policy=runtime.settings.secret_policy,
-        ttl=timedelta(days=runtime.settings.session_ttl_days),
-        guard=runtime.tombstones,
+    request = AppendRequest(
+        source, summary, details, task_id, promote, to_scope(scope), user_key, agent_id
     )
-    owner = owner_of(user_key, agent_id)
-    draft = SessionDraft(source, summary, details, task_id, promote, owner)
-    done = await append_session_entry(draft, writer, principal(info).key_id, deps)
+    done = await append_for(caller(info), request, info.context.runtime.session_deps())
     promotion = to_handle(done.promotion) if done.promotion is not None else None
     return gql.AppendSessionEntrySuccess(entry=to_entry_type(done.entry), promotion=promotion)
 
@@ -95,12 +92,8 @@ async def resolve_session_memory(
     ] = None,
 ) -> list[gql.SessionEntry]:
     """The newest unexpired entries of the caller's client and project session."""
-    found = await session_memory(
-        read_scope(info, scope),
-        limit,
-        info.context.runtime.session_entries,
-        user_key_of(user_key),
-    )
+    request = SessionRead(limit, to_scope(scope), user_key)
+    found = await session_for(caller(info), request, info.context.runtime.session_entries)
     return [to_entry_type(e) for e in found]
 
 
@@ -116,12 +109,6 @@ async def resolve_delete_session_entry(
 ) -> gql.DeleteSessionEntryResult:
     """Delete one entry of the caller's session; the change log keeps what it said."""
     runtime = info.context.runtime
-    deleted = await delete_session_entry(
-        write_scope(info, scope),
-        id,
-        principal(info).key_id,
-        store=runtime.session_deletes,
-        changes=runtime.changes,
-        reason=reason,
-    )
+    request = DeleteRequest(id, reason, to_scope(scope))
+    deleted = await delete_for(caller(info), request, runtime.session_deletes, runtime.changes)
     return gql.DeleteSessionEntrySuccess(entry=to_entry_type(deleted))

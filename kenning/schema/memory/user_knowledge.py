@@ -8,8 +8,10 @@ from typing import Annotated
 import strawberry
 
 from kenning.domain.ingestion.request import IngestStatus
+from kenning.domain.memory import user_knowledge as domain
+from kenning.domain.memory.knowledge_request import KnowledgeStored
 from kenning.domain.memory.user_knowledge import KnowledgeCategory
-from kenning.schema.access.scope import ScopeInfo
+from kenning.schema.access.scope import ScopeInfo, scope_info
 from kenning.schema.errors import (
     ErasedSubject,
     ScopeError,
@@ -32,6 +34,19 @@ class StoreKnowledgeSuccess:
     content_hash: str
     user_key: str | None = strawberry.field(description="Whose item; null when shared.")
 
+    @classmethod
+    def of(cls, stored: KnowledgeStored) -> StoreKnowledgeSuccess:
+        """The GraphQL form of a stored fact."""
+        return cls(
+            source_urn=stored.source_urn,
+            kind=stored.kind,
+            category=stored.category,
+            subject=stored.subject,
+            status=stored.status,
+            content_hash=stored.content_hash,
+            user_key=stored.user_key,
+        )
+
 
 @strawberry.type(description="One thing known about the user.")
 class UserKnowledgeItem:
@@ -41,6 +56,18 @@ class UserKnowledgeItem:
     scope: ScopeInfo
     user_key: str | None = strawberry.field(description="Whose item; null when shared.")
     agent_id: str | None = strawberry.field(description="The agent that learned it.")
+
+    @classmethod
+    def of(cls, item: domain.KnowledgeItem) -> UserKnowledgeItem:
+        """The GraphQL form of one item."""
+        return cls(
+            subject=item.subject,
+            content=item.content,
+            updated_at=item.updated_at,
+            scope=scope_info(item.scope),
+            user_key=item.user_key,
+            agent_id=item.agent_id,
+        )
 
 
 @strawberry.type(description="One category's items, by subject.")
@@ -57,6 +84,19 @@ class UserContext:
     markdown: str = strawberry.field(
         description='A "## " header per category with items, a bullet per item; "" when none.'
     )
+
+    @classmethod
+    def of(cls, found: domain.UserContext) -> UserContext:
+        """The GraphQL form of the user's context."""
+        return cls(
+            categories=[
+                UserKnowledgeCategory(
+                    category=group.category, items=[UserKnowledgeItem.of(i) for i in group.items]
+                )
+                for group in found.categories
+            ],
+            markdown=found.markdown,
+        )
 
 
 StoreKnowledgeResult = Annotated[
