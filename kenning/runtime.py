@@ -42,6 +42,7 @@ from kenning.domain.sources.code.repository_request import REPOSITORY_TASK
 from kenning.domain.sources.code.runner import RepositoryPorts, repository_runner
 from kenning.domain.sources.crawl.crawl_job import CRAWL_TASK
 from kenning.domain.sources.crawl.crawl_run import ProgressBoard, crawl_runner
+from kenning.domain.sources.document_ingest import DocumentPorts
 from kenning.domain.sources.files.describer import ModelImageDescriber
 from kenning.domain.sources.files.file_job import FILE_TASK
 from kenning.domain.sources.files.file_runner import FileWork, file_runner
@@ -296,4 +297,15 @@ class Runtime:
         """The ports storing, forgetting and reading user knowledge's versions run with."""
         return KnowledgeDeps(
             self.ingest_deps(), self.knowledge_versions, self.changes, self.queue.jobs
+        )
+
+    # ingestion use cases
+    def document_ports(self) -> DocumentPorts:
+        """What ``ingest`` (GraphQL) and ``ingest_document`` (MCP) run with."""
+        return DocumentPorts(
+            ingest=self.ingest_deps(),
+            connections=self.queue.connections,
+            jobs=self.queue.jobs,
+            extraction_by_kind=self.settings.extraction_by_kind,
+            extract_model=self.settings.model_extract,
         )
