@@ -22,6 +22,7 @@ from kenning.domain.graph.find import NodeFinder
 from kenning.domain.graph.model import GraphReader
 from kenning.domain.health import PartState
 from kenning.domain.ingestion.aliases import AliasRegistry
+from kenning.domain.ingestion.checked_graph import GraphWritePorts
 from kenning.domain.ingestion.ingest import IngestDeps
 from kenning.domain.ingestion.ports import KnowledgeStore
 from kenning.domain.ingestion.relations import RelationStore
@@ -309,3 +310,7 @@ class Runtime:
             extraction_by_kind=self.settings.extraction_by_kind,
             extract_model=self.settings.model_extract,
         )
+
+    def graph_write_ports(self) -> GraphWritePorts:
+        """What ``ingestGraph``, ``loadKnowledge`` and ``ingestGitCommits`` run with."""
+        return GraphWritePorts(self.ingest_deps(), self.queue.connections)
