@@ -47,6 +47,7 @@ from kenning.domain.sources.document_ingest import DocumentPorts
 from kenning.domain.sources.files.describer import ModelImageDescriber
 from kenning.domain.sources.files.file_job import FILE_TASK
 from kenning.domain.sources.files.file_runner import FileWork, file_runner
+from kenning.domain.sources.files.file_upload import FilePorts
 from kenning.domain.sources.files.sweep import file_sweep
 from kenning.metrics import ServiceMetrics
 from kenning.queue_services import QueueServices
@@ -314,3 +315,7 @@ class Runtime:
     def graph_write_ports(self) -> GraphWritePorts:
         """What ``ingestGraph``, ``loadKnowledge`` and ``ingestGitCommits`` run with."""
         return GraphWritePorts(self.ingest_deps(), self.queue.connections)
+
+    def file_ports(self) -> FilePorts:
+        """What ``ingestFile`` (GraphQL) and ``ingest_file`` (MCP) run with."""
+        return FilePorts(self.file_work, self.queue.jobs)
