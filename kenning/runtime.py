@@ -42,6 +42,7 @@ from kenning.domain.queue.tasks import JobDeps, TaskRunner
 from kenning.domain.sources.code.repository_request import REPOSITORY_TASK
 from kenning.domain.sources.code.runner import RepositoryPorts, repository_runner
 from kenning.domain.sources.crawl.crawl_job import CRAWL_TASK
+from kenning.domain.sources.crawl.crawl_request import CrawlPorts
 from kenning.domain.sources.crawl.crawl_run import ProgressBoard, crawl_runner
 from kenning.domain.sources.document_ingest import DocumentPorts
 from kenning.domain.sources.files.describer import ModelImageDescriber
@@ -319,3 +320,7 @@ class Runtime:
     def file_ports(self) -> FilePorts:
         """What ``ingestFile`` (GraphQL) and ``ingest_file`` (MCP) run with."""
         return FilePorts(self.file_work, self.queue.jobs)
+
+    def crawl_ports(self) -> CrawlPorts:
+        """What ``crawl`` and ``crawl_status`` (GraphQL and MCP) run with."""
+        return CrawlPorts(self.queue.jobs, self.crawl_progress)
