@@ -25,6 +25,7 @@ from kenning.domain.ingestion.aliases import AliasRegistry
 from kenning.domain.ingestion.checked_graph import GraphWritePorts
 from kenning.domain.ingestion.ingest import IngestDeps
 from kenning.domain.ingestion.ports import KnowledgeStore
+from kenning.domain.ingestion.purge_request import PurgePorts
 from kenning.domain.ingestion.relations import RelationStore
 from kenning.domain.memory.agent_context import MemoryPorts
 from kenning.domain.memory.changes import ChangeLog
@@ -39,6 +40,7 @@ from kenning.domain.memory.session_deletes import SessionEntryDeleter
 from kenning.domain.memory.user_knowledge import UserKnowledgeReader
 from kenning.domain.models.ports import ModelClient
 from kenning.domain.queue.tasks import JobDeps, TaskRunner
+from kenning.domain.sources.code.repository_ingest import RepositoryQueuePorts
 from kenning.domain.sources.code.repository_request import REPOSITORY_TASK
 from kenning.domain.sources.code.runner import RepositoryPorts, repository_runner
 from kenning.domain.sources.crawl.crawl_job import CRAWL_TASK
@@ -324,3 +326,11 @@ class Runtime:
     def crawl_ports(self) -> CrawlPorts:
         """What ``crawl`` and ``crawl_status`` (GraphQL and MCP) run with."""
         return CrawlPorts(self.queue.jobs, self.crawl_progress)
+
+    def purge_ports(self) -> PurgePorts:
+        """What ``purgeSource``, ``purgeConnection`` and ``purge_source`` run with."""
+        return PurgePorts(self.store, self.queue.jobs)
+
+    def repository_queue_ports(self) -> RepositoryQueuePorts:
+        """What ``ingestRepository`` (GraphQL) and ``ingest_repository`` (MCP) run with."""
+        return RepositoryQueuePorts(self.repositories, self.queue.jobs)
