@@ -1,16 +1,13 @@
-"""Resolver of `structureKnowledge`, and the ports its use case runs with (MCP's
-``structure_knowledge`` tool builds them here too)."""
+"""Resolver of `structureKnowledge`: the input in, ``structure_asked``
+(``kenning.domain.extraction.structure``, as MCP's ``structure_knowledge`` calls it, with
+``Runtime.structure_ports``), the outcome out."""
 
 from __future__ import annotations
 
 from strawberry.scalars import JSON
 
-from kenning.domain.extraction.structure import (
-    StructureOutcome,
-    StructureRequest,
-    structure_knowledge,
-)
-from kenning.resolvers.access.scope import principal, stored_write_scope
+from kenning.domain.extraction.structure import StructureAsk, StructureOutcome, structure_asked
+from kenning.resolvers.access.scope import caller, to_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.resolvers.extraction.check_ins import to_check_in
@@ -39,11 +36,8 @@ async def resolve_structure_knowledge(
 ) -> StructureKnowledgeResult:
     """Structure free text with the model, then load it (unless a dry run); a check-in
     records every call the model answered."""
-    caller = principal(info)
-    request = StructureRequest(
-        text=input.text, scope=await stored_write_scope(info, input.scope),
-        caller=caller.key_id, hints=input.hints, dry_run=input.dry_run,
-        source_urn=input.source_urn,
-    )  # fmt: skip
-    runtime = info.context.runtime
-    return to_success(await structure_knowledge(request, runtime.structure_ports()))
+    asked = StructureAsk(
+        input.text, input.hints, input.dry_run, input.source_urn, to_scope(input.scope)
+    )
+    ports = info.context.runtime.structure_ports()
+    return to_success(await structure_asked(caller(info), asked, ports))
