@@ -334,3 +334,8 @@ class Runtime:
     def repository_queue_ports(self) -> RepositoryQueuePorts:
         """What ``ingestRepository`` (GraphQL) and ``ingest_repository`` (MCP) run with."""
         return RepositoryQueuePorts(self.repositories, self.queue.jobs)
+
+    @property
+    def anonymous_allowed(self) -> bool:
+        """Whether a request without a key is served as the anonymous reader (file routes)."""
+        return self.settings.allow_anonymous
