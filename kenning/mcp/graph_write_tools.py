@@ -14,14 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from kenning.domain.errors import ValidationError
-from kenning.domain.ingestion.checked_graph import (
-    CommitsWrite,
-    GraphWrite,
-    KnowledgeLoad,
-    load_knowledge_file,
-    write_commits,
-    write_graph,
-)
+from kenning.domain.ingestion import checked_graph as use_case
 from kenning.domain.ingestion.git_commits import FileChange, GitCommit
 from kenning.domain.ingestion.graph_items import GraphPiece
 from kenning.domain.ingestion.ingest_graph import GraphOutcome
@@ -85,16 +78,12 @@ async def ingest_graph_tool(
     """Store pre-structured pieces, nodes and edges; reject bad items one by one."""
     who = caller(ctx)
     items = _pieces(pieces or []), _nodes(nodes or []), _edges(edges or [])
-    asked = GraphWrite(
-        source_urn,
-        to_scope(scope),
-        kind,
-        *items,
-        metadata or {},
-        priority=priority,
-        observed_at=time_argument(observed_at, "observed_at"),
+    at = time_argument(observed_at, "observed_at")
+    asked = use_case.GraphWrite(
+        source_urn, to_scope(scope), kind, *items, metadata or {}, priority=priority, observed_at=at
     )
-    return graph_answer(await write_graph(who.scoped, asked, who.runtime.graph_write_ports()))
+    done = await use_case.write_graph(who.scoped, asked, who.runtime.graph_write_ports())
+    return graph_answer(done)
 
 
 def _pieces(pieces: list[PieceArg]) -> tuple[GraphPiece, ...]:
@@ -124,8 +113,8 @@ async def load_knowledge_tool(
     """Load a knowledge file as one source; bad items are rejected one by one."""
     who = caller(ctx)
     when = time_argument(observed_at, "observed_at")
-    asked = KnowledgeLoad(knowledge, source_urn, to_scope(scope), priority, when)
-    loaded = await load_knowledge_file(who.scoped, asked, who.runtime.graph_write_ports())
+    asked = use_case.KnowledgeLoad(knowledge, source_urn, to_scope(scope), priority, when)
+    loaded = await use_case.load_knowledge_file(who.scoped, asked, who.runtime.graph_write_ports())
     return graph_answer(loaded)
 
 
@@ -158,8 +147,8 @@ async def ingest_git_commits_tool(
     """Commits, branches and files as a graph; each commit's diff is its edges' evidence."""
     who = caller(ctx)
     read = tuple(_commit(commit, i) for i, commit in enumerate(commits))
-    asked = CommitsWrite(repository, read, to_scope(scope))
-    done = await write_commits(who.scoped, asked, who.runtime.graph_write_ports())
+    asked = use_case.CommitsWrite(repository, read, to_scope(scope))
+    done = await use_case.write_commits(who.scoped, asked, who.runtime.graph_write_ports())
     return {
         "commits": [
             {
