@@ -60,9 +60,9 @@ async def ingest_document_tool(
     supersedes: Supersedes = None,
 ) -> dict[str, Any]:
     """Index one document now, at the agents' interactive priority, as ``ingest`` does."""
-    # The arguments are named as DocumentIngest's fields (ctx aside).
-    asked = _document(**{name: value for name, value in locals().items() if name != "ctx"})
     who = caller(ctx)
+    # The arguments are named as DocumentIngest's fields (the context aside).
+    asked = _document(**{name: v for name, v in locals().items() if name not in ("ctx", "who")})
     done = await ingest_document(who.scoped, asked, who.runtime.document_ports())
     return await _answer(done)
 
