@@ -24,8 +24,10 @@ from kenning.domain.graph.find import NodeFinder
 from kenning.domain.graph.model import GraphReader
 from kenning.domain.health import PartState
 from kenning.domain.ingestion.aliases import AliasRegistry
+from kenning.domain.ingestion.checked_graph import GraphWritePorts
 from kenning.domain.ingestion.ingest import IngestDeps
 from kenning.domain.ingestion.ports import KnowledgeStore
+from kenning.domain.ingestion.purge_request import PurgePorts
 from kenning.domain.ingestion.relations import RelationStore
 from kenning.domain.memory.agent_context import MemoryPorts
 from kenning.domain.memory.changes import ChangeLog
@@ -43,13 +45,17 @@ from kenning.domain.memory.user_knowledge import UserKnowledgeReader
 from kenning.domain.models.health import ModelWatch
 from kenning.domain.models.ports import ModelClient
 from kenning.domain.queue.tasks import JobDeps, TaskRunner
+from kenning.domain.sources.code.repository_ingest import RepositoryQueuePorts
 from kenning.domain.sources.code.repository_request import REPOSITORY_TASK
 from kenning.domain.sources.code.runner import RepositoryPorts, repository_runner
 from kenning.domain.sources.crawl.crawl_job import CRAWL_TASK
+from kenning.domain.sources.crawl.crawl_request import CrawlPorts
 from kenning.domain.sources.crawl.crawl_run import ProgressBoard, crawl_runner
+from kenning.domain.sources.document_ingest import DocumentPorts
 from kenning.domain.sources.files.describer import ModelImageDescriber
 from kenning.domain.sources.files.file_job import FILE_TASK
 from kenning.domain.sources.files.file_runner import FileWork, file_runner
+from kenning.domain.sources.files.file_upload import FilePorts
 from kenning.domain.sources.files.sweep import file_sweep
 from kenning.metrics import ServiceMetrics
 from kenning.queue_services import QueueServices
@@ -330,3 +336,39 @@ class Runtime:
     def erasure_deps(self) -> ErasureDeps:
         """Where ``eraseSubject`` opens its receipt and queues the erasure."""
         return ErasureDeps(self.receipts, self.queue.jobs)
+
+    # ingestion use cases
+    def document_ports(self) -> DocumentPorts:
+        """What ``ingest`` (GraphQL) and ``ingest_document`` (MCP) run with."""
+        return DocumentPorts(
+            ingest=self.ingest_deps(),
+            connections=self.queue.connections,
+            jobs=self.queue.jobs,
+            extraction_by_kind=self.settings.extraction_by_kind,
+            extract_model=self.settings.model_extract,
+        )
+
+    def graph_write_ports(self) -> GraphWritePorts:
+        """What ``ingestGraph``, ``loadKnowledge`` and ``ingestGitCommits`` run with."""
+        return GraphWritePorts(self.ingest_deps(), self.queue.connections)
+
+    def file_ports(self) -> FilePorts:
+        """What ``ingestFile`` (GraphQL) and ``ingest_file`` (MCP) run with."""
+        return FilePorts(self.file_work, self.queue.jobs)
+
+    def crawl_ports(self) -> CrawlPorts:
+        """What ``crawl`` and ``crawl_status`` (GraphQL and MCP) run with."""
+        return CrawlPorts(self.queue.jobs, self.crawl_progress)
+
+    def purge_ports(self) -> PurgePorts:
+        """What ``purgeSource``, ``purgeConnection`` and ``purge_source`` run with."""
+        return PurgePorts(self.store, self.queue.jobs)
+
+    def repository_queue_ports(self) -> RepositoryQueuePorts:
+        """What ``ingestRepository`` (GraphQL) and ``ingest_repository`` (MCP) run with."""
+        return RepositoryQueuePorts(self.repositories, self.queue.jobs)
+
+    @property
+    def anonymous_allowed(self) -> bool:
+        """Whether a request without a key is served as the anonymous reader (file routes)."""
+        return self.settings.allow_anonymous

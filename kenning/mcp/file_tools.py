@@ -1,26 +1,37 @@
 """The ``ingest_file`` tool: a file given as base64, checked, kept and queued exactly as
-GraphQL's ``ingestFile`` does (``kenning.domain.sources.files.file_job.request_file``)."""
+GraphQL's ``ingestFile`` (``resolvers/sources/files.py``) does, through the same use case
+(``kenning.domain.sources.files.file_upload.ingest_file``)."""
 
 from __future__ import annotations
 
 import base64
 import binascii
-from typing import Annotated, Any
-
-from pydantic import Field
+from functools import partial
+from typing import Any
 
 from kenning.domain.errors import TooLargeError, ValidationError
 from kenning.domain.priorities import FILE_PRIORITY
 from kenning.domain.sources.files.errors import FileRejectedError, FileTooLargeError
 from kenning.domain.sources.files.extracted import OcrMode
-from kenning.domain.sources.files.file_job import FileOptions, request_file
+from kenning.domain.sources.files.file_job import FileOptions, QueuedFile
+from kenning.domain.sources.files.file_upload import FileUpload, ingest_file
 from kenning.mcp.calls import (
     NarrowScope,
     ToolContext,
     caller,
     domain_errors,
-    stored_write_scope,
     time_argument,
+    to_scope,
+)
+from kenning.mcp.file_arguments import (
+    Content,
+    Filename,
+    Kind,
+    ObservedAt,
+    Ocr,
+    Priority,
+    SourceUrn,
+    Tags,
 )
 from kenning.mcp.tool_spec import ToolSpec
 
@@ -39,6 +50,11 @@ def decoded(content: str, max_bytes: int) -> bytes:
     return data
 
 
+async def decoded_within(content: str, max_bytes: int) -> bytes:
+    """``decoded``, as the upload reader ``ingest_file`` calls with the limit."""
+    return decoded(content, max_bytes)
+
+
 def named(error: FileRejectedError | FileTooLargeError) -> ValidationError:
     """The error with its problem in the message: an agent reads one line, where GraphQL
     has ``FileRejected.problem`` (the code stays: TOO_LARGE or INVALID)."""
@@ -51,45 +67,43 @@ def named(error: FileRejectedError | FileTooLargeError) -> ValidationError:
 @domain_errors
 async def ingest_file_tool(
     ctx: ToolContext,
-    content: Annotated[str, Field(description="The file's bytes, base64-encoded.")],
-    filename: Annotated[str, Field(description="Its name, e.g. 'report.pdf'.")],
-    source_urn: Annotated[str | None, Field(description="Defaults to 'file:<filename>'.")] = None,
-    kind: Annotated[str, Field(description="The chunks' kind.")] = "file",
-    tags: Annotated[list[str] | None, Field(description="Tags of every chunk.")] = None,
-    ocr: Annotated[OcrMode, Field(description="AUTO, ALWAYS or NEVER.")] = OcrMode.AUTO,
-    priority: Annotated[int, Field(description="Queue priority 0..9.")] = FILE_PRIORITY,
+    content: Content,
+    filename: Filename,
+    source_urn: SourceUrn = None,
+    kind: Kind = "file",
+    tags: Tags = None,
+    ocr: Ocr = OcrMode.AUTO,
+    priority: Priority = FILE_PRIORITY,
     scope: NarrowScope = None,
-    observed_at: Annotated[
-        str | None,
-        Field(
-            description="When the file's content was true (ISO 8601 with a time zone); "
-            "default: the file's own date (e-mail Date, PDF/Office dates), else now."
-        ),
-    ] = None,
+    observed_at: ObservedAt = None,
 ) -> dict[str, Any]:
     """Queue a file's ingestion; answers the job and the stored original."""
     who = caller(ctx)
-    runtime = who.runtime
-    work = runtime.file_work
-    writer = await stored_write_scope(who, scope)
-    data = decoded(content, work.limits.max_bytes)
     observed = time_argument(observed_at, "observed_at")
     options = FileOptions(source_urn, kind, tuple(tags or ()), ocr, priority, observed)
+    asked = FileUpload(filename, options, to_scope(scope))
+    read = partial(decoded_within, content)
     try:
-        queued = await request_file(
-            data, filename, options, writer,
-            limits=work.limits, detect=work.detect, files=work.files, queue=runtime.queue.jobs,
-        )  # fmt: skip
+        queued = await ingest_file(who.scoped, asked, read, who.runtime.file_ports())
     except (FileRejectedError, FileTooLargeError) as error:
         raise named(error) from None
+    return _queued(queued)
+
+
+def _queued(queued: QueuedFile) -> dict[str, Any]:
     stored = queued.file
     return {
         "jobId": queued.queued.job_id,
         "status": queued.queued.status.value,
-        "file": {"id": stored.id, "filename": stored.filename, "mediaType": stored.media_type,
-                 "size": stored.size, "sourceUrn": stored.source_urn,
-                 "downloadUrl": f"/files/{stored.id}"},
-    }  # fmt: skip
+        "file": {
+            "id": stored.id,
+            "filename": stored.filename,
+            "mediaType": stored.media_type,
+            "size": stored.size,
+            "sourceUrn": stored.source_urn,
+            "downloadUrl": f"/files/{stored.id}",
+        },
+    }
 
 
 TOOLS = (

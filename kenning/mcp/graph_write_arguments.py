@@ -1,6 +1,7 @@
 """The arguments of the structured write tools (``graph_write_tools.py``): pieces, nodes
-and edges of ``ingest_graph``, and the commits of ``ingest_git_commits``, as the GraphQL
-inputs ``IngestGraphInput`` and ``IngestGitCommitsInput`` name them (snake_case)."""
+and edges of ``ingest_graph``, the file of ``load_knowledge`` and the commits of
+``ingest_git_commits``, as the GraphQL inputs ``IngestGraphInput`` and
+``IngestGitCommitsInput`` name them (snake_case), each with the description an agent reads."""
 
 from __future__ import annotations
 
@@ -62,3 +63,30 @@ class CommitArg(BaseModel):
     parents: Annotated[list[str], Field(description="Parent hashes.")] = Field(default_factory=list)
     files: list[FileArg] = Field(default_factory=list)
     diff: Annotated[str, Field(description="The unified diff: the edges' evidence.")] = ""
+
+
+SourceUrn = Annotated[
+    str, Field(description="The source, e.g. 'design:checkout'; writing it again replaces it.")
+]
+ObservedAt = Annotated[
+    str | None,
+    Field(description="When the source says its pieces were true (ISO 8601); default: now."),
+]
+Pieces = Annotated[list[PieceArg] | None, Field(description="The texts.")]
+Nodes = Annotated[list[NodeArg] | None, Field(description="The vertices.")]
+Edges = Annotated[list[EdgeArg] | None, Field(description="The edges.")]
+Metadata = Annotated[
+    dict[str, Any] | None,
+    Field(description="Entity id -> {'type': ..., 'properties': {...}}, each a node."),
+]
+Kind = Annotated[str, Field(description="What the source is.")]
+Priority = Annotated[int, Field(description="0 (highest) to 9 for its embeddings.")]
+Knowledge = Annotated[
+    dict[str, Any],
+    Field(
+        description="The whole knowledge file: metadata, pieces and graph (README); "
+        "errors name it json, as GraphQL does."
+    ),
+]
+Repository = Annotated[str, Field(description="The repository, e.g. 'github:acme/shop'.")]
+Commits = Annotated[list[CommitArg], Field(description="The commits, oldest first.")]

@@ -2,24 +2,22 @@
 ``load_knowledge`` (a knowledge file) and ``ingest_git_commits`` (commits as a graph).
 
 Each calls the use case of its GraphQL mutation (``ingestGraph``, ``loadKnowledge``,
-``ingestGitCommits``: ``kenning.domain.ingestion.checked_graph`` and
-``kenning.domain.ingestion.knowledge_file``) at the scope ``stored_write_scope`` settles.
-Bad items are rejected one by one in the answer; the rest is stored.
+``ingestGitCommits``, in ``resolvers/ingestion/ingest_graph.py``):
+``kenning.domain.ingestion.checked_graph``'s ``write_graph``, ``load_knowledge_file`` and
+``write_commits``, which settle the write scope as GraphQL's do. Bad items are rejected one
+by one in the answer; the rest is stored.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any
-
-from pydantic import Field
+from typing import Any
 
 from kenning.domain.errors import ValidationError
-from kenning.domain.ingestion.checked_graph import ingest_checked_graph, ingest_commits
+from kenning.domain.ingestion import checked_graph as use_case
 from kenning.domain.ingestion.git_commits import FileChange, GitCommit
-from kenning.domain.ingestion.graph_items import GraphPiece, GraphRequest
+from kenning.domain.ingestion.graph_items import GraphPiece
 from kenning.domain.ingestion.ingest_graph import GraphOutcome
-from kenning.domain.ingestion.knowledge_file import load_knowledge
 from kenning.domain.ingestion.request import EdgeRecord, NodeRecord
 from kenning.mcp.calls import (
     NarrowScope,
@@ -27,19 +25,27 @@ from kenning.mcp.calls import (
     caller,
     domain_errors,
     plain,
-    stored_write_scope,
     time_argument,
+    to_scope,
 )
-from kenning.mcp.graph_write_arguments import CommitArg, EdgeArg, NodeArg, PieceArg
+from kenning.mcp.graph_write_arguments import (
+    CommitArg,
+    Commits,
+    EdgeArg,
+    Edges,
+    Kind,
+    Knowledge,
+    Metadata,
+    NodeArg,
+    Nodes,
+    ObservedAt,
+    PieceArg,
+    Pieces,
+    Priority,
+    Repository,
+    SourceUrn,
+)
 from kenning.mcp.tool_spec import ToolSpec
-
-SourceUrn = Annotated[
-    str, Field(description="The source, e.g. 'design:checkout'; writing it again replaces it.")
-]
-ObservedAt = Annotated[
-    str | None,
-    Field(description="When the source says its pieces were true (ISO 8601); default: now."),
-]
 
 
 def graph_answer(result: GraphOutcome) -> dict[str, Any]:
@@ -60,65 +66,55 @@ def graph_answer(result: GraphOutcome) -> dict[str, Any]:
 async def ingest_graph_tool(
     ctx: ToolContext,
     source_urn: SourceUrn,
-    pieces: Annotated[list[PieceArg] | None, Field(description="The texts.")] = None,
-    nodes: Annotated[list[NodeArg] | None, Field(description="The vertices.")] = None,
-    edges: Annotated[list[EdgeArg] | None, Field(description="The edges.")] = None,
-    metadata: Annotated[
-        dict[str, Any] | None,
-        Field(description="Entity id -> {'type': ..., 'properties': {...}}, each a node."),
-    ] = None,
-    kind: Annotated[str, Field(description="What the source is.")] = "graph",
-    priority: Annotated[int, Field(description="0 (highest) to 9 for its embeddings.")] = 3,
+    pieces: Pieces = None,
+    nodes: Nodes = None,
+    edges: Edges = None,
+    metadata: Metadata = None,
+    kind: Kind = "graph",
+    priority: Priority = 3,
     observed_at: ObservedAt = None,
     scope: NarrowScope = None,
 ) -> dict[str, Any]:
     """Store pre-structured pieces, nodes and edges; reject bad items one by one."""
     who = caller(ctx)
-    request = GraphRequest(
-        source_urn=source_urn,
-        scope=await stored_write_scope(who, scope),
-        kind=kind,
-        pieces=tuple(
-            GraphPiece(
-                p.ref, p.content, p.knowledge_type, p.info_type, tuple(p.tags), p.embedding_text
-            )
-            for p in pieces or ()
-        ),
-        nodes=tuple(NodeRecord(n.key, n.type or "", n.properties) for n in nodes or ()),
-        edges=tuple(
-            EdgeRecord(e.from_key, e.edge_type, e.to_key, tuple(e.evidence)) for e in edges or ()
-        ),
-        metadata=metadata or {},
-        priority=priority,
-        observed_at=time_argument(observed_at, "observed_at"),
+    items = _pieces(pieces or []), _nodes(nodes or []), _edges(edges or [])
+    at = time_argument(observed_at, "observed_at")
+    asked = use_case.GraphWrite(
+        source_urn, to_scope(scope), kind, *items, metadata or {}, priority=priority, observed_at=at
     )
-    runtime = who.runtime
-    done = await ingest_checked_graph(request, runtime.ingest_deps(), runtime.queue.connections)
+    done = await use_case.write_graph(who.scoped, asked, who.runtime.graph_write_ports())
     return graph_answer(done)
+
+
+def _pieces(pieces: list[PieceArg]) -> tuple[GraphPiece, ...]:
+    return tuple(
+        GraphPiece(p.ref, p.content, p.knowledge_type, p.info_type, tuple(p.tags), p.embedding_text)
+        for p in pieces
+    )
+
+
+def _nodes(nodes: list[NodeArg]) -> tuple[NodeRecord, ...]:
+    return tuple(NodeRecord(n.key, n.type or "", n.properties) for n in nodes)
+
+
+def _edges(edges: list[EdgeArg]) -> tuple[EdgeRecord, ...]:
+    return tuple(EdgeRecord(e.from_key, e.edge_type, e.to_key, tuple(e.evidence)) for e in edges)
 
 
 @domain_errors
 async def load_knowledge_tool(
     ctx: ToolContext,
     source_urn: SourceUrn,
-    knowledge: Annotated[
-        dict[str, Any],
-        Field(
-            description="The whole knowledge file: metadata, pieces and graph (README); "
-            "errors name it json, as GraphQL does."
-        ),
-    ],
-    priority: Annotated[int, Field(description="0 (highest) to 9 for its embeddings.")] = 3,
+    knowledge: Knowledge,
+    priority: Priority = 3,
     observed_at: ObservedAt = None,
     scope: NarrowScope = None,
 ) -> dict[str, Any]:
     """Load a knowledge file as one source; bad items are rejected one by one."""
     who = caller(ctx)
-    writer = await stored_write_scope(who, scope)
     when = time_argument(observed_at, "observed_at")
-    loaded = await load_knowledge(
-        knowledge, source_urn, writer, who.runtime.ingest_deps(), priority, when, who.principal
-    )
+    asked = use_case.KnowledgeLoad(knowledge, source_urn, to_scope(scope), priority, when)
+    loaded = await use_case.load_knowledge_file(who.scoped, asked, who.runtime.graph_write_ports())
     return graph_answer(loaded)
 
 
@@ -146,28 +142,22 @@ def _commit(commit: CommitArg, index: int) -> GitCommit:
 
 @domain_errors
 async def ingest_git_commits_tool(
-    ctx: ToolContext,
-    repository: Annotated[str, Field(description="The repository, e.g. 'github:acme/shop'.")],
-    commits: Annotated[list[CommitArg], Field(description="The commits, oldest first.")],
-    scope: NarrowScope = None,
+    ctx: ToolContext, repository: Repository, commits: Commits, scope: NarrowScope = None
 ) -> dict[str, Any]:
     """Commits, branches and files as a graph; each commit's diff is its edges' evidence."""
     who = caller(ctx)
     read = tuple(_commit(commit, i) for i, commit in enumerate(commits))
-    writer = await stored_write_scope(who, scope)
-    runtime = who.runtime
-    results = await ingest_commits(
-        repository, read, writer, None, runtime.ingest_deps(), runtime.queue.connections
-    )
+    asked = use_case.CommitsWrite(repository, read, to_scope(scope))
+    done = await use_case.write_commits(who.scoped, asked, who.runtime.graph_write_ports())
     return {
         "commits": [
             {
-                "hash": commit.hash.lower(),
-                "status": plain(result.outcome.status),
-                "edges": len(result.outcome.edges),
-                "rejected": plain(result.rejected),
+                "hash": c.hash,
+                "status": plain(c.result.outcome.status),
+                "edges": len(c.result.outcome.edges),
+                "rejected": plain(c.result.rejected),
             }
-            for commit, result in zip(read, results, strict=True)
+            for c in done
         ]
     }
 

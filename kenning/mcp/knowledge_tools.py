@@ -1,73 +1,59 @@
 """The tool that writes a document into the knowledge base now (``ingest_document``).
 
-It calls the use case the GraphQL ``ingest`` resolver calls (``resolvers/ingestion/ingest.py``),
-with the same checks and settings.
+It calls the use case the GraphQL ``ingest`` resolver calls (``resolvers/ingestion/ingest.py``):
+``kenning.domain.sources.document_ingest.ingest_document``, with the same checks, secret
+policy and extraction choice.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import Field
-
-from kenning.domain.extraction.mode import ExtractionMode
-from kenning.domain.ingestion.ingest import ingest
-from kenning.domain.ingestion.request import IngestOutcome, IngestRequest, KnowledgeType
-from kenning.domain.ingestion.rules import check_identifiers, identifier_fields
+from kenning.domain.ingestion.request import IngestOutcome, KnowledgeType
 from kenning.domain.off_loop import off_loop
-from kenning.domain.priorities import INGEST_PRIORITY
-from kenning.domain.queue.requests import chosen_extraction, request_extraction
+from kenning.domain.sources.document_ingest import (
+    DocumentIngest,
+    IngestedDocument,
+    ingest_document,
+)
 from kenning.mcp.calls import (
     NarrowScope,
+    ScopeArg,
     ToolContext,
     caller,
     domain_errors,
     plain,
-    stored_write_scope,
     time_argument,
+    to_scope,
+)
+from kenning.mcp.ingest_arguments import (
+    Content,
+    Extraction,
+    InfoType,
+    Kind,
+    MainNodeKey,
+    Metadata,
+    ObservedAt,
+    Relationships,
+    SourceUrn,
+    Supersedes,
+    Tags,
 )
 from kenning.mcp.tool_spec import ToolSpec
-
-Extraction = Annotated[
-    ExtractionMode | None,
-    Field(
-        description="LLM: the extraction model also reads the chunks for entities and "
-        "relations in the background (the answer's extractionJobId); default: the "
-        "server's setting for the kind, else NONE."
-    ),
-]
-ObservedAt = Annotated[
-    str | None,
-    Field(description="When the source says this was true (ISO 8601 with a time zone); "
-          "default: now. Of two assertions of a relation declared ONE, the later wins."),
-]  # fmt: skip
-Supersedes = Annotated[
-    list[str] | None,
-    Field(description="Source URNs this document replaces (e.g. the previous version of "
-          "a policy): their relationships it does not restate end."),
-]  # fmt: skip
 
 
 @domain_errors
 async def ingest_document_tool(
     ctx: ToolContext,
-    source_urn: Annotated[
-        str, Field(description="Where it comes from, e.g. 'doc:runbook-42'; re-ingesting replaces.")
-    ],
-    kind: Annotated[str, Field(description="What it is, e.g. 'note', 'runbook', 'ticket'.")],
-    content: Annotated[str, Field(description="The text (Markdown), relationships inline.")],
-    main_node_key: Annotated[
-        str | None, Field(description="The entity it describes, e.g. 'service:billing'.")
-    ] = None,
+    source_urn: SourceUrn,
+    kind: Kind,
+    content: Content,
+    main_node_key: MainNodeKey = None,
     knowledge_type: KnowledgeType | None = None,
-    info_type: Annotated[
-        str | None, Field(description="Routes it in get_context: instructions, skills, ...")
-    ] = None,
-    tags: Annotated[list[str] | None, Field(description="Labels to filter searches by.")] = None,
-    metadata: Annotated[dict[str, Any] | None, Field(description="A JSON object.")] = None,
-    relationships: Annotated[
-        list[str] | None, Field(description="Edges as 'from|relation|to'.")
-    ] = None,
+    info_type: InfoType = None,
+    tags: Tags = None,
+    metadata: Metadata = None,
+    relationships: Relationships = None,
     scope: NarrowScope = None,
     extraction: Extraction = None,
     observed_at: ObservedAt = None,
@@ -75,35 +61,36 @@ async def ingest_document_tool(
 ) -> dict[str, Any]:
     """Index one document now, at the agents' interactive priority, as ``ingest`` does."""
     who = caller(ctx)
-    request = IngestRequest(
-        source_urn=source_urn,
-        kind=kind,
-        content=content,
-        scope=await stored_write_scope(who, scope),
-        main_node_key=main_node_key,
-        knowledge_type=knowledge_type,
-        info_type=info_type,
-        tags=tuple(tags or ()),
+    # The arguments are named as DocumentIngest's fields (the context aside).
+    asked = _document(**{name: v for name, v in locals().items() if name not in ("ctx", "who")})
+    done = await ingest_document(who.scoped, asked, who.runtime.document_ports())
+    return await _answer(done)
+
+
+def _document(
+    scope: ScopeArg | None,
+    observed_at: str | None,
+    metadata: dict[str, Any] | None,
+    **given: Any,
+) -> DocumentIngest:
+    """The domain request for the tool's arguments: lists as tuples, the time parsed."""
+    lists = {name: tuple(given.pop(name) or ()) for name in ("tags", "relationships", "supersedes")}
+    return DocumentIngest(
+        **{**given, **lists},
+        scope=to_scope(scope),
         metadata=dict(metadata or {}),
-        relationships=tuple(relationships or ()),
-        priority=INGEST_PRIORITY,
         observed_at=time_argument(observed_at, "observed_at"),
-        supersedes=tuple(supersedes or ()),
     )
-    # Identifiers first: a credential in one must not reach a query.
-    check_identifiers(identifier_fields(request))
-    settings = who.runtime.settings
-    mode = chosen_extraction(extraction, kind, settings.extraction_by_kind)
-    outcome = await ingest(request, who.runtime.ingest_deps())
+
+
+async def _answer(done: IngestedDocument) -> dict[str, Any]:
+    """The stored document as JSON, with its extraction job when one was queued."""
+    outcome = done.outcome
     items = len(outcome.chunk_ids) + len(outcome.edges) + len(outcome.warnings)
     # A large document's answer holds thousands of items: built off the event loop.
     answer = await off_loop(items * 16, lambda: _ingested(outcome))
-    if mode is ExtractionMode.LLM:
-        queued = await request_extraction(
-            request.scope, source_urn, outcome.content_hash,
-            model=settings.model_extract, queue=who.runtime.queue.jobs,
-        )  # fmt: skip
-        answer["extractionJobId"] = queued.job_id
+    if done.extraction_job_id is not None:
+        answer["extractionJobId"] = done.extraction_job_id
     return answer
 
 

@@ -1,9 +1,11 @@
 """Tools over whole sources: ``purge_source`` removes one, ``ingest_repository`` queues the
 code structure of a git repository.
 
-Each calls the use case of its GraphQL mutation (``purgeSource``, ``ingestRepository``:
-``kenning.domain.ingestion.purge.purge_source``,
-``kenning.domain.sources.code.repository_request.queue_repository``) at the same scope.
+Each calls the use case of its GraphQL mutation (``purgeSource`` in
+``resolvers/ingestion/knowledge_admin.py``, ``ingestRepository`` in
+``resolvers/sources/code.py``: ``kenning.domain.ingestion.purge_request.purge_asked_source``,
+``kenning.domain.sources.code.repository_ingest.ingest_repository``), which settle the same
+scope.
 """
 
 from __future__ import annotations
@@ -12,18 +14,11 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from kenning.domain.access.scope import Scope
-from kenning.domain.ingestion.purge import purge_source
-from kenning.domain.sources.code.repository_request import RepositorySpec, queue_repository
-from kenning.mcp.calls import (
-    NarrowScope,
-    ToolContext,
-    caller,
-    domain_errors,
-    plain,
-    stored_write_scope,
-    write_scope,
-)
+from kenning.domain.ingestion.purge_request import purge_asked_source
+from kenning.domain.sources.code.repository_ingest import RepositoryAsk, ingest_repository
+from kenning.domain.sources.code.repository_request import RepositorySpec
+from kenning.mcp.calls import NarrowScope, ToolContext, caller, domain_errors, plain, to_scope
+from kenning.mcp.source_arguments import Branch, GitUrl, Name, Path, Priority
 from kenning.mcp.tool_spec import ToolSpec
 
 
@@ -35,10 +30,8 @@ async def purge_source_tool(
 ) -> dict[str, Any]:
     """Remove a source's chunks, its evidence, and what only it supported."""
     who = caller(ctx)
-    runtime = who.runtime
-    counts = await purge_source(
-        write_scope(who, scope), source_urn, runtime.store, runtime.queue.jobs
-    )
+    ports = who.runtime.purge_ports()
+    counts = await purge_asked_source(who.scoped, source_urn, to_scope(scope), ports)
     answer: dict[str, Any] = plain(counts)
     return answer
 
@@ -46,33 +39,18 @@ async def purge_source_tool(
 @domain_errors
 async def ingest_repository_tool(
     ctx: ToolContext,
-    git_url: Annotated[
-        str | None, Field(description="An http(s), ssh or file URL git can clone.")
-    ] = None,
-    path: Annotated[
-        str | None, Field(description="A local path under the server's repository roots.")
-    ] = None,
-    branch: Annotated[str | None, Field(description="Default: the current branch.")] = None,
-    name: Annotated[
-        str | None, Field(description="The name in keys (repo:<name>); default: the last part.")
-    ] = None,
-    priority: Annotated[int | None, Field(description="3..9 (bulk lane); default 5.")] = None,
+    git_url: GitUrl = None,
+    path: Path = None,
+    branch: Branch = None,
+    name: Name = None,
+    priority: Priority = None,
     scope: NarrowScope = None,
 ) -> dict[str, Any]:
     """Queue the ingest of a repository's branch at its current commit."""
     who = caller(ctx)
-
-    async def writer() -> Scope:
-        return await stored_write_scope(who, scope)
-
-    runtime = who.runtime
-    queued = await queue_repository(
-        RepositorySpec(path, git_url, branch, name),
-        priority,
-        writer,
-        locator=runtime.repositories,
-        queue=runtime.queue.jobs,
-    )
+    ids = (scope.client_id, scope.project_id, scope.group_id) if scope is not None else None
+    asked = RepositoryAsk(RepositorySpec(path, git_url, branch, name), priority, ids)
+    queued = await ingest_repository(who.scoped, asked, who.runtime.repository_queue_ports())
     return {"jobId": queued.job_id, "status": queued.status.value, "position": queued.position}
 
 

@@ -1,6 +1,7 @@
 """The tool that structures an expert's free text into knowledge: ``structure_knowledge``
 calls the use case ``structureKnowledge`` calls (``kenning/resolvers/extraction/
-structure.py``), with the same ports, model settings, secret policy and check-in.
+structure.py``): ``kenning.domain.extraction.structure.structure_asked``, with the same
+ports (``Runtime.structure_ports``), secret policy and check-in.
 """
 
 from __future__ import annotations
@@ -9,18 +10,14 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from kenning.domain.extraction.structure import (
-    StructureOutcome,
-    StructureRequest,
-    structure_knowledge,
-)
+from kenning.domain.extraction.structure import StructureAsk, StructureOutcome, structure_asked
 from kenning.mcp.calls import (
     NarrowScope,
     ToolContext,
     caller,
     domain_errors,
     plain,
-    stored_write_scope,
+    to_scope,
 )
 from kenning.mcp.tool_spec import ToolSpec
 
@@ -42,11 +39,8 @@ async def structure_knowledge_tool(
 ) -> dict[str, Any]:
     """Structure ``text`` into pieces and graph with the model, then load it (unless dry)."""
     who = caller(ctx)
-    request = StructureRequest(
-        text=text, scope=await stored_write_scope(who, scope), caller=who.principal.key_id,
-        hints=hints, dry_run=dry_run, source_urn=source_urn,
-    )  # fmt: skip
-    return _structured(await structure_knowledge(request, who.runtime.structure_ports()))
+    asked = StructureAsk(text, hints, dry_run, source_urn, to_scope(scope))
+    return _structured(await structure_asked(who.scoped, asked, who.runtime.structure_ports()))
 
 
 def _structured(outcome: StructureOutcome) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
+from kenning.domain.access.caller import CallerScope
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import KenningError, TooLargeError, ValidationError
 from kenning.domain.extraction.check_ins import (
@@ -175,6 +176,33 @@ async def structure_knowledge(request: StructureRequest, ports: StructurePorts) 
         raise
     stored = await ports.check_ins.add(record(CheckInStatus.LOADED, urn))
     return StructureOutcome(stored, knowledge, urn, loaded)
+
+
+@dataclass(frozen=True, slots=True)
+class StructureAsk:
+    """A ``structureKnowledge`` as a caller asks for it, at ``scope`` (None: the key's own)."""
+
+    text: str
+    hints: str | None = None
+    dry_run: bool = False
+    source_urn: str | None = None
+    scope: Scope | None = None
+
+
+async def structure_asked(
+    caller: CallerScope, asked: StructureAsk, ports: StructurePorts
+) -> StructureOutcome:
+    """``structure_knowledge`` at the caller's write scope, checked in under its key id:
+    GraphQL's ``structureKnowledge`` and MCP's ``structure_knowledge`` call it."""
+    request = StructureRequest(
+        text=asked.text,
+        scope=await caller.stored_writing(asked.scope),
+        caller=caller.principal.key_id,
+        hints=asked.hints,
+        dry_run=asked.dry_run,
+        source_urn=asked.source_urn,
+    )
+    return await structure_knowledge(request, ports)
 
 
 def redacted(value: Any) -> Any:

@@ -1,46 +1,23 @@
-"""Resolver of `structureKnowledge`, and the ports its use case runs with (MCP's
-``structure_knowledge`` tool builds them here too)."""
+"""Resolver of `structureKnowledge`: the input in, ``structure_asked``
+(``kenning.domain.extraction.structure``, as MCP's ``structure_knowledge`` calls it, with
+``Runtime.structure_ports``), the outcome out."""
 
 from __future__ import annotations
 
-import strawberry
 from strawberry.scalars import JSON
 
-from kenning.domain.extraction.structure import (
-    StructureOutcome,
-    StructureRequest,
-    structure_knowledge,
-)
-from kenning.domain.ingestion.ingest_graph import GraphOutcome
-from kenning.resolvers.access.scope import principal, stored_write_scope
+from kenning.domain.extraction.structure import StructureAsk, StructureOutcome, structure_asked
+from kenning.resolvers.access.scope import caller, to_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.resolvers.extraction.check_ins import to_check_in
 from kenning.resolvers.extraction.model_errors import model_error_members
-from kenning.resolvers.ingestion.ingest import to_warnings
+from kenning.resolvers.ingestion.ingest_graph import graph_success
 from kenning.schema.extraction.structure import (
     StructureKnowledgeInput,
     StructureKnowledgeResult,
     StructureKnowledgeSuccess,
 )
-from kenning.schema.ingestion.ingest import EdgeTriple, IngestedChunk
-from kenning.schema.ingestion.ingest_graph import IngestGraphSuccess, RejectedItem
-
-
-def _loaded(result: GraphOutcome) -> IngestGraphSuccess:
-    """As ``loadKnowledge`` answers the same load."""
-    outcome = result.outcome
-    return IngestGraphSuccess(
-        status=outcome.status, content_hash=outcome.content_hash,
-        chunks=[IngestedChunk(id=strawberry.ID(c), ordinal=i)
-                for i, c in enumerate(outcome.chunk_ids)],
-        nodes=list(outcome.nodes),
-        edges=[EdgeTriple(from_key=e.from_key, edge_type=e.edge_type, to_key=e.to_key)
-               for e in outcome.edges],
-        rejected=[RejectedItem(item=r.item, index=r.index, reason=r.reason)
-                  for r in result.rejected],
-        warnings=to_warnings(outcome.warnings),
-    )  # fmt: skip
 
 
 def to_success(outcome: StructureOutcome) -> StructureKnowledgeSuccess:
@@ -48,7 +25,7 @@ def to_success(outcome: StructureOutcome) -> StructureKnowledgeSuccess:
     return StructureKnowledgeSuccess(
         check_in=to_check_in(outcome.check_in), source_urn=outcome.source_urn,
         knowledge=JSON(dict(outcome.knowledge)),
-        loaded=_loaded(outcome.loaded) if outcome.loaded is not None else None,
+        loaded=graph_success(outcome.loaded) if outcome.loaded is not None else None,
     )  # fmt: skip
 
 
@@ -59,11 +36,8 @@ async def resolve_structure_knowledge(
 ) -> StructureKnowledgeResult:
     """Structure free text with the model, then load it (unless a dry run); a check-in
     records every call the model answered."""
-    caller = principal(info)
-    request = StructureRequest(
-        text=input.text, scope=await stored_write_scope(info, input.scope),
-        caller=caller.key_id, hints=input.hints, dry_run=input.dry_run,
-        source_urn=input.source_urn,
-    )  # fmt: skip
-    runtime = info.context.runtime
-    return to_success(await structure_knowledge(request, runtime.structure_ports()))
+    asked = StructureAsk(
+        input.text, input.hints, input.dry_run, input.source_urn, to_scope(input.scope)
+    )
+    ports = info.context.runtime.structure_ports()
+    return to_success(await structure_asked(caller(info), asked, ports))

@@ -1,8 +1,9 @@
-"""Resolver of the `ingest` mutation."""
+"""Resolver of the `ingest` mutation: the input in, ``ingest_document``
+(``kenning.domain.sources.document_ingest``, as MCP's ``ingest_document`` calls it), the
+result out; a refused or failed ingest is logged here without its content."""
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -10,22 +11,15 @@ from contextlib import contextmanager
 import strawberry
 
 from kenning.domain.errors import ScopeError, ValidationError
-from kenning.domain.extraction.mode import ExtractionMode
 from kenning.domain.ingestion.extraction_warnings import ExtractionWarning
-from kenning.domain.ingestion.ingest import ingest
 from kenning.domain.ingestion.request import IngestOutcome, IngestRequest
-from kenning.domain.ingestion.rules import (
-    check_identifiers,
-    check_write_connection,
-    identifier_fields,
-)
 from kenning.domain.ingestion.secrets.findings import SensitiveContentError
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.domain.ingestion.source_connections import ConnectionRevokedError
 from kenning.domain.off_loop import off_loop
 from kenning.domain.priorities import INGEST_PRIORITY
-from kenning.domain.queue.requests import chosen_extraction, request_extraction
-from kenning.resolvers.access.scope import stored_write_scope
+from kenning.domain.sources.document_ingest import DocumentIngest, ingest_document
+from kenning.resolvers.access.scope import caller, stored_write_scope, to_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.schema.ingestion.ingest import (
@@ -40,21 +34,19 @@ from kenning.schema.ingestion.ingest import (
 logger = logging.getLogger("kenning.ingestion")
 
 
-async def to_request(info: Info, data: IngestInput, default_priority: int) -> IngestRequest:
-    """The domain request for a GraphQL input (scope decided by ``stored_write_scope``)."""
-    metadata: object = data.metadata if data.metadata is not None else {}
-    if not isinstance(metadata, Mapping):
-        raise ValidationError("metadata must be a JSON object", field="metadata")
-    return IngestRequest(
+def to_document(data: IngestInput, default_priority: int) -> DocumentIngest:
+    """The domain request for a GraphQL input (its scope still the caller's to settle)."""
+    policy = data.secret_policy
+    return DocumentIngest(
         source_urn=data.source_urn,
         kind=data.kind,
         content=data.content,
-        scope=await stored_write_scope(info, data.scope),
+        scope=to_scope(data.scope),
         main_node_key=data.main_node_key,
         knowledge_type=data.knowledge_type,
         info_type=data.info_type,
         tags=tuple(data.tags),
-        metadata=dict(metadata),
+        metadata=_metadata(data.metadata),
         source_kind=data.source_kind,
         connection_id=data.connection_id,
         external_id=data.external_id,
@@ -63,7 +55,16 @@ async def to_request(info: Info, data: IngestInput, default_priority: int) -> In
         priority=default_priority if data.priority is None else data.priority,
         observed_at=data.observed_at,
         supersedes=tuple(data.supersedes or ()),
+        extraction=data.extraction,
+        secret_policy=SecretPolicy(policy.value) if policy is not None else None,
     )
+
+
+async def to_request(info: Info, data: IngestInput, default_priority: int) -> IngestRequest:
+    """The write path's request for a GraphQL input, at the scope ``stored_write_scope``
+    settles (``ingestAsync`` queues it)."""
+    asked = to_document(data, default_priority)
+    return asked.at(await stored_write_scope(info, data.scope))
 
 
 def to_success(outcome: IngestOutcome) -> IngestSuccess:
@@ -96,32 +97,16 @@ def to_warnings(warnings: Sequence[ExtractionWarning]) -> list[IngestWarning]:
 @error_members
 async def resolve_ingest(info: Info, input: IngestInput) -> IngestResult:
     """Index one document now; expected failures come back as union members."""
-    runtime = info.context.runtime
-    deps = runtime.ingest_deps()
-    if input.secret_policy is not None:
-        deps = dataclasses.replace(deps, secret_policy=SecretPolicy(input.secret_policy.value))
+    ports = info.context.runtime.document_ports()
     with _logged_failure(input):
-        request = await to_request(info, input, INGEST_PRIORITY)
-        # Identifiers first: a credential in connectionId must not reach a query.
-        check_identifiers(identifier_fields(request))
-        await check_write_connection(
-            request.scope, request.connection_id, request.source_kind, runtime.queue.connections
-        )
-        mode = chosen_extraction(
-            input.extraction, request.kind, runtime.settings.extraction_by_kind
-        )
-        outcome = await ingest(request, deps)
+        asked = to_document(input, INGEST_PRIORITY)
+        done = await ingest_document(caller(info), asked, ports)
+    outcome = done.outcome
     # A 2 MB document's result holds thousands of chunks, edges and warnings.
     items = len(outcome.chunk_ids) + len(outcome.edges) + len(outcome.warnings)
     success = await off_loop(items * 16, lambda: to_success(outcome))
-    if mode is ExtractionMode.LLM:
-        # The chunks and written references are stored; the model's graph follows in the
-        # background lane (the same job again when the content is unchanged).
-        queued = await request_extraction(
-            request.scope, request.source_urn, outcome.content_hash,
-            model=runtime.settings.model_extract, queue=runtime.queue.jobs,
-        )  # fmt: skip
-        success.extraction_job_id = strawberry.ID(queued.job_id)
+    if done.extraction_job_id is not None:
+        success.extraction_job_id = strawberry.ID(done.extraction_job_id)
     return success
 
 
@@ -143,6 +128,13 @@ def _logged_failure(data: IngestInput) -> Iterator[None]:
     except Exception as error:
         logger.warning("ingestion.failed", extra={"error": type(error).__name__, **_sizes(data)})
         raise
+
+
+def _metadata(value: object) -> dict[str, object]:
+    metadata = value if value is not None else {}
+    if not isinstance(metadata, Mapping):
+        raise ValidationError("metadata must be a JSON object", field="metadata")
+    return dict(metadata)
 
 
 def _sizes(data: IngestInput) -> dict[str, int]:

@@ -1,32 +1,35 @@
-"""Resolvers of `ingestGraph`, `loadKnowledge` and `ingestGitCommits`."""
+"""Resolvers of `ingestGraph`, `loadKnowledge` and `ingestGitCommits`: the input in, the use
+case of ``kenning.domain.ingestion.checked_graph`` (as the MCP tools call it), the result out."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime
-from typing import Annotated
 
 import strawberry
-from strawberry.scalars import JSON
 
 from kenning.domain.errors import ValidationError
-from kenning.domain.ingestion.checked_graph import ingest_checked_graph, ingest_commits
-from kenning.domain.ingestion.git_commits import FileChange, GitCommit
-from kenning.domain.ingestion.ingest_graph import (
-    GraphOutcome,
-    GraphPiece,
-    GraphRequest,
+from kenning.domain.ingestion.checked_graph import (
+    CommitsWrite,
+    GraphWrite,
+    KnowledgeLoad,
+    load_knowledge_file,
+    write_commits,
+    write_graph,
 )
-from kenning.domain.ingestion.knowledge_file import load_knowledge
+from kenning.domain.ingestion.git_commits import FileChange, GitCommit
+from kenning.domain.ingestion.graph_items import GraphPiece
+from kenning.domain.ingestion.ingest_graph import GraphOutcome
 from kenning.domain.ingestion.request import EdgeRecord, NodeRecord
-from kenning.resolvers.access.scope import principal, stored_write_scope
+from kenning.resolvers.access.scope import caller, to_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.resolvers.ingestion.ingest import to_warnings
 from kenning.schema.access.scope import ScopeInput
+from kenning.schema.ingestion.arguments import KnowledgeJson, LoadedAt, LoadedUrn
 from kenning.schema.ingestion.ingest import EdgeTriple, IngestedChunk
 from kenning.schema.ingestion.ingest_graph import (
     CommitIngested,
+    GitCommitInput,
     IngestGitCommitsInput,
     IngestGitCommitsResult,
     IngestGitCommitsSuccess,
@@ -53,10 +56,10 @@ def _metadata(value: object) -> Mapping[str, object]:
     return value
 
 
-async def _request(info: Info, data: IngestGraphInput) -> GraphRequest:
-    return GraphRequest(
+def _graph_write(data: IngestGraphInput) -> GraphWrite:
+    return GraphWrite(
         source_urn=data.source_urn,
-        scope=await stored_write_scope(info, data.scope),
+        scope=to_scope(data.scope),
         kind=data.kind,
         pieces=tuple(
             GraphPiece(
@@ -86,58 +89,49 @@ def _rejected(result: GraphOutcome) -> list[RejectedItem]:
 @error_members
 async def resolve_ingest_graph(info: Info, input: IngestGraphInput) -> IngestGraphResult:
     """Store pre-structured pieces, nodes and edges; reject bad items one by one."""
-    runtime = info.context.runtime
-    request = await _request(info, input)
-    result = await ingest_checked_graph(request, runtime.ingest_deps(), runtime.queue.connections)
-    return _success(result)
+    ports = info.context.runtime.graph_write_ports()
+    return graph_success(await write_graph(caller(info), _graph_write(input), ports))
 
 
 @error_members
 async def resolve_load_knowledge(
     info: Info,
-    json: Annotated[
-        JSON,
-        strawberry.argument(
-            description="The whole knowledge file: metadata, pieces, graph and relations (see "
-            "the README)."
-        ),
-    ],
-    source_urn: Annotated[
-        str, strawberry.argument(description="Loading the same URN again replaces it.")
-    ],
+    json: KnowledgeJson,
+    source_urn: LoadedUrn,
     scope: ScopeInput | None = None,
     priority: int = 3,
-    observed_at: Annotated[
-        datetime | None,
-        strawberry.argument(
-            description="When the file's pieces were true, for every one of them (the file "
-            "format has no field for it): as ingestGraph's observedAt."
-        ),
-    ] = None,
+    observed_at: LoadedAt = None,
 ) -> IngestGraphResult:
     """Load a knowledge file through ingestGraph; bad items are rejected one by one, and
     its relation declarations are the caller's (as defineRelation)."""
-    writer = await stored_write_scope(info, scope)
-    deps = info.context.runtime.ingest_deps()
-    loaded = await load_knowledge(
-        json, source_urn, writer, deps, priority, observed_at, principal(info)
-    )
-    return _success(loaded)
+    asked = KnowledgeLoad(json, source_urn, to_scope(scope), priority, observed_at)
+    ports = info.context.runtime.graph_write_ports()
+    return graph_success(await load_knowledge_file(caller(info), asked, ports))
 
 
-def _success(result: GraphOutcome) -> IngestGraphSuccess:
+def graph_success(result: GraphOutcome) -> IngestGraphSuccess:
+    """The GraphQL form of a structured write (``loadKnowledge`` and ``structureKnowledge``
+    answer a load with it too)."""
     outcome = result.outcome
     return IngestGraphSuccess(
         status=outcome.status,
         content_hash=outcome.content_hash,
-        chunks=[IngestedChunk(id=strawberry.ID(c), ordinal=i)
-                for i, c in enumerate(outcome.chunk_ids)],
+        chunks=[
+            IngestedChunk(id=strawberry.ID(c), ordinal=i) for i, c in enumerate(outcome.chunk_ids)
+        ],
         nodes=list(outcome.nodes),
-        edges=[EdgeTriple(from_key=e.from_key, edge_type=e.edge_type, to_key=e.to_key)
-               for e in outcome.edges],
+        edges=[
+            EdgeTriple(from_key=e.from_key, edge_type=e.edge_type, to_key=e.to_key)
+            for e in outcome.edges
+        ],
         rejected=_rejected(result),
         warnings=to_warnings(outcome.warnings),
-    )  # fmt: skip
+    )
+
+
+def _commit(c: GitCommitInput) -> GitCommit:
+    files = tuple(FileChange(f.path, f.change_type, f.old_path) for f in c.files)
+    return GitCommit(c.hash, c.message, c.author, c.date, c.branch, tuple(c.parents), files, c.diff)
 
 
 @error_members
@@ -145,29 +139,18 @@ async def resolve_ingest_git_commits(
     info: Info, input: IngestGitCommitsInput
 ) -> IngestGitCommitsResult:
     """Commits, branches and files as a graph; each commit's diff is its edges' evidence."""
-    commits = tuple(
-        GitCommit(c.hash, c.message, c.author, c.date, c.branch, tuple(c.parents),
-                  tuple(FileChange(f.path, f.change_type, f.old_path) for f in c.files),
-                  c.diff)
-        for c in input.commits
-    )  # fmt: skip
-    scope = await stored_write_scope(info, input.scope)
-    runtime = info.context.runtime
-    results = await ingest_commits(
-        input.repository,
-        commits,
-        scope,
-        input.connection_id,
-        runtime.ingest_deps(),
-        runtime.queue.connections,
+    commits = tuple(_commit(c) for c in input.commits)
+    asked = CommitsWrite(input.repository, commits, to_scope(input.scope), input.connection_id)
+    ports = info.context.runtime.graph_write_ports()
+    done = await write_commits(caller(info), asked, ports)
+    return IngestGitCommitsSuccess(
+        commits=[
+            CommitIngested(
+                hash=c.hash,
+                status=c.result.outcome.status,
+                edges=len(c.result.outcome.edges),
+                rejected=_rejected(c.result),
+            )
+            for c in done
+        ]
     )
-    done = [
-        CommitIngested(
-            hash=commit.hash.lower(),
-            status=result.outcome.status,
-            edges=len(result.outcome.edges),
-            rejected=_rejected(result),
-        )
-        for commit, result in zip(commits, results, strict=True)
-    ]
-    return IngestGitCommitsSuccess(commits=done)

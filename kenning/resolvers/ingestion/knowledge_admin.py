@@ -1,11 +1,13 @@
-"""Resolvers of alias registration, alias listing and purging."""
+"""Resolvers of alias registration, alias listing and purging (``purgeSource`` and
+``purgeConnection`` through ``kenning.domain.ingestion.purge_request``, as MCP's
+``purge_source`` calls it)."""
 
 from __future__ import annotations
 
 from kenning.domain.errors import ValidationError
 from kenning.domain.ingestion.aliases import Alias, register_alias
-from kenning.domain.ingestion.purge import purge_connection, purge_source
-from kenning.resolvers.access.scope import manage_client, read_scope, write_scope
+from kenning.domain.ingestion.purge_request import purge_asked_connection, purge_asked_source
+from kenning.resolvers.access.scope import caller, manage_client, read_scope, to_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.schema.access.scope import ScopeInput
@@ -58,10 +60,8 @@ async def resolve_purge_source(
     info: Info, source_urn: str, scope: ScopeInput | None = None
 ) -> PurgeResult:
     """Remove one source and everything only it supported."""
-    runtime = info.context.runtime
-    counts = await purge_source(
-        write_scope(info, scope), source_urn, runtime.store, runtime.queue.jobs
-    )
+    ports = info.context.runtime.purge_ports()
+    counts = await purge_asked_source(caller(info), source_urn, to_scope(scope), ports)
     return PurgeSuccess.from_counts(counts)
 
 
@@ -70,8 +70,6 @@ async def resolve_purge_connection(
     info: Info, connection_id: str, scope: ScopeInput | None = None
 ) -> PurgeResult:
     """Remove every source of one connection and everything only they supported."""
-    runtime = info.context.runtime
-    counts = await purge_connection(
-        write_scope(info, scope), connection_id, runtime.store, runtime.queue.jobs
-    )
+    ports = info.context.runtime.purge_ports()
+    counts = await purge_asked_connection(caller(info), connection_id, to_scope(scope), ports)
     return PurgeSuccess.from_counts(counts)

@@ -48,13 +48,48 @@ def content_disposition(filename: str) -> str:
 async def _caller(runtime: Runtime, request: Request) -> Principal | None:
     key = bearer_key(request.headers.get("authorization"))
     if key is None:
-        return ANONYMOUS if runtime.settings.allow_anonymous else None
+        return ANONYMOUS if runtime.anonymous_allowed else None
     return await runtime.api_keys.authenticate(key)
 
 
 async def _stream(files: FileStore, file: StoredFile) -> AsyncIterator[bytes]:
     async for piece in files.read(file):
         yield piece
+
+
+async def _looked_up(runtime: Runtime, request: Request) -> Response | StoredFile | None:
+    """The stored file the request names as its caller may read it (None: none such), or
+    the refusal of a request without a key or with text no file id can be."""
+    caller = await _caller(runtime, request)
+    if caller is None:
+        return _error(
+            401,
+            "send Authorization: Bearer <API key>",
+            "UNAUTHENTICATED",
+            **{"WWW-Authenticate": REALM},
+        )
+    file_id = request.path_params["file_id"]
+    # Checked before the lookup: a NUL cannot reach PostgreSQL, and text no id can have is
+    # the client's mistake to be told, not a file to look for.
+    if not is_file_id(file_id):
+        return _error(400, f"not a file id: {FILE_ID_FORM}", "BAD_REQUEST", "INVALID")
+    return await runtime.file_work.files.get(file_id, caller.scope)
+
+
+def _sent(files: FileStore, found: StoredFile | None) -> Response:
+    """The original as an attachment; 404 for none, 410 for one that was not kept."""
+    if found is None:
+        return _error(404, "no such file", "NOT_FOUND")
+    if found.not_kept is not None:
+        return _error(410, NOT_KEPT_MESSAGES[found.not_kept], "GONE", found.not_kept.value)
+    logger.info("files.download", extra={"file_id": found.id, "size": found.size})
+    headers = {
+        "Content-Disposition": content_disposition(found.filename),
+        "Content-Length": str(found.size),
+        "X-Content-Type-Options": "nosniff",
+        "Cache-Control": "private, no-store",
+    }
+    return StreamingResponse(_stream(files, found), media_type=found.media_type, headers=headers)
 
 
 def file_routes(
@@ -67,36 +102,15 @@ def file_routes(
         if runtime is None:
             return _error(503, "the server is starting", "UNAVAILABLE", **{"Retry-After": "5"})
         try:
-            caller = await _caller(runtime, request)
-            if caller is None:
-                return _error(401, "send Authorization: Bearer <API key>", "UNAUTHENTICATED",
-                              **{"WWW-Authenticate": REALM})  # fmt: skip
-            file_id = request.path_params["file_id"]
-            # Checked before the lookup: a NUL cannot reach PostgreSQL, and text no id
-            # can have is the client's mistake to be told, not a file to look for.
-            if not is_file_id(file_id):
-                return _error(400, f"not a file id: {FILE_ID_FORM}", "BAD_REQUEST", "INVALID")
-            files = runtime.file_work.files
-            found = await files.get(file_id, caller.scope)
+            found = await _looked_up(runtime, request)
         except Exception as error:
             part = unavailable(error)
             if part is None:
                 raise
-            return _error(503, f"{part} is unavailable; try again shortly", "UNAVAILABLE",
-                          **{"Retry-After": "5"})  # fmt: skip
-        if found is None:
-            return _error(404, "no such file", "NOT_FOUND")
-        if found.not_kept is not None:
-            return _error(410, NOT_KEPT_MESSAGES[found.not_kept], "GONE", found.not_kept.value)
-        logger.info("files.download", extra={"file_id": found.id, "size": found.size})
-        headers = {
-            "Content-Disposition": content_disposition(found.filename),
-            "Content-Length": str(found.size),
-            "X-Content-Type-Options": "nosniff",
-            "Cache-Control": "private, no-store",
-        }
-        return StreamingResponse(
-            _stream(files, found), media_type=found.media_type, headers=headers
-        )
+            message = f"{part} is unavailable; try again shortly"
+            return _error(503, message, "UNAVAILABLE", **{"Retry-After": "5"})
+        if isinstance(found, Response):
+            return found
+        return _sent(runtime.file_work.files, found)
 
     return [Route("/files/{file_id}", download, methods=["GET"])]

@@ -2,10 +2,12 @@
 
 The upload is read up to ``KENNING_MAX_FILE_BYTES`` and no further; its size and type (from
 the content) are checked at once, then the original is kept and a "file" job queued
-(``kenning.domain.sources.files.file_job``)."""
+(``kenning.domain.sources.files.file_upload.ingest_file``, as MCP's ``ingest_file`` calls
+it)."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import strawberry
@@ -15,10 +17,11 @@ from kenning.domain.errors import ValidationError
 from kenning.domain.off_loop import off_loop
 from kenning.domain.priorities import FILE_PRIORITY
 from kenning.domain.sources.files.errors import FileTooLargeError
-from kenning.domain.sources.files.file_job import FileOptions, QueuedFile, request_file
+from kenning.domain.sources.files.file_job import FileOptions, QueuedFile
+from kenning.domain.sources.files.file_upload import FileUpload, ingest_file
 from kenning.domain.sources.files.stored import NOT_KEPT_MESSAGES
 from kenning.domain.sources.files.stored import StoredFile as DomainStoredFile
-from kenning.resolvers.access.scope import read_scope, stored_write_scope
+from kenning.resolvers.access.scope import caller, read_scope, to_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.resolvers.queue.jobs import to_handle
@@ -92,14 +95,10 @@ async def resolve_ingest_file(
     info: Info, file: Upload, input: IngestFileInput | None = None
 ) -> IngestFileResult:
     """Check a file at once, keep it and queue its ingestion."""
-    runtime = info.context.runtime
-    work = runtime.file_work
-    scope = await stored_write_scope(info, input.scope if input is not None else None)
-    data = await read_upload(file, work.limits.max_bytes)
-    queued = await request_file(
-        data, getattr(file, "filename", None), file_options(input), scope,
-        limits=work.limits, detect=work.detect, files=work.files, queue=runtime.queue.jobs,
-    )  # fmt: skip
+    scope = to_scope(input.scope) if input is not None else None
+    asked = FileUpload(getattr(file, "filename", None), file_options(input), scope)
+    ports = info.context.runtime.file_ports()
+    queued = await ingest_file(caller(info), asked, partial(read_upload, file), ports)
     return to_file_success(queued)
 
 

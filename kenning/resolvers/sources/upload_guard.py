@@ -4,7 +4,7 @@
 a CORS preflight, so a hostile page could post a form to ``/graphql``. As Apollo Server
 does, a multipart request must carry a non-empty ``Apollo-Require-Preflight`` or
 ``X-Apollo-Operation-Name`` header, which no form can set and which makes a browser ask
-first (and the CORS settings answer). JSON requests are untouched: their content type
+first (and the CORS configuration answers). JSON requests are untouched: their content type
 already needs a preflight.
 """
 

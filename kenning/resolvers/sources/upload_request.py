@@ -152,10 +152,15 @@ def operations_with_files(form: Mapping[str, Any]) -> Any:
             raise _refused(f"part '{part}' of the map is not a file (a file part has a filename)")
         for path in paths:
             _place(operations, path, part, file)
+    _refuse_unmapped(form, files_map)
+    return operations
+
+
+def _refuse_unmapped(form: Mapping[str, Any], files_map: Mapping[str, object]) -> None:
+    """A 400 for a part that is neither operations, map, nor a file the map places."""
     for name, value in form.items():
         if name in ("operations", "map") or name in files_map:
             continue
         if isinstance(value, UploadFile):
             raise _refused(f"file part '{name}' is not named in the map")
         raise _refused(f"text part '{name}' is neither operations nor map")
-    return operations

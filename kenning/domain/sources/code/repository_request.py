@@ -7,18 +7,18 @@ can make the server read an arbitrary directory of its machine. A ``gitUrl`` mus
 ``http``, ``https``, ``ssh`` or ``file`` URL (a ``file`` URL's path under a root too); git's
 other transports (``ext::``, which runs a command) are refused. The job's idempotency key is
 the repository, branch, commit and scope, so asking twice for the same commit is one job.
+The faces ask through ``repository_ingest.ingest_repository``.
 
 Example::
 
-    spec = RepositorySpec(path="/srv/repos/shop", git_url=None, branch=None)
-    result = await request_repository(spec, scope, 5, locator=locator, queue=queue)
+    spec = check_spec(RepositorySpec(path="/srv/repos/shop", git_url=None, branch=None))
+    result = await request_repository(locator.locate(spec), scope, 5, queue=queue)
 """
 
 from __future__ import annotations
 
-import asyncio
 import re
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any, Final, Protocol
@@ -26,7 +26,6 @@ from urllib.parse import unquote, urlsplit
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ValidationError
-from kenning.domain.priorities import REPOSITORY_PRIORITY
 from kenning.domain.queue.jobs import EnqueueResult, IngestionIdentity, Lane, lane_bounds
 from kenning.domain.queue.payload import task_payload
 from kenning.domain.queue.ports import JobQueue, NewJob
@@ -193,20 +192,3 @@ async def request_repository(
             payload=job.payload(),
         )
     )
-
-
-async def queue_repository(
-    spec: RepositorySpec,
-    priority: int | None,
-    writer: Callable[[], Awaitable[Scope]],
-    *,
-    locator: RepositoryLocator,
-    queue: JobQueue,
-) -> EnqueueResult:
-    """Check the spec and the priority, settle the writer's scope, find the repository's
-    commit (git runs in a thread) and queue its job: ``ingestRepository`` on every face."""
-    checked = check_spec(spec)
-    chosen = check_priority(REPOSITORY_PRIORITY if priority is None else priority)
-    scope = await writer()
-    job = await asyncio.to_thread(locator.locate, checked)
-    return await request_repository(job, scope, chosen, queue=queue)

@@ -7,8 +7,9 @@ changed pages to a ``PageSink``; ``page_graph`` turns a page into the ``GraphReq
 URL normalisation and the site rule are in ``urls``; the errors in ``errors``. The safe
 HTTP fetcher behind the port is ``kenning.storage.sources.crawl.SafeFetcher``.
 
-As a queued job: ``crawl_job.request_crawl`` enqueues a checked spec (bulk lane, one job per
-spec and scope in flight) and ``crawl_run.crawl_runner`` is the "crawl" task's runner, its
+As a queued job: ``crawl_request.queue_crawl`` (what every face calls) checks a caller's
+crawl and ``crawl_job.request_crawl`` enqueues it (bulk lane, one job per spec and scope in
+flight) and ``crawl_run.crawl_runner`` is the "crawl" task's runner, its
 live counts on a ``ProgressBoard`` (Redis: ``kenning.storage.sources.crawl.progress``).
 """
 

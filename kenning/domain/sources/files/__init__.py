@@ -7,7 +7,8 @@ formats, OCR and type detection live behind the ``FileParser`` port, in
 ``kenning.storage.sources.files``; vision models behind ``ImageDescriber``.
 
 Read first: ``extract.py`` (the entry point), ``extracted.py`` (what it returns),
-``errors.py`` (why a file is refused), ``chunks.py`` (chunks by structure).
+``errors.py`` (why a file is refused), ``chunks.py`` (chunks by structure). An upload
+enters through ``file_upload.ingest_file`` (every face) and ``file_job.request_file``.
 """
 
 from kenning.domain.sources.files.chunks import FileChunk, chunk_file
