@@ -82,7 +82,7 @@ class KeyGate:
         header = request.headers.get("authorization")
         key = bearer_key(header)
         if key is None:
-            if runtime.settings.allow_anonymous:
+            if runtime.anonymous_allowed:
                 return Caller(runtime, ANONYMOUS)
             return _unauthorized("no API key: send Authorization: Bearer <API key>", REALM)
         try:
