@@ -30,14 +30,18 @@ from kenning.domain.memory.changes import ChangeLog
 from kenning.domain.memory.knowledge_versions import KnowledgeDeps, KnowledgeVersionStore
 from kenning.domain.memory.node_history import NodeHistoryStore
 from kenning.domain.memory.outcome_extraction import TASK_OUTCOME_TASK, task_outcome_preparer
+from kenning.domain.memory.owners import user_key_of
 from kenning.domain.memory.procedure_versions import ProcedureVersionStore
 from kenning.domain.memory.procedures import ProcedureStore
 from kenning.domain.memory.rules import RuleStore
 from kenning.domain.memory.session import SessionStore
 from kenning.domain.memory.session_deletes import SessionEntryDeleter
 from kenning.domain.memory.user_knowledge import UserKnowledgeReader
+from kenning.domain.memory.user_search import UserIndex
 from kenning.domain.models.ports import ModelClient
 from kenning.domain.queue.tasks import JobDeps, TaskRunner
+from kenning.domain.retrieval.search import ChunkIndex
+from kenning.domain.retrieval.search_service import SearchService
 from kenning.domain.sources.code.repository_request import REPOSITORY_TASK
 from kenning.domain.sources.code.runner import RepositoryPorts, repository_runner
 from kenning.domain.sources.crawl.crawl_job import CRAWL_TASK
@@ -297,3 +301,23 @@ class Runtime:
         return KnowledgeDeps(
             self.ingest_deps(), self.knowledge_versions, self.changes, self.queue.jobs
         )
+
+    # retrieval use cases
+    # The search service, built on first use (``search_service``).
+    _search: SearchService | None = field(default=None, init=False)
+
+    def search_service(self) -> SearchService:
+        """The one search service of this process, under the server's search settings."""
+        if self._search is None:
+            self._search = SearchService(
+                embedder=self.embedder,
+                index_for=self._user_index,
+                chunks=self.chunks,
+                fusion=self.settings.search_fusion_weights(),
+                max_limit=self.settings.search_max_limit,
+                observe=self.metrics.observe_search,
+            )
+        return self._search
+
+    def _user_index(self, user_key: str | None) -> ChunkIndex:
+        return UserIndex(self.chunk_index, user_key_of(user_key))
