@@ -20,6 +20,7 @@ from kenning.domain.extraction.structure import StructurePorts
 from kenning.domain.graph.chunk_view import ChunkReader
 from kenning.domain.graph.find import NodeFinder
 from kenning.domain.graph.model import GraphReader
+from kenning.domain.graph.reads import GraphPorts
 from kenning.domain.health import PartState
 from kenning.domain.ingestion.aliases import AliasRegistry
 from kenning.domain.ingestion.ingest import IngestDeps
@@ -40,6 +41,7 @@ from kenning.domain.memory.user_knowledge import UserKnowledgeReader
 from kenning.domain.memory.user_search import UserIndex
 from kenning.domain.models.ports import ModelClient
 from kenning.domain.queue.tasks import JobDeps, TaskRunner
+from kenning.domain.retrieval.evidence_request import EvidencePorts
 from kenning.domain.retrieval.search import ChunkIndex
 from kenning.domain.retrieval.search_service import SearchService
 from kenning.domain.sources.code.repository_request import REPOSITORY_TASK
@@ -321,3 +323,11 @@ class Runtime:
 
     def _user_index(self, user_key: str | None) -> ChunkIndex:
         return UserIndex(self.chunk_index, user_key_of(user_key))
+
+    def graph_ports(self) -> GraphPorts:
+        """What the graph reads (``path``, ``neighbors``, ``findNodes``) use."""
+        return GraphPorts(self.graph, self.finder, self.aliases)
+
+    def evidence_ports(self) -> EvidencePorts:
+        """What ``evidencePack`` reads."""
+        return EvidencePorts(self.embedder, self.chunk_index, self.graph)

@@ -10,22 +10,14 @@ that no longer holds.
 
 from __future__ import annotations
 
-import dataclasses
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from pydantic import Field
 
-from kenning.domain.graph.find import find_nodes, find_query
-from kenning.domain.graph.model import (
-    MAX_NODE_EDGES,
-    MAX_SUBGRAPH_LIMIT,
-    Direction,
-    check_depth,
-    check_range,
-    edge_type_filter,
-)
-from kenning.domain.graph.traverse import NeighborsQuery, neighbors
+from kenning.domain.graph.find import NodeMatch
+from kenning.domain.graph.model import MAX_NODE_EDGES, Direction, check_range
+from kenning.domain.graph.reads import FindAsk, NeighborsAsk, found_nodes, neighbors_of
 from kenning.domain.ingestion import relations
 from kenning.domain.ingestion.validity import as_of as read_time
 from kenning.domain.memory.node_history import update_node
@@ -40,6 +32,7 @@ from kenning.mcp.calls import (
     read_scope,
     stored_write_scope,
     time_argument,
+    to_scope,
 )
 from kenning.mcp.memory_arguments import Reason
 from kenning.mcp.tool_spec import ToolSpec
@@ -84,6 +77,18 @@ async def get_node_tool(
     return answer
 
 
+def _match(m: NodeMatch) -> dict[str, Any]:
+    return {
+        "key": m.node.key,
+        "type": m.node.type,
+        "label": m.label,
+        "score": m.score,
+        "exact": m.exact,
+        "matchedOn": m.matched_on.value,
+        "node": plain(m.node),
+    }
+
+
 @domain_errors
 async def find_nodes_tool(
     ctx: ToolContext,
@@ -96,17 +101,9 @@ async def find_nodes_tool(
 ) -> dict[str, Any]:
     """The visible nodes best matching ``query``, best first (as ``findNodes``)."""
     who = caller(ctx)
-    reader = read_scope(who, scope)
-    request = find_query(query, types, limit)
-    if request.exact_key is not None:
-        exact = await canonical_key(who, reader, request.exact_key, "query")
-        request = dataclasses.replace(request, exact_key=exact)
-    found = await find_nodes(who.runtime.finder, who.runtime.graph, reader, request)
-    return {"matches": [
-        {"key": m.node.key, "type": m.node.type, "label": m.label, "score": m.score,
-         "exact": m.exact, "matchedOn": m.matched_on.value, "node": plain(m.node)}
-        for m in found
-    ]}  # fmt: skip
+    ask = FindAsk(query, types, limit, to_scope(scope))
+    found = (await found_nodes(who.scoped, ask, who.runtime.graph_ports())).found
+    return {"matches": [_match(m) for m in found]}
 
 
 @domain_errors
@@ -125,13 +122,9 @@ async def get_neighbors_tool(
     """The subgraph within ``depth`` hops, of the edges valid now (or ``as_of``); empty when
     the node is not visible."""
     who = caller(ctx)
-    reader = read_scope(who, scope)
-    check_depth(depth)
-    check_range(limit, 1, MAX_SUBGRAPH_LIMIT, "limit")
-    types = edge_type_filter(edge_types)
-    start = await canonical_key(who, reader, key, "key")
-    graph = who.runtime.graph.at(read_time(time_argument(as_of, "as_of"), datetime.now(UTC)))
-    found = await neighbors(graph, reader, NeighborsQuery(start, depth, direction, types, limit))
+    when = time_argument(as_of, "as_of")
+    ask = NeighborsAsk(key, depth, direction, edge_types, limit, when, to_scope(scope))
+    found = (await neighbors_of(who.scoped, ask, who.runtime.graph_ports())).found
     return {"nodes": plain(found.nodes), "edges": plain(found.edges), "truncated": found.truncated}
 
 

@@ -9,16 +9,15 @@ Each calls the use case of its GraphQL query (``chunks``, ``evidencePack``, ``pa
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from pydantic import Field
 
 from kenning.domain.graph.chunk_view import visible_chunks
 from kenning.domain.graph.model import Direction
-from kenning.domain.graph.path_request import PathEnds, path_between
-from kenning.domain.ingestion.validity import as_of as read_time
-from kenning.domain.retrieval.evidence import evidence_pack
+from kenning.domain.graph.path_request import PathEnds
+from kenning.domain.graph.reads import PathAsk, find_path
+from kenning.domain.retrieval.evidence_request import EvidenceAsk, evidence_for
 from kenning.mcp.calls import (
     NarrowScope,
     ToolContext,
@@ -27,6 +26,7 @@ from kenning.mcp.calls import (
     plain,
     read_scope,
     time_argument,
+    to_scope,
 )
 from kenning.mcp.tool_spec import ToolSpec
 
@@ -53,17 +53,9 @@ async def evidence_pack_tool(
 ) -> dict[str, Any]:
     """Search hits plus the graph within ``hops`` of the entities they mention."""
     who = caller(ctx)
-    runtime = who.runtime
-    pack = await evidence_pack(
-        query,
-        hops=hops,
-        limit=limit,
-        reader=read_scope(who, scope),
-        embedder=runtime.embedder,
-        index=runtime.chunk_index,
-        graph=runtime.graph,
-    )
-    answer: dict[str, Any] = plain(pack)
+    ask = EvidenceAsk(query, hops, limit, to_scope(scope))
+    found = await evidence_for(who.scoped, ask, who.runtime.evidence_ports())
+    answer: dict[str, Any] = plain(found.pack)
     return answer
 
 
@@ -87,17 +79,10 @@ async def find_path_tool(
 ) -> dict[str, Any]:
     """One shortest path between two entities; ``path`` is null when there is none."""
     who = caller(ctx)
-    runtime = who.runtime
-    when = read_time(time_argument(as_of, "as_of"), datetime.now(UTC))
-    found = await path_between(
-        runtime.graph.at(when),
-        read_scope(who, scope),
-        PathEnds(from_key, to_key, "from_key", "to_key"),
-        runtime.aliases,
-        max_depth=max_depth,
-        direction=direction,
-        edge_types=edge_types,
-    )
+    ends = PathEnds(from_key, to_key, "from_key", "to_key")
+    when = time_argument(as_of, "as_of")
+    ask = PathAsk(ends, max_depth, edge_types, direction, when, to_scope(scope))
+    found = (await find_path(who.scoped, ask, who.runtime.graph_ports())).found
     if found is None:
         return {"path": None}
     return {"path": {"length": found.length, **plain(found)}}
