@@ -40,6 +40,7 @@ from kenning.domain.memory.session_deletes import SessionEntryDeleter
 from kenning.domain.memory.user_knowledge import UserKnowledgeReader
 from kenning.domain.memory.user_search import UserIndex
 from kenning.domain.models.ports import ModelClient
+from kenning.domain.queue.ingestion_request import QueuePorts
 from kenning.domain.queue.tasks import JobDeps, TaskRunner
 from kenning.domain.retrieval.evidence_request import EvidencePorts
 from kenning.domain.retrieval.search import ChunkIndex
@@ -331,3 +332,14 @@ class Runtime:
     def evidence_ports(self) -> EvidencePorts:
         """What ``evidencePack`` reads."""
         return EvidencePorts(self.embedder, self.chunk_index, self.graph)
+
+    def queue_ports(self) -> QueuePorts:
+        """What queueing a document uses, with the server's secret policy and extractions."""
+        s = self.settings
+        return QueuePorts(
+            self.queue.jobs,
+            self.queue.connections,
+            self.tombstones,
+            s.secret_policy,
+            s.extraction_by_kind,
+        )

@@ -9,23 +9,16 @@ import strawberry
 from kenning.domain.access.principal import Principal
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.domain.priorities import QUEUED_PRIORITY
-from kenning.domain.queue.jobs import (
-    EnqueueResult,
-    IngestionIdentity,
-    Job,
-    JobFilter,
-    JobOrder,
-)
+from kenning.domain.queue.ingestion_request import QueueAsk, queue_ingestion
+from kenning.domain.queue.jobs import EnqueueResult, Job, JobFilter, JobOrder
 from kenning.domain.queue.listing import MAX_PAGE, check_request_count, list_jobs
 from kenning.domain.queue.ports import JobQueue
 from kenning.domain.queue.requests import (
     MAX_BULK_CANCEL,
     cancel_job,
     cancel_jobs,
-    chosen_extraction,
     prioritize_job,
     reorder_job,
-    request_ingestion,
     retry_job,
 )
 from kenning.resolvers.access.scope import principal, read_scope, to_scope
@@ -91,25 +84,15 @@ async def resolve_request_ingestions(
 async def _request_one(
     info: Info, input: IngestInput, identity: gql.IngestionIdentityInput
 ) -> gql.RequestIngestionResult:
-    runtime = info.context.runtime
-    override = SecretPolicy(input.secret_policy.value) if input.secret_policy else None
-    request = await to_request(info, input, QUEUED_PRIORITY)
-    wanted = IngestionIdentity(
-        identity.source_kind, identity.source_id or input.source_urn, identity.content_version
+    ask = QueueAsk(
+        await to_request(info, input, QUEUED_PRIORITY),
+        identity.source_kind,
+        identity.content_version,
+        identity.source_id,
+        SecretPolicy(input.secret_policy.value) if input.secret_policy else None,
+        input.extraction,
     )
-    result = await request_ingestion(
-        request,
-        wanted,
-        policy=override or runtime.settings.secret_policy,
-        override=override,
-        queue=runtime.queue.jobs,
-        connections=runtime.queue.connections,
-        extraction=chosen_extraction(
-            input.extraction, request.kind, runtime.settings.extraction_by_kind
-        ),
-        tombstones=runtime.tombstones,
-    )
-    return to_handle(result)
+    return to_handle(await queue_ingestion(ask, info.context.runtime.queue_ports()))
 
 
 async def resolve_ingestion_status(info: Info, job_id: strawberry.ID) -> gql.IngestionJob | None:
