@@ -41,6 +41,7 @@ from kenning.domain.memory.user_knowledge import UserKnowledgeReader
 from kenning.domain.memory.user_search import UserIndex
 from kenning.domain.models.ports import ModelClient
 from kenning.domain.queue.ingestion_request import QueuePorts
+from kenning.domain.queue.job_reads import JobPorts
 from kenning.domain.queue.tasks import JobDeps, TaskRunner
 from kenning.domain.retrieval.evidence_request import EvidencePorts
 from kenning.domain.retrieval.search import ChunkIndex
@@ -343,3 +344,9 @@ class Runtime:
             s.secret_policy,
             s.extraction_by_kind,
         )
+
+    def job_ports(self) -> JobPorts:
+        """What the job reads and subscriptions use."""
+        q = self.queue
+        refresh = self.settings.queue_status_refresh_seconds
+        return JobPorts(q.jobs, q.hub, q.positions, q.feeds, refresh)

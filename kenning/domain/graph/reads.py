@@ -70,7 +70,8 @@ class PathAsk:
 
 @dataclass(frozen=True, slots=True)
 class NeighborsAsk:
-    """``neighbors``: the start key as typed and how far to expand."""
+    """``neighbors``: the start key as typed and how far to expand; the depth, limit and
+    edge types are checked as it is made (``ValidationError`` naming the argument)."""
 
     key: str
     depth: int = 1
@@ -79,6 +80,11 @@ class NeighborsAsk:
     limit: int = 100
     as_of: datetime | None = None
     scope: Scope | None = None
+
+    def __post_init__(self) -> None:
+        check_depth(self.depth)
+        check_range(self.limit, 1, MAX_SUBGRAPH_LIMIT, "limit")
+        edge_type_filter(self.edge_types)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,8 +123,6 @@ async def neighbors_of(
 ) -> Read[SubgraphView]:
     """The subgraph within ``depth`` hops of the key; empty when the node is not visible."""
     reader = caller.reading(ask.scope)
-    check_depth(ask.depth)
-    check_range(ask.limit, 1, MAX_SUBGRAPH_LIMIT, "limit")
     types = edge_type_filter(ask.edge_types)
     [start] = await alias_resolved(reader.client_id, [parse_key(ask.key).key], ports.aliases)
     when = read_at(ask.as_of)

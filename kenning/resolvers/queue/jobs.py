@@ -10,8 +10,9 @@ from kenning.domain.access.principal import Principal
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.domain.priorities import QUEUED_PRIORITY
 from kenning.domain.queue.ingestion_request import QueueAsk, queue_ingestion
+from kenning.domain.queue.job_reads import JobsAsk, jobs_page, visible_job
 from kenning.domain.queue.jobs import EnqueueResult, Job, JobFilter, JobOrder
-from kenning.domain.queue.listing import MAX_PAGE, check_request_count, list_jobs
+from kenning.domain.queue.listing import MAX_PAGE, check_request_count
 from kenning.domain.queue.ports import JobQueue
 from kenning.domain.queue.requests import (
     MAX_BULK_CANCEL,
@@ -21,7 +22,7 @@ from kenning.domain.queue.requests import (
     reorder_job,
     retry_job,
 )
-from kenning.resolvers.access.scope import principal, read_scope, to_scope
+from kenning.resolvers.access.scope import caller, principal, to_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.resolvers.ingestion.ingest import to_request
@@ -97,7 +98,7 @@ async def _request_one(
 
 async def resolve_ingestion_status(info: Info, job_id: strawberry.ID) -> gql.IngestionJob | None:
     """A job the caller may see; null when there is none."""
-    job = await info.context.runtime.queue.jobs.get(str(job_id), read_scope(info))
+    job = await visible_job(caller(info), str(job_id), info.context.runtime.job_ports())
     return to_job_type(job) if job is not None else None
 
 
@@ -120,9 +121,8 @@ async def resolve_jobs(
     order_by: JobOrder = JobOrder.NEWEST,
 ) -> gql.JobPage:
     """Visible jobs in the order asked, paged by cursor; queued ones with their position."""
-    page = await list_jobs(
-        info.context.runtime.queue.jobs, read_scope(info), _where(filter), first, after, order_by
-    )
+    ask = JobsAsk(_where(filter), first, after, order_by)
+    page = await jobs_page(caller(info), ask, info.context.runtime.job_ports())
     return gql.JobPage(
         nodes=[to_job_type(job) for job in page.jobs],
         end_cursor=page.end_cursor,
