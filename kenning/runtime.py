@@ -18,6 +18,7 @@ from kenning.domain.extraction.check_ins import CheckInStore
 from kenning.domain.extraction.extract_source import ExtractionDeps
 from kenning.domain.extraction.structure import StructurePorts
 from kenning.domain.graph.chunk_view import ChunkReader
+from kenning.domain.graph.edges import EdgePorts
 from kenning.domain.graph.find import NodeFinder
 from kenning.domain.graph.model import GraphReader
 from kenning.domain.graph.reads import GraphPorts
@@ -350,3 +351,7 @@ class Runtime:
         q = self.queue
         refresh = self.settings.queue_status_refresh_seconds
         return JobPorts(q.jobs, q.hub, q.positions, q.feeds, refresh)
+
+    def edge_ports(self) -> EdgePorts:
+        """What an edge's history and its retraction use."""
+        return EdgePorts(self.relations, self.aliases)

@@ -15,10 +15,10 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from kenning.domain.graph.edges import EdgeAsk, retract
 from kenning.domain.graph.find import NodeMatch
 from kenning.domain.graph.model import MAX_NODE_EDGES, Direction, check_range
 from kenning.domain.graph.reads import FindAsk, NeighborsAsk, found_nodes, neighbors_of
-from kenning.domain.ingestion import relations
 from kenning.domain.ingestion.validity import as_of as read_time
 from kenning.domain.memory.node_history import update_node
 from kenning.mcp.calls import (
@@ -26,7 +26,6 @@ from kenning.mcp.calls import (
     ToolContext,
     caller,
     canonical_key,
-    canonical_keys,
     domain_errors,
     plain,
     read_scope,
@@ -139,13 +138,8 @@ async def retract_edge_tool(
 ) -> dict[str, Any]:
     """End an edge now (RETRACTED, by your key), as ``retractEdge``; it stays in history."""
     who = caller(ctx)
-    target = await stored_write_scope(who, scope)
-    _, kind, _ = relations.edge_keys(from_key, edge_type, to_key)
-    start, end = await canonical_keys(who, target, [(from_key, "from_key"), (to_key, "to_key")])
-    retracted = await relations.retract_edge(
-        who.principal, target, (start, kind, end), who.runtime.relations, reason
-    )
-    return {"retracted": retracted}
+    ask = EdgeAsk(from_key, edge_type, to_key, to_scope(scope), reason)
+    return {"retracted": await retract(who.scoped, ask, who.runtime.edge_ports())}
 
 
 @domain_errors
