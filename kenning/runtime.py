@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass, field
 
@@ -21,6 +22,7 @@ from kenning.domain.graph.chunk_view import ChunkReader
 from kenning.domain.graph.edges import EdgePorts
 from kenning.domain.graph.find import NodeFinder
 from kenning.domain.graph.model import GraphReader
+from kenning.domain.graph.node_update import NodeEditPorts
 from kenning.domain.graph.reads import GraphPorts
 from kenning.domain.health import PartState
 from kenning.domain.ingestion.aliases import AliasRegistry
@@ -30,7 +32,7 @@ from kenning.domain.ingestion.relations import RelationStore
 from kenning.domain.memory.agent_context import MemoryPorts
 from kenning.domain.memory.changes import ChangeLog
 from kenning.domain.memory.knowledge_versions import KnowledgeDeps, KnowledgeVersionStore
-from kenning.domain.memory.node_history import NodeHistoryStore
+from kenning.domain.memory.node_history import NodeHistoryStore, update_node
 from kenning.domain.memory.outcome_extraction import TASK_OUTCOME_TASK, task_outcome_preparer
 from kenning.domain.memory.owners import user_key_of
 from kenning.domain.memory.procedure_versions import ProcedureVersionStore
@@ -355,3 +357,9 @@ class Runtime:
     def edge_ports(self) -> EdgePorts:
         """What an edge's history and its retraction use."""
         return EdgePorts(self.relations, self.aliases)
+
+    def node_edit_ports(self) -> NodeEditPorts:
+        """What ``updateNode`` uses, under the server's secret policy."""
+        policy = self.settings.secret_policy
+        update = functools.partial(update_node, store=self.node_history, policy=policy)
+        return NodeEditPorts(update, self.graph, self.aliases)

@@ -18,9 +18,9 @@ from pydantic import Field
 from kenning.domain.graph.edges import EdgeAsk, retract
 from kenning.domain.graph.find import NodeMatch
 from kenning.domain.graph.model import MAX_NODE_EDGES, Direction, check_range
+from kenning.domain.graph.node_update import NodeEdit, edit_node
 from kenning.domain.graph.reads import FindAsk, NeighborsAsk, found_nodes, neighbors_of
 from kenning.domain.ingestion.validity import as_of as read_time
-from kenning.domain.memory.node_history import update_node
 from kenning.mcp.calls import (
     NarrowScope,
     ToolContext,
@@ -29,7 +29,6 @@ from kenning.mcp.calls import (
     domain_errors,
     plain,
     read_scope,
-    stored_write_scope,
     time_argument,
     to_scope,
 )
@@ -166,22 +165,10 @@ async def update_node_tool(
     """Correct a node's properties at your scope, as ``updateNode``; the values it replaces
     stay in its history (``get_history`` kind ``node``)."""
     who = caller(ctx)
-    target = await stored_write_scope(who, scope)
-    canonical = await canonical_key(who, target, key, "key")
-    updated = await update_node(
-        who.principal,
-        target,
-        canonical,
-        set,
-        unset,
-        who.runtime.node_history,
-        who.runtime.settings.secret_policy,
-        reason=reason,
-        observed_at=time_argument(observed_at, "observed_at"),
-    )
-    reader = read_scope(who, scope)
-    found = (await who.runtime.graph.nodes(reader, [canonical])).get(canonical)
-    return {"node": plain(found), "changed": plain(updated.changes)}
+    since = time_argument(observed_at, "observed_at")
+    edit = NodeEdit(key, set, unset, reason, since, to_scope(scope))
+    edited = await edit_node(who.scoped, edit, who.runtime.node_edit_ports())
+    return {"node": plain(edited.node), "changed": plain(edited.changes)}
 
 
 TOOLS = (
