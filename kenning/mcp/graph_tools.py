@@ -32,19 +32,15 @@ from kenning.mcp.calls import (
     time_argument,
     to_scope,
 )
+from kenning.mcp.graph_arguments import (
+    AsOf,
+    History,
+    ObservedSince,
+    PropertiesToSet,
+    PropertiesToUnset,
+)
 from kenning.mcp.memory_arguments import Reason
 from kenning.mcp.tool_spec import ToolSpec
-
-AsOf = Annotated[
-    str | None,
-    Field(description="Answer as the graph was then (ISO 8601 with a time zone): only edges "
-          "valid at that time. Omit for now; a time to come answers as now."),
-]  # fmt: skip
-History = Annotated[
-    bool,
-    Field(description="Also list ended edges, each with validFrom/validTo and why it ended "
-          "(never as current)."),
-]  # fmt: skip
 
 
 @domain_errors
@@ -145,21 +141,10 @@ async def retract_edge_tool(
 async def update_node_tool(
     ctx: ToolContext,
     key: Annotated[str, Field(description="The node's key, 'type:id'.")],
-    set: Annotated[
-        dict[str, Any] | None,
-        Field(
-            description="Properties to set: names to strings, numbers, booleans or lists of "
-            "them, e.g. {'owner': 'team:payments', 'tier': 1}."
-        ),
-    ] = None,
-    unset: Annotated[
-        list[str] | None, Field(description="Properties to remove (their values stay in history).")
-    ] = None,
+    set: PropertiesToSet = None,
+    unset: PropertiesToUnset = None,
     reason: Reason = None,
-    observed_at: Annotated[
-        str | None,
-        Field(description="Since when the new values hold (ISO 8601 with a time zone)."),
-    ] = None,
+    observed_at: ObservedSince = None,
     scope: NarrowScope = None,
 ) -> dict[str, Any]:
     """Correct a node's properties at your scope, as ``updateNode``; the values it replaces

@@ -28,6 +28,14 @@ from kenning.mcp.calls import (
     time_argument,
     to_scope,
 )
+from kenning.mcp.graph_arguments import (
+    PathAsOf,
+    PathDepth,
+    PathDirection,
+    PathEdgeTypes,
+    PathEnd,
+    PathStart,
+)
 from kenning.mcp.tool_spec import ToolSpec
 
 
@@ -62,19 +70,12 @@ async def evidence_pack_tool(
 @domain_errors
 async def find_path_tool(
     ctx: ToolContext,
-    from_key: Annotated[str, Field(description="Where the path starts, e.g. 'task:T-1'.")],
-    to_key: Annotated[str, Field(description="Where it ends, e.g. 'user:alice'.")],
-    max_depth: Annotated[int, Field(description="Edges at most, 1..6.")] = 4,
-    edge_types: Annotated[
-        list[str] | None, Field(description="Only edges of these types (omit: any).")
-    ] = None,
-    direction: Annotated[
-        Direction, Field(description="BOTH (default), OUT (along edges) or IN.")
-    ] = Direction.BOTH,
-    as_of: Annotated[
-        str | None,
-        Field(description="As the graph was then (ISO 8601 with a time zone); omit: now."),
-    ] = None,
+    from_key: PathStart,
+    to_key: PathEnd,
+    max_depth: PathDepth = 4,
+    edge_types: PathEdgeTypes = None,
+    direction: PathDirection = Direction.BOTH,
+    as_of: PathAsOf = None,
     scope: NarrowScope = None,
 ) -> dict[str, Any]:
     """One shortest path between two entities; ``path`` is null when there is none."""
