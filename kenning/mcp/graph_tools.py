@@ -2,33 +2,32 @@
 find one by what you know of it, explore around it, correct its properties, and end an edge
 that no longer holds.
 
-``get_node`` and ``get_neighbors`` call the graph reads of ``node``/``neighbors``
-(``kenning/resolvers/graph/queries.py``), ``retract_edge`` the use case of ``retractEdge``
-(``kenning.domain.ingestion.relations``) and ``update_node`` that of ``updateNode``
-(``kenning.domain.memory.node_history``), as their resolvers do.
+Each calls the domain entry its GraphQL resolver calls: ``get_node`` that of ``node``
+(``kenning.domain.graph.node_read``), ``find_nodes`` and ``get_neighbors`` those of
+``findNodes`` and ``neighbors`` (``kenning.domain.graph.reads``; resolvers in
+``kenning/resolvers/graph/``), ``retract_edge`` that of ``retractEdge``
+(``kenning.domain.graph.edges``) and ``update_node`` that of ``updateNode``
+(``kenning.domain.graph.node_update``; ``kenning/resolvers/memory/node_history.py``).
 """
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from pydantic import Field
 
 from kenning.domain.graph.edges import EdgeAsk, retract
 from kenning.domain.graph.find import NodeMatch
-from kenning.domain.graph.model import MAX_NODE_EDGES, Direction, check_range
+from kenning.domain.graph.model import Direction
+from kenning.domain.graph.node_read import NodeAsk, node_card
 from kenning.domain.graph.node_update import NodeEdit, edit_node
 from kenning.domain.graph.reads import FindAsk, NeighborsAsk, found_nodes, neighbors_of
-from kenning.domain.ingestion.validity import as_of as read_time
 from kenning.mcp.calls import (
     NarrowScope,
     ToolContext,
     caller,
-    canonical_key,
     domain_errors,
     plain,
-    read_scope,
     time_argument,
     to_scope,
 )
@@ -55,19 +54,12 @@ async def get_node_tool(
     """The node with this key as the caller sees it, and its edges valid now (or ``as_of``);
     ``node`` is null when none is visible."""
     who = caller(ctx)
-    reader = read_scope(who, scope)
-    check_range(edge_limit, 1, MAX_NODE_EDGES, "edge_limit")
-    canonical = await canonical_key(who, reader, key, "key")
-    graph = who.runtime.graph.at(read_time(time_argument(as_of, "as_of"), datetime.now(UTC)))
-    found = (await graph.nodes(reader, [canonical])).get(canonical)
-    if found is None:
-        return {"node": None, "edges": []}
-    edges = await graph.edges_of(reader, [canonical], Direction.BOTH, None, edge_limit)
-    answer = {"node": plain(found), "edges": plain(edges.get(canonical, []))}
-    if include_history:
-        every = await graph.every_edge_of(reader, [canonical], edge_limit)
-        held = {e.id for e in edges.get(canonical, [])}
-        answer["history"] = plain([e for e in every.get(canonical, []) if e.id not in held])
+    ask = NodeAsk(key, time_argument(as_of, "as_of"), to_scope(scope))
+    ports = who.runtime.graph_ports()
+    card = await node_card(who.scoped, ask, ports, history=include_history, edge_limit=edge_limit)
+    answer = {"node": plain(card.node), "edges": plain(card.edges)}
+    if card.history is not None:
+        answer["history"] = plain(card.history)
     return answer
 
 

@@ -1,10 +1,11 @@
 """Resolvers of the graph queries: ``node``, ``nodes``, ``neighbors`` and ``path``.
 
 ``neighbors`` and ``path`` call the entries of ``kenning.domain.graph.reads`` (as MCP
-``get_neighbors`` and ``find_path`` do), which decide the reader scope, check the arguments
-and resolve the keys through the client's aliases; ``node`` and ``nodes`` read through the
-request's loaders, so ``node("Task::T-1")`` and ``node("jira:old-name")`` find the node
-stored under its canonical key.
+``get_neighbors`` and ``find_path`` do), and ``node`` calls ``kenning.domain.graph.node_read``
+(as ``get_node`` does): they decide the reader scope, check the arguments and resolve the
+keys through the client's aliases, so ``node("Task::T-1")`` and ``node("jira:old-name")``
+find the node stored under its canonical key. ``node`` and ``nodes`` read through the
+request's loaders.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ import strawberry
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import TooLargeError
 from kenning.domain.graph.model import MAX_NODE_KEYS, Direction, NodeView
+from kenning.domain.graph.node_read import NodeAsk, locate
 from kenning.domain.graph.path_request import PathEnds
-from kenning.domain.graph.reads import NeighborsAsk, PathAsk, find_path, neighbors_of, read_at
+from kenning.domain.graph.reads import NeighborsAsk, PathAsk, find_path, neighbors_of
 from kenning.domain.ingestion.aliases import alias_resolved as resolved
 from kenning.domain.ingestion.node_keys import parse_key
 from kenning.resolvers.access.scope import caller, read_scope, to_scope
@@ -51,10 +53,10 @@ async def resolve_node(
     info: Info, key: str, scope: NarrowScope = None, as_of: AsOf = None
 ) -> Node | None:
     """The node with this key as the caller sees it; null when none is visible."""
-    reader = read_scope(info, scope)
-    [canonical] = await alias_resolved(info, reader, [parse_key(key).key])
-    view = await info.context.loaders.nodes_by_key(reader).load(canonical)
-    return None if view is None else Node.from_view(view, reader, read_at(as_of))
+    ask = NodeAsk(key, as_of, to_scope(scope))
+    spot = await locate(caller(info), ask, info.context.runtime.graph_ports())
+    view = await info.context.loaders.nodes_by_key(spot.reader).load(spot.key)
+    return None if view is None else Node.from_view(view, spot.reader, spot.when)
 
 
 async def resolve_nodes(
