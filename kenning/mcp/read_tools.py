@@ -2,9 +2,10 @@
 ``evidence_pack`` (search hits with the graph around them), and ``find_path`` (how two entities
 are connected).
 
-Each calls the use case of its GraphQL query (``chunks``, ``evidencePack``, ``path``:
-``kenning.domain.graph.chunk_view.visible_chunks``, ``kenning.domain.retrieval.evidence``,
-``kenning.domain.graph.path_request``) at the same reader scope.
+Each calls the domain entry of its GraphQL query (``chunks``, ``evidencePack``, ``path``:
+``kenning.domain.graph.chunk_view.chunks_for``,
+``kenning.domain.retrieval.evidence_request.evidence_for``,
+``kenning.domain.graph.reads.find_path``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from kenning.domain.graph.chunk_view import visible_chunks
+from kenning.domain.graph.chunk_view import chunks_for
 from kenning.domain.graph.model import Direction
 from kenning.domain.graph.path_request import PathEnds
 from kenning.domain.graph.reads import PathAsk, find_path
@@ -24,7 +25,6 @@ from kenning.mcp.calls import (
     caller,
     domain_errors,
     plain,
-    read_scope,
     time_argument,
     to_scope,
 )
@@ -47,7 +47,7 @@ async def get_chunks_tool(
 ) -> dict[str, Any]:
     """The chunks with these ids in the order asked; null where none is visible."""
     who = caller(ctx)
-    found = await visible_chunks(ids, read_scope(who, scope), who.runtime.chunks)
+    found = await chunks_for(who.scoped, ids, to_scope(scope), who.runtime.chunks)
     return {"chunks": plain(found)}
 
 
