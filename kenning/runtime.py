@@ -29,10 +29,11 @@ from kenning.domain.ingestion.aliases import AliasRegistry
 from kenning.domain.ingestion.ingest import IngestDeps
 from kenning.domain.ingestion.ports import KnowledgeStore
 from kenning.domain.ingestion.relations import RelationStore
+from kenning.domain.memory import node_history
 from kenning.domain.memory.agent_context import MemoryPorts
 from kenning.domain.memory.changes import ChangeLog
 from kenning.domain.memory.knowledge_versions import KnowledgeDeps, KnowledgeVersionStore
-from kenning.domain.memory.node_history import NodeHistoryStore, update_node
+from kenning.domain.memory.node_history import NodeHistoryStore
 from kenning.domain.memory.outcome_extraction import TASK_OUTCOME_TASK, task_outcome_preparer
 from kenning.domain.memory.owners import user_key_of
 from kenning.domain.memory.procedure_versions import ProcedureVersionStore
@@ -361,5 +362,5 @@ class Runtime:
     def node_edit_ports(self) -> NodeEditPorts:
         """What ``updateNode`` uses, under the server's secret policy."""
         policy = self.settings.secret_policy
-        update = functools.partial(update_node, store=self.node_history, policy=policy)
+        update = functools.partial(node_history.update_node, store=self.node_history, policy=policy)
         return NodeEditPorts(update, self.graph, self.aliases)
