@@ -1,4 +1,5 @@
-"""Read models: what queries return, independent of GraphQL and SQL."""
+"""Read models of chunks: what queries return, independent of GraphQL and SQL, and
+``chunks_for``, the read by id every face makes."""
 
 from __future__ import annotations
 

@@ -1,4 +1,9 @@
-"""Resolvers of the ingestion queue: request, status, listing and control of jobs."""
+"""Resolvers of the ingestion queue: request, status, listing and control of jobs.
+
+Requests go through ``kenning.domain.queue.ingestion_request`` and reads through
+``kenning.domain.queue.job_reads``, as the MCP tools ``request_ingestion``, ``job_status``
+and ``list_jobs`` do.
+"""
 
 from __future__ import annotations
 

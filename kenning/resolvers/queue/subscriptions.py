@@ -1,4 +1,5 @@
-"""Resolvers of the live queue: ``queueStatus`` and ``ingestionProgress``."""
+"""Resolvers of the live queue: ``queueStatus`` and ``ingestionProgress``, through
+``kenning.domain.queue.job_reads``."""
 
 from __future__ import annotations
 
