@@ -4,23 +4,35 @@ settings, so that neither face (GraphQL resolvers, MCP tools) reads a setting.""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import functools
+from dataclasses import dataclass, field
 from datetime import timedelta
 
 from kenning.domain.erasure.erase import ERASE_TASK, erasure_runner
 from kenning.domain.erasure.erase_request import ErasureDeps
 from kenning.domain.extraction.extract_source import ExtractionDeps
 from kenning.domain.extraction.structure import StructurePorts
+from kenning.domain.graph.edges import EdgePorts
+from kenning.domain.graph.node_update import NodeEditPorts
+from kenning.domain.graph.reads import GraphPorts
 from kenning.domain.ingestion.checked_graph import GraphWritePorts
 from kenning.domain.ingestion.ingest import IngestDeps
 from kenning.domain.ingestion.purge_request import PurgePorts
+from kenning.domain.memory import node_history
 from kenning.domain.memory.agent_context import MemoryPorts
 from kenning.domain.memory.knowledge_versions import KnowledgeDeps
 from kenning.domain.memory.outcome_extraction import TASK_OUTCOME_TASK, task_outcome_preparer
 from kenning.domain.memory.outcome_request import OutcomeDeps
+from kenning.domain.memory.owners import user_key_of
 from kenning.domain.memory.procedure_request import ProcedureDeps
 from kenning.domain.memory.session import SessionDeps
+from kenning.domain.memory.user_search import UserIndex
+from kenning.domain.queue.ingestion_request import QueuePorts
+from kenning.domain.queue.job_reads import JobPorts
 from kenning.domain.queue.tasks import JobDeps, TaskRunner
+from kenning.domain.retrieval.evidence_request import EvidencePorts
+from kenning.domain.retrieval.search import ChunkIndex
+from kenning.domain.retrieval.search_service import SearchService
 from kenning.domain.sources.code.repository_ingest import RepositoryQueuePorts
 from kenning.domain.sources.code.repository_request import REPOSITORY_TASK
 from kenning.domain.sources.code.runner import RepositoryPorts, repository_runner
@@ -43,6 +55,9 @@ from kenning.storage.sources.crawl import SafeFetcher
 @dataclass(slots=True)
 class Runtime(RuntimeParts):
     """The process's parts, and the ready dependencies of every use case."""
+
+    # The search service, built on first use (``search_service``).
+    _search: SearchService | None = field(default=None, init=False)
 
     def memory_ports(self) -> MemoryPorts:
         """Every store ``agentContext`` reads, as GraphQL and MCP both assemble it."""
@@ -198,3 +213,55 @@ class Runtime(RuntimeParts):
     def anonymous_allowed(self) -> bool:
         """Whether a request without a key is served as the anonymous reader (file routes)."""
         return self.settings.allow_anonymous
+
+    # retrieval use cases
+    def search_service(self) -> SearchService:
+        """The one search service of this process, under the server's search settings."""
+        if self._search is None:
+            self._search = SearchService(
+                embedder=self.embedder,
+                index_for=self._user_index,
+                chunks=self.chunks,
+                fusion=self.settings.search_fusion_weights(),
+                max_limit=self.settings.search_max_limit,
+                observe=self.metrics.observe_search,
+            )
+        return self._search
+
+    def _user_index(self, user_key: str | None) -> ChunkIndex:
+        return UserIndex(self.chunk_index, user_key_of(user_key))
+
+    def graph_ports(self) -> GraphPorts:
+        """What the graph reads (``path``, ``neighbors``, ``findNodes``) use."""
+        return GraphPorts(self.graph, self.finder, self.aliases)
+
+    def evidence_ports(self) -> EvidencePorts:
+        """What ``evidencePack`` reads."""
+        return EvidencePorts(self.embedder, self.chunk_index, self.graph)
+
+    def queue_ports(self) -> QueuePorts:
+        """What queueing a document uses, with the server's secret policy and extractions."""
+        s = self.settings
+        return QueuePorts(
+            self.queue.jobs,
+            self.queue.connections,
+            self.tombstones,
+            s.secret_policy,
+            s.extraction_by_kind,
+        )
+
+    def job_ports(self) -> JobPorts:
+        """What the job reads and subscriptions use."""
+        q = self.queue
+        refresh = self.settings.queue_status_refresh_seconds
+        return JobPorts(q.jobs, q.hub, q.positions, q.feeds, refresh)
+
+    def edge_ports(self) -> EdgePorts:
+        """What an edge's history and its retraction use."""
+        return EdgePorts(self.relations, self.aliases)
+
+    def node_edit_ports(self) -> NodeEditPorts:
+        """What ``updateNode`` uses, under the server's secret policy."""
+        policy = self.settings.secret_policy
+        update = functools.partial(node_history.update_node, store=self.node_history, policy=policy)
+        return NodeEditPorts(update, self.graph, self.aliases)

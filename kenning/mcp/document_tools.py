@@ -1,7 +1,7 @@
 """The ``request_ingestion`` tool: queue many documents durably and answer at once, one
 result per document in order, as GraphQL's ``requestIngestions`` does (the use case
-``kenning.domain.queue.requests.request_ingestion``, at the same default priority, secret
-policy and extraction choice).
+``kenning.domain.queue.ingestion_request.queue_ingestion``, at the same default priority,
+secret policy, extraction choice and tombstone check).
 
 Documents are independent: one refused document (a credential, a bad key) is an error in
 its own result and the others are queued.
@@ -18,9 +18,8 @@ from kenning.domain.errors import KenningError
 from kenning.domain.extraction.mode import ExtractionMode
 from kenning.domain.ingestion.request import IngestRequest, KnowledgeType
 from kenning.domain.priorities import QUEUED_PRIORITY
-from kenning.domain.queue.jobs import IngestionIdentity
+from kenning.domain.queue.ingestion_request import QueueAsk, queue_ingestion
 from kenning.domain.queue.listing import check_request_count
-from kenning.domain.queue.requests import chosen_extraction, request_ingestion
 from kenning.mcp.auth import Caller
 from kenning.mcp.calls import (
     NarrowScope,
@@ -88,25 +87,15 @@ def _request(document: DocumentArg, writer: Scope) -> IngestRequest:
 
 
 async def _queue_one(who: Caller, document: DocumentArg, writer: Scope) -> dict[str, Any]:
-    runtime, settings = who.runtime, who.runtime.settings
     try:
-        request = _request(document, writer)
-        identity = IngestionIdentity(
+        ask = QueueAsk(
+            _request(document, writer),
             document.source_kind,
-            document.source_id or document.source_urn,
             document.content_version,
+            document.source_id,
+            extraction=document.extraction,
         )
-        queued = await request_ingestion(
-            request,
-            identity,
-            policy=settings.secret_policy,
-            override=None,
-            queue=runtime.queue.jobs,
-            connections=runtime.queue.connections,
-            extraction=chosen_extraction(
-                document.extraction, request.kind, settings.extraction_by_kind
-            ),
-        )
+        queued = await queue_ingestion(ask, who.runtime.queue_ports())
     except KenningError as error:
         found = {"code": error.code.value, "message": error.message, "field": error.field}
         return {"error": found}

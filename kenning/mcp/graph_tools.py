@@ -2,58 +2,44 @@
 find one by what you know of it, explore around it, correct its properties, and end an edge
 that no longer holds.
 
-``get_node`` and ``get_neighbors`` call the graph reads of ``node``/``neighbors``
-(``kenning/resolvers/graph/queries.py``), ``retract_edge`` the use case of ``retractEdge``
-(``kenning.domain.ingestion.relations``) and ``update_node`` that of ``updateNode``
-(``kenning.domain.memory.node_history``), as their resolvers do.
+Each calls the domain entry its GraphQL resolver calls: ``get_node`` that of ``node``
+(``kenning.domain.graph.node_read``), ``find_nodes`` and ``get_neighbors`` those of
+``findNodes`` and ``neighbors`` (``kenning.domain.graph.reads``; resolvers in
+``kenning/resolvers/graph/``), ``retract_edge`` that of ``retractEdge``
+(``kenning.domain.graph.edges``) and ``update_node`` that of ``updateNode``
+(``kenning.domain.graph.node_update``; ``kenning/resolvers/memory/node_history.py``).
 """
 
 from __future__ import annotations
 
-import dataclasses
-from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from pydantic import Field
 
-from kenning.domain.graph.find import find_nodes, find_query
-from kenning.domain.graph.model import (
-    MAX_NODE_EDGES,
-    MAX_SUBGRAPH_LIMIT,
-    Direction,
-    check_depth,
-    check_range,
-    edge_type_filter,
-)
-from kenning.domain.graph.traverse import NeighborsQuery, neighbors
-from kenning.domain.ingestion import relations
-from kenning.domain.ingestion.validity import as_of as read_time
-from kenning.domain.memory.node_history import update_node
+from kenning.domain.graph.edges import EdgeAsk, retract
+from kenning.domain.graph.find import NodeMatch
+from kenning.domain.graph.model import Direction
+from kenning.domain.graph.node_read import NodeAsk, node_card
+from kenning.domain.graph.node_update import NodeEdit, edit_node
+from kenning.domain.graph.reads import FindAsk, NeighborsAsk, found_nodes, neighbors_of
 from kenning.mcp.calls import (
     NarrowScope,
     ToolContext,
     caller,
-    canonical_key,
-    canonical_keys,
     domain_errors,
     plain,
-    read_scope,
-    stored_write_scope,
     time_argument,
+    to_scope,
+)
+from kenning.mcp.graph_arguments import (
+    AsOf,
+    History,
+    ObservedSince,
+    PropertiesToSet,
+    PropertiesToUnset,
 )
 from kenning.mcp.memory_arguments import Reason
 from kenning.mcp.tool_spec import ToolSpec
-
-AsOf = Annotated[
-    str | None,
-    Field(description="Answer as the graph was then (ISO 8601 with a time zone): only edges "
-          "valid at that time. Omit for now; a time to come answers as now."),
-]  # fmt: skip
-History = Annotated[
-    bool,
-    Field(description="Also list ended edges, each with validFrom/validTo and why it ended "
-          "(never as current)."),
-]  # fmt: skip
 
 
 @domain_errors
@@ -68,20 +54,25 @@ async def get_node_tool(
     """The node with this key as the caller sees it, and its edges valid now (or ``as_of``);
     ``node`` is null when none is visible."""
     who = caller(ctx)
-    reader = read_scope(who, scope)
-    check_range(edge_limit, 1, MAX_NODE_EDGES, "edge_limit")
-    canonical = await canonical_key(who, reader, key, "key")
-    graph = who.runtime.graph.at(read_time(time_argument(as_of, "as_of"), datetime.now(UTC)))
-    found = (await graph.nodes(reader, [canonical])).get(canonical)
-    if found is None:
-        return {"node": None, "edges": []}
-    edges = await graph.edges_of(reader, [canonical], Direction.BOTH, None, edge_limit)
-    answer = {"node": plain(found), "edges": plain(edges.get(canonical, []))}
-    if include_history:
-        every = await graph.every_edge_of(reader, [canonical], edge_limit)
-        held = {e.id for e in edges.get(canonical, [])}
-        answer["history"] = plain([e for e in every.get(canonical, []) if e.id not in held])
+    ask = NodeAsk(key, time_argument(as_of, "as_of"), to_scope(scope))
+    ports = who.runtime.graph_ports()
+    card = await node_card(who.scoped, ask, ports, history=include_history, edge_limit=edge_limit)
+    answer = {"node": plain(card.node), "edges": plain(card.edges)}
+    if card.history is not None:
+        answer["history"] = plain(card.history)
     return answer
+
+
+def _match(m: NodeMatch) -> dict[str, Any]:
+    return {
+        "key": m.node.key,
+        "type": m.node.type,
+        "label": m.label,
+        "score": m.score,
+        "exact": m.exact,
+        "matchedOn": m.matched_on.value,
+        "node": plain(m.node),
+    }
 
 
 @domain_errors
@@ -96,17 +87,9 @@ async def find_nodes_tool(
 ) -> dict[str, Any]:
     """The visible nodes best matching ``query``, best first (as ``findNodes``)."""
     who = caller(ctx)
-    reader = read_scope(who, scope)
-    request = find_query(query, types, limit)
-    if request.exact_key is not None:
-        exact = await canonical_key(who, reader, request.exact_key, "query")
-        request = dataclasses.replace(request, exact_key=exact)
-    found = await find_nodes(who.runtime.finder, who.runtime.graph, reader, request)
-    return {"matches": [
-        {"key": m.node.key, "type": m.node.type, "label": m.label, "score": m.score,
-         "exact": m.exact, "matchedOn": m.matched_on.value, "node": plain(m.node)}
-        for m in found
-    ]}  # fmt: skip
+    ask = FindAsk(query, types, limit, to_scope(scope))
+    found = (await found_nodes(who.scoped, ask, who.runtime.graph_ports())).found
+    return {"matches": [_match(m) for m in found]}
 
 
 @domain_errors
@@ -125,13 +108,9 @@ async def get_neighbors_tool(
     """The subgraph within ``depth`` hops, of the edges valid now (or ``as_of``); empty when
     the node is not visible."""
     who = caller(ctx)
-    reader = read_scope(who, scope)
-    check_depth(depth)
-    check_range(limit, 1, MAX_SUBGRAPH_LIMIT, "limit")
-    types = edge_type_filter(edge_types)
-    start = await canonical_key(who, reader, key, "key")
-    graph = who.runtime.graph.at(read_time(time_argument(as_of, "as_of"), datetime.now(UTC)))
-    found = await neighbors(graph, reader, NeighborsQuery(start, depth, direction, types, limit))
+    when = time_argument(as_of, "as_of")
+    ask = NeighborsAsk(key, depth, direction, edge_types, limit, when, to_scope(scope))
+    found = (await neighbors_of(who.scoped, ask, who.runtime.graph_ports())).found
     return {"nodes": plain(found.nodes), "edges": plain(found.edges), "truncated": found.truncated}
 
 
@@ -146,55 +125,27 @@ async def retract_edge_tool(
 ) -> dict[str, Any]:
     """End an edge now (RETRACTED, by your key), as ``retractEdge``; it stays in history."""
     who = caller(ctx)
-    target = await stored_write_scope(who, scope)
-    _, kind, _ = relations.edge_keys(from_key, edge_type, to_key)
-    start, end = await canonical_keys(who, target, [(from_key, "from_key"), (to_key, "to_key")])
-    retracted = await relations.retract_edge(
-        who.principal, target, (start, kind, end), who.runtime.relations, reason
-    )
-    return {"retracted": retracted}
+    ask = EdgeAsk(from_key, edge_type, to_key, to_scope(scope), reason)
+    return {"retracted": await retract(who.scoped, ask, who.runtime.edge_ports())}
 
 
 @domain_errors
 async def update_node_tool(
     ctx: ToolContext,
     key: Annotated[str, Field(description="The node's key, 'type:id'.")],
-    set: Annotated[
-        dict[str, Any] | None,
-        Field(
-            description="Properties to set: names to strings, numbers, booleans or lists of "
-            "them, e.g. {'owner': 'team:payments', 'tier': 1}."
-        ),
-    ] = None,
-    unset: Annotated[
-        list[str] | None, Field(description="Properties to remove (their values stay in history).")
-    ] = None,
+    set: PropertiesToSet = None,
+    unset: PropertiesToUnset = None,
     reason: Reason = None,
-    observed_at: Annotated[
-        str | None,
-        Field(description="Since when the new values hold (ISO 8601 with a time zone)."),
-    ] = None,
+    observed_at: ObservedSince = None,
     scope: NarrowScope = None,
 ) -> dict[str, Any]:
     """Correct a node's properties at your scope, as ``updateNode``; the values it replaces
     stay in its history (``get_history`` kind ``node``)."""
     who = caller(ctx)
-    target = await stored_write_scope(who, scope)
-    canonical = await canonical_key(who, target, key, "key")
-    updated = await update_node(
-        who.principal,
-        target,
-        canonical,
-        set,
-        unset,
-        who.runtime.node_history,
-        who.runtime.settings.secret_policy,
-        reason=reason,
-        observed_at=time_argument(observed_at, "observed_at"),
-    )
-    reader = read_scope(who, scope)
-    found = (await who.runtime.graph.nodes(reader, [canonical])).get(canonical)
-    return {"node": plain(found), "changed": plain(updated.changes)}
+    since = time_argument(observed_at, "observed_at")
+    edit = NodeEdit(key, set, unset, reason, since, to_scope(scope))
+    edited = await edit_node(who.scoped, edit, who.runtime.node_edit_ports())
+    return {"node": plain(edited.node), "changed": plain(edited.changes)}
 
 
 TOOLS = (

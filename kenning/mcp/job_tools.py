@@ -1,25 +1,32 @@
 """The ``job_status`` and ``list_jobs`` tools: any queued job the key may see, with its
 stage, its error and (for a crawl) its counts, as GraphQL's ``ingestionStatus`` and ``jobs``
-answer them (``kenning.domain.queue.listing``, ``kenning/resolvers/queue/jobs.py``).
+answer them (``kenning/resolvers/queue/jobs.py``): both faces call the entries of
+``kenning.domain.queue.job_reads`` (``visible_job``, ``jobs_page``).
 
 Jobs are read at the key's own scope, as GraphQL reads them: neither tool narrows it.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any
-
-from pydantic import Field
+from typing import Any
 
 from kenning.domain.errors import NotFoundError
-from kenning.domain.queue.jobs import Job, JobFilter, JobOrder, JobStatus, Lane
-from kenning.domain.queue.listing import list_jobs
+from kenning.domain.queue.job_reads import JobsAsk, jobs_page, visible_job
+from kenning.domain.queue.jobs import Job, JobFilter, JobOrder
 from kenning.domain.sources.crawl.crawl_run import job_progress
 from kenning.mcp.auth import Caller
-from kenning.mcp.calls import ToolContext, caller, domain_errors, plain, read_scope
+from kenning.mcp.calls import ToolContext, caller, domain_errors, plain
+from kenning.mcp.job_arguments import (
+    After,
+    ConnectionId,
+    First,
+    JobId,
+    LaneArg,
+    OrderBy,
+    SourceUrn,
+    Statuses,
+)
 from kenning.mcp.tool_spec import ToolSpec
-
-JobId = Annotated[str, Field(description="The job id a queueing tool answered (jobId).")]
 
 
 async def _job(who: Caller, job: Job) -> dict[str, Any]:
@@ -35,7 +42,7 @@ async def _job(who: Caller, job: Job) -> dict[str, Any]:
 async def job_status_tool(ctx: ToolContext, job_id: JobId) -> dict[str, Any]:
     """A visible job: status, stage, place in its lane, attempts, last error, progress."""
     who = caller(ctx)
-    job = await who.runtime.queue.jobs.get(job_id, read_scope(who, None))
+    job = await visible_job(who.scoped, job_id, who.runtime.job_ports())
     if job is None:
         raise NotFoundError(f"no visible job {job_id}", field="jobId")
     return await _job(who, job)
@@ -44,29 +51,19 @@ async def job_status_tool(ctx: ToolContext, job_id: JobId) -> dict[str, Any]:
 @domain_errors
 async def list_jobs_tool(
     ctx: ToolContext,
-    statuses: Annotated[
-        list[JobStatus] | None, Field(description="Only jobs in these statuses (omit: any).")
-    ] = None,
-    lane: Annotated[Lane | None, Field(description="Only jobs of this lane.")] = None,
-    source_urn: Annotated[str | None, Field(description="Only jobs of this source.")] = None,
-    connection_id: Annotated[str | None, Field(description="Only jobs of this connection.")] = None,
-    first: Annotated[int, Field(description="How many jobs, 1..500.")] = 20,
-    after: Annotated[str | None, Field(description="The endCursor of the previous page.")] = None,
-    order_by: Annotated[
-        JobOrder,
-        Field(description="NEWEST first, or CLAIM_ORDER (QUEUED jobs as workers take them)."),
-    ] = JobOrder.NEWEST,
+    statuses: Statuses = None,
+    lane: LaneArg = None,
+    source_urn: SourceUrn = None,
+    connection_id: ConnectionId = None,
+    first: First = 20,
+    after: After = None,
+    order_by: OrderBy = JobOrder.NEWEST,
 ) -> dict[str, Any]:
     """One page of the jobs the key may see, and the cursor of the next."""
     who = caller(ctx)
-    where = JobFilter(
-        statuses=frozenset(statuses) if statuses else None,
-        lane=lane,
-        connection_id=connection_id,
-        source_urn=source_urn,
-    )
-    page = await list_jobs(
-        who.runtime.queue.jobs, read_scope(who, None), where, first, after, order_by
+    where = JobFilter(frozenset(statuses) if statuses else None, lane, connection_id, source_urn)
+    page = await jobs_page(
+        who.scoped, JobsAsk(where, first, after, order_by), who.runtime.job_ports()
     )
     return {
         "jobs": [await _job(who, job) for job in page.jobs],

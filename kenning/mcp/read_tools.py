@@ -2,31 +2,39 @@
 ``evidence_pack`` (search hits with the graph around them), and ``find_path`` (how two entities
 are connected).
 
-Each calls the use case of its GraphQL query (``chunks``, ``evidencePack``, ``path``:
-``kenning.domain.graph.chunk_view.visible_chunks``, ``kenning.domain.retrieval.evidence``,
-``kenning.domain.graph.path_request``) at the same reader scope.
+Each calls the domain entry of its GraphQL query (``chunks``, ``evidencePack``, ``path``:
+``kenning.domain.graph.chunk_view.chunks_for``,
+``kenning.domain.retrieval.evidence_request.evidence_for``,
+``kenning.domain.graph.reads.find_path``).
 """
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from pydantic import Field
 
-from kenning.domain.graph.chunk_view import visible_chunks
+from kenning.domain.graph.chunk_view import chunks_for
 from kenning.domain.graph.model import Direction
-from kenning.domain.graph.path_request import PathEnds, path_between
-from kenning.domain.ingestion.validity import as_of as read_time
-from kenning.domain.retrieval.evidence import evidence_pack
+from kenning.domain.graph.path_request import PathEnds
+from kenning.domain.graph.reads import PathAsk, find_path
+from kenning.domain.retrieval.evidence_request import EvidenceAsk, evidence_for
 from kenning.mcp.calls import (
     NarrowScope,
     ToolContext,
     caller,
     domain_errors,
     plain,
-    read_scope,
     time_argument,
+    to_scope,
+)
+from kenning.mcp.graph_arguments import (
+    PathAsOf,
+    PathDepth,
+    PathDirection,
+    PathEdgeTypes,
+    PathEnd,
+    PathStart,
 )
 from kenning.mcp.tool_spec import ToolSpec
 
@@ -39,7 +47,7 @@ async def get_chunks_tool(
 ) -> dict[str, Any]:
     """The chunks with these ids in the order asked; null where none is visible."""
     who = caller(ctx)
-    found = await visible_chunks(ids, read_scope(who, scope), who.runtime.chunks)
+    found = await chunks_for(who.scoped, ids, to_scope(scope), who.runtime.chunks)
     return {"chunks": plain(found)}
 
 
@@ -53,51 +61,29 @@ async def evidence_pack_tool(
 ) -> dict[str, Any]:
     """Search hits plus the graph within ``hops`` of the entities they mention."""
     who = caller(ctx)
-    runtime = who.runtime
-    pack = await evidence_pack(
-        query,
-        hops=hops,
-        limit=limit,
-        reader=read_scope(who, scope),
-        embedder=runtime.embedder,
-        index=runtime.chunk_index,
-        graph=runtime.graph,
-    )
-    answer: dict[str, Any] = plain(pack)
+    ask = EvidenceAsk(query, hops, limit, to_scope(scope))
+    found = await evidence_for(who.scoped, ask, who.runtime.evidence_ports())
+    answer: dict[str, Any] = plain(found.pack)
     return answer
 
 
 @domain_errors
 async def find_path_tool(
     ctx: ToolContext,
-    from_key: Annotated[str, Field(description="Where the path starts, e.g. 'task:T-1'.")],
-    to_key: Annotated[str, Field(description="Where it ends, e.g. 'user:alice'.")],
-    max_depth: Annotated[int, Field(description="Edges at most, 1..6.")] = 4,
-    edge_types: Annotated[
-        list[str] | None, Field(description="Only edges of these types (omit: any).")
-    ] = None,
-    direction: Annotated[
-        Direction, Field(description="BOTH (default), OUT (along edges) or IN.")
-    ] = Direction.BOTH,
-    as_of: Annotated[
-        str | None,
-        Field(description="As the graph was then (ISO 8601 with a time zone); omit: now."),
-    ] = None,
+    from_key: PathStart,
+    to_key: PathEnd,
+    max_depth: PathDepth = 4,
+    edge_types: PathEdgeTypes = None,
+    direction: PathDirection = Direction.BOTH,
+    as_of: PathAsOf = None,
     scope: NarrowScope = None,
 ) -> dict[str, Any]:
     """One shortest path between two entities; ``path`` is null when there is none."""
     who = caller(ctx)
-    runtime = who.runtime
-    when = read_time(time_argument(as_of, "as_of"), datetime.now(UTC))
-    found = await path_between(
-        runtime.graph.at(when),
-        read_scope(who, scope),
-        PathEnds(from_key, to_key, "from_key", "to_key"),
-        runtime.aliases,
-        max_depth=max_depth,
-        direction=direction,
-        edge_types=edge_types,
-    )
+    ends = PathEnds(from_key, to_key, "from_key", "to_key")
+    when = time_argument(as_of, "as_of")
+    ask = PathAsk(ends, max_depth, edge_types, direction, when, to_scope(scope))
+    found = (await find_path(who.scoped, ask, who.runtime.graph_ports())).found
     if found is None:
         return {"path": None}
     return {"path": {"length": found.length, **plain(found)}}

@@ -1,26 +1,19 @@
 """The tool that searches the knowledge base (``search_knowledge``).
 
-It calls the use case the GraphQL ``search`` resolver calls
-(``resolvers/retrieval/search.py``), with the same checks, settings and metrics.
+It calls the runtime's ``SearchService`` (``kenning.domain.retrieval.search_service``), as
+the GraphQL ``search`` resolver (``resolvers/retrieval/search.py``) does: the same checks,
+search configuration and metrics.
 """
 
 from __future__ import annotations
 
-import time
 from typing import Annotated, Any
 
 from pydantic import Field
 
-from kenning.domain.memory.owners import user_key_of
-from kenning.domain.memory.user_search import UserIndex
-from kenning.domain.retrieval.search import (
-    SearchFilters,
-    SearchMode,
-    SearchRequest,
-    config_for,
-    search,
-)
-from kenning.mcp.calls import NarrowScope, ToolContext, caller, domain_errors, plain, read_scope
+from kenning.domain.retrieval.search import SearchFilters, SearchMode, SearchRequest
+from kenning.domain.retrieval.search_service import SearchAsk
+from kenning.mcp.calls import NarrowScope, ToolContext, caller, domain_errors, plain, to_scope
 from kenning.mcp.memory_arguments import UserKey
 from kenning.mcp.tool_spec import ToolSpec
 
@@ -42,24 +35,9 @@ async def search_knowledge_tool(
 ) -> dict[str, Any]:
     """The chunks the caller may see that best match ``query``."""
     who = caller(ctx)
-    runtime, settings = who.runtime, who.runtime.settings
-    request = SearchRequest(
-        query=query,
-        mode=mode,
-        limit=limit,
-        filters=SearchFilters(kinds=tuple(kinds or ()), tags=tuple(tags or ())),
-    )
-    fusion = settings.search_fusion_weights()
-    started = time.perf_counter()
-    hits = await search(
-        request,
-        reader=read_scope(who, scope),
-        embedder=runtime.embedder,
-        index=UserIndex(runtime.chunk_index, user_key_of(user_key)),
-        config=config_for(mode, fusion),
-        max_limit=settings.search_max_limit,
-    )
-    runtime.metrics.observe_search(mode.value, time.perf_counter() - started)
+    filters = SearchFilters(kinds=tuple(kinds or ()), tags=tuple(tags or ()))
+    ask = SearchAsk(SearchRequest(query, mode, limit, filters=filters), to_scope(scope), user_key)
+    hits = await who.runtime.search_service().search(who.scoped, ask)
     return {"hits": plain(hits)}
 
 

@@ -1,4 +1,5 @@
-"""Read models: what queries return, independent of GraphQL and SQL."""
+"""Read models of chunks: what queries return, independent of GraphQL and SQL, and
+``chunks_for``, the read by id every face makes."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Final, Protocol
 
+from kenning.domain.access.caller import CallerScope
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import TooLargeError
 
@@ -42,12 +44,16 @@ class ChunkView:
         return self.superseded_at is None
 
 
-class ChunkReader(Protocol):
-    """Reads chunks by id or kind, only those the reader may see."""
+class ChunksById(Protocol):
+    """Reads chunks by id, only those the reader may see."""
 
     async def by_ids(self, ids: Sequence[str], reader: Scope) -> dict[str, ChunkView]:
         """The visible chunks among ``ids``, keyed by id."""
         ...
+
+
+class ChunkReader(ChunksById, Protocol):
+    """Reads chunks by id or kind, only those the reader may see."""
 
     async def by_kind(self, kind: str, reader: Scope, limit: int) -> list[ChunkView]:
         """The newest visible chunks of one kind (no embedding involved)."""
@@ -64,9 +70,17 @@ def check_chunk_ids(ids: Sequence[str]) -> None:
 
 
 async def visible_chunks(
-    ids: Sequence[str], reader: Scope, chunks: ChunkReader
+    ids: Sequence[str], reader: Scope, chunks: ChunksById
 ) -> list[ChunkView | None]:
     """The chunks with these ids in the order asked, ``None`` where none is visible."""
     check_chunk_ids(ids)
     found = await chunks.by_ids(ids, reader)
     return [found.get(chunk_id) for chunk_id in ids]
+
+
+async def chunks_for(
+    caller: CallerScope, ids: Sequence[str], scope: Scope | None, chunks: ChunksById
+) -> list[ChunkView | None]:
+    """``chunks`` and ``get_chunks``: the chunks with these ids the caller may see (at the
+    scope argument, None: the key's own), in the order asked, ``None`` where none is."""
+    return await visible_chunks(ids, caller.reading(scope), chunks)

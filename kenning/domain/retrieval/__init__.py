@@ -1,5 +1,7 @@
 """Finding knowledge: hybrid search (vector and keyword arms fused by reciprocal rank),
 evidence packs and the deterministic agent context built from them.
 
-Read first: ``search.py``, then ``rank_fusion.py``, ``evidence.py`` and ``agent_context.py``.
+Read first: ``search.py``, then ``rank_fusion.py``, ``evidence.py`` and ``agent_context.py``;
+every face searches through ``search_service.py`` and asks for evidence through
+``evidence_request.py``.
 """

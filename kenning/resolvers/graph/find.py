@@ -1,17 +1,16 @@
-"""Resolver of ``findNodes``: nodes found by what a person types, scoped to the caller."""
+"""Resolver of ``findNodes``: nodes found by what a person types, scoped to the caller, by
+``kenning.domain.graph.reads.found_nodes`` (as MCP ``find_nodes``)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Annotated
 
 import strawberry
 
-from kenning.domain.graph.find import find_nodes, find_query
-from kenning.resolvers.access.scope import read_scope
+from kenning.domain.graph.reads import FindAsk, found_nodes
+from kenning.resolvers.access.scope import caller, to_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
-from kenning.resolvers.graph.queries import alias_resolved
 from kenning.schema.access.scope import NarrowScope
 from kenning.schema.graph.find import FindNodesResult, FoundNodes, NodeMatch
 
@@ -29,13 +28,10 @@ async def resolve_find_nodes(
     scope: NarrowScope = None,
 ) -> FindNodesResult:
     """The visible nodes best matching ``query``; bad input as a union member."""
-    reader = read_scope(info, scope)
-    request = find_query(query, types, limit)
-    if request.exact_key is not None:
-        [canonical] = await alias_resolved(info, reader, [request.exact_key])
-        request = replace(request, exact_key=canonical)
-    runtime = info.context.runtime
-    matches = await find_nodes(runtime.finder, runtime.graph, reader, request)
+    ask = FindAsk(query, types, limit, to_scope(scope))
+    read = await found_nodes(caller(info), ask, info.context.runtime.graph_ports())
     # The nodes are read already: a selected `node { edges }` needs no second node read.
-    info.context.loaders.nodes_by_key(reader).prime_many({m.node.key: m.node for m in matches})
-    return FoundNodes(matches=[NodeMatch.from_view(match, reader) for match in matches])
+    info.context.loaders.nodes_by_key(read.reader).prime_many(
+        {m.node.key: m.node for m in read.found}
+    )
+    return FoundNodes(matches=[NodeMatch.from_view(match, read.reader) for match in read.found])

@@ -1,35 +1,30 @@
 """Resolvers of the graph queries: ``node``, ``nodes``, ``neighbors`` and ``path``.
 
-Each decides the reader scope once (``read_scope``), parses the keys it is given (normalize,
-canonicalize) and resolves them through the client's aliases, so ``node("Task::T-1")`` and
-``node("jira:old-name")`` find the node stored under its canonical key.
+``neighbors`` and ``path`` call the entries of ``kenning.domain.graph.reads`` (as MCP
+``get_neighbors`` and ``find_path`` do), and ``node`` calls ``kenning.domain.graph.node_read``
+(as ``get_node`` does): they decide the reader scope, check the arguments and resolve the
+keys through the client's aliases, so ``node("Task::T-1")`` and ``node("jira:old-name")``
+find the node stored under its canonical key. ``node`` and ``nodes`` read through the
+request's loaders.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Annotated
 
 import strawberry
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import TooLargeError
-from kenning.domain.graph.model import (
-    MAX_NODE_KEYS,
-    MAX_SUBGRAPH_LIMIT,
-    Direction,
-    NodeView,
-    check_depth,
-    check_range,
-    edge_type_filter,
-)
-from kenning.domain.graph.path_request import PathEnds, path_between
-from kenning.domain.graph.traverse import NeighborsQuery, neighbors
+from kenning.domain.graph.model import MAX_NODE_KEYS, Direction, NodeView
+from kenning.domain.graph.node_read import NodeAsk, locate
+from kenning.domain.graph.path_request import PathEnds
+from kenning.domain.graph.reads import NeighborsAsk, PathAsk, find_path, neighbors_of
 from kenning.domain.ingestion.aliases import alias_resolved as resolved
 from kenning.domain.ingestion.node_keys import parse_key
-from kenning.domain.ingestion.validity import as_of as read_time
-from kenning.resolvers.access.scope import read_scope
+from kenning.resolvers.access.scope import caller, read_scope, to_scope
 from kenning.resolvers.context import Info
 from kenning.schema.access.scope import NarrowScope
 from kenning.schema.graph.types import Node, Path, Subgraph
@@ -54,18 +49,14 @@ AsOf = Annotated[
 ]
 
 
-def _when(as_of: datetime | None) -> datetime | None:
-    return read_time(as_of, datetime.now(UTC))
-
-
 async def resolve_node(
     info: Info, key: str, scope: NarrowScope = None, as_of: AsOf = None
 ) -> Node | None:
     """The node with this key as the caller sees it; null when none is visible."""
-    reader = read_scope(info, scope)
-    [canonical] = await alias_resolved(info, reader, [parse_key(key).key])
-    view = await info.context.loaders.nodes_by_key(reader).load(canonical)
-    return None if view is None else Node.from_view(view, reader, _when(as_of))
+    ask = NodeAsk(key, as_of, to_scope(scope))
+    spot = await locate(caller(info), ask, info.context.runtime.graph_ports())
+    view = await info.context.loaders.nodes_by_key(spot.reader).load(spot.key)
+    return None if view is None else Node.from_view(view, spot.reader, spot.when)
 
 
 async def resolve_nodes(
@@ -92,16 +83,10 @@ async def resolve_neighbors(
     as_of: AsOf = None,
 ) -> Subgraph:
     """The subgraph within ``depth`` hops; empty when the node is not visible."""
-    reader = read_scope(info, scope)
-    check_depth(depth)
-    check_range(limit, 1, MAX_SUBGRAPH_LIMIT, "limit")
-    types = edge_type_filter(edge_types)
-    [start] = await alias_resolved(info, reader, [parse_key(key).key])
-    query = NeighborsQuery(start, depth, direction, types, limit)
-    when = _when(as_of)
-    view = await neighbors(info.context.runtime.graph.at(when), reader, query)
-    _prime(info, reader, view.nodes)
-    return Subgraph.from_view(view, reader, when)
+    ask = NeighborsAsk(key, depth, direction, edge_types, limit, as_of, to_scope(scope))
+    read = await neighbors_of(caller(info), ask, info.context.runtime.graph_ports())
+    _prime(info, read.reader, read.found.nodes)
+    return Subgraph.from_view(read.found, read.reader, read.when)
 
 
 async def resolve_path(
@@ -115,19 +100,9 @@ async def resolve_path(
     as_of: AsOf = None,
 ) -> Path | None:
     """One shortest path of at most ``maxDepth`` edges; null when there is none."""
-    reader = read_scope(info, scope)
-    when = _when(as_of)
-    runtime = info.context.runtime
-    view = await path_between(
-        runtime.graph.at(when),
-        reader,
-        PathEnds(from_key, to),
-        runtime.aliases,
-        max_depth=max_depth,
-        direction=direction,
-        edge_types=edge_types,
-    )
-    if view is None:
+    ask = PathAsk(PathEnds(from_key, to), max_depth, edge_types, direction, as_of, to_scope(scope))
+    read = await find_path(caller(info), ask, info.context.runtime.graph_ports())
+    if read.found is None:
         return None
-    _prime(info, reader, view.nodes)
-    return Path.from_view(view, reader, when)
+    _prime(info, read.reader, read.found.nodes)
+    return Path.from_view(read.found, read.reader, read.when)

@@ -1,5 +1,6 @@
 """Resolvers of relations and edge timelines: declare a relation, list them, read an
-edge's history, retract an edge."""
+edge's history, retract an edge (the last two through ``kenning.domain.graph.edges``, as MCP
+``retract_edge`` does)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,12 @@ from typing import Annotated
 
 import strawberry
 
+from kenning.domain.graph.edges import EdgeAsk, edge_intervals, retract
 from kenning.domain.ingestion import relations
 from kenning.domain.ingestion.validity import Cardinality
-from kenning.resolvers.access.scope import principal, read_scope, stored_write_scope, write_scope
+from kenning.resolvers.access.scope import caller, principal, read_scope, to_scope, write_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
-from kenning.resolvers.graph.queries import alias_resolved
 from kenning.resolvers.memory.user_knowledge import ReasonArgument
 from kenning.schema.access.scope import NarrowScope, ScopeInput, scope_info
 from kenning.schema.graph import relations as gql
@@ -50,13 +51,19 @@ async def resolve_relations(info: Info, scope: NarrowScope = None) -> list[gql.R
     return [_relation(r) for r in await info.context.runtime.relations.relations(reader.client_id)]
 
 
-async def _canonical(
-    info: Info, reader_client: str, keys: tuple[str, str, str | None]
-) -> tuple[str, str, str | None]:
-    source, kind, end = keys
-    named = [source] if end is None else [source, end]
-    resolved = await alias_resolved(info, read_scope(info), named) if reader_client else named
-    return resolved[0], kind, (resolved[1] if end is not None else None)
+def _interval(found: relations.IntervalView) -> gql.EdgeInterval:
+    return gql.EdgeInterval(
+        from_key=found.from_key,
+        edge_type=found.edge_type,
+        to_key=found.to_key,
+        scope=scope_info(found.scope),
+        valid_from=found.valid_from,
+        valid_to=found.valid_to,
+        recorded_at=found.recorded_at,
+        ended_at=found.ended_at,
+        ended_reason=found.ended_reason,
+        ended_by=found.ended_by,
+    )
 
 
 async def resolve_edge_history(
@@ -67,24 +74,9 @@ async def resolve_edge_history(
     scope: NarrowScope = None,
 ) -> list[gql.EdgeInterval]:
     """Every interval of the edge (of every target when ``to`` is null), oldest first."""
-    reader = read_scope(info, scope)
-    keys = await _canonical(info, reader.client_id, relations.edge_keys(from_key, edge_type, to))
-    found = await relations.edge_history(reader, keys, info.context.runtime.relations)
-    return [
-        gql.EdgeInterval(
-            from_key=i.from_key,
-            edge_type=i.edge_type,
-            to_key=i.to_key,
-            scope=scope_info(i.scope),
-            valid_from=i.valid_from,
-            valid_to=i.valid_to,
-            recorded_at=i.recorded_at,
-            ended_at=i.ended_at,
-            ended_reason=i.ended_reason,
-            ended_by=i.ended_by,
-        )
-        for i in found
-    ]
+    ask = EdgeAsk(from_key, edge_type, to, to_scope(scope))
+    found = await edge_intervals(caller(info), ask, info.context.runtime.edge_ports())
+    return [_interval(interval) for interval in found]
 
 
 @error_members
@@ -98,12 +90,6 @@ async def resolve_retract_edge(
 ) -> gql.RetractEdgeResult:
     """End an edge now (RETRACTED, by the caller's key); it stays in its history, and the
     change log records it (with ``reason``)."""
-    target = await stored_write_scope(info, scope)
-    source, kind, end = await _canonical(
-        info, target.client_id, relations.edge_keys(from_key, edge_type, to)
-    )
-    assert end is not None
-    retracted = await relations.retract_edge(
-        principal(info), target, (source, kind, end), info.context.runtime.relations, reason
-    )
+    ask = EdgeAsk(from_key, edge_type, to, to_scope(scope), reason)
+    retracted = await retract(caller(info), ask, info.context.runtime.edge_ports())
     return gql.RetractEdgeSuccess(retracted=retracted)

@@ -1,27 +1,34 @@
 """Resolvers of a node's past: `updateNode` and `nodeHistory`.
 
-Keys are parsed and resolved through the client's aliases as the graph queries do
-(``kenning/resolvers/graph/queries.py``), then handed to the use cases of
-``kenning.domain.memory.node_history``.
+``updateNode`` calls ``kenning.domain.graph.node_update.edit_node``, as MCP ``update_node``
+does. ``nodeHistory`` parses its key and resolves it through the client's aliases as the
+graph queries do (``kenning/resolvers/graph/queries.py``), then reads the versions
+(``kenning.domain.memory.node_history``).
 """
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated
 
 import strawberry
 from strawberry.scalars import JSON
 
+from kenning.domain.graph.node_update import NodeEdit, edit_node
 from kenning.domain.ingestion.node_keys import parse_key
-from kenning.domain.memory.node_history import PropertyVersion, node_history, update_node
+from kenning.domain.memory.node_history import PropertyVersion, node_history
 from kenning.domain.memory.pages import DEFAULT_PAGE
-from kenning.resolvers.access.scope import principal, read_scope, stored_write_scope
+from kenning.resolvers.access.scope import caller, read_scope, to_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.resolvers.graph.queries import alias_resolved
 from kenning.resolvers.memory.user_knowledge import ReasonArgument
-from kenning.schema.access.scope import NarrowScope, ScopeInput, scope_info
+from kenning.schema.access.scope import NarrowScope, scope_info
+from kenning.schema.graph.arguments import (
+    ObservedSince,
+    PropertiesToSet,
+    PropertiesToUnset,
+    VertexScope,
+)
 from kenning.schema.graph.types import Node
 from kenning.schema.memory import node_history as gql
 
@@ -46,50 +53,21 @@ def to_version(found: PropertyVersion) -> gql.NodePropertyVersion:
 async def resolve_update_node(
     info: Info,
     key: str,
-    set_: Annotated[
-        JSON | None,
-        strawberry.argument(
-            name="set",
-            description="Properties to set: a JSON object of names to strings, numbers, "
-            "booleans or lists of them.",
-        ),
-    ] = None,
-    unset: Annotated[
-        list[str] | None,
-        strawberry.argument(description="Properties to remove; their values stay in history."),
-    ] = None,
+    set_: PropertiesToSet = None,
+    unset: PropertiesToUnset = None,
     reason: ReasonArgument = None,
-    observed_at: Annotated[
-        datetime | None,
-        strawberry.argument(description="Since when the new values hold (default: now)."),
-    ] = None,
-    scope: Annotated[
-        ScopeInput | None,
-        strawberry.argument(description="The vertex to correct: the key's own scope by default."),
-    ] = None,
+    observed_at: ObservedSince = None,
+    scope: VertexScope = None,
 ) -> gql.UpdateNodeResult:
     """Correct a node's properties at the caller's scope; what they held stays in history."""
-    target = await stored_write_scope(info, scope)
-    [canonical] = await alias_resolved(info, target, [parse_key(key).key])
-    runtime = info.context.runtime
-    updated = await update_node(
-        principal(info),
-        target,
-        canonical,
-        set_,
-        unset,
-        runtime.node_history,
-        runtime.settings.secret_policy,
-        reason=reason,
-        observed_at=observed_at,
-    )
-    reader = read_scope(info, scope)
-    view = (await runtime.graph.nodes(reader, [canonical])).get(canonical)
+    edit = NodeEdit(key, set_, unset, reason, observed_at, to_scope(scope))
+    edited = await edit_node(caller(info), edit, info.context.runtime.node_edit_ports())
+    node = edited.node
     return gql.UpdateNodeSuccess(
-        node=None if view is None else Node.from_view(view, reader),
+        node=None if node is None else Node.from_view(node, edited.reader),
         changed=[
             gql.PropertyChange(name=c.name, old=JSON(c.old), new=JSON(c.new))
-            for c in updated.changes
+            for c in edited.changes
         ],
     )
 

@@ -1,4 +1,9 @@
-"""Resolvers of the ingestion queue: request, status, listing and control of jobs."""
+"""Resolvers of the ingestion queue: request, status, listing and control of jobs.
+
+Requests go through ``kenning.domain.queue.ingestion_request`` and reads through
+``kenning.domain.queue.job_reads``, as the MCP tools ``request_ingestion``, ``job_status``
+and ``list_jobs`` do.
+"""
 
 from __future__ import annotations
 
@@ -9,26 +14,20 @@ import strawberry
 from kenning.domain.access.principal import Principal
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.domain.priorities import QUEUED_PRIORITY
-from kenning.domain.queue.jobs import (
-    EnqueueResult,
-    IngestionIdentity,
-    Job,
-    JobFilter,
-    JobOrder,
-)
-from kenning.domain.queue.listing import MAX_PAGE, check_request_count, list_jobs
+from kenning.domain.queue.ingestion_request import QueueAsk, queue_ingestion
+from kenning.domain.queue.job_reads import JobsAsk, jobs_page, visible_job
+from kenning.domain.queue.jobs import EnqueueResult, Job, JobFilter, JobOrder
+from kenning.domain.queue.listing import MAX_PAGE, check_request_count
 from kenning.domain.queue.ports import JobQueue
 from kenning.domain.queue.requests import (
     MAX_BULK_CANCEL,
     cancel_job,
     cancel_jobs,
-    chosen_extraction,
     prioritize_job,
     reorder_job,
-    request_ingestion,
     retry_job,
 )
-from kenning.resolvers.access.scope import principal, read_scope, to_scope
+from kenning.resolvers.access.scope import caller, principal, to_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.resolvers.ingestion.ingest import to_request
@@ -91,30 +90,20 @@ async def resolve_request_ingestions(
 async def _request_one(
     info: Info, input: IngestInput, identity: gql.IngestionIdentityInput
 ) -> gql.RequestIngestionResult:
-    runtime = info.context.runtime
-    override = SecretPolicy(input.secret_policy.value) if input.secret_policy else None
-    request = await to_request(info, input, QUEUED_PRIORITY)
-    wanted = IngestionIdentity(
-        identity.source_kind, identity.source_id or input.source_urn, identity.content_version
+    ask = QueueAsk(
+        await to_request(info, input, QUEUED_PRIORITY),
+        identity.source_kind,
+        identity.content_version,
+        identity.source_id,
+        SecretPolicy(input.secret_policy.value) if input.secret_policy else None,
+        input.extraction,
     )
-    result = await request_ingestion(
-        request,
-        wanted,
-        policy=override or runtime.settings.secret_policy,
-        override=override,
-        queue=runtime.queue.jobs,
-        connections=runtime.queue.connections,
-        extraction=chosen_extraction(
-            input.extraction, request.kind, runtime.settings.extraction_by_kind
-        ),
-        tombstones=runtime.tombstones,
-    )
-    return to_handle(result)
+    return to_handle(await queue_ingestion(ask, info.context.runtime.queue_ports()))
 
 
 async def resolve_ingestion_status(info: Info, job_id: strawberry.ID) -> gql.IngestionJob | None:
     """A job the caller may see; null when there is none."""
-    job = await info.context.runtime.queue.jobs.get(str(job_id), read_scope(info))
+    job = await visible_job(caller(info), str(job_id), info.context.runtime.job_ports())
     return to_job_type(job) if job is not None else None
 
 
@@ -137,9 +126,8 @@ async def resolve_jobs(
     order_by: JobOrder = JobOrder.NEWEST,
 ) -> gql.JobPage:
     """Visible jobs in the order asked, paged by cursor; queued ones with their position."""
-    page = await list_jobs(
-        info.context.runtime.queue.jobs, read_scope(info), _where(filter), first, after, order_by
-    )
+    ask = JobsAsk(_where(filter), first, after, order_by)
+    page = await jobs_page(caller(info), ask, info.context.runtime.job_ports())
     return gql.JobPage(
         nodes=[to_job_type(job) for job in page.jobs],
         end_cursor=page.end_cursor,

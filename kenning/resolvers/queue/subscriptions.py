@@ -1,22 +1,23 @@
-"""Resolvers of the live queue: ``queueStatus`` and ``ingestionProgress``."""
+"""Resolvers of the live queue: ``queueStatus`` and ``ingestionProgress``, through
+``kenning.domain.queue.job_reads``."""
 
 from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import AsyncGenerator
+from contextlib import aclosing
 
 import strawberry
 
-from kenning.domain.errors import ValidationError
-from kenning.domain.queue.progress import PositionWatch, watch_progress
+from kenning.domain.queue import job_reads
+from kenning.domain.queue.jobs import JobEvent
 from kenning.domain.queue.status_feed import QueueStatus
-from kenning.resolvers.access.scope import read_scope
+from kenning.resolvers.access.scope import caller
 from kenning.resolvers.context import Info
 from kenning.resolvers.queue.jobs import to_job_type
 from kenning.schema.fan_out import direct_delivery
 from kenning.schema.queue import types as gql
 
-MAX_FIRST = 200
 _CONVERTED_KEPT = 64
 
 
@@ -42,8 +43,18 @@ class _Converted:
 _converted = _Converted()
 
 
-def _position_watch(info: Info) -> PositionWatch:
-    return info.context.runtime.queue.positions
+def _change(event: JobEvent) -> gql.JobChange:
+    job = event.job
+    return gql.JobChange(
+        job_id=strawberry.ID(job.id),
+        status=job.status,
+        previous_status=event.previous,
+        stage=job.stage,
+        lane=job.lane,
+        attempts=job.attempts,
+        version=job.version,
+        at=job.updated_at,
+    )
 
 
 def to_status_type(status: QueueStatus) -> gql.QueueStatus:
@@ -56,19 +67,7 @@ def to_status_type(status: QueueStatus) -> gql.QueueStatus:
         running=[to_job_type(job) for job in snap.running],
         workers_alive=len(snap.workers) if snap.workers is not None else None,
         workers=list(snap.workers or ()),
-        changes=[
-            gql.JobChange(
-                job_id=strawberry.ID(e.job.id),
-                status=e.job.status,
-                previous_status=e.previous,
-                stage=e.job.stage,
-                lane=e.job.lane,
-                attempts=e.job.attempts,
-                version=e.job.version,
-                at=e.job.updated_at,
-            )
-            for e in status.changes
-        ],
+        changes=[_change(e) for e in status.changes],
         changes_dropped=status.changes_dropped,
         resynced=status.resynced,
         degraded=status.degraded,
@@ -77,16 +76,15 @@ def to_status_type(status: QueueStatus) -> gql.QueueStatus:
 
 async def queue_status(info: Info, first: int = 20) -> AsyncGenerator[gql.QueueStatus, None]:
     """A snapshot of the queue the caller may see, then an update after every change."""
-    if not 0 <= first <= MAX_FIRST:
-        raise ValidationError(f"first must be 0..{MAX_FIRST}", field="first")
-    scope = read_scope(info)
+    updates = job_reads.queue_status(caller(info), first, info.context.runtime.job_ports())
     # Over graphql-transport-ws, an update whose result this subscription's cohort shares is
     # written to the socket directly (kenning/schema/fan_out.py); any other is yielded.
     deliver = direct_delivery()
-    async for status in info.context.runtime.queue.feeds.watch(scope, first):
-        update = _converted(status)
-        if deliver is None or not await deliver(update):
-            yield update
+    async with aclosing(updates) as feed:
+        async for status in feed:
+            update = _converted(status)
+            if deliver is None or not await deliver(update):
+                yield update
 
 
 async def ingestion_progress(
@@ -94,13 +92,7 @@ async def ingestion_progress(
 ) -> AsyncGenerator[gql.IngestionJob, None]:
     """The job now, then each change (and each new place while it waits), completing
     after a terminal status."""
-    runtime = info.context.runtime
-    async for job in watch_progress(
-        str(job_id),
-        read_scope(info),
-        runtime.queue.jobs,
-        runtime.queue.hub,
-        _position_watch(info),
-        runtime.settings.queue_status_refresh_seconds,
-    ):
-        yield to_job_type(job)
+    ports = info.context.runtime.job_ports()
+    async with aclosing(job_reads.job_progress(caller(info), str(job_id), ports)) as jobs:
+        async for job in jobs:
+            yield to_job_type(job)

@@ -8,9 +8,10 @@ from typing import Annotated
 
 import strawberry
 
-from kenning.domain.ingestion.validity import Cardinality, EndReason
+from kenning.domain.ingestion.validity import Cardinality
 from kenning.schema.access.scope import ScopeInfo
 from kenning.schema.errors import ScopeError, SensitiveContentError, ValidationError
+from kenning.schema.graph.enums import EndReason
 
 strawberry.enum(
     Cardinality,

@@ -23,7 +23,6 @@ from kenning.domain.graph.model import (
     PathView,
     SubgraphView,
 )
-from kenning.domain.ingestion.validity import EndReason
 from kenning.resolvers.context import Info
 from kenning.resolvers.graph.fields import (
     edge_evidence,
@@ -34,16 +33,8 @@ from kenning.resolvers.graph.fields import (
 )
 from kenning.schema.access.scope import ScopeInfo, scope_info
 from kenning.schema.execution.field_plan import known_attribute
+from kenning.schema.graph.enums import EndReason
 from kenning.schema.retrieval.chunk import Chunk
-
-strawberry.enum(Direction, description="Which edges of a node to follow.")
-strawberry.enum(
-    EndReason,
-    name="EndedReason",
-    description="Why an edge stopped holding: a newer assertion of a relation declared ONE "
-    "or a source the writer replaced (SUPERSEDED), a retraction (RETRACTED), a model that "
-    "found it contradicted (CONTRADICTED), an erasure (ERASED).",
-)
 
 
 async def _chunks(root: Node, info: Info, limit: int = 10) -> list[Chunk]:

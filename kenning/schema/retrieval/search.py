@@ -6,6 +6,7 @@ from typing import Annotated
 
 import strawberry
 
+from kenning.domain.retrieval import search as domain
 from kenning.domain.retrieval.search import SearchMode
 from kenning.schema.errors import ScopeError, ValidationError
 from kenning.schema.retrieval.chunk import Chunk
@@ -33,6 +34,19 @@ class SearchHit:
     source_urn: str
     kind: str
     graph_refs: list[str]
+
+    @classmethod
+    def from_hit(cls, hit: domain.SearchHit) -> SearchHit:
+        """The GraphQL form of a domain hit."""
+        return cls(
+            chunk=Chunk.from_view(hit.chunk),
+            score=hit.score,
+            vector_rank=hit.vector_rank,
+            keyword_rank=hit.keyword_rank,
+            source_urn=hit.chunk.source_urn,
+            kind=hit.chunk.kind,
+            graph_refs=list(hit.chunk.graph_refs),
+        )
 
 
 @strawberry.type(description="The hits, best first.")
