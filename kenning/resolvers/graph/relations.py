@@ -14,9 +14,9 @@ from kenning.domain.ingestion.validity import Cardinality
 from kenning.resolvers.access.scope import caller, principal, read_scope, to_scope, write_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
-from kenning.resolvers.memory.user_knowledge import ReasonArgument
 from kenning.schema.access.scope import NarrowScope, ScopeInput, scope_info
 from kenning.schema.graph import relations as gql
+from kenning.schema.memory.arguments import ReasonArgument
 
 
 def _relation(found: relations.Relation) -> gql.Relation:

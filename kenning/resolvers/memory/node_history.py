@@ -21,7 +21,6 @@ from kenning.resolvers.access.scope import caller, read_scope, to_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.resolvers.graph.queries import alias_resolved
-from kenning.resolvers.memory.user_knowledge import ReasonArgument
 from kenning.schema.access.scope import NarrowScope, scope_info
 from kenning.schema.graph.arguments import (
     ObservedSince,
@@ -31,6 +30,7 @@ from kenning.schema.graph.arguments import (
 )
 from kenning.schema.graph.types import Node
 from kenning.schema.memory import node_history as gql
+from kenning.schema.memory.arguments import ReasonArgument
 
 
 def to_version(found: PropertyVersion) -> gql.NodePropertyVersion:

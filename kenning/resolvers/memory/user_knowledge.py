@@ -30,9 +30,6 @@ from kenning.schema.memory.arguments import (
     WriteScopeArgument,
 )
 
-# Other features' resolvers take these from here.
-__all__ = ["AgentIdArgument", "ReasonArgument", "UserKeyArgument"]
-
 PerCategoryArgument = Annotated[
     int, strawberry.argument(description="The most recently updated items kept per category.")
 ]

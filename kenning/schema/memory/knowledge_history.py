@@ -8,9 +8,9 @@ from typing import Annotated
 
 import strawberry
 
-from kenning.domain.memory.user_knowledge import KnowledgeCategory
 from kenning.schema.access.scope import ScopeInfo
 from kenning.schema.errors import NotFoundError, ScopeError, SensitiveContentError, ValidationError
+from kenning.schema.memory.enums import KnowledgeCategory
 
 
 @strawberry.type(description="One version of a user-knowledge item.")

@@ -10,7 +10,6 @@ import strawberry
 from kenning.domain.ingestion.request import IngestStatus
 from kenning.domain.memory import user_knowledge as domain
 from kenning.domain.memory.knowledge_request import KnowledgeStored
-from kenning.domain.memory.user_knowledge import KnowledgeCategory
 from kenning.schema.access.scope import ScopeInfo, scope_info
 from kenning.schema.errors import (
     ErasedSubject,
@@ -18,8 +17,7 @@ from kenning.schema.errors import (
     SensitiveContentError,
     ValidationError,
 )
-
-strawberry.enum(KnowledgeCategory, description="What a piece of user knowledge is about.")
+from kenning.schema.memory.enums import KnowledgeCategory
 
 
 @strawberry.type(description="Stored: the same category and subject again replaces it.")
