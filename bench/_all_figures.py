@@ -180,10 +180,17 @@ def memory_truth(data: dict[str, Any]) -> list[Figure]:
 def erasure(data: dict[str, Any]) -> list[Figure]:
     """Erasing a person named in 1,000 chunks (REDACT, re-embedded), per embedder, against
     the same change by hand: embed the redacted texts, one plain SQL UPDATE (issue 37)."""
-    return [Figure(f"eraseSubject REDACT, {run['chunks_named']} chunks, {kind} embedder", "s",
-                   run["erasure_s"], run["baseline_s"], "embed + plain SQL UPDATE",
-                   Goal("figure", most=data["goal_s"]))
-            for kind, run in sorted(data["runs"].items())]  # fmt: skip
+    return [
+        Figure(
+            f"eraseSubject REDACT, {run['chunks_named']} chunks, {kind} embedder",
+            "s",
+            run["erasure_s"],
+            run["baseline_s"],
+            "embed + plain SQL UPDATE",
+            Goal("figure", most=data["goal_s"]),
+        )
+        for kind, run in sorted(data["runs"].items())
+    ]
 
 
 def find_nodes(data: dict[str, Any]) -> list[Figure]:

@@ -104,10 +104,12 @@ async def _write_corpus(runtime: Runtime, chunks: int) -> None:
 
 
 async def _named_chunks(runtime: Runtime) -> int:
-    return int(await runtime.pool.fetchval(
-        "SELECT count(*) FROM chunks WHERE client_id = 'bench' AND content ILIKE $1",
-        "%zephyrine quillfeather%",
-    ))  # fmt: skip
+    return int(
+        await runtime.pool.fetchval(
+            "SELECT count(*) FROM chunks WHERE client_id = 'bench' AND content ILIKE $1",
+            "%zephyrine quillfeather%",
+        )
+    )
 
 
 async def _erasure_s(runtime: Runtime) -> tuple[float, dict[str, int]]:
@@ -143,8 +145,10 @@ async def _baseline_s(runtime: Runtime) -> tuple[float, int]:
             """UPDATE chunks c SET content = u.content, embedding = u.embedding::vector
                FROM unnest($1::text[], $2::text[], $3::text[]) AS u(id, content, embedding)
                WHERE c.client_id = 'bench' AND c.id = u.id""",
-            [r["id"] for r in rows], texts, ["[" + ",".join(map(str, v)) + "]" for v in vectors],
-        )  # fmt: skip
+            [r["id"] for r in rows],
+            texts,
+            ["[" + ",".join(map(str, v)) + "]" for v in vectors],
+        )
         took = time.perf_counter() - started
         await transaction.rollback()
     return took, len(rows)
@@ -153,13 +157,13 @@ async def _baseline_s(runtime: Runtime) -> tuple[float, int]:
 async def _round(settings: Settings, chunks: int) -> dict[str, Any]:
     pool = await create_pool(settings)
     redis = aioredis.from_url(settings.redis_url)
-    runtime = Runtime(settings=settings, pool=pool, redis=redis,
-                      embedder=create_embedder(settings))  # fmt: skip
+    runtime = Runtime(settings=settings, pool=pool, redis=redis, embedder=create_embedder(settings))
     try:
         await runtime.embedder.embed(["warm up"])
         kind = settings.embedder.value
-        print(f"{kind}: writing {chunks} chunks naming her and {chunks} others ...",
-              file=sys.stderr)  # fmt: skip
+        print(
+            f"{kind}: writing {chunks} chunks naming her and {chunks} others ...", file=sys.stderr
+        )
         await _write_corpus(runtime, chunks)
         # Statistics as a database in use has them (autovacuum's), for both measurements.
         await pool.execute("ANALYZE")
@@ -171,9 +175,14 @@ async def _round(settings: Settings, chunks: int) -> dict[str, Any]:
         await runtime.embedder.aclose()
         await redis.aclose()
         await pool.close()
-    return {"chunks_named": named, "erasure_s": round(erasure_s, 3), "counts": counts,
-            "baseline_s": round(baseline_s, 4), "baseline_rows": updated,
-            "ratio": round(erasure_s / baseline_s, 2)}  # fmt: skip
+    return {
+        "chunks_named": named,
+        "erasure_s": round(erasure_s, 3),
+        "counts": counts,
+        "baseline_s": round(baseline_s, 4),
+        "baseline_rows": updated,
+        "ratio": round(erasure_s / baseline_s, 2),
+    }
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -149,9 +149,10 @@ class RuntimeParts:
         self.node_history = PgNodeHistory(self.pool, self.settings.graph_name)
         self.check_ins = PgCheckIns(self.pool)
         self.repositories = Repositories(
-            self.settings.repository_roots, self.settings.repository_dir,
+            self.settings.repository_roots,
+            self.settings.repository_dir,
             allow_private=self.settings.repository_allow_private,
-        )  # fmt: skip
+        )
         vision = self.settings.model_vision
         describer = ModelImageDescriber(self.models, vision) if vision else None
         self.file_work = file_work(

@@ -48,8 +48,14 @@ KEY_COLUMNS = ("ID", "ROLE", "STATE", "SCOPE", "CREATED", "LABEL")
 
 def _cells(info: ApiKeyInfo) -> tuple[str, ...]:
     state = "revoked" if info.revoked_at else "active"
-    return (info.id, info.role.value, state, info.scope.describe(),
-            f"{info.created_at:%Y-%m-%d %H:%M}", info.label)  # fmt: skip
+    return (
+        info.id,
+        info.role.value,
+        state,
+        info.scope.describe(),
+        f"{info.created_at:%Y-%m-%d %H:%M}",
+        info.label,
+    )
 
 
 def _line(info: ApiKeyInfo) -> str:
@@ -121,8 +127,11 @@ def list_keys(
     """List keys (never their secrets)."""
     found = _run(lambda keys, _: keys.list(client))
     whose = "" if client is None else f" of client {client!r}"
-    echo_table(KEY_COLUMNS, [_cells(info) for info in found],
-               f"no keys{whose}: kenning keys create makes one")  # fmt: skip
+    echo_table(
+        KEY_COLUMNS,
+        [_cells(info) for info in found],
+        f"no keys{whose}: kenning keys create makes one",
+    )
 
 
 @keys_app.command("revoke", cls=PlainCommand)

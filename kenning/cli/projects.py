@@ -57,8 +57,10 @@ def _resync_live_feeds() -> bool:
 def list_projects(client: Annotated[str, _CLIENT]) -> None:
     """List a client's recorded projects with their group."""
     groups = _run(lambda store: store.of_client(client))
-    rows = [(project, group or "(none: moved out)")
-            for (_, project), group in sorted(groups.groups.items())]  # fmt: skip
+    rows = [
+        (project, group or "(none: moved out)")
+        for (_, project), group in sorted(groups.groups.items())
+    ]
     echo_table(("PROJECT", "GROUP"), rows, f"no projects recorded for client {client!r}")
 
 

@@ -46,21 +46,29 @@ async def test_an_agent_corrects_a_node_and_reads_its_past_over_mcp(
     assert written["ingestGraph"] == {"__typename": "IngestGraphSuccess"}
     async with mcp_session(server.url, keys.agent_a) as session:
         updated = await call(
-            session, "update_node", key="service:ledger", set={"owner": "team:payments"},
+            session,
+            "update_node",
+            key="service:ledger",
+            set={"owner": "team:payments"},
             reason="Payments own the ledger now",
-        )  # fmt: skip
+        )
         assert updated["node"]["properties"] == {"owner": "team:payments"}
         assert updated["changed"] == [
             {"name": "owner", "old": "team:ledger", "new": "team:payments", "removed": False}
         ]
         past = await call(session, "get_history", kind="node", key="Service::Ledger")
-        assert [(v["value"], v["source"], v["changedBy"] is not None, v["endedAt"] is None)
-                for v in past["versions"]] == [
-            ("team:payments", None, True, True), ("team:ledger", "kb:ledger", False, False)
-        ]  # fmt: skip
+        assert [
+            (v["value"], v["source"], v["changedBy"] is not None, v["endedAt"] is None)
+            for v in past["versions"]
+        ] == [("team:payments", None, True, True), ("team:ledger", "kb:ledger", False, False)]
         assert past["versions"][1]["observedAt"].startswith("2025-01-15T00:00:00")
-        await call(session, "ingest_document", source_urn="doc:ledger-db", kind="note",
-                   content="service:ledger|database|db:postgres")  # fmt: skip
+        await call(
+            session,
+            "ingest_document",
+            source_urn="doc:ledger-db",
+            kind="note",
+            content="service:ledger|database|db:postgres",
+        )
         ends = {"from_key": "service:ledger", "edge_type": "database", "to_key": "db:postgres"}
         retracted = await call(session, "retract_edge", **ends, reason="Moved")
         assert retracted == {"retracted": True}
@@ -77,5 +85,8 @@ async def test_an_agent_corrects_a_node_and_reads_its_past_over_mcp(
         missing = await other.call_tool("update_node", {"key": "service:ledger", "set": {"a": 1}})
         assert missing.is_error and "NOT_FOUND" in error_text(missing)
         assert (await call(other, "get_history", kind="node", key="service:ledger")) == {
-            "kind": "node", "versions": [], "endCursor": None, "hasNextPage": False
-        }  # fmt: skip
+            "kind": "node",
+            "versions": [],
+            "endCursor": None,
+            "hasNextPage": False,
+        }

@@ -51,8 +51,11 @@ class FakeNodeHistory:
         self, reader: Scope, key: str, name: str | None, first: int, before: int | None
     ) -> list[PropertyVersion]:
         found = [
-            v for v in reversed(self.rows)
-            if v.node_key == key and reader.can_see(v.scope, ProjectGroups())
-            and (name is None or v.name == name) and (before is None or v.seq < before)
-        ]  # fmt: skip
+            v
+            for v in reversed(self.rows)
+            if v.node_key == key
+            and reader.can_see(v.scope, ProjectGroups())
+            and (name is None or v.name == name)
+            and (before is None or v.seq < before)
+        ]
         return found[:first]

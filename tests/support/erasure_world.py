@@ -1,5 +1,5 @@
-"""A person in every corner of a client's knowledge, the read paths that could show them,
-and a scan of every text and JSON column of the database (the erasure tests' world).
+"""A person in every corner of a client's knowledge, and the read paths that could show them
+(the erasure tests' world; ``erasure_scan`` scans every text and JSON column for her).
 
 ``seed`` writes Zephyrine Quillfeather (``person:zephyrine-quillfeather``, alias
 ``person:zq``) through the public API into documents, a source named after her, a node with
@@ -83,25 +83,45 @@ async def seed(api: Api, runtime: Runtime, client: str) -> Seeded:
     """Write the person into ``client`` (through its agent and admin keys)."""
     writer, boss = api.as_(agent(client)), api.as_(admin(client))
     docs = [
-        ("doc:launch", f"{NAME} led the launch review with Bob. She asked for more tests.",
-         KEY, [f"{KEY}|works_at|org:acme-corp", f"person:bob|knows|{KEY}"]),
+        (
+            "doc:launch",
+            f"{NAME} led the launch review with Bob. She asked for more tests.",
+            KEY,
+            [f"{KEY}|works_at|org:acme-corp", f"person:bob|knows|{KEY}"],
+        ),
         ("doc:tea", "Bob likes green tea in the morning.", "person:bob", []),
         ("notes:zephyrine-quillfeather", "Private notes: prefers async standups.", None, []),
         ("doc:alias", "ZQ signed the contract; zq is her short name.", None, []),
-    ]  # fmt: skip
+    ]
     for urn, content, main, rels in docs:
-        done = await _ok(writer, "ingest", INGEST, input={
-            "sourceUrn": urn, "kind": "note", "content": content, "mainNodeKey": main,
-            "relationships": rels, "metadata": {"author": NAME} if urn == "doc:launch" else None,
-        })  # fmt: skip
+        done = await _ok(
+            writer,
+            "ingest",
+            INGEST,
+            input={
+                "sourceUrn": urn,
+                "kind": "note",
+                "content": content,
+                "mainNodeKey": main,
+                "relationships": rels,
+                "metadata": {"author": NAME} if urn == "doc:launch" else None,
+            },
+        )
         assert done["__typename"] == "IngestSuccess", done
-    await _ok(writer, "ingestGraph", GRAPH, input={
-        "sourceUrn": "graph:people",
-        "pieces": [{"ref": "p1", "content": f"{NAME} mentors Bob on design."}],
-        "nodes": [{"key": KEY, "properties": {"name": NAME, "team": "design"}},
-                  {"key": "person:bob", "properties": {"name": "Bob", "mentor": NAME}}],
-        "edges": [{"from": KEY, "edgeType": "mentors", "to": "person:bob", "evidence": ["p1"]}],
-    })  # fmt: skip
+    await _ok(
+        writer,
+        "ingestGraph",
+        GRAPH,
+        input={
+            "sourceUrn": "graph:people",
+            "pieces": [{"ref": "p1", "content": f"{NAME} mentors Bob on design."}],
+            "nodes": [
+                {"key": KEY, "properties": {"name": NAME, "team": "design"}},
+                {"key": "person:bob", "properties": {"name": "Bob", "mentor": NAME}},
+            ],
+            "edges": [{"from": KEY, "edgeType": "mentors", "to": "person:bob", "evidence": ["p1"]}],
+        },
+    )
     await _ok(boss, "registerAlias", ALIAS_DOC, alias=ALIAS, canonical=KEY)
     await _ok(writer, "storeKnowledge", KNOW, subject="Manager", content=f"{NAME} manages Bob")
     await _ok(writer, "storeKnowledge", KNOW, subject="Tea", content="Bob drinks tea")
@@ -113,18 +133,30 @@ async def seed(api: Api, runtime: Runtime, client: str) -> Seeded:
         writer, "saveProcedure", PROCEDURE, description=f"Ask {NAME} for the design kit."
     )
     scope = Scope(client)
-    await runtime.check_ins.add(NewCheckIn(
-        id=f"{client}-check-in", scope=scope, caller=f"{client}-agent",
-        status=CheckInStatus.LOADED, input_text=f"{NAME} joined design.", input_hash="0" * 64,
-        hints=None, output={"nodes": [{"key": KEY, "name": NAME}]}, model="m", prompt_version="1",
-        attempts=(), duration_ms=1.0,
-    ))  # fmt: skip
+    await runtime.check_ins.add(
+        NewCheckIn(
+            id=f"{client}-check-in",
+            scope=scope,
+            caller=f"{client}-agent",
+            status=CheckInStatus.LOADED,
+            input_text=f"{NAME} joined design.",
+            input_hash="0" * 64,
+            hints=None,
+            output={"nodes": [{"key": KEY, "name": NAME}]},
+            model="m",
+            prompt_version="1",
+            attempts=(),
+            duration_ms=1.0,
+        )
+    )
     async with runtime.pool.acquire() as conn:
         await conn.execute(
             """INSERT INTO extraction_cache (client_id, content_hash, model, prompt_version, result)
                VALUES ($1, $2, 'm', '1', $3::jsonb)""",
-            client, f"{client}-hash", json.dumps({"nodes": [NAME]}),
-        )  # fmt: skip
+            client,
+            f"{client}-hash",
+            json.dumps({"nodes": [NAME]}),
+        )
     stored = await runtime.file_work.files.save(
         scope, "doc:launch", "launch.txt", "text/plain", f"{NAME} led the launch.".encode()
     )
@@ -177,55 +209,6 @@ def named(text: str) -> list[str]:
     """The needles ``text`` (lower case) holds."""
     found = [n for n in NEEDLES if n in text]
     return found + (["zq"] if ALIAS_WORD.search(text) else [])
-
-
-# What the scan looks for, as a PostgreSQL regular expression over lower-cased text: the
-# stems of her name's words (so the keyword index's lexemes count too) and the alias's id.
-SCANNED = "zephyrin|quillfeath|(^|[^a-z0-9])zq($|[^a-z0-9])"
-
-_COLUMNS = """
-    SELECT c.table_schema, c.table_name, c.column_name, c.udt_name,
-           EXISTS (SELECT 1 FROM information_schema.columns k
-                   WHERE k.table_schema = c.table_schema AND k.table_name = c.table_name
-                     AND k.column_name = 'client_id') AS has_client
-    FROM information_schema.columns c
-    JOIN information_schema.tables t
-      ON t.table_schema = c.table_schema AND t.table_name = c.table_name
-    WHERE t.table_type = 'BASE TABLE'
-      AND c.table_schema NOT IN ('pg_catalog', 'information_schema', 'ag_catalog')
-      AND (c.data_type IN ('text', 'character varying', 'character', 'json', 'jsonb', 'ARRAY')
-           OR c.udt_name = 'agtype')
-      -- A partition or an AGE label table is read through its parent.
-      AND NOT EXISTS (SELECT 1 FROM pg_inherits i
-                      WHERE i.inhrelid = format('%I.%I', c.table_schema, c.table_name)::regclass)
-    ORDER BY 1, 2, 3"""
-
-
-async def scan_database(pool: asyncpg.Pool, client: str | None = None) -> list[str]:
-    """Every ``schema.table.column`` of the database whose text holds the person: every
-    text, varchar, array, json and jsonb column ``information_schema`` lists, and AGE's
-    agtype ``properties`` as text, so a table added later is scanned too. With ``client``,
-    only that client's rows (``client_id``, or the ``client`` property of graph rows)."""
-    hits = []
-    async with pool.acquire() as conn:
-        for col in await conn.fetch(_COLUMNS):
-            agtype = col["udt_name"] == "agtype"
-            name = f'"{col["column_name"]}"'
-            value = f"ag_catalog.agtype_out({name})::text" if agtype else f"{name}::text"
-            where = [f"lower({value}) ~ $1"]
-            if client is not None:
-                if agtype:
-                    where.append(f"{value}::jsonb ->> 'client' = $2")
-                elif col["has_client"]:
-                    where.append("client_id = $2")
-                else:
-                    continue
-            table = f'"{col["table_schema"]}"."{col["table_name"]}"'
-            args = [SCANNED] if client is None else [SCANNED, client]
-            sql = f"SELECT count(*) FROM {table} WHERE {' AND '.join(where)}"
-            if await conn.fetchval(sql, *args):
-                hits.append(f"{col['table_schema']}.{col['table_name']}.{col['column_name']}")
-    return hits
 
 
 ERASE = """mutation($key: String!, $mode: ErasureMode!) {

@@ -117,9 +117,11 @@ def guard_graph(request: GraphRequest, names: NameMatch, mode: TombstoneMode) ->
                 raise _refused(f"nodes[{i}]")
             continue
         props, defaults = dict(node.properties), dict(node.defaults)
-        nodes.append(dataclasses.replace(
-            node, properties=names.redact_value(props), defaults=names.redact_value(defaults)
-        ))  # fmt: skip
+        nodes.append(
+            dataclasses.replace(
+                node, properties=names.redact_value(props), defaults=names.redact_value(defaults)
+            )
+        )
     edges = []
     for i, edge in enumerate(request.edges):
         if names.mentions(edge.from_key) or names.mentions(edge.to_key):

@@ -122,12 +122,15 @@ async def guarded_draft(client_id: str, draft: ProcedureDraft, guard: WriteGuard
     """``draft`` as the client's tombstones let it be stored (``WriteGuard``): its
     description and steps without an erased subject's names; a trigger or user naming one
     is refused. Runs before the draft's checks, so it leaves odd input as it came."""
-    steps = [{"agent": s.agent, "action": s.action, "parameters": s.parameters}
-             for s in draft.steps]  # fmt: skip
+    steps = [
+        {"agent": s.agent, "action": s.action, "parameters": s.parameters} for s in draft.steps
+    ]
     fields: dict[str, object] = {
-        "triggerPattern": draft.trigger_pattern, "description": draft.description,
-        "steps": steps, "userKey": draft.owner.user_key or "",
-    }  # fmt: skip
+        "triggerPattern": draft.trigger_pattern,
+        "description": draft.description,
+        "steps": steps,
+        "userKey": draft.owner.user_key or "",
+    }
     kept = await guard.guarded_fields(client_id, fields, ("triggerPattern", "userKey"))
     if kept == fields:
         return draft

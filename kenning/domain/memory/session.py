@@ -261,10 +261,13 @@ async def append_session_entry(
     if deps.guard is not None:
         kept = await deps.guard.guarded_fields(
             writer.client_id,
-            {"summary": draft.summary, "details": draft.details,
-             "userKey": draft.owner.user_key or ""},
+            {
+                "summary": draft.summary,
+                "details": draft.details,
+                "userKey": draft.owner.user_key or "",
+            },
             identifiers=("userKey",),
-        )  # fmt: skip
+        )
         draft = replace(draft, summary=str(kept["summary"]), details=kept["details"])
     checked = new_entry(draft, writer, key_id, deps.policy)
     entry = await deps.store.append(checked, deps.ttl, MAX_ENTRIES)

@@ -41,14 +41,19 @@ class PgErasureUnit:
         self._keys: list[str] = []
 
     async def subject(self, client_id: str, key: str) -> Subject:
-        canonical = await self._conn.fetchval(
-            "SELECT canonical_key FROM aliases WHERE client_id = $1 AND alias_key = $2",
-            client_id, key,
-        ) or key  # fmt: skip
+        canonical = (
+            await self._conn.fetchval(
+                "SELECT canonical_key FROM aliases WHERE client_id = $1 AND alias_key = $2",
+                client_id,
+                key,
+            )
+            or key
+        )
         aliases = await self._conn.fetch(
             "SELECT alias_key FROM aliases WHERE client_id = $1 AND canonical_key = $2",
-            client_id, canonical,
-        )  # fmt: skip
+            client_id,
+            canonical,
+        )
         keys = {key, canonical, *(r["alias_key"] for r in aliases)}
         rows = await self._conn.fetch(gsql.subject_vertices(self._sql), client_id, sorted(keys), [])
         names = {
@@ -88,8 +93,9 @@ class PgErasureUnit:
         counts["chunksDeleted"] += int(deleted.split()[-1])
         await self._conn.execute(
             "DELETE FROM chunk_marks WHERE client_id = $1 AND chunk_id = ANY($2::text[])",
-            client_id, list(ids),
-        )  # fmt: skip
+            client_id,
+            list(ids),
+        )
         for r in await self._conn.fetch(gsql.strip_evidence(self._sql), client_id, list(ids)):
             self._touch(client_id, r)
         gone = await self._conn.execute(gsql.delete_edges_without_evidence(self._sql), client_id)
@@ -134,18 +140,21 @@ class PgErasureUnit:
         counts["aliases"] += await self._count(
             """DELETE FROM aliases WHERE client_id = $1
                AND (alias_key = ANY($2::text[]) OR canonical_key = ANY($2::text[]))""",
-            client_id, keys,
-        )  # fmt: skip
+            client_id,
+            keys,
+        )
         counts["otherRows"] += await self._count(
             "DELETE FROM source_mentions WHERE client_id = $1 AND node_key = ANY($2::text[])",
-            client_id, keys,
-        )  # fmt: skip
+            client_id,
+            keys,
+        )
         counts["historyRows"] += await self._forget_intervals(client_id, keys)
         await self._conn.execute(
             """UPDATE sources SET main_node_key = NULL
                WHERE client_id = $1 AND main_node_key = ANY($2::text[])""",
-            client_id, keys,
-        )  # fmt: skip
+            client_id,
+            keys,
+        )
         self._keys = keys
         return counts
 
@@ -154,14 +163,16 @@ class PgErasureUnit:
         n = await self._count(
             """DELETE FROM node_property_versions
                WHERE client_id = $1 AND node_key = ANY($2::text[])""",
-            client_id, list(keys),
-        )  # fmt: skip
+            client_id,
+            list(keys),
+        )
         for table in ("edge_intervals", "edge_endings"):
             n += await self._count(
                 f"""DELETE FROM {table} WHERE client_id = $1
                     AND (from_key = ANY($2::text[]) OR to_key = ANY($2::text[]))""",
-                client_id, list(keys),
-            )  # fmt: skip
+                client_id,
+                list(keys),
+            )
         return n
 
     async def redact_rows(self, client_id: str, names: NameMatch, mode: ErasureMode) -> Counts:
@@ -227,8 +238,9 @@ class PgErasureUnit:
                                 LATERAL unnest(tsvector_to_array(to_tsvector('english', n.name))) l)
                AND NOT EXISTS (SELECT 1 FROM bm25_postings p
                                WHERE p.client_id = $1 AND p.lexeme = t.lexeme)""",
-            client_id, self._forms,
-        )  # fmt: skip
+            client_id,
+            self._forms,
+        )
 
     async def add_tombstones(self, client_id: str, hashes: Mapping[str, int]) -> None:
         await self._conn.executemany(
@@ -241,8 +253,9 @@ class PgErasureUnit:
         await self._conn.execute(
             """UPDATE erasure_receipts SET status = 'DONE', finished_at = now(),
                counts = $2::jsonb WHERE id = $1""",
-            receipt_id, json.dumps(dict(counts)),
-        )  # fmt: skip
+            receipt_id,
+            json.dumps(dict(counts)),
+        )
         # The job keeps its receipt and mode; the key it was asked with goes.
         await self._conn.execute(
             """UPDATE ingestion_jobs SET payload = payload - 'key'

@@ -27,8 +27,10 @@ async def remove_memory(
         f"""SELECT DISTINCT project_id, group_id, source_urn, user_key, subject, content
             FROM knowledge_versions WHERE client_id = $1
             AND (user_key = ANY($3::text[]) OR subject {_LIKE} OR content {_LIKE})""",
-        client_id, patterns, keys,
-    )  # fmt: skip
+        client_id,
+        patterns,
+        keys,
+    )
     known = {
         (r["project_id"], r["group_id"], r["source_urn"])
         for r in knowledge
@@ -38,8 +40,11 @@ async def remove_memory(
         result = await conn.execute(
             """DELETE FROM knowledge_versions WHERE client_id = $1 AND project_id = $2
                AND group_id = $3 AND source_urn = $4""",
-            client_id, project, group, urn,
-        )  # fmt: skip
+            client_id,
+            project,
+            group,
+            urn,
+        )
         counts["historyRows"] += int(result.split()[-1])
         counts["userKnowledge"] += 1
         sources.add((project, group, urn))
@@ -76,8 +81,9 @@ async def _sources(
     rows = await conn.fetch(
         f"SELECT project_id, group_id, source_urn FROM sources WHERE client_id = $1 "
         f"AND source_urn {_LIKE}",
-        client_id, patterns,
-    )  # fmt: skip
+        client_id,
+        patterns,
+    )
     return {
         (r["project_id"], r["group_id"], r["source_urn"])
         for r in rows
@@ -86,9 +92,17 @@ async def _sources(
 
 
 async def _ids(
-    conn: Connection, table: str, text: str, data: str, client_id: str, patterns: list[str],
-    keys: list[str], subject: Subject, names: NameMatch, more: str = "",
-) -> list[str]:  # fmt: skip
+    conn: Connection,
+    table: str,
+    text: str,
+    data: str,
+    client_id: str,
+    patterns: list[str],
+    keys: list[str],
+    subject: Subject,
+    names: NameMatch,
+    more: str = "",
+) -> list[str]:
     """Ids of the rows of ``table`` whose ``text`` or ``data`` (jsonb) column (or ``more``
     columns, comma-separated) names the subject, or whose ``user_key`` is one of its keys."""
     extra = [c.strip() for c in more.split(",") if c.strip()]
@@ -97,8 +111,10 @@ async def _ids(
     rows = await conn.fetch(
         f"SELECT id, user_key, {', '.join(cols)} FROM {table} WHERE client_id = $1 "
         f"AND (user_key = ANY($3::text[]) OR {tests})",
-        client_id, patterns, keys,
-    )  # fmt: skip
+        client_id,
+        patterns,
+        keys,
+    )
     return sorted(
         r["id"]
         for r in rows
@@ -108,19 +124,33 @@ async def _ids(
 
 
 async def _procedures(
-    conn: Connection, client_id: str, patterns: list[str], keys: list[str], subject: Subject,
+    conn: Connection,
+    client_id: str,
+    patterns: list[str],
+    keys: list[str],
+    subject: Subject,
     names: NameMatch,
-) -> list[str]:  # fmt: skip
+) -> list[str]:
     current = await _ids(
-        conn, "procedures", "description", "steps", client_id, patterns, keys, subject, names,
+        conn,
+        "procedures",
+        "description",
+        "steps",
+        client_id,
+        patterns,
+        keys,
+        subject,
+        names,
         more="trigger_pattern",
-    )  # fmt: skip
+    )
     rows = await conn.fetch(
         f"""SELECT procedure_id, user_key, trigger_pattern, description, steps::text AS steps
             FROM procedure_versions WHERE client_id = $1 AND (user_key = ANY($3::text[])
             OR trigger_pattern {_LIKE} OR description {_LIKE} OR steps::text {_LIKE})""",
-        client_id, patterns, keys,
-    )  # fmt: skip
+        client_id,
+        patterns,
+        keys,
+    )
     past = {
         r["procedure_id"]
         for r in rows
@@ -136,6 +166,8 @@ async def _changes(
     result = await conn.execute(
         """DELETE FROM changes WHERE client_id = $1
            AND (item_id = ANY($2::text[]) OR user_key = ANY($3::text[]))""",
-        client_id, sorted(items), keys,
-    )  # fmt: skip
+        client_id,
+        sorted(items),
+        keys,
+    )
     return int(result.split()[-1])

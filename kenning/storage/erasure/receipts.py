@@ -43,8 +43,11 @@ class PgReceipts:
         row = await self._pool.fetchrow(
             f"""INSERT INTO erasure_receipts (id, client_id, mode, status, requested_by)
                 VALUES ($1, $2, $3, 'PENDING', $4) RETURNING {_COLUMNS}""",
-            str(uuid.uuid4()), client_id, mode.value, requested_by,
-        )  # fmt: skip
+            str(uuid.uuid4()),
+            client_id,
+            mode.value,
+            requested_by,
+        )
         return _receipt(row)
 
     async def attach_job(self, receipt_id: str, job_id: str) -> None:
@@ -62,8 +65,9 @@ class PgReceipts:
         rows = await self._pool.fetch(
             f"""SELECT {_COLUMNS} FROM erasure_receipts WHERE client_id = $1
                 ORDER BY requested_at DESC, id LIMIT $2""",
-            client_id, limit,
-        )  # fmt: skip
+            client_id,
+            limit,
+        )
         return [_receipt(r) for r in rows]
 
 

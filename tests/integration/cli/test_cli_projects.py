@@ -84,9 +84,17 @@ def test_lists_have_a_header_and_say_when_they_are_empty(migrated_url: str) -> N
     assert (none.exit_code, none.stdout) == (0, "")
     assert none.stderr.strip() == "no keys of client 'acme': kenning keys create makes one"
     made = run(
-        "keys", "create", "--client", "acme", "--role", "ui", "--label", "wall screen",
-        KENNING_DATABASE_URL=migrated_url, KENNING_REDIS_URL="redis://127.0.0.1:9/0",
-    )  # fmt: skip
+        "keys",
+        "create",
+        "--client",
+        "acme",
+        "--role",
+        "ui",
+        "--label",
+        "wall screen",
+        KENNING_DATABASE_URL=migrated_url,
+        KENNING_REDIS_URL="redis://127.0.0.1:9/0",
+    )
     assert made.exit_code == 0, made.output
     header, row = run("keys", "list", KENNING_DATABASE_URL=migrated_url).stdout.splitlines()
     assert header.split() == ["ID", "ROLE", "STATE", "SCOPE", "CREATED", "LABEL"]

@@ -14,10 +14,11 @@ pytestmark = pytest.mark.integration
 def test_status_names_kennings_databases_without_the_password(test_settings: Settings) -> None:
     url = test_settings.database_url.replace("postgres@", "postgres:hunter2@", 1)
     shown = run(
-        "stack", "status",
+        "stack",
+        "status",
         KENNING_DATABASE_URL=url.rsplit("/", 1)[0] + "/kenning_elsewhere",
         KENNING_REDIS_URL=test_settings.redis_url.rsplit("/", 1)[0] + "/7",
-    )  # fmt: skip
+    )
     assert shown.exit_code == 0, shown.output
     lines = [line.strip() for line in shown.stdout.splitlines()]
     assert "kenning database kenning_elsewhere (KENNING_DATABASE_URL)" in lines

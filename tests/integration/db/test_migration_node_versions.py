@@ -19,10 +19,18 @@ pytestmark = pytest.mark.integration
 
 DATABASE = f"{TEST_DATABASE}_node_versions"
 VERTICES = [
-    {"key": "service:billing", "type": "service", "client": "acme", "project": "web",
-     "group": "", "owner": "team:billing", "tier": 1, "tags": ["pci"]},
+    {
+        "key": "service:billing",
+        "type": "service",
+        "client": "acme",
+        "project": "web",
+        "group": "",
+        "owner": "team:billing",
+        "tier": 1,
+        "tags": ["pci"],
+    },
     {"key": "user:ann", "type": "user", "client": "", "project": "", "group": ""},
-]  # fmt: skip
+]
 
 
 @pytest.fixture
@@ -48,19 +56,32 @@ def test_0028_makes_every_existing_property_its_first_version(settings: Settings
         asyncio.run(_run(url, insert, json.dumps(vertex)))
 
     run_upgrade(settings, "head")
-    rows = asyncio.run(_run(url, """
+    rows = asyncio.run(
+        _run(
+            url,
+            """
         SELECT client_id, project_id, group_id, node_key, name, value::text AS value, source,
                changed_by, observed_at, ended_at IS NULL AS current
-        FROM node_property_versions ORDER BY seq"""))  # fmt: skip
+        FROM node_property_versions ORDER BY seq""",
+        )
+    )
     assert [(r["node_key"], r["name"], json.loads(r["value"])) for r in rows] == [
         ("service:billing", "owner", "team:billing"),
         ("service:billing", "tags", ["pci"]),
         ("service:billing", "tier", 1),
     ]
-    assert {(r["client_id"], r["project_id"], r["group_id"], r["source"], r["changed_by"],
-             r["observed_at"], r["current"]) for r in rows} == {
-        ("acme", "web", "", None, "migration-0028", None, True)
-    }  # fmt: skip
+    assert {
+        (
+            r["client_id"],
+            r["project_id"],
+            r["group_id"],
+            r["source"],
+            r["changed_by"],
+            r["observed_at"],
+            r["current"],
+        )
+        for r in rows
+    } == {("acme", "web", "", None, "migration-0028", None, True)}
 
     run_downgrade(settings, "0027")
     left = asyncio.run(_run(url, "SELECT to_regclass('node_property_versions') AS t"))

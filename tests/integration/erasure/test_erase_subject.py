@@ -10,6 +10,7 @@ import json
 import asyncpg
 import pytest
 
+from tests.support.erasure_scan import scan_database
 from tests.support.erasure_world import (
     ERASE,
     KEY,
@@ -22,7 +23,6 @@ from tests.support.erasure_world import (
     originals_naming,
     read_all,
     run_priority_jobs,
-    scan_database,
 )
 from tests.support.graphql_api import Api
 
@@ -53,8 +53,10 @@ async def test_after_erasure_no_read_path_and_no_column_holds_the_person(
     assert receipt["total"] == sum(n.values())
     # Globex's Zephyrine is another person: everything of hers stays.
     assert named(await read_all(api, "globex", world["globex"])) == [
-        "zephyrine", "quillfeather", "zq",
-    ]  # fmt: skip
+        "zephyrine",
+        "quillfeather",
+        "zq",
+    ]
     globex = await scan_database(pool, "globex")
     assert "public.chunks.content" in globex and "public.knowledge_versions.content" in globex
     # Only globex's original still holds her name.
@@ -96,9 +98,11 @@ async def test_erasure_needs_an_admin_key_of_the_client(api: Api, world: dict[st
     assert refused["eraseSubject"]["code"] == "OUT_OF_SCOPE"
     no_client = await api(ERASE, key=KEY, mode="DELETE")
     assert no_client["eraseSubject"] == {
-        "__typename": "ValidationError", "code": "INVALID", "field": "clientId",
+        "__typename": "ValidationError",
+        "code": "INVALID",
+        "field": "clientId",
         "message": "an erasure acts within one client: give scope.clientId",
-    }  # fmt: skip
+    }
     bad = await api.as_(admin("acme"))(ERASE, key="no namespace", mode="DELETE")
     assert bad["eraseSubject"]["field"] == "key"
     assert await run_priority_jobs(api.runtime) == []

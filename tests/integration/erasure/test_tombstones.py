@@ -15,6 +15,7 @@ from kenning.domain.erasure.model import TombstoneMode
 from kenning.domain.queue.jobs import JobStatus, Lane
 from kenning.domain.queue.runner import run_job
 from kenning.runtime import Runtime
+from tests.support.erasure_scan import scan_database
 from tests.support.erasure_world import (
     ALIAS,
     GRAPH,
@@ -24,7 +25,6 @@ from tests.support.erasure_world import (
     Seeded,
     agent,
     erase,
-    scan_database,
 )
 from tests.support.graphql_api import Api
 
@@ -97,13 +97,18 @@ async def test_a_queued_resync_is_redacted_before_it_is_stored(
 async def test_structured_writes_lose_her_nodes_and_edges(
     api: Api, pool: asyncpg.Pool, erased: None
 ) -> None:
-    done = await api.as_(agent("acme"))(GRAPH, input={
-        "sourceUrn": "graph:again",
-        "pieces": [{"ref": "p1", "content": f"{NAME} mentors Bob again."}],
-        "nodes": [{"key": KEY, "properties": {"name": NAME}},
-                  {"key": "person:bob", "properties": {"mentor": f"zq ({NAME})"}}],
-        "edges": [{"from": KEY, "edgeType": "mentors", "to": "person:bob", "evidence": ["p1"]}],
-    })  # fmt: skip
+    done = await api.as_(agent("acme"))(
+        GRAPH,
+        input={
+            "sourceUrn": "graph:again",
+            "pieces": [{"ref": "p1", "content": f"{NAME} mentors Bob again."}],
+            "nodes": [
+                {"key": KEY, "properties": {"name": NAME}},
+                {"key": "person:bob", "properties": {"mentor": f"zq ({NAME})"}},
+            ],
+            "edges": [{"from": KEY, "edgeType": "mentors", "to": "person:bob", "evidence": ["p1"]}],
+        },
+    )
     assert done["ingestGraph"]["__typename"] == "IngestGraphSuccess", done
     bob = (await api.as_(agent("acme"))(NODE, key="person:bob"))["node"]
     assert bob["properties"]["mentor"] == "[erased] ([erased])" and bob["edges"] == []
@@ -113,13 +118,17 @@ async def test_structured_writes_lose_her_nodes_and_edges(
 async def test_an_identifier_naming_her_is_refused_in_either_mode(
     api: Api, pool: asyncpg.Pool, erased: None
 ) -> None:
-    refused = (await api.as_(agent("acme"))(
-        INGEST, input={**RESYNC, "sourceUrn": "notes:zephyrine-quillfeather"}
-    ))["ingest"]  # fmt: skip
+    refused = (
+        await api.as_(agent("acme"))(
+            INGEST, input={**RESYNC, "sourceUrn": "notes:zephyrine-quillfeather"}
+        )
+    )["ingest"]
     assert refused == {
-        "__typename": "ErasedSubject", "code": "ERASED_SUBJECT", "field": "sourceUrn",
+        "__typename": "ErasedSubject",
+        "code": "ERASED_SUBJECT",
+        "field": "sourceUrn",
         "message": "sourceUrn names an erased subject",
-    }  # fmt: skip
+    }
     assert await scan_database(pool, "acme") == []
 
 
@@ -142,9 +151,13 @@ async def test_reject_mode_refuses_every_write_naming_her(
         assert refused["__typename"] == "ErasedSubject", refused
         assert (refused["code"], refused["field"]) == ("ERASED_SUBJECT", field)
         assert "zephyrine" not in refused["message"].lower()
-    graph = await writer(GRAPH, input={
-        "sourceUrn": "graph:again", "pieces": [{"ref": "p1", "content": f"Hi {ALIAS}"}],
-    })  # fmt: skip
+    graph = await writer(
+        GRAPH,
+        input={
+            "sourceUrn": "graph:again",
+            "pieces": [{"ref": "p1", "content": f"Hi {ALIAS}"}],
+        },
+    )
     assert graph["ingestGraph"]["field"] == "pieces[0]"
     assert await run_bulk_jobs(runtime) == []
     assert await scan_database(pool, "acme") == []
@@ -203,9 +216,11 @@ async def test_memory_identifiers_naming_her_are_refused(
         (await writer(KNOW, subject="Birthday", content="May", userKey=ALIAS))["storeKnowledge"],
     ]
     assert [(r["__typename"], r["field"]) for r in refused] == [
-        ("ErasedSubject", "userKey"), ("ErasedSubject", "triggerPattern"),
-        ("ErasedSubject", "subject"), ("ErasedSubject", "userKey"),
-    ]  # fmt: skip
+        ("ErasedSubject", "userKey"),
+        ("ErasedSubject", "triggerPattern"),
+        ("ErasedSubject", "subject"),
+        ("ErasedSubject", "userKey"),
+    ]
     assert await scan_database(pool, "acme") == []
 
 

@@ -56,12 +56,17 @@ query {
   }
 }"""
 # What the model reads in the new passage: billing uses Postgres.
-EXTRACTED = json.dumps({
-    "entities": [{"type": "service", "name": "Billing", "description": ""},
-                 {"type": "database", "name": "Postgres", "description": ""}],
-    "relations": [{"source": "Billing", "type": "uses", "target": "Postgres",
-                   "confidence": 0.9}],
-})  # fmt: skip
+EXTRACTED = json.dumps(
+    {
+        "entities": [
+            {"type": "service", "name": "Billing", "description": ""},
+            {"type": "database", "name": "Postgres", "description": ""},
+        ],
+        "relations": [
+            {"source": "Billing", "type": "uses", "target": "Postgres", "confidence": 0.9}
+        ],
+    }
+)
 
 
 class Model:
@@ -86,16 +91,22 @@ def model() -> Model:
 
 @pytest.fixture
 async def xruntime(
-    pool: asyncpg.Pool, migrated_settings: Settings, fake_ollama_factory: FakeFactory,
-    model: Model, clean: None,
-) -> AsyncIterator[Runtime]:  # fmt: skip
+    pool: asyncpg.Pool,
+    migrated_settings: Settings,
+    fake_ollama_factory: FakeFactory,
+    model: Model,
+    clean: None,
+) -> AsyncIterator[Runtime]:
     fake: FakeOllama = fake_ollama_factory("contradict")
     fake.replier = model
     models = OllamaModelClient(fake.url, timeout=10)
     runtime = Runtime(
-        settings=migrated_settings, pool=pool, redis=aioredis.from_url(migrated_settings.redis_url),
-        embedder=CountingEmbedder(migrated_settings.embedding_dim), models=models,
-    )  # fmt: skip
+        settings=migrated_settings,
+        pool=pool,
+        redis=aioredis.from_url(migrated_settings.redis_url),
+        embedder=CountingEmbedder(migrated_settings.embedding_dim),
+        models=models,
+    )
     yield runtime
     await models.aclose()
     await runtime.queue.aclose()
@@ -112,9 +123,12 @@ async def _say(api: Api, urn: str, target: str, at: str) -> None:
 async def _extract(runtime: Runtime, api: Api) -> None:
     """An LLM ingest of the new passage (June 2025), its extraction job run to the end."""
     data = await api(
-        INGEST, urn="doc:new", content="Billing runs on Postgres now.",
-        at="2025-06-01T00:00:00Z", extraction="LLM",
-    )  # fmt: skip
+        INGEST,
+        urn="doc:new",
+        content="Billing runs on Postgres now.",
+        at="2025-06-01T00:00:00Z",
+        extraction="LLM",
+    )
     assert data["ingest"]["extractionJobId"], data
     claimed = await runtime.queue.work.claim(Lane.BULK, "test/1", 30.0)
     assert claimed is not None
@@ -150,13 +164,16 @@ async def test_a_contradicted_edge_ends_and_leaves_the_context(
     assert "Billing runs on Postgres now." in prompt
     [ended] = (await acme(HISTORY, to="database:mysql"))["edgeHistory"]
     assert ended == {
-        "to": "database:mysql", "validFrom": "2024-01-01T00:00:00+00:00",
-        "validTo": "2025-06-01T00:00:00+00:00", "endedReason": "CONTRADICTED",
+        "to": "database:mysql",
+        "validFrom": "2024-01-01T00:00:00+00:00",
+        "validTo": "2025-06-01T00:00:00+00:00",
+        "endedReason": "CONTRADICTED",
         "endedBy": f"llm:{xruntime.settings.model_extract}",
-    }  # fmt: skip
+    }
     assert await _current(xruntime) == {
-        ("acme", "database:mysql", "CONTRADICTED"), ("acme", "database:postgres", ""),
-    }  # fmt: skip
+        ("acme", "database:mysql", "CONTRADICTED"),
+        ("acme", "database:postgres", ""),
+    }
     text = (await acme(CONTEXT))["agentContext"]["text"]
     assert "service:billing uses database:postgres" in text
     assert "mysql" not in text
@@ -180,9 +197,11 @@ async def test_the_prompt_lists_only_the_writers_edges_and_other_ids_end_nothing
     assert listed == ["E1: service:billing -uses-> database:mysql"]
     assert "oracle" not in prompt
     assert await _current(xruntime) == {
-        ("globex", "database:mysql", ""), ("acme", "database:oracle", ""),
-        ("acme/web", "database:mysql", ""), ("acme/web", "database:postgres", ""),
-    }  # fmt: skip
+        ("globex", "database:mysql", ""),
+        ("acme", "database:oracle", ""),
+        ("acme/web", "database:mysql", ""),
+        ("acme/web", "database:postgres", ""),
+    }
     ignored = [r for r in caplog.records if r.getMessage() == "extraction.contradiction.ignored"]
     assert len(ignored) == 3
     # The write unit is the last guard: an edge of a wider scope cannot be ended at the
@@ -202,8 +221,9 @@ async def test_a_malformed_answer_ends_nothing_and_the_extraction_completes(
     # Asked once, then once per retry with the errors fed back; never applied.
     assert len(model.prompts) == 1 + xruntime.settings.model_max_retries
     assert await _current(xruntime) == {
-        ("acme", "database:mysql", ""), ("acme", "database:postgres", ""),
-    }  # fmt: skip
+        ("acme", "database:mysql", ""),
+        ("acme", "database:postgres", ""),
+    }
 
 
 async def test_an_unchanged_check_costs_no_call(xruntime: Runtime, model: Model) -> None:
@@ -217,9 +237,12 @@ async def test_an_unchanged_check_costs_no_call(xruntime: Runtime, model: Model)
     # The same passage under another URN lists the same edges (doc:new's own edge is one
     # it states itself, so never listed): the cached answer serves, no call is made.
     data = await acme(
-        INGEST, urn="doc:again", content="Billing runs on Postgres now.",
-        at="2025-06-01T00:00:00Z", extraction="LLM",
-    )  # fmt: skip
+        INGEST,
+        urn="doc:again",
+        content="Billing runs on Postgres now.",
+        at="2025-06-01T00:00:00Z",
+        extraction="LLM",
+    )
     claimed = await xruntime.queue.work.claim(Lane.BULK, "test/2", 30.0)
     assert data["ingest"]["extractionJobId"] and claimed is not None
     assert await run_job(claimed, xruntime.queue.work, xruntime.job_deps()) is JobStatus.INDEXED

@@ -86,13 +86,17 @@ async def test_a_correction_keeps_the_old_values_with_their_source(acme: Api) ->
     assert answer == {
         "__typename": "UpdateNodeSuccess",
         "node": {"key": "service:billing", "properties": {"owner": "team:payments"}},
-        "changed": [{"name": "owner", "old": "team:billing", "new": "team:payments"},
-                    {"name": "tier", "old": 1, "new": None}],
-    }  # fmt: skip
+        "changed": [
+            {"name": "owner", "old": "team:billing", "new": "team:payments"},
+            {"name": "tier", "old": 1, "new": None},
+        ],
+    }
     versions = await _history(acme)
     assert _values(versions) == [
-        ("owner", "team:payments", True), ("tier", 1, False), ("owner", "team:billing", False)
-    ]  # fmt: skip
+        ("owner", "team:payments", True),
+        ("tier", 1, False),
+        ("owner", "team:billing", False),
+    ]
     new, tier, old = versions
     assert (new["source"], new["changedBy"], new["observedAt"]) == (None, "agent-acme", JUN)
     assert new["recordedAt"] == tier["endedAt"] == old["endedAt"]
@@ -101,11 +105,16 @@ async def test_a_correction_keeps_the_old_values_with_their_source(acme: Api) ->
     assert _values(await _history(acme, name="tier")) == [("tier", 1, False)]
     [change] = (await acme(CHANGES, key="service:billing"))["changes"]["nodes"]
     assert change == {
-        "itemKind": "NODE", "itemId": "service:billing", "itemKey": "service:billing",
-        "action": "UPDATE", "old": {"owner": "team:billing", "tier": 1},
-        "new": {"owner": "team:payments"}, "reason": why,
-        "changedBy": "agent-acme", "scope": {"clientId": "acme"},
-    }  # fmt: skip
+        "itemKind": "NODE",
+        "itemId": "service:billing",
+        "itemKey": "service:billing",
+        "action": "UPDATE",
+        "old": {"owner": "team:billing", "tier": 1},
+        "new": {"owner": "team:payments"},
+        "reason": why,
+        "changedBy": "agent-acme",
+        "scope": {"clientId": "acme"},
+    }
 
 
 async def test_a_source_restating_a_property_ends_the_older_value(acme: Api) -> None:
@@ -113,8 +122,10 @@ async def test_a_source_restating_a_property_ends_the_older_value(acme: Api) -> 
     await _billing(acme, urn="kb:services-2025", at=JUN, tier=2)
     versions = await _history(acme)
     assert _values(versions) == [
-        ("tier", 2, True), ("tier", 1, False), ("owner", "team:billing", True)
-    ]  # fmt: skip
+        ("tier", 2, True),
+        ("tier", 1, False),
+        ("owner", "team:billing", True),
+    ]
     assert (versions[0]["source"], versions[0]["observedAt"]) == ("kb:services-2025", JUN)
     assert versions[1]["endedBy"] == "kb:services-2025"
     await _billing(acme, urn="kb:services-2025", at=JUN, tier=2)  # the same: no new version
@@ -136,8 +147,9 @@ async def test_history_pages_newest_first(acme: Api) -> None:
         await acme(UPDATE, key="service:billing", set={"tier": tier})
     page = (await acme(HISTORY, key="service:billing", name="tier", first=2))["nodeHistory"]
     assert [v["value"] for v in page["nodes"]] == [4, 3] and page["hasNextPage"]
-    rest = (await acme(HISTORY, key="service:billing", name="tier", first=2,
-                       after=page["endCursor"]))["nodeHistory"]  # fmt: skip
+    rest = (
+        await acme(HISTORY, key="service:billing", name="tier", first=2, after=page["endCursor"])
+    )["nodeHistory"]
     assert [v["value"] for v in rest["nodes"]] == [2, 1] and not rest["hasNextPage"]
 
 
@@ -179,10 +191,13 @@ async def test_a_read_only_key_cannot_correct(api: Api, acme: Api) -> None:
         ({"set": {"note": "x" * 70_000}}, "TOO_LARGE", "set"),
         ({"set": {"tier": 2}, "reason": "r" * 1001}, "TOO_LARGE", "reason"),
         ({"set": {"tier": 2}, "at": "1800-01-01T00:00:00Z"}, "INVALID", "observedAt"),
-        ({"set": {"token": "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"}}, "SENSITIVE_CONTENT",
-         "set.token"),
+        (
+            {"set": {"token": "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"}},
+            "SENSITIVE_CONTENT",
+            "set.token",
+        ),
     ],
-)  # fmt: skip
+)
 async def test_bad_input_is_a_typed_error_naming_the_field(
     acme: Api, arguments: dict[str, Any], code: str, field: str
 ) -> None:
@@ -203,11 +218,16 @@ async def test_a_retraction_is_in_the_change_log_with_its_reason(api: Api, acme:
     [change] = (await acme(CHANGES, key="service:billing"))["changes"]["nodes"]
     held = {"from": "service:billing", "edgeType": "database", "to": "db:postgres"}
     assert change == {
-        "itemKind": "EDGE", "itemId": "service:billing|database|db:postgres",
-        "itemKey": "service:billing", "action": "RETRACT", "old": {**held, "current": True},
+        "itemKind": "EDGE",
+        "itemId": "service:billing|database|db:postgres",
+        "itemKey": "service:billing",
+        "action": "RETRACT",
+        "old": {**held, "current": True},
         "new": {**held, "current": False, "endedReason": "RETRACTED"},
-        "reason": "Moved to MySQL", "changedBy": "agent-acme", "scope": {"clientId": "acme"},
-    }  # fmt: skip
+        "reason": "Moved to MySQL",
+        "changedBy": "agent-acme",
+        "scope": {"clientId": "acme"},
+    }
     assert (await api.as_(OTHER)(CHANGES, key="service:billing"))["changes"]["nodes"] == []
     degree = """query($at: DateTime) { node(key: "service:billing") {
       now: degree then: degree(asOf: $at) } }"""
@@ -226,8 +246,9 @@ async def test_a_deleted_node_ends_its_values(acme: Api) -> None:
     assert (await acme(purge))["purgeSource"]["__typename"] == "PurgeSuccess"
     versions = await _history(acme)
     assert [(v["name"], v["endedAt"] is not None, v["endedBy"]) for v in versions] == [
-        ("tier", True, None), ("owner", True, None)
-    ]  # fmt: skip
+        ("tier", True, None),
+        ("owner", True, None),
+    ]
 
 
 async def test_an_alias_merge_hands_the_history_to_the_canonical_key(api: Api, acme: Api) -> None:
@@ -243,5 +264,7 @@ async def test_an_alias_merge_hands_the_history_to_the_canonical_key(api: Api, a
     assert current == {("owner", "team:billing"), ("tier", 1), ("pager", "p1")}
     node = """query { node(key: "service:billing") { properties } }"""
     assert (await acme(node))["node"]["properties"] == {
-        "owner": "team:billing", "tier": 1, "pager": "p1"
-    }  # fmt: skip
+        "owner": "team:billing",
+        "tier": 1,
+        "pager": "p1",
+    }

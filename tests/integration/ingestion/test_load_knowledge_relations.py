@@ -48,12 +48,25 @@ query {
 def knowledge(cardinality: object = "ONE") -> dict[str, Any]:
     return {
         "pieces": [{"id": "p1", "content": "Billing moved to Postgres."}],
-        "graph": {"nodes": [{"id": "service:billing"}, {"id": "db:postgres"}],
-                  "edges": [{"source": "service:billing", "relation": "database",
-                             "target": "db:postgres", "evidence": ["p1"]}]},
-        "relations": [{"edgeType": "database", "cardinality": cardinality,
-                       "description": "The database a service stores in"}],
-    }  # fmt: skip
+        "graph": {
+            "nodes": [{"id": "service:billing"}, {"id": "db:postgres"}],
+            "edges": [
+                {
+                    "source": "service:billing",
+                    "relation": "database",
+                    "target": "db:postgres",
+                    "evidence": ["p1"],
+                }
+            ],
+        },
+        "relations": [
+            {
+                "edgeType": "database",
+                "cardinality": cardinality,
+                "description": "The database a service stores in",
+            }
+        ],
+    }
 
 
 async def _old(api: Api) -> None:
@@ -66,19 +79,28 @@ async def test_a_one_declared_in_the_file_ends_the_older_target(api: Api) -> Non
     await _old(acme)
     loaded = (await acme(LOAD, file=knowledge()))["loadKnowledge"]
     assert loaded["status"] == "INDEXED", loaded
-    assert loaded["edges"] == [{"from": "service:billing", "edgeType": "database",
-                                "to": "db:postgres"}]  # fmt: skip
+    assert loaded["edges"] == [
+        {"from": "service:billing", "edgeType": "database", "to": "db:postgres"}
+    ]
     state = await acme(STATE)
-    assert state["relations"] == [{
-        "edgeType": "database", "cardinality": "ONE",
-        "description": "The database a service stores in", "definedBy": "acme-agent",
-    }]  # fmt: skip
+    assert state["relations"] == [
+        {
+            "edgeType": "database",
+            "cardinality": "ONE",
+            "description": "The database a service stores in",
+            "definedBy": "acme-agent",
+        }
+    ]
     assert state["node"]["edges"] == [{"to": {"key": "db:postgres"}}]
     assert state["edgeHistory"] == [
-        {"to": "db:mysql", "validTo": "2025-06-01T00:00:00+00:00", "endedReason": "SUPERSEDED",
-         "endedBy": "kb:billing"},
+        {
+            "to": "db:mysql",
+            "validTo": "2025-06-01T00:00:00+00:00",
+            "endedReason": "SUPERSEDED",
+            "endedBy": "kb:billing",
+        },
         {"to": "db:postgres", "validTo": None, "endedReason": None, "endedBy": None},
-    ]  # fmt: skip
+    ]
     # The same file again is a duplicate; declaring MANY instead loads it again.
     assert (await acme(LOAD, file=knowledge()))["loadKnowledge"]["status"] == "SKIPPED_DUPLICATE"
     assert (await acme(LOAD, file=knowledge("many")))["loadKnowledge"]["status"] == "INDEXED"

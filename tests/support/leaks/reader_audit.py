@@ -42,8 +42,10 @@ async def audit_reader(
         await refused_mcp(api.runtime, reader.principal, reader.narrow, probe)
     for alias, text in block(probe, "", "narrow", chunk_ids):
         single = await execute(
-            api, reader.principal, document([(alias, text)], ["narrow"]),
+            api,
+            reader.principal,
+            document([(alias, text)], ["narrow"]),
             {"narrow": scope_input(reader.narrow)},
-        )  # fmt: skip
+        )
         narrowed.refused(alias, single)
     return result.data

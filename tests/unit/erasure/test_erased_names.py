@@ -57,8 +57,10 @@ def test_the_longest_form_wins_so_a_key_goes_whole() -> None:
 def test_json_values_and_object_keys_are_redacted() -> None:
     value = {"to": ["Ann Lee", 3, None], "Ann Lee": {"note": "met al"}, "n": 1.5}
     assert ANN.redact_value(value) == {
-        "to": [ERASED, 3, None], ERASED: {"note": f"met {ERASED}"}, "n": 1.5,
-    }  # fmt: skip
+        "to": [ERASED, 3, None],
+        ERASED: {"note": f"met {ERASED}"},
+        "n": 1.5,
+    }
     assert ANN.value_mentions(value) and not ANN.value_mentions({"to": "Bob"})
 
 

@@ -91,14 +91,25 @@ def test_a_write_naming_no_erased_subject_is_unchanged() -> None:
 GRAPH = GraphRequest(
     source_urn="graph:1",
     scope=Scope("acme"),
-    pieces=(GraphPiece("p1", "Ann Lee mentors Bob.", tags=("ann-lee", "team"),
-                       metadata={"by": "Ann Lee"}, embedding_text="Ann Lee"),),
-    nodes=(NodeRecord("person:ann-lee", "person", {"name": "Ann Lee"}),
-           NodeRecord("person:bob", "person", {"mentor": "Ann Lee"})),
-    edges=(EdgeRecord("person:ann-lee", "mentors", "person:bob", ("p1",)),
-           EdgeRecord("person:bob", "likes", "drink:tea", ("p1",))),
+    pieces=(
+        GraphPiece(
+            "p1",
+            "Ann Lee mentors Bob.",
+            tags=("ann-lee", "team"),
+            metadata={"by": "Ann Lee"},
+            embedding_text="Ann Lee",
+        ),
+    ),
+    nodes=(
+        NodeRecord("person:ann-lee", "person", {"name": "Ann Lee"}),
+        NodeRecord("person:bob", "person", {"mentor": "Ann Lee"}),
+    ),
+    edges=(
+        EdgeRecord("person:ann-lee", "mentors", "person:bob", ("p1",)),
+        EdgeRecord("person:bob", "likes", "drink:tea", ("p1",)),
+    ),
     metadata={"person:ann-lee": {"type": "person"}, "bob": {"type": "person", "note": "ann lee"}},
-)  # fmt: skip
+)
 
 
 def test_a_structured_write_loses_her_nodes_and_edges_and_her_name() -> None:

@@ -91,8 +91,9 @@ async def test_unlisted_ids_and_a_malformed_answer_end_nothing_with_a_warning() 
     found = await contradictions(f.checker, SCOPE, "doc:new", [(CHUNK, {"service:billing"})], set())
     assert found.endings == ()
     assert [(w.source, w.line, w.excerpt) for w in found.warnings] == [
-        ("contradicts", 1, "E9"), ("contradicts", 1, "E0"),
-    ]  # fmt: skip
+        ("contradicts", 1, "E9"),
+        ("contradicts", 1, "E0"),
+    ]
 
     broken = fakes(["not json", '{"contradicts": "E1"}'], [MYSQL])
     chunks = [(CHUNK, {"service:billing"})]
@@ -116,12 +117,17 @@ async def test_the_same_text_and_listing_is_answered_by_the_cache() -> None:
 def extraction(request: ChatRequest) -> str:
     if request.messages[0].content == CONTRADICT_SYSTEM:
         return '{"contradicts": ["E1", "E2"]}'
-    return json.dumps({
-        "entities": [{"type": "service", "name": "Billing"},
-                     {"type": "database", "name": "Postgres"}],
-        "relations": [{"source": "Billing", "type": "uses", "target": "Postgres",
-                       "confidence": 0.9}],
-    })  # fmt: skip
+    return json.dumps(
+        {
+            "entities": [
+                {"type": "service", "name": "Billing"},
+                {"type": "database", "name": "Postgres"},
+            ],
+            "relations": [
+                {"source": "Billing", "type": "uses", "target": "Postgres", "confidence": 0.9}
+            ],
+        }
+    )
 
 
 async def test_extract_source_writes_the_endings_at_the_writers_scope() -> None:
@@ -129,9 +135,14 @@ async def test_extract_source_writes_the_endings_at_the_writers_scope() -> None:
     store.sources["doc:new"] = SourceRecord(SCOPE, "doc:new", "note", "h", None, None, ("c1",), ())
     edges = FakeCurrentEdges({SCOPE: [MYSQL]})
     deps = ExtractionDeps(
-        client=FakeModelClient(replier=extraction), chunks=FakeSourceChunks({"doc:new": [CHUNK]}),
-        cache=FakeExtractionCache(), store=store, aliases=FakeAliases(), model="m1", edges=edges,
-    )  # fmt: skip
+        client=FakeModelClient(replier=extraction),
+        chunks=FakeSourceChunks({"doc:new": [CHUNK]}),
+        cache=FakeExtractionCache(),
+        store=store,
+        aliases=FakeAliases(),
+        model="m1",
+        edges=edges,
+    )
     report = await extract_source(SCOPE, "doc:new", deps)
     assert store.endings == [ENDING]
     assert report.graph is not None and report.graph.endings == (ENDING,)

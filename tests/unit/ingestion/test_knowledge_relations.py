@@ -27,26 +27,35 @@ AGENT = Principal("acme-agent", Scope("acme"), Role.AGENT)
 # A generated-looking AWS key id (the documented example is a placeholder and passes).
 CREDENTIAL = "AKIAIOSFODNN7EXAMPLF"
 PIECE = {"id": "p1", "content": "Billing stores invoices in Postgres."}
-EDGE = {"source": "service:billing", "relation": "database", "target": "db:postgres",
-        "evidence": ["p1"]}  # fmt: skip
+EDGE = {
+    "source": "service:billing",
+    "relation": "database",
+    "target": "db:postgres",
+    "evidence": ["p1"],
+}
 
 
 def file(*relations: object) -> dict[str, Any]:
     nodes = [{"id": "service:billing"}, {"id": "db:postgres"}]
-    return {"pieces": [PIECE], "graph": {"nodes": nodes, "edges": [EDGE]},
-            "relations": list(relations)}  # fmt: skip
+    return {
+        "pieces": [PIECE],
+        "graph": {"nodes": nodes, "edges": [EDGE]},
+        "relations": list(relations),
+    }
 
 
 def test_each_spelling_of_a_declaration_is_read() -> None:
-    assert read_relations([
-        {"edgeType": "DATABASE", "cardinality": "one", "description": "its database"},
-        {"edge_type": "depends on", "cardinality": "MANY"},
-        {"type": "ownedBy", "cardinality": " One "},
-    ]) == (
+    assert read_relations(
+        [
+            {"edgeType": "DATABASE", "cardinality": "one", "description": "its database"},
+            {"edge_type": "depends on", "cardinality": "MANY"},
+            {"type": "ownedBy", "cardinality": " One "},
+        ]
+    ) == (
         Declaration("database", ONE, "its database"),
         Declaration("depends_on", MANY),
         Declaration("owned_by", ONE),
-    )  # fmt: skip
+    )
     assert read_relations(None) == read_relations([]) == ()
 
 
@@ -60,16 +69,24 @@ def test_each_spelling_of_a_declaration_is_read() -> None:
         ([{"cardinality": "ONE"}], "json.relations[0].edgeType"),
         ([{"edgeType": "db", "cardinality": "SOME"}], "json.relations[0].cardinality"),
         ([{"edgeType": "db"}], "json.relations[0].cardinality"),
-        ([{"edgeType": "db", "cardinality": "ONE"}, {"edge_type": "1st", "cardinality": "ONE"}],
-         "json.relations[1].edge_type"),
-        ([{"edgeType": "db", "cardinality": "ONE"}, {"type": "DB", "cardinality": "MANY"}],
-         "json.relations[1].edgeType"),
-        ([{"edgeType": "db", "cardinality": "ONE", "description": "a\x00b"}],
-         "json.relations[0].description"),
-        ([{"edgeType": "db", "cardinality": "ONE", "description": 7}],
-         "json.relations[0].description"),
+        (
+            [{"edgeType": "db", "cardinality": "ONE"}, {"edge_type": "1st", "cardinality": "ONE"}],
+            "json.relations[1].edge_type",
+        ),
+        (
+            [{"edgeType": "db", "cardinality": "ONE"}, {"type": "DB", "cardinality": "MANY"}],
+            "json.relations[1].edgeType",
+        ),
+        (
+            [{"edgeType": "db", "cardinality": "ONE", "description": "a\x00b"}],
+            "json.relations[0].description",
+        ),
+        (
+            [{"edgeType": "db", "cardinality": "ONE", "description": 7}],
+            "json.relations[0].description",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_bad_declaration_names_its_path(section: object, field: str) -> None:
     with pytest.raises(ValidationError) as raised:
         read_relations(section)
@@ -86,16 +103,18 @@ def test_a_file_declares_at_most_as_many_relations_as_a_client() -> None:
 async def test_the_declarations_reach_the_write_as_the_callers() -> None:
     store = FakeStore()
     declared = file({"edgeType": "database", "cardinality": "ONE", "description": "its db"})
-    loaded = await load_knowledge(declared, "kb:billing", Scope("acme", "web"),
-                                  deps(store, FakeEmbedder()), caller=AGENT)  # fmt: skip
+    loaded = await load_knowledge(
+        declared, "kb:billing", Scope("acme", "web"), deps(store, FakeEmbedder()), caller=AGENT
+    )
     assert loaded.outcome.status.value == "INDEXED"
     assert store.declared == [
         Declarations((Declaration("database", ONE, "its db"),), "acme-agent", "json.relations")
     ]
     # The same items declared otherwise are another file, not a duplicate.
     changed = file({"edgeType": "database", "cardinality": "MANY", "description": "its db"})
-    again = await load_knowledge(changed, "kb:billing", Scope("acme", "web"),
-                                 deps(store, FakeEmbedder()), caller=AGENT)  # fmt: skip
+    again = await load_knowledge(
+        changed, "kb:billing", Scope("acme", "web"), deps(store, FakeEmbedder()), caller=AGENT
+    )
     assert again.outcome.status.value == "INDEXED"
     assert again.outcome.content_hash != loaded.outcome.content_hash
     assert store.declared[1].relations == (Declaration("database", MANY, "its db"),)
@@ -117,8 +136,9 @@ async def test_only_a_key_that_may_define_relations_declares_them(
     store = FakeStore()
     declared = file({"edgeType": "database", "cardinality": "ONE"})
     with pytest.raises(ScopeError):
-        await load_knowledge(declared, "kb:b", Scope("acme"), deps(store, FakeEmbedder()),
-                             caller=caller)  # fmt: skip
+        await load_knowledge(
+            declared, "kb:b", Scope("acme"), deps(store, FakeEmbedder()), caller=caller
+        )
     assert store.writes == 0 and store.declared == []
 
 
@@ -126,8 +146,9 @@ async def test_a_credential_in_a_declaration_follows_the_secret_policy() -> None
     store = FakeStore()
     leaked = file({"edgeType": "database", "cardinality": "ONE", "description": CREDENTIAL})
     with pytest.raises(SensitiveContentError) as raised:
-        await load_knowledge(leaked, "kb:b", Scope("acme"), deps(store, FakeEmbedder()),
-                             caller=AGENT)  # fmt: skip
+        await load_knowledge(
+            leaked, "kb:b", Scope("acme"), deps(store, FakeEmbedder()), caller=AGENT
+        )
     assert raised.value.field == "relations[0].description" and store.writes == 0
     redacting = dataclasses.replace(deps(store, FakeEmbedder()), secret_policy=SecretPolicy.REDACT)
     await load_knowledge(leaked, "kb:b", Scope("acme"), redacting, caller=AGENT)
@@ -139,6 +160,7 @@ async def test_a_file_of_declarations_only_is_refused_as_empty() -> None:
     store = FakeStore()
     only = {"relations": [{"edgeType": "database", "cardinality": "ONE"}]}
     with pytest.raises(ValidationError) as raised:
-        await load_knowledge(only, "kb:schema", Scope("acme"), deps(store, FakeEmbedder()),
-                             caller=AGENT)  # fmt: skip
+        await load_knowledge(
+            only, "kb:schema", Scope("acme"), deps(store, FakeEmbedder()), caller=AGENT
+        )
     assert raised.value.field == "json" and store.declared == []

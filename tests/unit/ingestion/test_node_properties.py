@@ -41,8 +41,9 @@ def test_changes_are_the_names_whose_json_differs_scope_properties_aside() -> No
 
 
 def test_a_patch_keeps_what_it_sets_and_each_name_it_removes_once() -> None:
-    patch = check_patch({"tier": 2, "tags": ["a", 1, True], "score": 0.5}, ["x", "x", "y"],
-                        SecretPolicy.REJECT)  # fmt: skip
+    patch = check_patch(
+        {"tier": 2, "tags": ["a", 1, True], "score": 0.5}, ["x", "x", "y"], SecretPolicy.REJECT
+    )
     assert dict(patch.set) == {"tier": 2, "tags": ["a", 1, True], "score": 0.5}
     assert patch.unset == ("x", "y")
     assert check_patch(None, ["gone"], SecretPolicy.REJECT).unset == ("gone",)
@@ -75,8 +76,9 @@ def test_bad_input_names_its_field(values: Any, unset: list[str] | None, field: 
 
 def test_too_many_names_or_bytes_is_too_large() -> None:
     with pytest.raises(TooLargeError) as many:
-        check_patch({f"p{i}": i for i in range(60)}, [f"q{i}" for i in range(41)],
-                    SecretPolicy.REJECT)  # fmt: skip
+        check_patch(
+            {f"p{i}": i for i in range(60)}, [f"q{i}" for i in range(41)], SecretPolicy.REJECT
+        )
     with pytest.raises(TooLargeError) as big:
         check_patch({"note": "x" * 64_001}, None, SecretPolicy.REJECT)
     assert many.value.field == big.value.field == "set"

@@ -22,8 +22,9 @@ def _mcp_section() -> str:
 
 
 def _examples() -> list[dict[str, Any]]:
-    return [json.loads(line) for line in _mcp_section().splitlines()
-            if line.startswith('{"name": ')]  # fmt: skip
+    return [
+        json.loads(line) for line in _mcp_section().splitlines() if line.startswith('{"name": ')
+    ]
 
 
 async def test_every_tool_is_in_the_table_and_has_a_valid_example() -> None:

@@ -35,9 +35,16 @@ async def test_a_correction_reaches_the_store_with_who_why_and_when(
 ) -> None:
     at = datetime(2025, 6, 1, 9, tzinfo=UTC)
     updated = await update_node(
-        AGENT, ACME, "service:billing", {"owner": "team:payments"}, ["tier"], store, REJECT,
-        reason="  handed over  ", observed_at=at,
-    )  # fmt: skip
+        AGENT,
+        ACME,
+        "service:billing",
+        {"owner": "team:payments"},
+        ["tier"],
+        store,
+        REJECT,
+        reason="  handed over  ",
+        observed_at=at,
+    )
     assert updated.changes == (
         PropertyChange("owner", "team:billing", "team:payments"),
         PropertyChange("tier", 1, None, removed=True),
@@ -74,8 +81,17 @@ async def test_a_bad_reason_or_time_writes_nothing(
     field: str,
 ) -> None:
     with pytest.raises(error) as raised:
-        await update_node(AGENT, ACME, "service:billing", {"a": 1}, None, store, REJECT,
-                          reason=reason, observed_at=observed_at)  # fmt: skip
+        await update_node(
+            AGENT,
+            ACME,
+            "service:billing",
+            {"a": 1},
+            None,
+            store,
+            REJECT,
+            reason=reason,
+            observed_at=observed_at,
+        )
     assert getattr(raised.value, "field", None) == field and store.corrections == []
 
 
@@ -99,18 +115,28 @@ async def test_history_pages_newest_first_and_filters_by_name(store: FakeNodeHis
 
 
 def test_the_change_log_records_of_the_graph() -> None:
-    update = NodeUpdate("service:billing", ACME, (
-        PropertyChange("owner", "team:billing", "team:payments"),
-        PropertyChange("pager", None, "p1"),
-        PropertyChange("tier", 1, None, removed=True),
-    ))  # fmt: skip
+    update = NodeUpdate(
+        "service:billing",
+        ACME,
+        (
+            PropertyChange("owner", "team:billing", "team:payments"),
+            PropertyChange("pager", None, "p1"),
+            PropertyChange("tier", 1, None, removed=True),
+        ),
+    )
     change = node_change(update, Correction("agent-1", "why"))
     assert (change.kind, change.item_id, change.item_key, change.action) == (
-        ItemKind.NODE, "service:billing", "service:billing", ChangeAction.UPDATE
-    )  # fmt: skip
+        ItemKind.NODE,
+        "service:billing",
+        "service:billing",
+        ChangeAction.UPDATE,
+    )
     assert change.old == {"owner": "team:billing", "tier": 1}
     assert change.new == {"owner": "team:payments", "pager": "p1"}
     edge = retraction_change(ACME, ("service:billing", "database", "db:pg"), "agent-1", None)
     assert (edge.kind, edge.item_id, edge.item_key, edge.action) == (
-        ItemKind.EDGE, "service:billing|database|db:pg", "service:billing", ChangeAction.RETRACT
-    )  # fmt: skip
+        ItemKind.EDGE,
+        "service:billing|database|db:pg",
+        "service:billing",
+        ChangeAction.RETRACT,
+    )
