@@ -69,7 +69,48 @@ async def merge_alias(
             await _merge_vertex(conn, sql, alias_id, canonical_id)
     await _move_references(conn, client_id, alias_key, canonical_key)
     await rekey_versions(conn, client_id, alias_key, canonical_key)
+    await _rekey_timelines(conn, client_id, alias_key, canonical_key)
     return len(pairs)
+
+
+async def merged_groups(
+    conn: Connection, sql: GraphSql, client_id: str, canonical_key: str
+) -> dict[tuple[str, str, str], set[tuple[str, str]]]:
+    """The (scope, from key, relation) groups of the canonical vertex's edges, both ways:
+    after a merge they may hold two current values of a ONE relation, or an ending said
+    of the alias, so their timelines are settled again before the merge commits."""
+    rows = await conn.fetch(
+        f"""SELECT DISTINCT {prop("f", "project")} AS project, {prop("f", "group")} AS grp,
+                   {prop("f", "key")} AS from_key, {prop("e", "edgeType")} AS edge_type
+            FROM {sql.edges} e
+            JOIN {sql.vertices} f ON f.id = e.start_id
+            JOIN {sql.vertices} t ON t.id = e.end_id
+            WHERE {prop("f", "client")} = $1
+              AND ({prop("f", "key")} = $2 OR {prop("t", "key")} = $2)""",
+        client_id,
+        canonical_key,
+    )
+    groups: dict[tuple[str, str, str], set[tuple[str, str]]] = {}
+    for r in rows:
+        groups.setdefault((client_id, r["project"], r["grp"]), set()).add(
+            (r["from_key"], r["edge_type"])
+        )
+    return groups
+
+
+async def _rekey_timelines(
+    conn: Connection, client_id: str, alias_key: str, canonical_key: str
+) -> None:
+    """Endings and intervals said of the alias key hold for the canonical key (a
+    retraction of the alias's edge stays a retraction of the merged edge)."""
+    for table in ("edge_endings", "edge_intervals"):
+        for column in ("from_key", "to_key"):
+            await conn.execute(
+                f"UPDATE {table} SET {column} = $3 WHERE client_id = $1 AND {column} = $2",
+                client_id,
+                alias_key,
+                canonical_key,
+            )
 
 
 async def _rename_vertex(

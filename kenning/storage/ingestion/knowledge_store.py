@@ -32,7 +32,7 @@ from kenning.storage.ingestion.alias_guard import (
     rekey_nodes,
     rekey_source,
 )
-from kenning.storage.ingestion.alias_merge import merge_alias
+from kenning.storage.ingestion.alias_merge import merge_alias, merged_groups
 from kenning.storage.ingestion.edge_endings import write_endings
 from kenning.storage.ingestion.graph_write_sql import GraphSql
 from kenning.storage.ingestion.knowledge_rows import chunk_records, edge_columns
@@ -246,7 +246,12 @@ class PgWriteUnit:
 
     async def merge_alias(self, client_id: str, alias_key: str, canonical_key: str) -> int:
         await self.flush()
-        return await merge_alias(self._conn, self._sql, client_id, alias_key, canonical_key)
+        merged = await merge_alias(self._conn, self._sql, client_id, alias_key, canonical_key)
+        for parts, groups in (
+            await merged_groups(self._conn, self._sql, client_id, canonical_key)
+        ).items():
+            self.touched.setdefault(parts, set()).update(groups)
+        return merged
 
 
 class PgKnowledgeStore:
