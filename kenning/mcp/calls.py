@@ -92,16 +92,38 @@ async def canonical_key(who: Caller, reader: Scope, key: str, field: str) -> str
     return canonical
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+@functools.cache
 def _camel(name: str) -> str:
     head, *rest = name.split("_")
     return head + "".join(part.title() for part in rest)
 
 
+_FIELDS: dict[type, tuple[tuple[str, str], ...] | None] = {}
+
+
+def _named_fields(kind: type) -> tuple[tuple[str, str], ...] | None:
+    """A dataclass's (attribute, camelCase key) pairs, worked out once per class (a search
+    answer converts hundreds of values per call); ``None`` for any other type."""
+    if kind not in _FIELDS:
+        named = dataclasses.is_dataclass(kind)
+        _FIELDS[kind] = (
+            tuple((f.name, _camel(f.name)) for f in dataclasses.fields(kind)) if named else None
+        )
+    return _FIELDS[kind]
+
+
 def plain(value: object) -> Any:
     """``value`` as JSON: dataclasses as objects with camelCase keys, enums by value,
     datetimes in ISO 8601 (the names and forms the GraphQL API uses)."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {_camel(f.name): plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    named = _named_fields(kind)
+    if named is not None:
+        return {key: plain(getattr(value, name)) for name, key in named}
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, datetime):
