@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import httpx
 import httpx2
@@ -29,6 +29,7 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 
 from kenning import __version__
+from kenning.cli.stdio_pipes import StdioPipes, stdio_pipes
 from kenning.domain.errors import KenningError
 
 CHECK_SECONDS = 10.0
@@ -173,6 +174,14 @@ def proxy_server(upstream: Upstream, started: types.InitializeResult) -> Server[
     )
 
 
+def _stdio(pipes: StdioPipes | None) -> Any:
+    """The SDK's stdio transport, over the loop's own pipes when there are some."""
+    if pipes is None:
+        return stdio_server()
+    # Duck-typed as the SDK's text files: it only iterates lines, writes and flushes.
+    return stdio_server(cast(Any, pipes.lines), cast(Any, pipes.text))
+
+
 async def serve_stdio(url: str, key: str) -> None:
     """Check the server, then serve MCP on stdin and stdout until the client closes it."""
     url = url.rstrip("/")
@@ -180,7 +189,7 @@ async def serve_stdio(url: str, key: str) -> None:
     upstream = Upstream(url, key)
     try:
         server = proxy_server(upstream, await upstream.connect())
-        async with stdio_server() as (read, write):
+        async with stdio_pipes() as pipes, _stdio(pipes) as (read, write):
             await server.run(read, write, server.create_initialization_options())
     finally:
         await upstream.aclose()

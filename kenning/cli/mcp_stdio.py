@@ -18,4 +18,8 @@ def mcp_command(
     # Only this command pays for importing the MCP SDK.
     from kenning.cli.mcp_proxy import serve_stdio
 
-    asyncio.run(serve_stdio(url, key))
+    # uvloop's pipes wake sooner than asyncio's selector loop: the hop is on every call.
+    import uvloop
+
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        runner.run(serve_stdio(url, key))

@@ -7,6 +7,7 @@ lost midway makes each call an ``UNAVAILABLE`` tool error while the proxy lives 
 from __future__ import annotations
 
 import asyncio
+import json
 import subprocess
 import sys
 import tempfile
@@ -118,3 +119,44 @@ async def test_a_server_lost_midway_is_a_tool_error_and_the_proxy_lives_on(
                 )
     finally:
         stop_server(process)
+
+
+async def test_a_message_far_over_a_pipe_buffer_arrives_whole(
+    server: Server, migrated_settings: Settings
+) -> None:
+    # 400 KB of text in one JSON-RPC line: far over a stream reader's default 64 KiB line.
+    key = await create_key(migrated_settings, Scope("stdio-large"), Role.AGENT)
+    content = " ".join(f"word{i}" for i in range(50_000))
+    async with stdio_session(server.url, key) as session:
+        done = await call(
+            session, "ingest_document", source_urn="doc:large", kind="note", content=content
+        )
+        assert done["status"] == "INDEXED", done
+        chunks = await call(session, "get_chunks", ids=done["chunkIds"])
+    text = " ".join(chunk["content"] for chunk in chunks["chunks"])
+    assert "word0 " in text and text.endswith("word49999"), text[-40:]
+
+
+def test_a_request_from_a_file_is_answered_on_stdout(
+    server: Server, migrated_settings: Settings, tmp_path: Path
+) -> None:
+    # stdin a regular file (no pipe to poll): the SDK's own transport reads it, and the
+    # handshake is answered before the end of the file closes the session.
+    client = {"name": "file", "version": "1"}
+    hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": client}
+    requests = [{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello}]
+    given = tmp_path / "requests.jsonl"
+    given.write_text("".join(json.dumps(r) + "\n" for r in requests))
+    key = asyncio.run(create_key(migrated_settings, Scope("stdio-file"), Role.AGENT))
+    env = {"PATH": "/usr/bin:/bin", "KENNING_API_KEY": key, "HF_HUB_OFFLINE": "1"}
+    with given.open() as stdin:
+        done = subprocess.run(
+            [KENNING, "mcp", "--url", server.url],
+            stdin=stdin,
+            capture_output=True,
+            text=True,
+            timeout=SECONDS,
+            env=env,
+        )
+    answers = {a["id"]: a for a in map(json.loads, done.stdout.splitlines())}
+    assert answers[1]["result"]["serverInfo"]["name"] == "kenning", done
