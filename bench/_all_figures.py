@@ -201,14 +201,27 @@ def find_nodes(data: dict[str, Any]) -> list[Figure]:
 
 
 def mcp(data: dict[str, Any]) -> list[Figure]:
-    """A search through MCP over HTTP against GraphQL, and what ``kenning mcp`` (stdio) adds."""
+    """A search through MCP over HTTP against GraphQL, what ``kenning mcp`` (stdio) adds, and
+    an agent context and an ingest through MCP over HTTP against GraphQL."""
     p50 = {path: value["p50_ms"] for path, value in data["latency"].items()}
     return [
         Figure("search p50, MCP tool over HTTP", "ms", p50["mcp_http"], p50["graphql"], "GraphQL",
                Goal("ratio", most=1.1)),
         Figure("search p50 added by the stdio proxy", "ms", p50["mcp_stdio"] - p50["mcp_http"],
                goal=Goal("figure", most=2)),
+        *(_mcp_row(data, name, label) for name, label in _MCP_ROWS if name in data),
     ]  # fmt: skip
+
+
+_MCP_ROWS = (
+    ("agent_context", "agentContext p50, MCP get_context over HTTP"),
+    ("ingest", "ingest p50, MCP ingest_document over HTTP"),
+)
+
+
+def _mcp_row(data: dict[str, Any], name: str, label: str) -> Figure:
+    p50 = {path: value["p50_ms"] for path, value in data[name]["latency"].items()}
+    return Figure(label, "ms", p50["mcp_http"], p50["graphql"], "GraphQL", Goal("ratio", most=1.1))
 
 
 def python_client(data: dict[str, Any]) -> list[Figure]:

@@ -1,6 +1,7 @@
 """MCP benchmark: a search through MCP, over HTTP (``/mcp``) and over stdio (``kenning mcp``
 forwarding to ``/mcp``), against the same search through GraphQL, on the read benchmark's
-corpus (``bench.read``'s database, built the same way when missing).
+corpus (``bench.read``'s database, built the same way when missing); then an agent context
+and a document ingest, each as an MCP tool over HTTP against the same GraphQL operation.
 
 Run from the repository root::
 
@@ -10,7 +11,10 @@ Each query goes three ways in turn, rotating which goes first: ``graphql`` posts
 ``search`` to the server, ``mcp_http`` calls ``search_knowledge`` in one MCP session to the
 same server, ``mcp_stdio`` calls it through a ``kenning mcp`` process. All three must return
 the same chunk ids. Reported: p50 of each, MCP over HTTP against GraphQL, and what the stdio
-hop adds (stdio p50 minus HTTP p50). Results go to stdout and ``bench/results/mcp.json``.
+hop adds (stdio p50 minus HTTP p50). ``get_context`` against ``agentContext`` asks for the
+same fields of the same query; ``ingest_document`` against ``ingest`` writes a note of its
+own (a writer key of a client of its own, purged afterwards, so the corpus is unchanged).
+Results go to stdout and ``bench/results/mcp.json``.
 """
 
 from __future__ import annotations
@@ -24,16 +28,19 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+import httpx
 import uvloop
 from mcp.client import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
+from bench._mcp_operations import IngestPaths, context_paths
 from bench._processes import running_server
 from bench._read_corpus import READER, Spec, search_queries
 from bench._read_data import PREFIX, bench_settings, ready
-from bench._read_measure import interleaved
+from bench._read_measure import Interleaved, interleaved
 from bench._read_server import SERVE
 from kenning.domain.access.principal import Role
+from kenning.domain.access.scope import Scope
 from kenning.settings import Settings
 from kenning.storage.access.api_keys import PgApiKeys
 from kenning.storage.db.pool import create_pool
@@ -45,6 +52,7 @@ KEY_LABEL = "bench-mcp"
 LIMIT = 10
 SEARCH = """query($q: String!, $limit: Int!) { search(query: $q, mode: KEYWORD, limit: $limit) {
   ... on SearchSuccess { hits { chunk { id } } } } }"""
+WRITER = Scope("bench-mcp-writer")
 
 
 def _ids(result: Any) -> list[str]:
@@ -88,15 +96,38 @@ async def measure(settings: Settings, spec: Spec, queries: int) -> dict[str, Any
                 paths = {"graphql": graphql, "mcp_http": tool(http), "mcp_stdio": tool(stdio)}
                 await interleaved(paths, texts[:20], pool)  # warm
                 run = await interleaved(paths, texts[20:], pool, server.pid)
+                context = await _twice(context_paths(server.client, http), texts, pool, server.pid)
+            writer, _ = await PgApiKeys(pool).create(WRITER, Role.AGENT, KEY_LABEL)
+            headers = {"Authorization": f"Bearer {writer}"}
+            async with (
+                httpx.AsyncClient(base_url=url, headers=headers, timeout=60) as client,
+                mcp_session(url, writer) as session,
+            ):
+                notes = IngestPaths(client, session)
+                ingest = await _twice(notes.paths(), texts, pool, server.pid)
+                purged = await notes.purge()
     finally:
         await pool.close()
     answers = [run.answers[path] for path in ("graphql", "mcp_http", "mcp_stdio")]
-    agree = sum(a == b == c for a, b, c in zip(*answers, strict=True))
+    return {
+        **_report(run),
+        "agree": sum(a == b == c for a, b, c in zip(*answers, strict=True)),
+        "queries": queries,
+        "agent_context": _report(context),
+        "ingest": {**_report(ingest), "purged": purged},
+    }
+
+
+async def _twice(paths: dict[str, Any], texts: list[str], pool: Any, pid: int) -> Interleaved:
+    """A warm-up over the first 20 texts, then the measured run over the rest."""
+    await interleaved(paths, texts[:20], pool)
+    return await interleaved(paths, texts[20:], pool, pid)
+
+
+def _report(run: Interleaved) -> dict[str, Any]:
     return {
         "latency": {path: asdict(value) for path, value in run.latency.items()},
         "cpu": {path: asdict(value) for path, value in run.cpu.items()},
-        "agree": agree,
-        "queries": queries,
     }
 
 
@@ -118,6 +149,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"(x{p50['mcp_http'] / p50['graphql']:.2f}), mcp over stdio {p50['mcp_stdio']:.2f} ms "
         f"(+{p50['mcp_stdio'] - p50['mcp_http']:.2f} ms); agree {report['agree']}/{args.queries}"
     )
+    for name in ("agent_context", "ingest"):
+        p50 = {path: value["p50_ms"] for path, value in report[name]["latency"].items()}
+        print(
+            f"{name} p50: graphql {p50['graphql']:.2f} ms, mcp over http "
+            f"{p50['mcp_http']:.2f} ms (x{p50['mcp_http'] / p50['graphql']:.2f})"
+        )
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(report, indent=2) + "\n")
     print(f"wrote {args.output}", file=sys.stderr)

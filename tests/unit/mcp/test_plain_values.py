@@ -29,7 +29,7 @@ class Inner:
 class Outer:
     search_mode: Mode
     hit_list: list[Inner]
-    extra_fields: dict[str, object] = field(default_factory=dict)
+    extra_fields: dict[object, object] = field(default_factory=dict)
     is_exact: bool = False
     top_score: float = 0.5
 
