@@ -99,6 +99,7 @@ class Runtime(RuntimeParts):
             },
             held_store=held_store,
             lease_seconds=self.settings.queue_lease_seconds,
+            model_wait_seconds=self.settings.model_wait_hours * 3600,
             upkeep=(file_sweep(self.file_work.files, self.settings.file_orphan_hours),),
         )
 

@@ -163,6 +163,9 @@ class Settings(BaseSettings):
     model_extract: str = Field(default="qwen2.5:7b", min_length=1, max_length=200)
     # Retries of an answer that fails validation, the validation error fed back each time.
     model_max_retries: int = Field(default=3, ge=0, le=10)
+    # Queued work whose model does not answer waits for it (stage WAITING_FOR_MODEL, the
+    # backend's error as lastError) this long, then ends FAILED saying so.
+    model_wait_hours: float = Field(default=24.0, gt=0, le=24 * 365)
     # Graph extraction on ingest per document kind, e.g. {"document": "LLM"}; a kind not
     # listed gets NONE. A request's own `extraction` wins.
     extraction_by_kind: dict[str, ExtractionMode] = Field(default_factory=dict)

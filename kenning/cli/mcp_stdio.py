@@ -16,10 +16,10 @@ def mcp_command(
     server's /mcp with the key; errors and logs go to stderr, never to stdout."""
     key = api_key_of(api_key)
     # Only this command pays for importing the MCP SDK.
-    from kenning.cli.mcp_proxy import serve_stdio
-
     # uvloop's pipes wake sooner than asyncio's selector loop: the hop is on every call.
     import uvloop
+
+    from kenning.cli.mcp_proxy import serve_stdio
 
     with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
         runner.run(serve_stdio(url, key))

@@ -31,9 +31,11 @@ class FakeWorkQueue:
         self._check()
         self.log.append(("finish", (status, error)))
 
-    async def retry_later(self, lease: Lease, error: str, delay: float) -> None:
+    async def retry_later(
+        self, lease: Lease, error: str, delay: float, *, for_model: bool = False
+    ) -> None:
         self._check()
-        self.log.append(("retry", (delay, error)))
+        self.log.append(("retry_for_model" if for_model else "retry", (delay, error)))
 
     def bound_store(
         self,

@@ -112,7 +112,7 @@ mutation Request($input: IngestInput!, $identity: IngestionIdentityInput!) {
 
 
 JOB_FIELDS = """id status stage lane priority position attempts nextAttemptAt lastError
-    sourceUrn connectionId version finishedAt"""
+    sourceUrn connectionId version finishedAt waitingForModelSince"""
 
 
 STATUS = f"query Status($id: ID!) {{ ingestionStatus(jobId: $id) {{ {JOB_FIELDS} }} }}"

@@ -1,17 +1,20 @@
 """When to try a job again: operational failures back off 5 s, 10 s, 20 s, ... up to 300 s.
 
-Operational failures (a busy or unreachable backend) are retried forever, because the work
-is valid and the backend will come back; anything else is a fact about the input and ends
-the job FAILED.
+Operational failures (a busy or unreachable backend) are retried, because the work is valid
+and the backend will come back; anything else is a fact about the input and ends the job
+FAILED. A model that does not answer is waited for visibly (``WAITING_FOR_MODEL``) and at
+most ``JobDeps.model_wait_seconds`` (KENNING_MODEL_WAIT_HOURS): then ``gave_up_waiting``
+says why the job ends FAILED.
 """
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Final
 
 from kenning.domain.embedding import EmbeddingError
 from kenning.domain.models.ports import ModelCallError
-from kenning.domain.queue.jobs import OperationalError
+from kenning.domain.queue.jobs import Job, OperationalError
 
 FIRST_DELAY: Final = 5.0
 MAX_DELAY: Final = 300.0
@@ -44,3 +47,22 @@ def retry_after_of(error: BaseException) -> float | None:
     if isinstance(error, EmbeddingError | ModelCallError) and error.retry_after is not None:
         return float(error.retry_after)
     return None
+
+
+def waits_for_model(error: BaseException) -> bool:
+    """True when the job's model did not answer (busy or unreachable), so the job waits."""
+    return isinstance(error, ModelCallError) and error.transient
+
+
+def gave_up_waiting(job: Job, error: BaseException, wait: float, now: datetime) -> str | None:
+    """Why the job ends FAILED rather than wait on: its model has not answered for ``wait``
+    seconds since it first failed it; ``None`` while it may wait on.
+
+    Example: a job waiting since 09:00 with ``wait`` one hour gives up on a failure at 10:00.
+    """
+    since = job.waiting_for_model_since
+    if not waits_for_model(error) or since is None or (now - since).total_seconds() < wait:
+        return None
+    hours = wait / 3600
+    message = error.message if isinstance(error, ModelCallError) else str(error)
+    return f"MODEL_UNAVAILABLE: gave up after waiting {hours:g} h for the model: {message}"

@@ -60,6 +60,10 @@ class JobStage(StrEnum):
     EXTRACTING = "EXTRACTING"
     # Reading what a registered task runner ingests: a file, web pages, a repository.
     READING = "READING"
+    # Not running: QUEUED again because its model did not answer (the backend's error is
+    # ``last_error``, the next try ``next_attempt_at``); it ends FAILED after
+    # KENNING_MODEL_WAIT_HOURS of waiting.
+    WAITING_FOR_MODEL = "WAITING_FOR_MODEL"
 
 
 class Lane(StrEnum):
@@ -164,6 +168,7 @@ class Job:
     finished_at: datetime | None = None
     queue_position: int | None = None
     position: int | None = None
+    waiting_for_model_since: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)

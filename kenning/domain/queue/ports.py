@@ -148,8 +148,12 @@ class WorkQueue(Protocol):
         """End a RUNNING job with a terminal status."""
         ...
 
-    async def retry_later(self, lease: Lease, error: str, delay: float) -> None:
-        """Back to QUEUED, due after ``delay`` seconds, one more attempt counted."""
+    async def retry_later(
+        self, lease: Lease, error: str, delay: float, *, for_model: bool = False
+    ) -> None:
+        """Back to QUEUED, due after ``delay`` seconds, one more attempt counted;
+        ``for_model``: its model did not answer (stage ``WAITING_FOR_MODEL``, the wait's
+        start kept from the first such retry)."""
         ...
 
     async def release(self, lease: Lease) -> None:

@@ -16,11 +16,11 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from typing import TypeVar
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.embedding import Embedder
 from kenning.domain.errors import KenningError, ValidationError
 from kenning.domain.extraction.extract_source import ExtractionDeps, extract_source
 from kenning.domain.extraction.mode import ExtractionMode
@@ -29,11 +29,17 @@ from kenning.domain.ingestion.ports import KnowledgeStore, WriteUnit
 from kenning.domain.ingestion.request import IngestRequest, IngestStatus
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.domain.ingestion.source_connections import ConnectionRevokedError
-from kenning.domain.priorities import BACKGROUND_PRIORITY
-from kenning.domain.queue.backoff import backoff_delay, is_operational, retry_after_of
+from kenning.domain.queue.backoff import (
+    backoff_delay,
+    gave_up_waiting,
+    is_operational,
+    retry_after_of,
+    waits_for_model,
+)
 from kenning.domain.queue.jobs import JobStage, JobStatus, Lease, LeaseLostError
 from kenning.domain.queue.payload import extract_target, extraction_of, from_payload, task_of
 from kenning.domain.queue.ports import ClaimedJob, WorkQueue
+from kenning.domain.queue.stage_embedder import StageEmbedder
 from kenning.domain.queue.tasks import EXTRACT_TASK, INGEST_TASK, JobDeps, TaskRun, TaskRunner
 
 T = TypeVar("T")
@@ -41,33 +47,6 @@ T = TypeVar("T")
 logger = logging.getLogger("kenning.queue")
 
 MAX_ERROR = 2000
-
-
-class _StageEmbedder:
-    """The job's embedder; the first call records the EMBEDDING stage."""
-
-    def __init__(self, inner: Embedder, queue: WorkQueue, lease: Lease) -> None:
-        self._inner, self._queue, self._lease = inner, queue, lease
-        self._reported = False
-
-    @property
-    def model(self) -> str:
-        return self._inner.model
-
-    @property
-    def dimension(self) -> int:
-        return self._inner.dimension
-
-    async def embed(
-        self, texts: Sequence[str], *, priority: int = BACKGROUND_PRIORITY
-    ) -> list[list[float]]:
-        if not self._reported:
-            self._reported = True
-            await self._queue.set_stage(self._lease, JobStage.EMBEDDING)
-        return await self._inner.embed(texts, priority=priority)
-
-    async def aclose(self) -> None:
-        return None  # the worker's embedder outlives the job
 
 
 def _write_outcome(result: object) -> JobStatus:
@@ -101,13 +80,7 @@ async def run_job(
         return await _end(queue, lease, JobStatus.CANCELLED, describe(error))
     except Exception as error:
         if operational(error):
-            delay = backoff_delay(job.attempts + 1, retry_after_of(error))
-            logger.warning(
-                "queue.job.retry_later",
-                extra={"job_id": job.id, "delay_s": delay, "error": describe(error)},
-            )
-            await _guard(queue.retry_later(lease, describe(error), delay))
-            return JobStatus.QUEUED
+            return await _retry(claimed, queue, error, deps.model_wait_seconds)
         if not isinstance(error, KenningError):
             logger.exception("queue.job.crashed", extra={"job_id": job.id})
         return await _end(queue, lease, JobStatus.FAILED, describe(error))
@@ -158,7 +131,7 @@ async def _run_registered(
     store = deps.held_store(deps.ingest.store, lease, None) if deps.held_store else None
     run_deps = dataclasses.replace(
         deps.ingest,
-        embedder=_StageEmbedder(deps.ingest.embedder, queue, lease),
+        embedder=StageEmbedder(deps.ingest.embedder, queue, lease),
         store=store or deps.ingest.store,
     )
     await stage(JobStage.READING)
@@ -195,7 +168,7 @@ async def _ingest(
     storing = _StoringStage(queue, lease, written)
     run_deps = dataclasses.replace(
         deps.ingest,
-        embedder=_StageEmbedder(deps.ingest.embedder, queue, lease),
+        embedder=StageEmbedder(deps.ingest.embedder, queue, lease),
         store=storing,
         secret_policy=override or deps.ingest.secret_policy,
     )
@@ -255,6 +228,25 @@ class _LeaseCheck:
 
 def _extract_outcome(result: object) -> JobStatus:
     return JobStatus.SKIPPED_DUPLICATE if result is None else JobStatus.INDEXED
+
+
+async def _retry(
+    claimed: ClaimedJob, queue: WorkQueue, error: BaseException, model_wait: float
+) -> JobStatus | None:
+    """QUEUED again after its backoff (waiting for its model when that did not answer), or
+    FAILED once it has waited for its model ``model_wait`` seconds."""
+    job, lease = claimed.job, claimed.lease
+    gave_up = gave_up_waiting(job, error, model_wait, datetime.now(UTC))
+    if gave_up is not None:
+        return await _end(queue, lease, JobStatus.FAILED, gave_up[:MAX_ERROR])
+    delay = backoff_delay(job.attempts + 1, retry_after_of(error))
+    logger.warning(
+        "queue.job.retry_later",
+        extra={"job_id": job.id, "delay_s": delay, "error": describe(error)},
+    )
+    for_model = waits_for_model(error)
+    await _guard(queue.retry_later(lease, describe(error), delay, for_model=for_model))
+    return JobStatus.QUEUED
 
 
 async def _end(queue: WorkQueue, lease: Lease, status: JobStatus, error: str) -> JobStatus | None:

@@ -91,3 +91,6 @@ class JobDeps:
     # The lease a worker's claim gets (KENNING_QUEUE_LEASE_SECONDS): long model work checks
     # it is still held every third of it.
     lease_seconds: float = 30.0
+    # How long a job whose model does not answer waits for it (KENNING_MODEL_WAIT_HOURS)
+    # before it ends FAILED; it waits QUEUED with stage WAITING_FOR_MODEL meanwhile.
+    model_wait_seconds: float = 24 * 3600.0

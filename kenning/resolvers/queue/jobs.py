@@ -58,6 +58,7 @@ def to_job_type(job: Job) -> gql.IngestionJob:
         created_at=job.created_at,
         updated_at=job.updated_at,
         finished_at=job.finished_at,
+        waiting_for_model_since=job.waiting_for_model_since,
     )
 
 

@@ -22,7 +22,11 @@ from kenning.schema.errors import (
 from kenning.schema.sources.crawl_progress import CrawlProgress
 
 strawberry.enum(JobStatus, description="Where a job is: QUEUED → RUNNING → a terminal status.")
-strawberry.enum(JobStage, description="What a RUNNING job is doing.")
+strawberry.enum(
+    JobStage,
+    description="What a RUNNING job is doing; WAITING_FOR_MODEL: QUEUED again because its "
+    "model did not answer (lastError says why, nextAttemptAt when it tries again).",
+)
 strawberry.enum(
     JobOrder,
     description="NEWEST: most recently requested first. CLAIM_ORDER: queued jobs in the "
@@ -82,6 +86,10 @@ class IngestionJob:
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None
+    waiting_for_model_since: datetime | None = strawberry.field(
+        description="Since when its model has not answered (it ends FAILED after "
+        "KENNING_MODEL_WAIT_HOURS); null when it never waited."
+    )
     progress: CrawlProgress | None = strawberry.field(
         resolver=_progress,
         description="A crawl job's counts while it runs and a day after "

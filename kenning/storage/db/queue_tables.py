@@ -87,6 +87,10 @@ class IngestionJobRow(SQLModel, table=True):
         default=None, sa_column=sa.Column(sa.DateTime(timezone=True))
     )
     last_error: str | None = Field(default=None, sa_column=sa.Column(sa.Text()))
+    # Since when the job's model has not answered (stage WAITING_FOR_MODEL); null otherwise.
+    waiting_for_model_since: datetime | None = Field(
+        default=None, sa_column=sa.Column(sa.DateTime(timezone=True))
+    )
     client_id: str = Field(default="", sa_column_kwargs={"server_default": ""}, max_length=200)
     project_id: str = Field(default="", sa_column_kwargs={"server_default": ""}, max_length=200)
     group_id: str = Field(default="", sa_column_kwargs={"server_default": ""}, max_length=200)

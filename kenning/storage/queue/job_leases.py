@@ -54,6 +54,12 @@ _END = (
     "stage = NULL, lease_owner = NULL, lease_expires_at = NULL, "
     "version = version + 1, updated_at = clock_timestamp()"
 )
+# ``_END`` for a job whose model did not answer: the stage says so, the wait's start stays.
+_WAITING = (
+    "stage = 'WAITING_FOR_MODEL', lease_owner = NULL, lease_expires_at = NULL, "
+    "waiting_for_model_since = coalesce(waiting_for_model_since, clock_timestamp()), "
+    "version = version + 1, updated_at = clock_timestamp()"
+)
 _FINISH = f"""UPDATE ingestion_jobs SET status = $3, last_error = $4,
                   finished_at = clock_timestamp(), {_END}
               WHERE {_HELD} RETURNING {JOB_COLUMNS}"""
@@ -121,11 +127,14 @@ class PgWorkQueue:
     async def finish(self, lease: Lease, status: JobStatus, error: str | None = None) -> None:
         await self._held(lease, _FINISH, status.value, error)
 
-    async def retry_later(self, lease: Lease, error: str, delay: float) -> None:
+    async def retry_later(
+        self, lease: Lease, error: str, delay: float, *, for_model: bool = False
+    ) -> None:
         await self._held(
             lease,
             f"""UPDATE ingestion_jobs SET status = 'QUEUED', attempts = attempts + 1,
-                next_attempt_at = now() + make_interval(secs => $3), last_error = $4, {_END}
+                next_attempt_at = now() + make_interval(secs => $3), last_error = $4,
+                {_WAITING if for_model else _END}
                 WHERE {_HELD} RETURNING {JOB_COLUMNS}""",
             float(delay),
             error,

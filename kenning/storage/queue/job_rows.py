@@ -19,7 +19,8 @@ from kenning.domain.queue.jobs import Job, JobStage, JobStatus, Lane
 JOB_COLUMNS: Final = (
     "id, status, stage, lane, priority, client_id, project_id, group_id, source_urn, "
     "connection_id, source_kind, source_id, content_version, attempts, next_attempt_at, "
-    "last_error, version, created_at, updated_at, finished_at, queue_position"
+    "last_error, version, created_at, updated_at, finished_at, queue_position, "
+    "waiting_for_model_since"
 )
 # The same columns of the row aliased ``j``, for an UPDATE ... FROM that returns them.
 J_COLUMNS: Final = ", ".join(f"j.{column.strip()}" for column in JOB_COLUMNS.split(","))
@@ -58,6 +59,7 @@ def to_job(row: asyncpg.Record) -> Job:
         finished_at=row["finished_at"],
         queue_position=row["queue_position"],
         position=row.get("position"),
+        waiting_for_model_since=row["waiting_for_model_since"],
     )
 
 

@@ -210,7 +210,8 @@ async def test_a_503_storm_requeues_the_job_and_it_completes_later(
     assert await run_next(xruntime) is JobStatus.QUEUED
     job = await job_status(api, job_id)
     assert job is not None and job["status"] == "QUEUED" and job["attempts"] == 1
-    assert "MODEL_UNAVAILABLE" in job["lastError"]
+    assert "MODEL_UNAVAILABLE" in job["lastError"] and job["nextAttemptAt"]
+    assert job["stage"] == "WAITING_FOR_MODEL" and job["waitingForModelSince"]
     assert await xruntime.pool.fetchval("SELECT count(*) FROM chunks") == 1  # kept
 
     fake.busy_for(0)
@@ -266,3 +267,23 @@ async def test_purging_the_source_removes_what_was_extracted_from_it(
     assert purged["edgesDeleted"] == 2 and purged["verticesDeleted"] == 3
     assert await edges(xruntime) == {}
     assert await descriptions(xruntime) == {}
+
+
+async def test_a_job_whose_model_never_answers_ends_failed_after_the_wait(
+    xruntime: Runtime, fake: FakeOllama
+) -> None:
+    api = Api(xruntime, agent("acme"))
+    job_id = await queued_llm(api, BILLING)
+    fake.busy_for(1000)
+    assert await run_next(xruntime) is JobStatus.QUEUED
+    # As if KENNING_MODEL_WAIT_HOURS (24) had passed since the model first failed it.
+    await xruntime.pool.execute(
+        "UPDATE ingestion_jobs SET next_attempt_at = now(), "
+        "waiting_for_model_since = now() - interval '25 hours'"
+    )
+    assert await run_next(xruntime) is JobStatus.FAILED
+    job = await job_status(api, job_id)
+    assert job is not None and job["status"] == "FAILED" and job["stage"] is None
+    assert job["lastError"].startswith(
+        "MODEL_UNAVAILABLE: gave up after waiting 24 h for the model: "
+    ), job["lastError"]

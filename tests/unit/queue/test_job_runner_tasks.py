@@ -3,9 +3,10 @@ model outages backing off, extraction-only jobs, preparers and unknown tasks."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from kenning.domain.access.scope import Scope
@@ -14,6 +15,7 @@ from kenning.domain.extraction.mode import ExtractionMode
 from kenning.domain.extraction.ports import StoredChunk
 from kenning.domain.ingestion.request import IngestRequest
 from kenning.domain.models.ports import ModelCallError, ModelPriority
+from kenning.domain.queue.backoff import gave_up_waiting, waits_for_model
 from kenning.domain.queue.jobs import Job, JobStage, JobStatus, Lane, Lease
 from kenning.domain.queue.payload import extract_payload, task_payload, to_payload
 from kenning.domain.queue.ports import ClaimedJob
@@ -96,7 +98,7 @@ async def test_a_model_outage_backs_off_and_the_retry_skips_the_stored_chunks() 
     store, queue = FakeStore(), FakeWorkQueue()
     job, client = job_deps(store, [ModelCallError("busy (503)", transient=True), ANSWER])
     assert await run_job(claimed(llm_payload()), queue, job) is JobStatus.QUEUED
-    assert queue.log[-1][0] == "retry" and "busy" in queue.log[-1][1][1]
+    assert queue.log[-1][0] == "retry_for_model" and "busy" in queue.log[-1][1][1]
     assert len(store.chunks) == 1 and store.edges == []
 
     queue = FakeWorkQueue()
@@ -191,3 +193,50 @@ async def test_an_extraction_whose_lease_is_lost_stops_before_the_next_model_cal
     assert len(store.chunks) == 2
     assert client.calls == 1  # the second chunk never reached the model
     assert store.edges == []
+
+
+# Queued work whose model does not answer waits visibly, and not for ever: it is queued
+# again marked as waiting for its model, and once it has waited ``model_wait_seconds`` since
+# its model first failed it, it ends FAILED saying so.
+HOUR = 3600.0
+DOWN = ModelCallError("ollama at http://gpu:11434 unreachable: ConnectError", transient=True)
+
+
+def waiting(since: datetime | None, attempts: int = 3) -> ClaimedJob:
+    job = claimed(llm_payload(), attempts=attempts)
+    return dataclasses.replace(job, job=dataclasses.replace(job.job, waiting_for_model_since=since))
+
+
+def test_a_job_gives_up_once_it_has_waited_the_whole_wait() -> None:
+    start = datetime(2026, 12, 7, 9, tzinfo=UTC)
+    job = waiting(start).job
+    assert gave_up_waiting(job, DOWN, HOUR, start + timedelta(seconds=3599)) is None
+    reason = gave_up_waiting(job, DOWN, HOUR, start + timedelta(hours=1))
+    assert reason == (
+        "MODEL_UNAVAILABLE: gave up after waiting 1 h for the model: "
+        "ollama at http://gpu:11434 unreachable: ConnectError"
+    )
+
+
+def test_only_a_model_that_did_not_answer_counts_as_waiting() -> None:
+    long_ago = datetime(2020, 1, 1, tzinfo=UTC)
+    now = datetime(2026, 12, 7, tzinfo=UTC)
+    assert gave_up_waiting(waiting(None).job, DOWN, HOUR, now) is None  # first failure
+    other = ConnectionError("the database did not answer")
+    assert not waits_for_model(other)
+    assert gave_up_waiting(waiting(long_ago).job, other, HOUR, now) is None
+    refused = ModelCallError("model answered 400: bad request", transient=False)
+    assert not waits_for_model(refused) and waits_for_model(DOWN)
+
+
+async def test_the_runner_queues_it_waiting_for_its_model_then_fails_it() -> None:
+    store = FakeStore()
+    deps, _ = job_deps(store, [DOWN, DOWN], model_wait_seconds=HOUR)
+    queue = FakeWorkQueue()
+    assert await run_job(waiting(None, attempts=0), queue, deps) is JobStatus.QUEUED
+    assert queue.log[-1][0] == "retry_for_model" and "unreachable" in queue.log[-1][1][1]
+
+    queue = FakeWorkQueue()
+    since = datetime.now(UTC) - timedelta(hours=2)
+    assert await run_job(waiting(since), queue, deps) is JobStatus.FAILED
+    assert "gave up after waiting 1 h for the model" in str(queue.log[-1])

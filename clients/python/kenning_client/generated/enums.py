@@ -46,6 +46,7 @@ class JobStage(StrEnum):
     STORING = "STORING"
     EXTRACTING = "EXTRACTING"
     READING = "READING"
+    WAITING_FOR_MODEL = "WAITING_FOR_MODEL"
 
 
 class JobStatus(StrEnum):
