@@ -156,7 +156,9 @@ class Runtime(RuntimeParts):
     # memory use cases
     def outcome_deps(self) -> OutcomeDeps:
         """The secret policy and queue ``recordTaskOutcome`` records with (GraphQL and MCP)."""
-        return OutcomeDeps(self.settings.secret_policy, self.queue.jobs, self.queue.connections)
+        return OutcomeDeps(
+            self.settings.secret_policy, self.queue.jobs, self.queue.connections, self.model_watch
+        )
 
     def session_deps(self) -> SessionDeps:
         """The store, queue and policies an append to session memory runs with."""
@@ -188,6 +190,7 @@ class Runtime(RuntimeParts):
             jobs=self.queue.jobs,
             extraction_by_kind=self.settings.extraction_by_kind,
             extract_model=self.settings.model_extract,
+            models=self.model_watch,
         )
 
     def graph_write_ports(self) -> GraphWritePorts:
@@ -249,6 +252,7 @@ class Runtime(RuntimeParts):
             self.tombstones,
             s.secret_policy,
             s.extraction_by_kind,
+            self.model_watch,
         )
 
     def job_ports(self) -> JobPorts:

@@ -47,6 +47,7 @@ from kenning.domain.memory.task_outcomes import (
     outcome_request,
     record_task_outcome,
 )
+from kenning.domain.models.health import ModelReadiness, accepted_by
 from kenning.domain.models.ports import ModelClient, ModelPriority
 from kenning.domain.models.structured import StructuredPrompt, structured_call
 from kenning.domain.off_loop import off_loop
@@ -203,9 +204,11 @@ async def record_outcome(
     policy: SecretPolicy,
     queue: JobQueue,
     connections: ConnectionRegistry,
+    models: ModelReadiness,
 ) -> OutcomeQueued | OutcomeNotSignificant:
     """Record an outcome in either form; a raw one is queued for extraction if it is
-    significant (no model call otherwise), after the secret check of its text.
+    significant (no model call otherwise), after the secret check of its text; refused at
+    once when its model cannot answer at all (none set, or the backend lacks it).
 
     Recording the task again replaces the earlier record, in either form: the job's
     identity is the one structured outcomes have (``task_outcome``, the task id).
@@ -219,6 +222,7 @@ async def record_outcome(
     if reason is not None:
         logger.info("memory.task_outcome.not_significant", extra={"reason": reason.value})
         return OutcomeNotSignificant(outcome.task_id, reason)
+    await accepted_by(models, "extract")
     # Checked before the scope is settled: a refused request writes nothing at all.
     cleaned = await off_loop(len(outcome.raw_context), lambda: _cleaned(outcome, policy))
     scope = await store_scope()

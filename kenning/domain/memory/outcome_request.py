@@ -19,6 +19,7 @@ from kenning.domain.memory.task_outcomes import (
     TaskAction,
     TaskCategory,
 )
+from kenning.domain.models.health import ModelReadiness
 from kenning.domain.queue.ports import JobQueue
 
 
@@ -50,6 +51,7 @@ class OutcomeDeps:
     policy: SecretPolicy
     queue: JobQueue
     connections: ConnectionRegistry
+    models: ModelReadiness  # raw context is read by the extraction model
 
 
 async def record_outcome_for(
@@ -83,4 +85,5 @@ async def record_outcome_for(
         policy=deps.policy,
         queue=deps.queue,
         connections=deps.connections,
+        models=deps.models,
     )

@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
+from typing import Protocol
 
 from kenning.domain.models.ports import ModelCallError, ModelClient
 
@@ -69,6 +70,18 @@ def judged(roles: tuple[ModelRole, ...], installed: frozenset[str] | str) -> lis
     return answers
 
 
+class ModelReadiness(Protocol):
+    """Whether work for a role may be accepted: a model is named for it and the backend holds
+    it (an unreachable backend is no reason to refuse: queued work waits for it)."""
+
+    async def refusal(self, role: str) -> ModelCallError | None:
+        """The error to refuse work for ``role`` with at once, or ``None`` to accept it."""
+        ...
+
+
+_REFUSED = (ModelState.NOT_CONFIGURED, ModelState.NOT_INSTALLED)
+
+
 class ModelWatch:
     """The health of ``roles``' models, asked of ``client`` at most once per ``ttl`` s."""
 
@@ -105,3 +118,20 @@ class ModelWatch:
         answers = judged(self._roles, found)
         self._known = (now, answers)
         return answers
+
+    async def refusal(self, role: str) -> ModelCallError | None:
+        """``ModelReadiness.refusal``: refused while the role has no model, or the backend
+        answers without it (the detail says which setting to set or what to pull)."""
+        for found in await self.health():
+            if found.role == role and found.state in _REFUSED:
+                return ModelCallError(
+                    f"the {role} model cannot answer: {found.detail}", transient=False
+                )
+        return None
+
+
+async def accepted_by(models: ModelReadiness, role: str) -> None:
+    """Raise the refusal of work for ``role`` before anything is stored, if there is one."""
+    refused = await models.refusal(role)
+    if refused is not None:
+        raise refused

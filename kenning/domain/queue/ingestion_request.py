@@ -18,6 +18,7 @@ from kenning.domain.ingestion.ports import WriteGuard
 from kenning.domain.ingestion.request import IngestRequest
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.domain.ingestion.source_connections import ConnectionRegistry
+from kenning.domain.models.health import ModelReadiness, accepted_by
 from kenning.domain.queue.jobs import EnqueueResult, IngestionIdentity
 from kenning.domain.queue.ports import JobQueue
 from kenning.domain.queue.requests import chosen_extraction, request_ingestion
@@ -32,6 +33,7 @@ class QueuePorts:
     tombstones: WriteGuard | None
     secret_policy: SecretPolicy
     extraction_by_kind: Mapping[str, ExtractionMode]
+    models: ModelReadiness
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +52,9 @@ class QueueAsk:
 async def queue_ingestion(ask: QueueAsk, ports: QueuePorts) -> EnqueueResult:
     """Queue ``ask`` (deduplicated by identity) under the server's defaults."""
     request = ask.request
+    extraction = chosen_extraction(ask.extraction, request.kind, ports.extraction_by_kind)
+    if extraction is ExtractionMode.LLM:
+        await accepted_by(ports.models, "extract")
     identity = IngestionIdentity(
         ask.source_kind, ask.source_id or request.source_urn, ask.content_version
     )
@@ -60,6 +65,6 @@ async def queue_ingestion(ask: QueueAsk, ports: QueuePorts) -> EnqueueResult:
         override=ask.secret_policy,
         queue=ports.queue,
         connections=ports.connections,
-        extraction=chosen_extraction(ask.extraction, request.kind, ports.extraction_by_kind),
+        extraction=extraction,
         tombstones=ports.tombstones,
     )

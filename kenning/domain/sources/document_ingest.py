@@ -27,6 +27,7 @@ from kenning.domain.ingestion.rules import (
 )
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.domain.ingestion.source_connections import ConnectionRegistry
+from kenning.domain.models.health import ModelReadiness, accepted_by
 from kenning.domain.priorities import INGEST_PRIORITY
 from kenning.domain.queue.ports import JobQueue
 from kenning.domain.queue.requests import chosen_extraction, request_extraction
@@ -73,6 +74,7 @@ class DocumentPorts:
     jobs: JobQueue
     extraction_by_kind: Mapping[str, ExtractionMode]
     extract_model: str
+    models: ModelReadiness
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +96,8 @@ async def ingest_document(
         request.scope, request.connection_id, request.source_kind, ports.connections
     )
     mode = chosen_extraction(asked.extraction, request.kind, ports.extraction_by_kind)
+    if mode is ExtractionMode.LLM:
+        await accepted_by(ports.models, "extract")
     deps = ports.ingest
     if asked.secret_policy is not None:
         deps = dataclasses.replace(deps, secret_policy=asked.secret_policy)

@@ -22,6 +22,7 @@ from kenning.domain.sources.document_ingest import DocumentIngest, ingest_docume
 from kenning.resolvers.access.scope import caller, stored_write_scope, to_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
+from kenning.resolvers.extraction.model_errors import model_error_members
 from kenning.schema.ingestion.ingest import (
     EdgeTriple,
     IngestedChunk,
@@ -94,6 +95,7 @@ def to_warnings(warnings: Sequence[ExtractionWarning]) -> list[IngestWarning]:
     ]  # fmt: skip
 
 
+@model_error_members
 @error_members
 async def resolve_ingest(info: Info, input: IngestInput) -> IngestResult:
     """Index one document now; expected failures come back as union members."""

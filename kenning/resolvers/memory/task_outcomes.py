@@ -9,6 +9,7 @@ from kenning.domain.memory.task_outcomes import OutcomeNotSignificant
 from kenning.resolvers.access.scope import caller, to_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
+from kenning.resolvers.extraction.model_errors import model_error_members
 from kenning.resolvers.queue.jobs import to_handle
 from kenning.schema.memory import task_outcomes as gql
 
@@ -33,6 +34,7 @@ def to_request(input: gql.TaskOutcomeInput) -> OutcomeRequest:
     )
 
 
+@model_error_members
 @error_members
 async def resolve_record_task_outcome(
     info: Info, input: gql.TaskOutcomeInput

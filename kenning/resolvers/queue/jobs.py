@@ -30,6 +30,7 @@ from kenning.domain.queue.requests import (
 from kenning.resolvers.access.scope import caller, principal, to_scope
 from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
+from kenning.resolvers.extraction.model_errors import model_error_members
 from kenning.resolvers.ingestion.ingest import to_request
 from kenning.schema.access.scope import ScopeInput, scope_info
 from kenning.schema.ingestion.ingest import IngestInput, IngestionRequestInput
@@ -87,6 +88,7 @@ async def resolve_request_ingestions(
     return [await _request_one(info, item.input, item.identity) for item in inputs]
 
 
+@model_error_members
 @error_members
 async def _request_one(
     info: Info, input: IngestInput, identity: gql.IngestionIdentityInput

@@ -19,6 +19,7 @@ from kenning.schema.errors import (
     SensitiveContentError,
     ValidationError,
 )
+from kenning.schema.extraction.errors import ModelUnavailable
 from kenning.schema.queue.types import ConnectionRevokedError, IngestionIdentityInput
 
 strawberry.enum(KnowledgeType, description="What kind of knowledge a piece is.")
@@ -148,6 +149,7 @@ IngestResult = Annotated[
     | SensitiveContentError
     | ScopeError
     | ConnectionRevokedError
-    | ErasedSubject,
+    | ErasedSubject
+    | ModelUnavailable,
     strawberry.union("IngestResult"),
 ]

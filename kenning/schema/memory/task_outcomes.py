@@ -9,6 +9,7 @@ import strawberry
 from kenning.domain.memory.task_outcomes import NotSignificantReason, TaskAction, TaskCategory
 from kenning.schema.access.scope import ScopeInput
 from kenning.schema.errors import ScopeError, SensitiveContentError, ValidationError
+from kenning.schema.extraction.errors import ModelUnavailable
 from kenning.schema.queue.types import IngestionHandle
 
 strawberry.enum(TaskCategory, description="What kind of task the agent worked on.")
@@ -84,6 +85,7 @@ RecordTaskOutcomeResult = Annotated[
     | TaskOutcomeNotSignificant
     | ValidationError
     | SensitiveContentError
-    | ScopeError,
+    | ScopeError
+    | ModelUnavailable,
     strawberry.union("RecordTaskOutcomeResult"),
 ]

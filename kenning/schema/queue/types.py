@@ -19,6 +19,7 @@ from kenning.schema.errors import (
     SensitiveContentError,
     ValidationError,
 )
+from kenning.schema.extraction.errors import ModelUnavailable
 from kenning.schema.sources.crawl_progress import CrawlProgress
 
 strawberry.enum(JobStatus, description="Where a job is: QUEUED → RUNNING → a terminal status.")
@@ -128,7 +129,8 @@ RequestIngestionResult = Annotated[
     | SensitiveContentError
     | ScopeError
     | ConnectionRevokedError
-    | ErasedSubject,
+    | ErasedSubject
+    | ModelUnavailable,
     strawberry.union("RequestIngestionResult"),
 ]
 

@@ -30,11 +30,14 @@ from kenning.domain.memory.task_outcomes import (
     TaskCategory,
     TaskOutcome,
 )
+from kenning.domain.models.health import ModelRole, ModelWatch
+from kenning.domain.models.ports import ModelCallError
 from kenning.domain.queue.jobs import EnqueueResult, HandleStatus, Lane, lane_of
 from kenning.domain.queue.ports import JobQueue, NewJob
 from tests.fakes.model_client import FakeModelClient
 
 AWS_KEY = "AKIAIOSFODNN7EXAMPLF"
+EXTRACT = ModelRole("extract", "qwen2.5:7b", "KENNING_MODEL_EXTRACT")
 NOTES = "Moved the flaky invoice retries into the durable queue; touched src/billing/retry.py."
 ANSWER = (
     '{"summary": "Moved invoice retries into the queue.", "keyDecisions": [], '
@@ -67,6 +70,7 @@ class Recorder:
         self.policy = policy
         self.queue = RecordingQueue()
         self.model = FakeModelClient(replier=lambda _: ANSWER)
+        self.watch = ModelWatch(self.model, (EXTRACT,))
         self.settled = 0
 
     async def settle(self) -> Scope:
@@ -81,6 +85,7 @@ class Recorder:
             policy=self.policy,
             queue=cast(JobQueue, self.queue),
             connections=cast(ConnectionRegistry, None),
+            models=self.watch,
         )
 
     async def run_jobs(self) -> None:
@@ -256,3 +261,22 @@ async def test_a_credential_in_the_task_id_is_refused_even_when_redacting() -> N
         await recorder.record(task_id=f"deploy-{AWS_KEY}")
     assert raised.value.field == "taskId"
     assert recorder.queue.jobs == []
+
+
+async def test_a_backend_without_the_model_refuses_at_once_naming_the_pull() -> None:
+    recorder = Recorder()
+    recorder.model.models = frozenset({"llama3.2:1b"})
+    with pytest.raises(ModelCallError) as refused:
+        await recorder.record(has_step_results=True)
+    assert not refused.value.transient
+    assert "`ollama pull qwen2.5:7b`" in refused.value.message, refused.value.message
+    assert recorder.queue.jobs == [] and recorder.settled == 0
+    # An outcome that needs no model is still answered.
+    done = await recorder.record(has_step_results=False, error=None, final_result=None)
+    assert isinstance(done, OutcomeNotSignificant)
+
+
+async def test_an_unreachable_backend_is_no_reason_to_refuse_the_work_waits() -> None:
+    recorder = Recorder()
+    recorder.model.models = ModelCallError("ollama at http://x unreachable", transient=True)
+    assert isinstance(await recorder.record(has_step_results=True), OutcomeQueued)

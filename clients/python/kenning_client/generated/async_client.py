@@ -21,6 +21,7 @@ from .ingest import (
     IngestIngestConnectionRevokedError,
     IngestIngestErasedSubject,
     IngestIngestIngestSuccess,
+    IngestIngestModelUnavailable,
     IngestIngestScopeError,
     IngestIngestSensitiveContentError,
     IngestIngestValidationError,
@@ -58,6 +59,7 @@ from .request_ingestion import (
     RequestIngestionRequestIngestionConnectionRevokedError,
     RequestIngestionRequestIngestionErasedSubject,
     RequestIngestionRequestIngestionIngestionHandle,
+    RequestIngestionRequestIngestionModelUnavailable,
     RequestIngestionRequestIngestionScopeError,
     RequestIngestionRequestIngestionSensitiveContentError,
     RequestIngestionRequestIngestionValidationError,
@@ -198,6 +200,7 @@ class AsyncKenningClient(AsyncBaseClient):
         | IngestIngestScopeError
         | IngestIngestConnectionRevokedError
         | IngestIngestErasedSubject
+        | IngestIngestModelUnavailable
     ):
         query = gql("""
             mutation Ingest($input: IngestInput!) {
@@ -239,6 +242,7 @@ class AsyncKenningClient(AsyncBaseClient):
         | RequestIngestionRequestIngestionScopeError
         | RequestIngestionRequestIngestionConnectionRevokedError
         | RequestIngestionRequestIngestionErasedSubject
+        | RequestIngestionRequestIngestionModelUnavailable
     ):
         query = gql("""
             mutation RequestIngestion($input: IngestInput!, $identity: IngestionIdentityInput!) {

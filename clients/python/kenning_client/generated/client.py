@@ -20,6 +20,7 @@ from .ingest import (
     IngestIngestConnectionRevokedError,
     IngestIngestErasedSubject,
     IngestIngestIngestSuccess,
+    IngestIngestModelUnavailable,
     IngestIngestScopeError,
     IngestIngestSensitiveContentError,
     IngestIngestValidationError,
@@ -55,6 +56,7 @@ from .request_ingestion import (
     RequestIngestionRequestIngestionConnectionRevokedError,
     RequestIngestionRequestIngestionErasedSubject,
     RequestIngestionRequestIngestionIngestionHandle,
+    RequestIngestionRequestIngestionModelUnavailable,
     RequestIngestionRequestIngestionScopeError,
     RequestIngestionRequestIngestionSensitiveContentError,
     RequestIngestionRequestIngestionValidationError,
@@ -193,6 +195,7 @@ class KenningClient(BaseClient):
         | IngestIngestScopeError
         | IngestIngestConnectionRevokedError
         | IngestIngestErasedSubject
+        | IngestIngestModelUnavailable
     ):
         query = gql("""
             mutation Ingest($input: IngestInput!) {
@@ -232,6 +235,7 @@ class KenningClient(BaseClient):
         | RequestIngestionRequestIngestionScopeError
         | RequestIngestionRequestIngestionConnectionRevokedError
         | RequestIngestionRequestIngestionErasedSubject
+        | RequestIngestionRequestIngestionModelUnavailable
     ):
         query = gql("""
             mutation RequestIngestion($input: IngestInput!, $identity: IngestionIdentityInput!) {

@@ -15,6 +15,7 @@ class Ingest(BaseModel):
         "IngestIngestScopeError",
         "IngestIngestConnectionRevokedError",
         "IngestIngestErasedSubject",
+        "IngestIngestModelUnavailable",
     ] = Field(discriminator="typename__")
 
 
@@ -48,6 +49,10 @@ class IngestIngestConnectionRevokedError(ErrorFields):
 
 class IngestIngestErasedSubject(ErrorFields):
     typename__: Literal["ErasedSubject"] = Field(alias="__typename")
+
+
+class IngestIngestModelUnavailable(ErrorFields):
+    typename__: Literal["ModelUnavailable"] = Field(alias="__typename")
 
 
 Ingest.model_rebuild()

@@ -15,6 +15,7 @@ class RequestIngestion(BaseModel):
         "RequestIngestionRequestIngestionScopeError",
         "RequestIngestionRequestIngestionConnectionRevokedError",
         "RequestIngestionRequestIngestionErasedSubject",
+        "RequestIngestionRequestIngestionModelUnavailable",
     ] = Field(alias="requestIngestion", discriminator="typename__")
 
 
@@ -43,6 +44,10 @@ class RequestIngestionRequestIngestionConnectionRevokedError(ErrorFields):
 
 class RequestIngestionRequestIngestionErasedSubject(ErrorFields):
     typename__: Literal["ErasedSubject"] = Field(alias="__typename")
+
+
+class RequestIngestionRequestIngestionModelUnavailable(ErrorFields):
+    typename__: Literal["ModelUnavailable"] = Field(alias="__typename")
 
 
 RequestIngestion.model_rebuild()
