@@ -120,7 +120,13 @@ class Runtime(RuntimeParts):
 
     def repository_runner(self) -> TaskRunner:
         """The runner of repository jobs: tree-sitter, git, the alias book and the graph."""
-        ports = RepositoryPorts(self.repositories, TreeSitterParser(), self.aliases, self.graph)
+        ports = RepositoryPorts(
+            self.repositories,
+            TreeSitterParser(),
+            self.aliases,
+            self.graph,
+            self.repository_progress,
+        )
         return repository_runner(ports)
 
     def ingest_deps(self) -> IngestDeps:

@@ -34,6 +34,8 @@ from kenning.domain.memory.session_deletes import SessionEntryDeleter
 from kenning.domain.memory.user_knowledge import UserKnowledgeReader
 from kenning.domain.models.health import ModelWatch
 from kenning.domain.models.ports import ModelClient
+from kenning.domain.sources.code.progress import RepositoryBoard, RepositoryProgress
+from kenning.domain.sources.crawl.crawl_loop import CrawlProgress
 from kenning.domain.sources.crawl.crawl_run import ProgressBoard
 from kenning.domain.sources.files.describer import ModelImageDescriber
 from kenning.domain.sources.files.file_runner import FileWork
@@ -63,10 +65,10 @@ from kenning.storage.memory.rules import PgRuleStore
 from kenning.storage.memory.session_entries import PgSessionStore
 from kenning.storage.memory.user_knowledge import PgUserKnowledge
 from kenning.storage.models.factory import create_model_client
+from kenning.storage.queue.progress_board import RedisProgressBoard, progress_prefix
 from kenning.storage.retrieval.chunk_search import PgChunkIndex, VectorScan
 from kenning.storage.retrieval.search_sql import Bm25
 from kenning.storage.sources.code import Repositories
-from kenning.storage.sources.crawl.progress import RedisCrawlProgress, progress_prefix
 from kenning.storage.sources.files.file_work import file_work
 
 
@@ -109,6 +111,7 @@ class RuntimeParts:
     node_history: NodeHistoryStore = field(init=False)  # node corrections and their past
     check_ins: CheckInStore = field(init=False)
     crawl_progress: ProgressBoard = field(init=False)  # live counts of crawl jobs
+    repository_progress: RepositoryBoard = field(init=False)  # and of repository jobs
     repositories: Repositories = field(init=False)  # where repository jobs read code
     file_work: FileWork = field(init=False)  # uploads kept, checked and extracted
     erasures: ErasureStore = field(init=False)
@@ -166,8 +169,12 @@ class RuntimeParts:
         self.receipts = PgReceipts(self.pool)
         self.tombstones = Tombstones(PgTombstones(self.pool), self.settings.erasure_tombstone)
         self.model_watch = ModelWatch(self.models, self.settings.model_roles())
-        self.crawl_progress = RedisCrawlProgress(
-            self.redis, progress_prefix(database_name(self.settings.database_url))
+        database = database_name(self.settings.database_url)
+        self.crawl_progress = RedisProgressBoard(
+            self.redis, progress_prefix(database, "crawl"), CrawlProgress
+        )
+        self.repository_progress = RedisProgressBoard(
+            self.redis, progress_prefix(database, "repository"), RepositoryProgress
         )
 
     async def parts(self) -> list[PartState]:

@@ -1,6 +1,8 @@
 """``kenning ingest-repo PATH``: ask a running server to ingest a git repository's code
-(``ingestRepository``), follow the job to its end, then print what the run did (files
-ingested, unchanged, purged, refused, skipped), read from the branch node's ``lastRun``.
+(``ingestRepository``), follow the job to its end printing its files done as they change
+(``IngestionJob.repositoryProgress``: done of planned, refused, time so far), then print what
+the run did (files ingested, unchanged, purged, refused, skipped) and a table naming every
+refused file and why, read from the branch node's ``lastRun``.
 
 PATH is a directory on the server's machine (under its KENNING_REPOSITORY_ROOTS) or a git
 URL (http, https, ssh or file). Exit code 1 when the request is refused or the job fails.
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -24,6 +27,7 @@ from kenning_client import (
 
 from kenning.cli.options import SERVER, ApiKey, ServerUrl, api_key_of
 from kenning.cli.server_calls import FINISHED, server_client
+from kenning.cli.tables import table
 
 COUNTS = ("ingested", "unchanged", "purged", "refused", "skipped", "aliases")
 
@@ -37,11 +41,24 @@ def repository_input(
     return {**where, **{key: value for key, value in extra.items() if value is not None}}
 
 
+def progress_line(files: dict[str, int], seconds: float) -> str:
+    """One line of a run's progress. Example: ``files 120/850 · refused 3 · 0:42``."""
+    minutes, rest = divmod(int(seconds), 60)
+    done, planned, refused = files["done"], files["planned"], files["refused"]
+    return f"files {done}/{planned} · refused {refused} · {minutes}:{rest:02d}"
+
+
 async def ingest_repository(
-    client: AsyncKenningClient, input: dict[str, Any], *, every: float = 0.5, within: float = 3600
+    client: AsyncKenningClient,
+    input: dict[str, Any],
+    on_progress: Callable[[dict[str, int]], None] = lambda _: None,
+    *,
+    every: float = 0.5,
+    within: float = 3600,
 ) -> tuple[str, dict[str, Any]]:
-    """Request the ingest and follow its job: the final status and the last run's counts
-    (empty when the job did not finish INDEXED). ``typer.BadParameter`` on a refusal."""
+    """Request the ingest and follow its job, calling ``on_progress`` with each new file
+    count: the final status and the last run's counts (empty when the job did not finish
+    INDEXED). ``typer.BadParameter`` on a refusal."""
     request = IngestRepositoryInput.model_validate(input)
     handle = await client.ingest_repository(request)
     if not isinstance(handle, IngestRepositoryIngestRepositoryIngestionHandle):
@@ -49,8 +66,13 @@ async def ingest_repository(
     if handle.status == "SKIPPED":
         return "SKIPPED_DUPLICATE", {}
     deadline = time.monotonic() + within
+    shown: dict[str, int] = {}
     while True:
         job = await client.ingestion_status(handle.job_id)
+        files = job.repository_progress.model_dump() if job and job.repository_progress else {}
+        if files and files != shown:
+            shown = files
+            on_progress(files)
         if job is None or job.status in FINISHED:
             break
         if time.monotonic() > deadline:
@@ -94,9 +116,15 @@ def ingest_repo_command(
     """Ingest a git repository's code structure and follow the job to its end."""
     key = api_key_of(api_key)
 
+    started = time.monotonic()
+
+    def show(files: dict[str, int]) -> None:
+        typer.echo(progress_line(files, time.monotonic() - started), err=True)
+
     async def run() -> tuple[str, dict[str, Any]]:
         async with server_client(url, key) as client:
-            return await ingest_repository(client, repository_input(path, branch, project, name))
+            asked = repository_input(path, branch, project, name)
+            return await ingest_repository(client, asked, show)
 
     status, counts = asyncio.run(run())
     typer.echo(f"{status}" + (f" at {counts['commit']}" if counts.get("commit") else ""))
@@ -104,6 +132,12 @@ def ingest_repo_command(
         if count in counts:
             typer.echo(f"  files {count}: {counts[count]}" if count != "aliases"
                        else f"  aliases registered: {counts[count]}")  # fmt: skip
+    refused = counts.get("refusedFiles") or []
+    if refused:
+        rows = [(f["path"], f["code"], f["reason"]) for f in refused]
+        typer.echo(table(("REFUSED FILE", "CODE", "WHY"), rows))
+        if counts.get("refused", 0) > len(rows):
+            typer.echo(f"  and {counts['refused'] - len(rows)} more (the server log names them)")
     if counts.get("error"):
         typer.echo(f"  error: {counts['error']}")
     if status not in ("INDEXED", "SKIPPED_DUPLICATE"):

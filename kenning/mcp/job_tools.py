@@ -13,6 +13,7 @@ from typing import Any
 from kenning.domain.errors import NotFoundError
 from kenning.domain.queue.job_reads import JobsAsk, jobs_page, visible_job
 from kenning.domain.queue.jobs import Job, JobFilter, JobOrder
+from kenning.domain.sources.code.progress import RepositoryProgress, repository_progress
 from kenning.domain.sources.crawl.crawl_run import job_progress
 from kenning.mcp.auth import Caller
 from kenning.mcp.calls import ToolContext, caller, domain_errors, plain
@@ -30,12 +31,19 @@ from kenning.mcp.tool_spec import ToolSpec
 
 
 async def _job(who: Caller, job: Job) -> dict[str, Any]:
-    """A job as GraphQL's ``IngestionJob`` names its fields, with a crawl's counts."""
+    """A job as GraphQL's ``IngestionJob`` names its fields, with a crawl's or a
+    repository's counts."""
     answer: dict[str, Any] = plain(job)
     del answer["queuePosition"]  # the store's ordering key; ``position`` is the rank
     counts = await job_progress(job.id, job.source_kind, who.runtime.crawl_progress)
     answer["progress"] = plain(counts)
+    files = await repository_progress(job.id, job.source_kind, who.runtime.repository_progress)
+    answer["repositoryProgress"] = None if files is None else _files(files)
     return answer
+
+
+def _files(progress: RepositoryProgress) -> dict[str, Any]:
+    return {**plain(progress), "done": progress.done}
 
 
 @domain_errors

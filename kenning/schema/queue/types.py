@@ -9,7 +9,7 @@ import strawberry
 
 from kenning.domain.queue.jobs import HandleStatus, JobOrder, JobStage, JobStatus, Lane
 from kenning.resolvers.context import Info
-from kenning.resolvers.sources.crawl_progress import job_progress
+from kenning.resolvers.sources.crawl_progress import job_files, job_progress
 from kenning.schema.access.scope import ScopeInfo
 from kenning.schema.errors import (
     ErasedSubject,
@@ -21,6 +21,7 @@ from kenning.schema.errors import (
 )
 from kenning.schema.extraction.errors import ModelUnavailable
 from kenning.schema.sources.crawl_progress import CrawlProgress
+from kenning.schema.sources.repository_progress import RepositoryProgress
 
 strawberry.enum(JobStatus, description="Where a job is: QUEUED → RUNNING → a terminal status.")
 strawberry.enum(
@@ -64,6 +65,10 @@ async def _progress(root: IngestionJob, info: Info) -> CrawlProgress | None:
     return await job_progress(info, str(root.id), root.source_kind)
 
 
+async def _files(root: IngestionJob, info: Info) -> RepositoryProgress | None:
+    return await job_files(info, str(root.id), root.source_kind)
+
+
 @strawberry.type(description="A durable ingestion job.")
 class IngestionJob:
     id: strawberry.ID
@@ -94,6 +99,11 @@ class IngestionJob:
     progress: CrawlProgress | None = strawberry.field(
         resolver=_progress,
         description="A crawl job's counts while it runs and a day after "
+        "(null for other jobs, or when Redis cannot say).",
+    )
+    repository_progress: RepositoryProgress | None = strawberry.field(
+        resolver=_files,
+        description="A repository job's file counts while it runs and a day after "
         "(null for other jobs, or when Redis cannot say).",
     )
 

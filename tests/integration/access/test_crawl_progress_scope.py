@@ -8,6 +8,10 @@ from __future__ import annotations
 import pytest
 
 from kenning.domain.access.scope import Scope
+from kenning.domain.queue.jobs import IngestionIdentity
+from kenning.domain.queue.ports import NewJob
+from kenning.domain.sources.code.progress import RepositoryProgress
+from kenning.domain.sources.code.repository_request import REPOSITORY_TASK
 from kenning.domain.sources.crawl import CrawlProgress
 from tests.support.graph_data import scope_input
 from tests.support.graphql_api import Api
@@ -55,3 +59,34 @@ async def test_each_reader_sees_exactly_the_crawls_and_progress_of_its_rows(
         if found is not None:
             one[found["sourceId"]] = found["progress"]["stored"]
     assert one == wanted
+
+
+FILES = "{ jobs(first: 100) { nodes { sourceUrn repositoryProgress { planned } } } }"
+
+
+@pytest.fixture
+async def repositories(api: Api, crawls: dict[str, str]) -> None:
+    """A repository job queued at each row's scope as its crawl's request settled it (the
+    job's own request needs a reachable repository; what is read here is the job), with
+    file counts on its board."""
+    for index, (row, crawl_id) in enumerate(crawls.items()):
+        crawl = await api.runtime.queue.jobs.get(crawl_id, Scope())
+        assert crawl is not None
+        name = url_of(row).rsplit("/", 1)[-1].lower()
+        identity = IngestionIdentity(REPOSITORY_TASK, f"{name}#main", "c1")
+        new = NewJob(identity, crawl.scope, 4, f"code:{name}@main", None, {})
+        handle = await api.runtime.queue.jobs.enqueue(new)
+        job = await api.runtime.queue.jobs.get(handle.job_id, Scope())
+        assert job is not None and job.source_kind == REPOSITORY_TASK
+        await api.runtime.repository_progress.put(job, RepositoryProgress(planned=index + 1))
+
+
+@pytest.mark.parametrize("name", list(READERS))
+async def test_each_reader_sees_exactly_the_repository_progress_of_its_rows(
+    api: Api, repositories: None, name: str
+) -> None:
+    reader, expected = READERS[name]
+    listed = (await api.as_(principal(reader))(FILES))["jobs"]["nodes"]
+    repositories = [job for job in listed if job["sourceUrn"].startswith("code:")]
+    seen = sorted(job["repositoryProgress"]["planned"] for job in repositories)
+    assert seen == sorted(list(ROWS).index(row) + 1 for row in expected)

@@ -17,7 +17,7 @@ import redis.asyncio as aioredis
 import typer
 from kenning_client import AsyncKenningClient, async_client_over
 
-from kenning.cli.ingest_repo import ingest_repository, repository_input
+from kenning.cli.ingest_repo import ingest_repository, progress_line, repository_input
 from kenning.domain.queue.jobs import Lane
 from kenning.domain.queue.runner import run_job
 from kenning.runtime import Runtime
@@ -91,6 +91,40 @@ async def test_the_cli_follows_the_job_and_reports_the_run(
         running.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await running
+
+
+async def test_the_cli_sees_the_files_done_and_every_refused_file_and_why(
+    cli_runtime: Runtime, tmp_path: Path
+) -> None:
+    repo = make_code_repo(tmp_path / "keys")
+    (repo.root / "app" / "settings.py").write_text(
+        'AWS_ACCESS_KEY_ID = "AKIAIOSFODNN7EXAMPLF"\n\ndef region():\n    return "eu"\n'
+    )
+    git(repo.root, "add", "-A")
+    git(repo.root, "commit", "-q", "-m", "settings")
+    seen: list[dict[str, int]] = []
+    running = asyncio.create_task(worker(cli_runtime))
+    try:
+        async with client_for(Api(cli_runtime, agent("acme"))) as client:
+            asked = repository_input(str(repo.root), None, None, None)
+            status, counts = await ingest_repository(client, asked, seen.append, every=0.01)
+    finally:
+        running.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await running
+    assert status == "INDEXED" and counts["refused"] == 1
+    [refused] = counts["refusedFiles"]
+    assert (refused["path"], refused["code"]) == ("app/settings.py", "SENSITIVE_CONTENT")
+    assert "AKIA" not in refused["reason"]  # why, never the credential itself
+    # The live counts end where the run ended: every planned file done, the refusal in it.
+    assert seen and seen[-1]["done"] == seen[-1]["planned"] >= 10
+    assert seen[-1]["refused"] == 1
+    assert [s["done"] for s in seen] == sorted(s["done"] for s in seen)
+
+
+def test_a_progress_line_says_done_of_planned_refused_and_the_time() -> None:
+    line = progress_line({"planned": 850, "done": 120, "refused": 3}, 62.4)
+    assert line == "files 120/850 · refused 3 · 1:02"
 
 
 def test_a_url_is_sent_as_git_url_and_a_path_made_absolute() -> None:

@@ -36,7 +36,12 @@ from .exceptions import (
     GraphQLClientHttpError,
     GraphQLClientInvalidResponseError,
 )
-from .fragments import ErrorFields, JobFields, JobFieldsProgress
+from .fragments import (
+    ErrorFields,
+    JobFields,
+    JobFieldsProgress,
+    JobFieldsRepositoryProgress,
+)
 from .ingest import (
     Ingest,
     IngestIngestConnectionRevokedError,
@@ -174,6 +179,7 @@ __all__ = [
     "IngestionStatusIngestionStatus",
     "JobFields",
     "JobFieldsProgress",
+    "JobFieldsRepositoryProgress",
     "JobStage",
     "JobStatus",
     "KnowledgeCategory",

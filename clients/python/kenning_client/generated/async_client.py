@@ -419,6 +419,13 @@ class AsyncKenningClient(AsyncBaseClient):
                 queued
                 stored
               }
+              repositoryProgress {
+                planned
+                done
+                refused
+              }
+              nextAttemptAt
+              waitingForModelSince
             }
             """)
         variables: dict[str, object] = {"jobId": job_id}
@@ -610,6 +617,13 @@ class AsyncKenningClient(AsyncBaseClient):
                 queued
                 stored
               }
+              repositoryProgress {
+                planned
+                done
+                refused
+              }
+              nextAttemptAt
+              waitingForModelSince
             }
             """)
         variables: dict[str, object] = {"jobId": job_id}

@@ -408,6 +408,13 @@ class KenningClient(BaseClient):
                 queued
                 stored
               }
+              repositoryProgress {
+                planned
+                done
+                refused
+              }
+              nextAttemptAt
+              waitingForModelSince
             }
             """)
         variables: dict[str, object] = {"jobId": job_id}

@@ -1,3 +1,4 @@
+from datetime import datetime
 from typing import Optional
 
 from pydantic import Field
@@ -20,6 +21,9 @@ class JobFields(BaseModel):
     last_error: str | None = Field(alias="lastError")
     source_urn: str | None = Field(alias="sourceUrn")
     progress: Optional["JobFieldsProgress"]
+    repository_progress: Optional["JobFieldsRepositoryProgress"] = Field(alias="repositoryProgress")
+    next_attempt_at: datetime | None = Field(alias="nextAttemptAt")
+    waiting_for_model_since: datetime | None = Field(alias="waitingForModelSince")
 
 
 class JobFieldsProgress(BaseModel):
@@ -29,6 +33,12 @@ class JobFieldsProgress(BaseModel):
     failed: int
     queued: int
     stored: int
+
+
+class JobFieldsRepositoryProgress(BaseModel):
+    planned: int
+    done: int
+    refused: int
 
 
 ErrorFields.model_rebuild()

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from kenning.domain.access.scope import Scope
@@ -39,6 +39,7 @@ from kenning.domain.sources.code.code_graph import CodeContext
 from kenning.domain.sources.code.import_targets import PathIndex
 from kenning.domain.sources.code.pipeline import (
     AppliedPlan,
+    RefusedFile,
     apply_plan,
     code_requests,
     parse_files,
@@ -46,6 +47,7 @@ from kenning.domain.sources.code.pipeline import (
 )
 from kenning.domain.sources.code.plan import CodePlan, code_plan
 from kenning.domain.sources.code.ports import CodeParser, GitRepository
+from kenning.domain.sources.code.progress import RepositoryBoard, RepositoryProgress
 from kenning.domain.sources.code.repository_request import RepositoryJob
 from kenning.domain.sources.code.runner_files import ingest_files
 from kenning.domain.sources.code.selection import DEFAULT_MAX_FILE_BYTES
@@ -73,6 +75,7 @@ class RepositoryPorts:
     parser: CodeParser
     aliases: AliasBook
     graph: GraphReader
+    board: RepositoryBoard
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
 
 
@@ -86,6 +89,13 @@ class RepositoryReport:
     refused: int = 0
     skipped: int = 0
     aliases: int = 0
+    # Each refused file and why, the first MAX_REFUSED_LISTED of them (kept with the run).
+    refused_files: list[RefusedFile] = field(default_factory=list)
+
+    def progress(self, planned: int) -> RepositoryProgress:
+        """The counts so far, as the job's live progress shows them."""
+        counts = (self.ingested, self.unchanged, self.refused, self.skipped)
+        return RepositoryProgress(planned, *counts)
 
 
 async def last_commit(graph: GraphReader, scope: Scope, repository: str, branch: str) -> str | None:
@@ -110,6 +120,7 @@ def repository_runner(ports: RepositoryPorts) -> TaskRunner:
         context = CodeContext(job.name, job.branch, scope, PathIndex(files),
                               priority=task.job.priority, observed_at=authored)  # fmt: skip
         report = RepositoryReport()
+        await ports.board.put(task.job, report.progress(len(plan.ingest)))
         structures: list[FileStructure] = []
         for start in range(0, len(plan.ingest), BATCH):
             await task.checkpoint()
@@ -121,6 +132,7 @@ def repository_runner(ports: RepositoryPorts) -> TaskRunner:
             structures.extend(parsed)
             requests = code_requests(parsed, context)
             _count(await ingest_files(requests, scope, task.ingest, task.checkpoint), report)
+            await ports.board.put(task.job, report.progress(len(plan.ingest)))
         await task.checkpoint()
         report.purged = (await apply_plan((), plan.purge, scope, task.ingest)).purged.sources
         aliases = code_aliases(job.name, job.branch, files, structures)
@@ -139,8 +151,20 @@ def repository_runner(ports: RepositoryPorts) -> TaskRunner:
 
 
 def vars_of(report: RepositoryReport) -> dict[str, int]:
-    """The report as log fields."""
-    return {name: getattr(report, name) for name in RepositoryReport.__dataclass_fields__}
+    """The report's counts, as log fields."""
+    return {name: getattr(report, name) for name in _COUNTS}
+
+
+_COUNTS = ("ingested", "unchanged", "purged", "refused", "skipped", "aliases")
+MAX_REFUSED_LISTED = 100
+
+
+def _refused_list(report: RepositoryReport) -> list[dict[str, str]]:
+    """The refused files as the branch node keeps them: path, code and reason."""
+    return [
+        {"path": r.source_urn.split(":", 2)[-1], "code": r.code, "reason": r.message}
+        for r in report.refused_files
+    ]
 
 
 def _plan(
@@ -162,6 +186,8 @@ def _plan(
 
 def _count(applied: AppliedPlan, report: RepositoryReport) -> None:
     report.refused += len(applied.refused)
+    room = MAX_REFUSED_LISTED - len(report.refused_files)
+    report.refused_files.extend(applied.refused[: max(room, 0)])
     for refused in applied.refused:
         logger.warning("repository.file_refused", extra={"source_urn": refused.source_urn,
                        "code": refused.code, "reason": refused.message})  # fmt: skip
@@ -195,8 +221,12 @@ def _state_request(
     branch = keys.branch_key(job.name, job.branch)
     text = f"Branch {job.branch} of repository {job.name} is ingested at commit {commit}."
     # The last run's counts ride on the branch node, where a client reads what it did.
-    properties: dict[str, object] = {"name": job.branch, "repository": job.name,
-                                     "lastCommit": commit, "lastRun": vars_of(report)}  # fmt: skip
+    properties: dict[str, object] = {
+        "name": job.branch,
+        "repository": job.name,
+        "lastCommit": commit,
+        "lastRun": {**vars_of(report), "refusedFiles": _refused_list(report)},
+    }
     return GraphRequest(
         source_urn=job.state_urn,
         scope=scope,

@@ -10,7 +10,7 @@ HTTP fetcher behind the port is ``kenning.storage.sources.crawl.SafeFetcher``.
 As a queued job: ``crawl_request.queue_crawl`` (what every face calls) checks a caller's
 crawl and ``crawl_job.request_crawl`` enqueues it (bulk lane, one job per spec and scope in
 flight) and ``crawl_run.crawl_runner`` is the "crawl" task's runner, its
-live counts on a ``ProgressBoard`` (Redis: ``kenning.storage.sources.crawl.progress``).
+live counts on a ``ProgressBoard`` (Redis: ``kenning.storage.queue.progress_board``).
 """
 
 from kenning.domain.sources.crawl.crawl_job import (
