@@ -15,8 +15,8 @@ import pytest
 from redis.asyncio import Redis
 
 from kenning.router.demo import FakeOllama, fake_tokens
-from kenning.router.slot_store import RedisSlots, slot_member
-from kenning.router.slots import SLOT_LEASE_SECONDS
+from kenning.router.scheduling.slots import SLOT_LEASE_SECONDS
+from kenning.router.state.slot_store import RedisSlots, slot_member
 from tests.fakes.ollama import FakeFactory
 from tests.support.router_harness import (
     ORCHESTRATOR_MODEL,

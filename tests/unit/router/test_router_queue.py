@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from kenning.router import Priority
-from kenning.router.backend_queue import BackendQueue, Rerouted
+from kenning.router.scheduling.backend_queue import BackendQueue, Rerouted
 
 
 async def _settle() -> None:

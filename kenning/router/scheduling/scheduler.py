@@ -6,13 +6,13 @@ import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
 
-from .backend_queue import Rerouted
-from .backends import Backend, BackendPool, Lease
-from .errors import NoBackendAvailable
-from .events import EventHub, EventKind, RouterEvent
-from .metrics import RouterMetrics
-from .policy import PriorityDecision, place, preemption_victims
-from .slots import SharedSlots
+from kenning.router.errors import NoBackendAvailable
+from kenning.router.scheduling.backend_queue import Rerouted
+from kenning.router.scheduling.policy import PriorityDecision, place, preemption_victims
+from kenning.router.scheduling.slots import SharedSlots
+from kenning.router.state.events import EventHub, EventKind, RouterEvent
+from kenning.router.state.metrics import RouterMetrics
+from kenning.router.upstream.backends import Backend, BackendPool, Lease
 
 ClaimHook = Callable[[Backend], Awaitable[None]]
 

@@ -8,7 +8,7 @@ import heapq
 import itertools
 from dataclasses import dataclass, field
 
-from .policy import Priority, queue_key
+from kenning.router.scheduling.policy import Priority, queue_key
 
 
 class Rerouted(Exception):
