@@ -13,6 +13,7 @@ from kenning.router.client import RouterClient
 from kenning.router.config import RouterSettings
 from kenning.router.errors import NoBackendAvailable
 from kenning.router.relay import Relay
+from kenning.router.scheduling.backends import Backend, BackendPool
 from kenning.router.scheduling.leases import SessionLeases
 from kenning.router.scheduling.model_sets import ModelSets
 from kenning.router.scheduling.policy import (
@@ -32,7 +33,6 @@ from kenning.router.state.metrics import RouterMetrics
 from kenning.router.state.redis_state import RedisState
 from kenning.router.state.state import ResilientState
 from kenning.router.tasks import cancel_all
-from kenning.router.upstream.backends import Backend, BackendPool
 from kenning.router.upstream.upstream import Buffered, send_buffered
 
 logger = logging.getLogger(__name__)

@@ -1,11 +1,11 @@
 """Scheduling: which backend a model request runs on, in what order, and what gives way.
 
 Read `scheduler` first (`Scheduler.lease` gives a request its `Lease` on a backend), then
-`policy`, the pure rules it applies, over the pool of `kenning.router.upstream.backends`.
-`backend_queue` is one backend's priority queue, `slots` a GPU's slots shared by every
-process through Redis, `model_sets` the swaps between the orchestrator and the background
-set, `leases` and `sessions` the announced sessions and priority-0 traffic that keep a GPU
-on the orchestrator set.
+`policy`, the pure rules it applies. `backends` is the pool (each backend's queue, running
+leases, set held and health), `backend_queue` one backend's priority queue, `slots` a GPU's
+slots shared by every process through Redis, `model_sets` the swaps between the orchestrator
+and the background set, `leases` and `sessions` the announced sessions and priority-0 traffic
+that keep a GPU on the orchestrator set.
 
 How a priority-0 call takes the GPU, and background work falls back to the CPU:
 
@@ -17,7 +17,7 @@ How a priority-0 call takes the GPU, and background work falls back to the CPU:
 3. The claim (`Router._claim_critical` in `kenning.router.router`): `slots.SharedSlots.claim`
    marks the GPU in Redis so no process starts background work on it;
    `Scheduler.preempt_background` cancels the background leases running there
-   (`policy.preemption_victims`, `Lease.preempt`), sends its background waiters back
+   (`policy.preemption_victims`, `backends.Lease.preempt`), sends its background waiters back
    to placement (`backend_queue.BackendQueue.reroute`) and tells every other process to do
    the same (`slots.SharedSlots.announce_preemption`); `model_sets.ModelSets.ensure` then
    swaps the GPU to the orchestrator set (cancel, unload, preload).

@@ -13,12 +13,12 @@ import uuid
 
 from kenning.router.config import RouterSettings
 from kenning.router.errors import BackendFailure
+from kenning.router.scheduling.backends import Backend
 from kenning.router.scheduling.policy import ModelSet
 from kenning.router.scheduling.scheduler import Scheduler
 from kenning.router.state.events import EventHub, EventKind, RouterEvent
 from kenning.router.state.metrics import RouterMetrics
 from kenning.router.state.state import ResilientState
-from kenning.router.upstream.backends import Backend
 from kenning.router.upstream.upstream import post_json, send_buffered
 
 logger = logging.getLogger(__name__)

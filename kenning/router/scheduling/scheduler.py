@@ -8,11 +8,11 @@ from contextlib import asynccontextmanager
 
 from kenning.router.errors import NoBackendAvailable
 from kenning.router.scheduling.backend_queue import Rerouted
+from kenning.router.scheduling.backends import Backend, BackendPool, Lease
 from kenning.router.scheduling.policy import PriorityDecision, place, preemption_victims
 from kenning.router.scheduling.slots import SharedSlots
 from kenning.router.state.events import EventHub, EventKind, RouterEvent
 from kenning.router.state.metrics import RouterMetrics
-from kenning.router.upstream.backends import Backend, BackendPool, Lease
 
 ClaimHook = Callable[[Backend], Awaitable[None]]
 

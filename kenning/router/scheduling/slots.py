@@ -32,10 +32,10 @@ from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from kenning.router.scheduling.backends import Lease
 from kenning.router.state.metrics import RouterMetrics
 from kenning.router.state.slot_store import Grant, RedisSlots, SlotHolder, slot_member
 from kenning.router.tasks import cancel_all
-from kenning.router.upstream.backends import Lease
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
