@@ -21,8 +21,9 @@ How a priority-0 call takes the GPU, and background work falls back to the CPU:
    to placement (`backend_queue.BackendQueue.reroute`) and tells every other process to do
    the same (`slots.SharedSlots.announce_preemption`); `model_sets.ModelSets.ensure` then
    swaps the GPU to the orchestrator set (cancel, unload, preload).
-4. The call waits for its place in the GPU's queue (`backend_queue`: priority first, then
-   arrival) and for one of the GPU's shared slots (`slots`, stored by
+4. The call waits for its place in the GPU's queue (`BackendQueue.acquire_place`: priority
+   first, then arrival) and for one of the GPU's slots shared by every process
+   (`SharedSlots.acquire_gpu_slot`, one `RedisSlots.acquire_member` attempt at a time, in
    `kenning.router.state.slot_store`).
 5. The background work falls back: the relay re-runs a cancelled attempt (a stream only
    while none of its bytes reached the caller), and `policy.place` sends background work to a

@@ -47,7 +47,7 @@ class Scheduler:
         patient = False
         while True:
             try:
-                backend = await self._acquire(decision, exclude | avoid)
+                backend = await self._acquire_place(decision, exclude | avoid)
             except NoBackendAvailable:
                 if not avoid:
                     raise
@@ -67,7 +67,7 @@ class Scheduler:
         if self.slots is None or not lease.backend.gpu:
             return True
         task = asyncio.ensure_future(
-            self.slots.acquire(lease, lease.backend.queue.depth, patient=patient)
+            self.slots.acquire_gpu_slot(lease, lease.backend.queue.depth, patient=patient)
         )
         lease.attach(task)  # a preemption while waiting sends this request elsewhere
         try:
@@ -91,7 +91,7 @@ class Scheduler:
         lease.released.set()
         self._gauge(backend)
 
-    async def _acquire(self, decision: PriorityDecision, exclude: set[str]) -> Backend:
+    async def _acquire_place(self, decision: PriorityDecision, exclude: set[str]) -> Backend:
         while True:
             placement = place(decision, self.pool.views(exclude))
             if placement is None:
@@ -103,7 +103,9 @@ class Scheduler:
                     continue
             self._gauge(backend, waiting_delta=1)
             try:
-                await backend.queue.acquire(decision.priority, preemptible=decision.preemptible)
+                await backend.queue.acquire_place(
+                    decision.priority, preemptible=decision.preemptible
+                )
             except Rerouted:
                 continue
             finally:

@@ -95,7 +95,7 @@ class SharedSlots:
             with contextlib.suppress(Exception):
                 await client.aclose()
 
-    async def acquire(self, lease: Lease, depth: int, *, patient: bool) -> bool:
+    async def acquire_gpu_slot(self, lease: Lease, depth: int, *, patient: bool) -> bool:
         """Hold a slot on ``lease``'s GPU; False: background work should go elsewhere.
 
         ``patient`` background work (nowhere else to go) waits like everyone else.
@@ -106,7 +106,9 @@ class SharedSlots:
         try:
             while True:
                 grant = await self._try(
-                    lambda s: s.acquire(gpu, member, depth, SLOT_LEASE_SECONDS, lease.preemptible)
+                    lambda s: s.acquire_member(
+                        gpu, member, depth, SLOT_LEASE_SECONDS, lease.preemptible
+                    )
                 )
                 if grant is None or grant is Grant.GRANTED:  # None: Redis down, schedule alone
                     self.held[lease.id] = (gpu, member)
