@@ -1,5 +1,14 @@
 """Kenning's embedded Ollama router: priority lanes, GPU preemption with CPU fallback,
-model sets, announce/release. See `create_router_app` and `RouterClient`."""
+model sets, announce/release. See `create_router_app` and `RouterClient`.
+
+Four rooms, none importing a room above it (an import-linter contract):
+``http`` (the Ollama-compatible API and ``/router/*``) over ``scheduling`` (placement,
+queues, slots, preemption, model-set swaps: its docstring tells the preemption story) over
+``upstream`` (calls to one backend) and ``state`` (shared state, slot leases, events,
+metrics). On top of them: `router` (the `Router` that composes them), `relay` (one model
+request through the scheduler), `client`, `config`, `errors` and `tasks`; ``demo`` holds the
+fake backends.
+"""
 
 from kenning.router.client import RouterClient
 from kenning.router.config import BackendSpec, PriorityRuleSpec, RouterSettings
