@@ -20,7 +20,7 @@ from kenning.domain.errors import NotFoundError, ScopeError
 from kenning.resolvers.access.scope import principal
 from kenning.resolvers.context import Info
 from kenning.router import EventKind, ModelSet, Router, RouterEvent
-from kenning.router.sessions import CRITICAL_TRAFFIC
+from kenning.router.scheduling.sessions import CRITICAL_TRAFFIC
 from kenning.schema import router as gql
 
 RECENT_EVENTS = 20

@@ -1,12 +1,18 @@
 """Kenning's embedded Ollama router: priority lanes, GPU preemption with CPU fallback,
-model sets, announce/release. See `create_router_app` and `RouterClient`."""
+model sets, announce/release. See `create_router_app` and `RouterClient`.
 
-from .access import OPEN, Access, Gate, open_gate
-from .app import create_router_app, router_lifespan, router_of
-from .client import RouterClient
-from .config import BackendSpec, PriorityRuleSpec, RouterSettings
-from .control import control_routes
-from .errors import (
+Four rooms, none importing a room above it (an import-linter contract):
+``http`` (the Ollama-compatible API and ``/router/*``) over ``scheduling`` (placement,
+queues, slots, preemption, model-set swaps: its docstring tells the preemption story) over
+``upstream`` (calls to one backend) and ``state`` (shared state, slot leases, events,
+metrics). On top of them: `router` (the `Router` that composes them), `relay` (one model
+request through the scheduler), `client`, `config`, `errors` and `tasks`; ``demo`` holds the
+fake backends.
+"""
+
+from kenning.router.client import RouterClient
+from kenning.router.config import BackendSpec, PriorityRuleSpec, RouterSettings
+from kenning.router.errors import (
     AccessDenied,
     BackendFailure,
     BodyTooLarge,
@@ -18,11 +24,14 @@ from .errors import (
     TooManySessions,
     UpstreamError,
 )
-from .events import EventKind, RouterEvent
-from .policy import ModelSet, Priority
-from .proxy import ollama_routes
-from .router import Router
-from .sessions import SessionOwner
+from kenning.router.http.access import OPEN, Access, Gate, open_gate
+from kenning.router.http.app import create_router_app, router_lifespan, router_of
+from kenning.router.http.control import control_routes
+from kenning.router.http.proxy import ollama_routes
+from kenning.router.router import Router
+from kenning.router.scheduling.policy import ModelSet, Priority
+from kenning.router.scheduling.sessions import SessionOwner
+from kenning.router.state.events import EventKind, RouterEvent
 
 __all__ = [
     "OPEN",

@@ -6,10 +6,10 @@ import json
 from collections.abc import Sequence
 from typing import Any, cast
 
-from .errors import UpstreamError
-from .ndjson import message_of
-from .policy import Priority, PriorityDecision, PrioritySource
-from .relay import Job, Relay
+from kenning.router.errors import UpstreamError
+from kenning.router.http.ndjson import message_of
+from kenning.router.relay import Job, Relay
+from kenning.router.scheduling.policy import Priority, PriorityDecision, PrioritySource
 
 
 class RouterClient:

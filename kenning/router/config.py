@@ -9,7 +9,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from .policy import Priority, PriorityRule
+from kenning.router.scheduling.policy import Priority, PriorityRule
 
 
 class BackendSpec(BaseModel):

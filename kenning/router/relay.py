@@ -17,17 +17,17 @@ from dataclasses import dataclass, field
 
 import anyio
 
-from .backends import BackendPool, Lease
-from .config import RouterSettings
-from .errors import BackendFailure, NoBackendAvailable, Preempted, UpstreamError
-from .http11 import Response, TransportError
-from .leases import SessionLeases
-from .metrics import RouterMetrics
-from .ndjson import LineSplitter, error_line, error_message, message_of
-from .policy import Priority, PriorityDecision
-from .scheduler import Scheduler
-from .sessions import KEYLESS, SessionOwner
-from .upstream import Buffered, open_stream, read_rest, send_buffered
+from kenning.router.config import RouterSettings
+from kenning.router.errors import BackendFailure, NoBackendAvailable, Preempted, UpstreamError
+from kenning.router.http.ndjson import LineSplitter, error_line, error_message, message_of
+from kenning.router.scheduling.backends import BackendPool, Lease
+from kenning.router.scheduling.leases import SessionLeases
+from kenning.router.scheduling.policy import Priority, PriorityDecision
+from kenning.router.scheduling.scheduler import Scheduler
+from kenning.router.scheduling.sessions import KEYLESS, SessionOwner
+from kenning.router.state.metrics import RouterMetrics
+from kenning.router.upstream.http11 import Response, TransportError
+from kenning.router.upstream.upstream import Buffered, open_stream, read_rest, send_buffered
 
 PREEMPTED_MESSAGE = (
     "preempted: the GPU was reclaimed for a priority-0 request after this stream started; "

@@ -9,15 +9,14 @@ import time
 from collections.abc import AsyncIterator, Coroutine
 from typing import Any
 
-from .backends import Backend, BackendPool
-from .client import RouterClient
-from .config import RouterSettings
-from .errors import NoBackendAvailable
-from .events import EventHub, EventKind, RouterEvent
-from .leases import SessionLeases
-from .metrics import RouterMetrics
-from .model_sets import ModelSets
-from .policy import (
+from kenning.router.client import RouterClient
+from kenning.router.config import RouterSettings
+from kenning.router.errors import NoBackendAvailable
+from kenning.router.relay import Relay
+from kenning.router.scheduling.backends import Backend, BackendPool
+from kenning.router.scheduling.leases import SessionLeases
+from kenning.router.scheduling.model_sets import ModelSets
+from kenning.router.scheduling.policy import (
     ModelSet,
     Priority,
     PriorityDecision,
@@ -26,14 +25,15 @@ from .policy import (
     mode_of,
     place,
 )
-from .redis_state import RedisState
-from .relay import Relay
-from .scheduler import Scheduler
-from .sessions import KEYLESS, SessionOwner
-from .slots import SLOT_LEASE_SECONDS, SharedSlots
-from .state import ResilientState
-from .tasks import cancel_all
-from .upstream import Buffered, send_buffered
+from kenning.router.scheduling.scheduler import Scheduler
+from kenning.router.scheduling.sessions import KEYLESS, SessionOwner
+from kenning.router.scheduling.slots import SLOT_LEASE_SECONDS, SharedSlots
+from kenning.router.state.events import EventHub, EventKind, RouterEvent
+from kenning.router.state.metrics import RouterMetrics
+from kenning.router.state.redis_state import RedisState
+from kenning.router.state.state import ResilientState
+from kenning.router.tasks import cancel_all
+from kenning.router.upstream.upstream import Buffered, send_buffered
 
 logger = logging.getLogger(__name__)
 _CRITICAL = PriorityDecision(Priority.CRITICAL, PrioritySource.HEADER)

@@ -11,7 +11,7 @@ import pytest
 
 from kenning.domain.access.principal import Role
 from kenning.domain.access.scope import Scope
-from kenning.router.bodies import CONTROL_BODY_BYTES
+from kenning.router.http.bodies import CONTROL_BODY_BYTES
 from kenning.settings import Settings
 from tests.fakes.ollama import FakeFactory
 from tests.support.kenning_stack import fake_backend, serve_router_env, state_prefix

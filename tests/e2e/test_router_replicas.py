@@ -21,7 +21,7 @@ import httpx
 import pytest
 
 from kenning.router.demo import FakeOllama, fake_tokens
-from kenning.router.slots import SLOT_LEASE_SECONDS
+from kenning.router.scheduling.slots import SLOT_LEASE_SECONDS
 from kenning.settings import Settings
 from tests.fakes.ollama import FakeFactory
 from tests.support.redis_process import RedisProcess

@@ -58,7 +58,7 @@ def lint_with(tmp_path: Path, module: str, line: str) -> subprocess.CompletedPro
         ("domain/errors.py", "import kenning.domain.embedding", "domain features"),
         ("storage/db/pool.py", "import kenning.storage.queue.job_rows", "storage features"),
         ("resolvers/health.py", "import kenning.storage.db.pool", "resolvers reach storage"),
-        ("router/state.py", "import kenning.domain.errors", "the router is self-contained"),
+        ("router/state/state.py", "import kenning.domain.errors", "the router is self-contained"),
     ],
 )
 def test_an_injected_violation_breaks_its_contract(

@@ -6,8 +6,8 @@ request visibly preempts background work. `DemoBackends` starts a "GPU" and a "C
 and says how to point Kenning at them (``kenning router demo``). The tests use the same fakes.
 """
 
-from .backends import DemoBackends, DemoConfig, shell_lines
-from .fake_models import (
+from kenning.router.demo.backends import DemoBackends, DemoConfig, shell_lines
+from kenning.router.demo.fake_models import (
     ModelSpec,
     Residencies,
     Residency,
@@ -16,8 +16,8 @@ from .fake_models import (
     normalized,
     parse_keep_alive,
 )
-from .fake_ollama import BUSY, DEFAULT_MODELS, FakeOllama, RequestRecord
-from .threaded_server import ThreadedServer
+from kenning.router.demo.fake_ollama import BUSY, DEFAULT_MODELS, FakeOllama, RequestRecord
+from kenning.router.demo.threaded_server import ThreadedServer
 
 __all__ = [
     "BUSY",

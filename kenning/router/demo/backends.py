@@ -7,9 +7,9 @@ import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..config import RouterSettings
-from .fake_models import ModelSpec
-from .fake_ollama import DEFAULT_MODELS, FakeOllama
+from kenning.router.config import RouterSettings
+from kenning.router.demo.fake_models import ModelSpec
+from kenning.router.demo.fake_ollama import DEFAULT_MODELS, FakeOllama
 
 CHAT_MODEL = "llama3.2:1b"
 BACKGROUND_MODEL = "qwen2.5:7b"

@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
-from .fake_models import ModelSpec, fake_tokens, parse_keep_alive
-from .fake_replies import Reply, pieces
-from .fake_schema import constrained_answer
+from kenning.router.demo.fake_models import ModelSpec, fake_tokens, parse_keep_alive
+from kenning.router.demo.fake_replies import Reply, pieces
+from kenning.router.demo.fake_schema import constrained_answer
 
 if TYPE_CHECKING:
-    from .fake_ollama import FakeOllama, RequestRecord
+    from kenning.router.demo.fake_ollama import FakeOllama, RequestRecord
 
 NDJSON = "application/x-ndjson"
 

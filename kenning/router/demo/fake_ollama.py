@@ -27,8 +27,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from .fake_completions import complete
-from .fake_models import (
+from kenning.router.demo.fake_completions import complete
+from kenning.router.demo.fake_models import (
     ModelSpec,
     Residencies,
     Residency,
@@ -36,8 +36,8 @@ from .fake_models import (
     normalized,
     parse_keep_alive,
 )
-from .fake_replies import ScriptedReplies
-from .threaded_server import ThreadedServer
+from kenning.router.demo.fake_replies import ScriptedReplies
+from kenning.router.demo.threaded_server import ThreadedServer
 
 DEFAULT_MODELS = (
     ModelSpec("llama3.2:1b", size_mb=1000),

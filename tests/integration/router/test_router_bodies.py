@@ -13,7 +13,7 @@ import asyncpg
 import pytest
 
 from kenning.domain.access.principal import Role
-from kenning.router.bodies import CONTROL_BODY_BYTES
+from kenning.router.http.bodies import CONTROL_BODY_BYTES
 from kenning.settings import Settings
 from tests.fakes.ollama import FakeFactory
 from tests.support.kenning_stack import Kenning

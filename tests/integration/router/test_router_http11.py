@@ -10,7 +10,12 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from kenning.router.http11 import ConnectError, Http11Pool, ReadTimeout, RemoteProtocolError
+from kenning.router.upstream.http11 import (
+    ConnectError,
+    Http11Pool,
+    ReadTimeout,
+    RemoteProtocolError,
+)
 
 Handler = Callable[[asyncio.StreamReader, asyncio.StreamWriter, "Scripted"], Awaitable[None]]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from kenning.router.sessions import MAX_SESSIONS_PER_CLIENT
+from kenning.router.scheduling.sessions import MAX_SESSIONS_PER_CLIENT
 from tests.support.kenning_stack import Kenning
 from tests.support.router_sessions import Keys, control, sessions
 

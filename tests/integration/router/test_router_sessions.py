@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from kenning.router.sessions import CRITICAL_TRAFFIC
+from kenning.router.scheduling.sessions import CRITICAL_TRAFFIC
 from tests.support.kenning_stack import Kenning
 from tests.support.router_sessions import (
     EMBED,

@@ -15,8 +15,8 @@ import pytest
 from redis.asyncio import Redis
 
 from kenning.router.demo import FakeOllama, fake_tokens
-from kenning.router.slot_store import RedisSlots, slot_member
-from kenning.router.slots import SLOT_LEASE_SECONDS
+from kenning.router.scheduling.slots import SLOT_LEASE_SECONDS
+from kenning.router.state.slot_store import RedisSlots, slot_member
 from tests.fakes.ollama import FakeFactory
 from tests.support.router_harness import (
     ORCHESTRATOR_MODEL,
@@ -129,7 +129,7 @@ async def test_a_slot_of_a_dead_process_lapses_within_one_lease(
     try:  # a process that took the slot and died: nobody renews it
         store = RedisSlots(client, prefix)
         dead = slot_member(1, False, "dead-process", "l1")
-        assert await store.acquire("gpu0", dead, 1, SLOT_LEASE_SECONDS, False) == 1
+        assert await store.acquire_member("gpu0", dead, 1, SLOT_LEASE_SECONDS, False) == 1
     finally:
         await client.aclose()
     chat = {"model": ORCHESTRATOR_MODEL, "messages": [{"role": "user", "content": "x"}]}
@@ -154,7 +154,7 @@ async def test_a_renewal_racing_a_release_does_not_bring_the_slot_back(
     gone, kept = slot_member(3, True, "p1", "l1"), slot_member(0, False, "p1", "l2")
     try:
         for member in (gone, kept):
-            assert await store.acquire("gpu", member, 2, SLOT_LEASE_SECONDS, False) == 1
+            assert await store.acquire_member("gpu", member, 2, SLOT_LEASE_SECONDS, False) == 1
         await store.release("gpu", gone, SLOT_LEASE_SECONDS)
         await store.renew([("gpu", gone), ("gpu", kept)], SLOT_LEASE_SECONDS)
         assert [h.member for h in await store.holders("gpu")] == [kept]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kenning.router.breaker import BreakerState, CircuitBreaker
+from kenning.router.upstream.breaker import BreakerState, CircuitBreaker
 
 
 class Clock:

@@ -13,8 +13,8 @@ from starlette.requests import Request
 from kenning.domain.access.principal import ANONYMOUS, Principal, Role, bearer_key
 from kenning.domain.access.scope import Scope
 from kenning.router import OPEN, Access, AccessDenied, Priority, RouterSettings, create_router_app
-from kenning.router.bodies import DEFAULT_MAX_BODY_BYTES
-from kenning.router.policy import PriorityDecision, PrioritySource
+from kenning.router.http.bodies import DEFAULT_MAX_BODY_BYTES
+from kenning.router.scheduling.policy import PriorityDecision, PrioritySource
 from kenning.router_mount import access_for, router_mounts
 
 CPU_URL = "http://127.0.0.1:9"  # never called: these tests do not start the router

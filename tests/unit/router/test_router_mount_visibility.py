@@ -14,8 +14,8 @@ from starlette.requests import Request
 from kenning.domain.access.principal import Principal, Role
 from kenning.domain.access.scope import Scope
 from kenning.router import RouterSettings, create_router_app
-from kenning.router.bodies import DEFAULT_MAX_BODY_BYTES
-from kenning.router.control import public_event
+from kenning.router.http.bodies import DEFAULT_MAX_BODY_BYTES
+from kenning.router.http.control import public_event
 from kenning.router_mount import router_mounts
 
 CPU_URL = "http://127.0.0.1:9"  # never called: these tests do not start the router

@@ -8,9 +8,9 @@ import time
 import pytest
 
 from kenning.router import EventKind, Priority, RouterEvent, RouterSettings
-from kenning.router.events import EventHub
-from kenning.router.ndjson import LineSplitter, error_line, error_message, message_of
-from kenning.router.state import MemoryState, ResilientState
+from kenning.router.http.ndjson import LineSplitter, error_line, error_message, message_of
+from kenning.router.state.events import EventHub
+from kenning.router.state.state import MemoryState, ResilientState
 
 
 def test_splitter_keeps_partial_lines_until_complete() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kenning.router import InvalidPriority, ModelSet, Priority
-from kenning.router.policy import (
+from kenning.router.scheduling.policy import (
     BackendView,
     Mode,
     PriorityDecision,

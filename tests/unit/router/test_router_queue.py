@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from kenning.router import Priority
-from kenning.router.backend_queue import BackendQueue, Rerouted
+from kenning.router.scheduling.backend_queue import BackendQueue, Rerouted
 
 
 async def _settle() -> None:
@@ -17,11 +17,11 @@ async def _settle() -> None:
 
 async def test_p0_is_served_before_earlier_p3_waiters() -> None:
     queue = BackendQueue(depth=1)
-    await queue.acquire(Priority.BACKGROUND, preemptible=True)
+    await queue.acquire_place(Priority.BACKGROUND, preemptible=True)
     order: list[str] = []
 
     async def wait(name: str, priority: Priority) -> None:
-        await queue.acquire(priority, preemptible=priority is Priority.BACKGROUND)
+        await queue.acquire_place(priority, preemptible=priority is Priority.BACKGROUND)
         order.append(name)
 
     tasks = [asyncio.create_task(wait(f"p3-{i}", Priority.BACKGROUND)) for i in range(3)]
@@ -40,9 +40,9 @@ async def test_p0_is_served_before_earlier_p3_waiters() -> None:
 
 async def test_depth_bounds_inflight() -> None:
     queue = BackendQueue(depth=2)
-    await queue.acquire(Priority.CRITICAL, preemptible=False)
-    await queue.acquire(Priority.CRITICAL, preemptible=False)
-    third = asyncio.create_task(queue.acquire(Priority.CRITICAL, preemptible=False))
+    await queue.acquire_place(Priority.CRITICAL, preemptible=False)
+    await queue.acquire_place(Priority.CRITICAL, preemptible=False)
+    third = asyncio.create_task(queue.acquire_place(Priority.CRITICAL, preemptible=False))
     await _settle()
     assert not third.done() and queue.inflight == 2
     queue.release()
@@ -52,9 +52,9 @@ async def test_depth_bounds_inflight() -> None:
 
 async def test_reroute_releases_background_waiters_only() -> None:
     queue = BackendQueue(depth=1)
-    await queue.acquire(Priority.CRITICAL, preemptible=False)
-    background = asyncio.create_task(queue.acquire(Priority.BACKGROUND, preemptible=True))
-    coding = asyncio.create_task(queue.acquire(Priority.CODING, preemptible=False))
+    await queue.acquire_place(Priority.CRITICAL, preemptible=False)
+    background = asyncio.create_task(queue.acquire_place(Priority.BACKGROUND, preemptible=True))
+    coding = asyncio.create_task(queue.acquire_place(Priority.CODING, preemptible=False))
     await _settle()
     assert queue.reroute(preemptible_only=True) == 1
     with pytest.raises(Rerouted):
@@ -67,8 +67,8 @@ async def test_reroute_releases_background_waiters_only() -> None:
 
 async def test_cancelled_waiter_gives_up_its_place() -> None:
     queue = BackendQueue(depth=1)
-    await queue.acquire(Priority.CRITICAL, preemptible=False)
-    waiter = asyncio.create_task(queue.acquire(Priority.CRITICAL, preemptible=False))
+    await queue.acquire_place(Priority.CRITICAL, preemptible=False)
+    waiter = asyncio.create_task(queue.acquire_place(Priority.CRITICAL, preemptible=False))
     await _settle()
     waiter.cancel()
     await _settle()

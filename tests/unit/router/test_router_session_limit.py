@@ -8,9 +8,9 @@ import asyncio
 import pytest
 
 from kenning.router import RouterSettings, TooManySessions
-from kenning.router.leases import SessionLeases
-from kenning.router.sessions import SessionOwner
-from kenning.router.state import ResilientState
+from kenning.router.scheduling.leases import SessionLeases
+from kenning.router.scheduling.sessions import SessionOwner
+from kenning.router.state.state import ResilientState
 
 ACME = SessionOwner("acme", "key-1")
 GLOBEX = SessionOwner("globex", "key-2")

@@ -8,9 +8,15 @@ from typing import Any
 import pytest
 
 from kenning.router import InvalidRequest
-from kenning.router.control import public_status
-from kenning.router.leases import HeldSession, LiveLeases
-from kenning.router.sessions import CRITICAL_TRAFFIC, KEYLESS, Session, SessionOwner, session_name
+from kenning.router.http.control import public_status
+from kenning.router.scheduling.leases import HeldSession, LiveLeases
+from kenning.router.scheduling.sessions import (
+    CRITICAL_TRAFFIC,
+    KEYLESS,
+    Session,
+    SessionOwner,
+    session_name,
+)
 
 ACME = SessionOwner("acme", "key-1")
 ACME_OTHER = SessionOwner("acme", "key-2")

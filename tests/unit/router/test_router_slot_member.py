@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from kenning.router.policy import Priority
-from kenning.router.slot_store import parse_member, slot_member
+from kenning.router.scheduling.policy import Priority
+from kenning.router.state.slot_store import parse_member, slot_member
 
 
 def test_a_background_slot_names_its_process_and_lease() -> None:

@@ -6,9 +6,14 @@ from __future__ import annotations
 import asyncio
 
 from kenning.router import RouterSettings
-from kenning.router.leases import LiveLeases, SessionLeases
-from kenning.router.sessions import CRITICAL_TRAFFIC, KEYLESS, SessionOwner, traffic_member
-from kenning.router.state import ResilientState
+from kenning.router.scheduling.leases import LiveLeases, SessionLeases
+from kenning.router.scheduling.sessions import (
+    CRITICAL_TRAFFIC,
+    KEYLESS,
+    SessionOwner,
+    traffic_member,
+)
+from kenning.router.state.state import ResilientState
 
 ACME = SessionOwner("acme", "key-1")
 ACME_OTHER = SessionOwner("acme", "key-2")

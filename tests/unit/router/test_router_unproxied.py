@@ -14,7 +14,7 @@ from starlette.requests import Request
 from kenning.domain.access.principal import Principal, Role
 from kenning.domain.access.scope import Scope
 from kenning.router import RouterSettings, create_router_app
-from kenning.router.bodies import DEFAULT_MAX_BODY_BYTES
+from kenning.router.http.bodies import DEFAULT_MAX_BODY_BYTES
 from kenning.router_mount import router_mounts
 
 DIRECT = "call the backend directly (an operator finds its URL in /router/status)"

@@ -13,14 +13,14 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 from starlette.types import Receive, Scope, Send
 
-from .access import Access, Endpoint, Gate, Guarded, guarded, open_gate
-from .bodies import DEFAULT_MAX_BODY_BYTES, json_value, read_body
-from .errors import AccessDenied, BodyTooLarge, InvalidPriority, NoBackendAvailable
-from .policy import decide_priority
-from .relay import Job
-from .router import Router
-from .unproxied import unproxied_routes
-from .upstream import Buffered, send_buffered
+from kenning.router.errors import AccessDenied, BodyTooLarge, InvalidPriority, NoBackendAvailable
+from kenning.router.http.access import Access, Endpoint, Gate, Guarded, guarded, open_gate
+from kenning.router.http.bodies import DEFAULT_MAX_BODY_BYTES, json_value, read_body
+from kenning.router.http.unproxied import unproxied_routes
+from kenning.router.relay import Job
+from kenning.router.router import Router
+from kenning.router.scheduling.policy import decide_priority
+from kenning.router.upstream.upstream import Buffered, send_buffered
 
 T = TypeVar("T")
 NDJSON = "application/x-ndjson"
@@ -211,7 +211,7 @@ def ollama_routes(
     ``{"error": "..."}``; the root only says that Ollama is running, to anyone. Paths the
     router does not proxy answer with an Ollama-shaped error (`unproxied_routes`). A request
     body over ``max_body_bytes`` is answered 413 ``{"error", "limit"}`` once it passes the
-    limit, the rest unread (`kenning.router.bodies`).
+    limit, the rest unread (`kenning.router.http.bodies`).
     """
 
     def guard(endpoint: Endpoint) -> Endpoint:

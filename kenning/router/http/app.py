@@ -8,12 +8,12 @@ from contextlib import asynccontextmanager
 from starlette.applications import Starlette
 from starlette.routing import Mount
 
-from .access import Gate, open_gate
-from .bodies import DEFAULT_MAX_BODY_BYTES
-from .config import RouterSettings
-from .control import control_routes
-from .proxy import ollama_routes
-from .router import Router
+from kenning.router.config import RouterSettings
+from kenning.router.http.access import Gate, open_gate
+from kenning.router.http.bodies import DEFAULT_MAX_BODY_BYTES
+from kenning.router.http.control import control_routes
+from kenning.router.http.proxy import ollama_routes
+from kenning.router.router import Router
 
 
 def create_router_app(
@@ -26,11 +26,11 @@ def create_router_app(
     """An app serving ``/api/*`` (Ollama-compatible) and ``/router/*``; its lifespan starts
     and stops the `Router`, reachable as ``app.state.router``.
 
-    ``gate`` says who may do what (`kenning.router.access`); the default lets anyone do
+    ``gate`` says who may do what (`kenning.router.http.access`); the default lets anyone do
     everything, which only a trusted network should see (``kenning router`` refuses to
     serve so without ``--allow-anonymous``). A parent that mounts the router's routes
     passes its own gate to `control_routes` and `ollama_routes`. ``max_body_bytes`` caps
-    the body of a model call (`kenning.router.bodies`).
+    the body of a model call (`kenning.router.http.bodies`).
 
     Starlette does not run the lifespan of a mounted app: a parent app that mounts this one
     enters ``router_lifespan(app)`` from its own lifespan.

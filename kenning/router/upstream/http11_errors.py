@@ -1,4 +1,4 @@
-"""The errors of the router's HTTP/1.1 client (`kenning.router.http11`):
+"""The errors of the router's HTTP/1.1 client (`kenning.router.upstream.http11`):
 
 TransportError            the exchange with the backend failed
 ├── ConnectError          refused, unreachable, or no connection within the timeout

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Final, cast
 
 import httptools
 
-from .http11_errors import ReadTimeout, RemoteProtocolError, TransportError
+from kenning.router.upstream.http11_errors import ReadTimeout, RemoteProtocolError, TransportError
 
 if TYPE_CHECKING:
-    from .http11 import Http11Pool
+    from kenning.router.upstream.http11 import Http11Pool
 
 _MAX_BUFFER: Final = 1 << 20  # bytes read ahead of the consumer before reading pauses
 

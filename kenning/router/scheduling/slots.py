@@ -1,8 +1,8 @@
 """One GPU schedule across every router process that shares a Redis.
 
 Each GPU request, after its place in the process's own priority queue, takes a slot lease in
-Redis (`slot_store`): a sorted set per GPU scored by expiry, at most the GPU's queue depth
-members, taken and swept by one Lua script. A held slot is renewed every
+Redis (`kenning.router.state.slot_store`): a sorted set per GPU scored by expiry, at most the
+GPU's queue depth members, taken and swept by one Lua script. A held slot is renewed every
 ``RENEW_EVERY_SECONDS`` and lapses ``SLOT_LEASE_SECONDS`` (3 s) after its process stops
 renewing it, so a process killed with ``kill -9`` frees its slots within one lease. Waiters
 register with the same expiry, so a priority-0 request waiting at one process keeps lower
@@ -32,10 +32,10 @@ from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from .backends import Lease
-from .metrics import RouterMetrics
-from .slot_store import Grant, RedisSlots, SlotHolder, slot_member
-from .tasks import cancel_all
+from kenning.router.scheduling.backends import Lease
+from kenning.router.state.metrics import RouterMetrics
+from kenning.router.state.slot_store import Grant, RedisSlots, SlotHolder, slot_member
+from kenning.router.tasks import cancel_all
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -95,7 +95,7 @@ class SharedSlots:
             with contextlib.suppress(Exception):
                 await client.aclose()
 
-    async def acquire(self, lease: Lease, depth: int, *, patient: bool) -> bool:
+    async def acquire_gpu_slot(self, lease: Lease, depth: int, *, patient: bool) -> bool:
         """Hold a slot on ``lease``'s GPU; False: background work should go elsewhere.
 
         ``patient`` background work (nowhere else to go) waits like everyone else.
@@ -106,7 +106,9 @@ class SharedSlots:
         try:
             while True:
                 grant = await self._try(
-                    lambda s: s.acquire(gpu, member, depth, SLOT_LEASE_SECONDS, lease.preemptible)
+                    lambda s: s.acquire_member(
+                        gpu, member, depth, SLOT_LEASE_SECONDS, lease.preemptible
+                    )
                 )
                 if grant is None or grant is Grant.GRANTED:  # None: Redis down, schedule alone
                     self.held[lease.id] = (gpu, member)

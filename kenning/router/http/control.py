@@ -3,8 +3,8 @@
 Who may do what comes from the `Gate` the router is served with (`access`): every endpoint
 asks it first, and answers a refusal as ``{"error": "...", "code": "UNAUTHENTICATED"}`` (or
 ``FORBIDDEN``, ``SERVICE_UNAVAILABLE``) with the gate's status. Announce and release need
-``Access.control`` and act for ``Access.owner`` (`kenning.router.sessions`): a release ends
-the caller's own sessions and its client's priority-0 traffic lease only, unless
+``Access.control`` and act for ``Access.owner`` (`kenning.router.scheduling.sessions`): a
+release ends the caller's own sessions and its client's priority-0 traffic lease only, unless
 ``Access.all_sessions``. A body that cannot be used (not a JSON object, nested too deep, a
 bad ``session``) is answered 400 ``{"error", "code", "field"}``; one over
 `CONTROL_BODY_BYTES` 413 with ``"code": "TOO_LARGE"`` and its ``limit``, the rest unread. An
@@ -26,11 +26,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from .access import Access, Gate, Guarded, guarded, open_gate
-from .bodies import CONTROL_BODY_BYTES, json_value, read_body
-from .errors import AccessDenied, BodyTooLarge, InvalidRequest, TooManySessions
-from .router import Router
-from .sessions import CRITICAL_TRAFFIC, session_name
+from kenning.router.errors import AccessDenied, BodyTooLarge, InvalidRequest, TooManySessions
+from kenning.router.http.access import Access, Gate, Guarded, guarded, open_gate
+from kenning.router.http.bodies import CONTROL_BODY_BYTES, json_value, read_body
+from kenning.router.router import Router
+from kenning.router.scheduling.sessions import CRITICAL_TRAFFIC, session_name
 
 _CODES = {401: "UNAUTHENTICATED", 403: "FORBIDDEN", 503: "SERVICE_UNAVAILABLE"}
 

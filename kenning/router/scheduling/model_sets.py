@@ -11,15 +11,15 @@ import logging
 import time
 import uuid
 
-from .backends import Backend
-from .config import RouterSettings
-from .errors import BackendFailure
-from .events import EventHub, EventKind, RouterEvent
-from .metrics import RouterMetrics
-from .policy import ModelSet
-from .scheduler import Scheduler
-from .state import ResilientState
-from .upstream import post_json, send_buffered
+from kenning.router.config import RouterSettings
+from kenning.router.errors import BackendFailure
+from kenning.router.scheduling.backends import Backend
+from kenning.router.scheduling.policy import ModelSet
+from kenning.router.scheduling.scheduler import Scheduler
+from kenning.router.state.events import EventHub, EventKind, RouterEvent
+from kenning.router.state.metrics import RouterMetrics
+from kenning.router.state.state import ResilientState
+from kenning.router.upstream.upstream import post_json, send_buffered
 
 logger = logging.getLogger(__name__)
 _POLL_SECONDS = 0.02

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from starlette.requests import Request
 from starlette.responses import Response
 
-from .errors import AccessDenied
-from .policy import Priority, PriorityDecision, PrioritySource
-from .sessions import KEYLESS, SessionOwner
+from kenning.router.errors import AccessDenied
+from kenning.router.scheduling.policy import Priority, PriorityDecision, PrioritySource
+from kenning.router.scheduling.sessions import KEYLESS, SessionOwner
 
 
 @dataclass(frozen=True)
@@ -26,8 +26,8 @@ class Access:
 
     ``control``: announce and release. ``private``: see backend URLs and session names.
     ``top_priority``: the most urgent priority it may claim. ``owner``: whose sessions it
-    announces and may release (`kenning.router.sessions`); ``all_sessions``: it may release
-    every owner's. ``who`` and ``needs`` phrase a refusal: ``"this key has role ui"``,
+    announces and may release (`kenning.router.scheduling.sessions`); ``all_sessions``: it may
+    release every owner's. ``who`` and ``needs`` phrase a refusal: ``"this key has role ui"``,
     ``"an agent or admin key"``.
     """
 

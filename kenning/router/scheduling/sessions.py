@@ -24,7 +24,7 @@ import json
 import unicodedata
 from dataclasses import dataclass
 
-from .errors import InvalidRequest
+from kenning.router.errors import InvalidRequest
 
 CRITICAL_TRAFFIC = "p0-traffic"
 MAX_SESSION_CHARS = 200

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 
-from .errors import InvalidPriority
+from kenning.router.errors import InvalidPriority
 
 
 class Priority(IntEnum):

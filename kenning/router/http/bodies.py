@@ -14,7 +14,7 @@ import json
 
 from starlette.requests import Request
 
-from .errors import BodyTooLarge
+from kenning.router.errors import BodyTooLarge
 
 # A 200-character name escaped as surrogate pairs is 2,400 bytes: room for that and more.
 CONTROL_BODY_BYTES = 8 * 1024

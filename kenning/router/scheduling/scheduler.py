@@ -6,13 +6,13 @@ import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
 
-from .backend_queue import Rerouted
-from .backends import Backend, BackendPool, Lease
-from .errors import NoBackendAvailable
-from .events import EventHub, EventKind, RouterEvent
-from .metrics import RouterMetrics
-from .policy import PriorityDecision, place, preemption_victims
-from .slots import SharedSlots
+from kenning.router.errors import NoBackendAvailable
+from kenning.router.scheduling.backend_queue import Rerouted
+from kenning.router.scheduling.backends import Backend, BackendPool, Lease
+from kenning.router.scheduling.policy import PriorityDecision, place, preemption_victims
+from kenning.router.scheduling.slots import SharedSlots
+from kenning.router.state.events import EventHub, EventKind, RouterEvent
+from kenning.router.state.metrics import RouterMetrics
 
 ClaimHook = Callable[[Backend], Awaitable[None]]
 
@@ -47,7 +47,7 @@ class Scheduler:
         patient = False
         while True:
             try:
-                backend = await self._acquire(decision, exclude | avoid)
+                backend = await self._acquire_place(decision, exclude | avoid)
             except NoBackendAvailable:
                 if not avoid:
                     raise
@@ -67,7 +67,7 @@ class Scheduler:
         if self.slots is None or not lease.backend.gpu:
             return True
         task = asyncio.ensure_future(
-            self.slots.acquire(lease, lease.backend.queue.depth, patient=patient)
+            self.slots.acquire_gpu_slot(lease, lease.backend.queue.depth, patient=patient)
         )
         lease.attach(task)  # a preemption while waiting sends this request elsewhere
         try:
@@ -91,7 +91,7 @@ class Scheduler:
         lease.released.set()
         self._gauge(backend)
 
-    async def _acquire(self, decision: PriorityDecision, exclude: set[str]) -> Backend:
+    async def _acquire_place(self, decision: PriorityDecision, exclude: set[str]) -> Backend:
         while True:
             placement = place(decision, self.pool.views(exclude))
             if placement is None:
@@ -103,7 +103,9 @@ class Scheduler:
                     continue
             self._gauge(backend, waiting_delta=1)
             try:
-                await backend.queue.acquire(decision.priority, preemptible=decision.preemptible)
+                await backend.queue.acquire_place(
+                    decision.priority, preemptible=decision.preemptible
+                )
             except Rerouted:
                 continue
             finally:

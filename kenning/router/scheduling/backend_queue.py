@@ -8,7 +8,7 @@ import heapq
 import itertools
 from dataclasses import dataclass, field
 
-from .policy import Priority, queue_key
+from kenning.router.scheduling.policy import Priority, queue_key
 
 
 class Rerouted(Exception):
@@ -25,7 +25,7 @@ class _Waiter:
 class BackendQueue:
     """At most ``depth`` requests in flight; waiters served by (priority, arrival).
 
-    Example: ``await q.acquire(Priority.CRITICAL, preemptible=False)`` ... ``q.release()``.
+    Example: ``await q.acquire_place(Priority.CRITICAL, preemptible=False)`` ... ``q.release()``.
     """
 
     def __init__(self, depth: int) -> None:
@@ -41,8 +41,9 @@ class BackendQueue:
     def waiting_by_priority(self) -> list[int]:
         return [w.key[0] for w in sorted(self._heap) if not w.future.done()]
 
-    async def acquire(self, priority: Priority, *, preemptible: bool) -> None:
-        """Wait for a slot; raises `Rerouted` if told to go elsewhere meanwhile."""
+    async def acquire_place(self, priority: Priority, *, preemptible: bool) -> None:
+        """Wait for one of the ``depth`` places in flight; raises `Rerouted` if told to go
+        elsewhere meanwhile."""
         if self.inflight < self.depth and self.waiting == 0:
             self.inflight += 1
             return

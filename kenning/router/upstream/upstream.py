@@ -7,8 +7,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import BackendFailure
-from .http11 import Http11Pool, Response, TransportError
+from kenning.router.errors import BackendFailure
+from kenning.router.upstream.http11 import Http11Pool, Response, TransportError
 
 JSON = "application/json"
 _DEFAULT = -1.0

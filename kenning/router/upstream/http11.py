@@ -21,8 +21,13 @@ from collections import deque
 from typing import Final
 from urllib.parse import urlsplit
 
-from .http11_connection import Http11Connection, Response
-from .http11_errors import ConnectError, ReadTimeout, RemoteProtocolError, TransportError
+from kenning.router.upstream.http11_connection import Http11Connection, Response
+from kenning.router.upstream.http11_errors import (
+    ConnectError,
+    ReadTimeout,
+    RemoteProtocolError,
+    TransportError,
+)
 
 __all__ = [
     "ConnectError",

@@ -10,15 +10,15 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .backend_queue import BackendQueue
-from .breaker import CircuitBreaker
-from .config import RouterSettings
-from .errors import BackendFailure
-from .events import EventHub, EventKind, RouterEvent
-from .metrics import RouterMetrics
-from .policy import BackendView, ModelSet, Priority
-from .tasks import cancel_all
-from .upstream import make_client, send_buffered
+from kenning.router.config import RouterSettings
+from kenning.router.errors import BackendFailure
+from kenning.router.scheduling.backend_queue import BackendQueue
+from kenning.router.scheduling.policy import BackendView, ModelSet, Priority
+from kenning.router.state.events import EventHub, EventKind, RouterEvent
+from kenning.router.state.metrics import RouterMetrics
+from kenning.router.tasks import cancel_all
+from kenning.router.upstream.breaker import CircuitBreaker
+from kenning.router.upstream.upstream import make_client, send_buffered
 
 logger = logging.getLogger(__name__)
 _lease_ids = itertools.count(1)

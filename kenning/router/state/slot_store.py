@@ -17,7 +17,7 @@ from typing import Any, cast
 from redis.asyncio import Redis
 
 # Why a script: the expiry sweep, the count and the insert must be one atomic step.
-_ACQUIRE = """
+_ACQUIRE_MEMBER = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local member, depth, ttl = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
@@ -73,7 +73,7 @@ return out
 
 
 class Grant(IntEnum):
-    """What an acquire attempt got: wait for a release, the slot, or go elsewhere."""
+    """What `RedisSlots.acquire_member` got: wait for a release, the slot, or go elsewhere."""
 
     WAIT = 0
     GRANTED = 1
@@ -110,7 +110,7 @@ class RedisSlots:
         self.redis = redis
         self.prefix = prefix
         self.channel = f"{prefix}slots:events"
-        self._acquire = redis.register_script(_ACQUIRE)
+        self._acquire_member = redis.register_script(_ACQUIRE_MEMBER)
         self._renew = redis.register_script(_RENEW)
         self._holders = redis.register_script(_HOLDERS)
 
@@ -118,11 +118,12 @@ class RedisSlots:
         p = self.prefix
         return [f"{p}slots:{gpu}", f"{p}slotwait:{gpu}", f"{p}slotclaim:{gpu}"]
 
-    async def acquire(
+    async def acquire_member(
         self, gpu: str, member: str, depth: int, ttl: float, background: bool
     ) -> Grant:
+        """One attempt to hold ``member``'s slot on ``gpu``: granted, waiting, or yield."""
         args: list[str | int] = [member, depth, int(ttl * 1000), "1" if background else "0"]
-        return Grant(int(await self._acquire(keys=self._keys(gpu), args=args)))
+        return Grant(int(await self._acquire_member(keys=self._keys(gpu), args=args)))
 
     async def renew(self, held: list[tuple[str, str]], ttl: float) -> None:
         """Extend (or re-register) every ``(gpu, member)`` this process holds."""

@@ -2,7 +2,7 @@
 the orchestrator set; when the last one expires (auto-release) it returns to background.
 
 Each session lease records its owner, and each client's priority-0 traffic renews a lease of
-its own (`kenning.router.sessions`), so a release ends only the caller's own sessions and its
+its own (`sessions`), so a release ends only the caller's own sessions and its
 own client's traffic lease, wherever they were announced or sent: while another client's
 lease lives, the GPU stays on the orchestrator set.
 """
@@ -16,16 +16,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from .config import RouterSettings
-from .errors import TooManySessions
-from .sessions import (
+from kenning.router.config import RouterSettings
+from kenning.router.errors import TooManySessions
+from kenning.router.scheduling.sessions import (
     CRITICAL_TRAFFIC,
     MAX_SESSIONS_PER_CLIENT,
     Session,
     SessionOwner,
     traffic_member,
 )
-from .state import ResilientState
+from kenning.router.state.state import ResilientState
 
 _TOUCH_EVERY_SECONDS = 1.0
 
