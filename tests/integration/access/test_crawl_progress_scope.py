@@ -87,6 +87,6 @@ async def test_each_reader_sees_exactly_the_repository_progress_of_its_rows(
 ) -> None:
     reader, expected = READERS[name]
     listed = (await api.as_(principal(reader))(FILES))["jobs"]["nodes"]
-    repositories = [job for job in listed if job["sourceUrn"].startswith("code:")]
-    seen = sorted(job["repositoryProgress"]["planned"] for job in repositories)
+    found = [job for job in listed if job["sourceUrn"].startswith("code:")]
+    seen = sorted(job["repositoryProgress"]["planned"] for job in found)
     assert seen == sorted(list(ROWS).index(row) + 1 for row in expected)
