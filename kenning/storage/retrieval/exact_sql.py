@@ -72,7 +72,7 @@ def nearest_exact(filters: SearchFilters, *, one_client: bool = False) -> Statem
     ``one_client``: the reader belongs to a client, so only its partition and the global
     one's are read.
     """
-    where, args = where_visible(filters, one_client, alias="v", scope=_VISIBLE)
+    where, args = where_visible(filters, one_client, alias="v", scope=_VISIBLE, side_table=True)
     joined, _ = where_visible(filters, one_client, alias="c")  # the row itself, again
     scopes = _SCOPES.format(visible=visible_rows(1, "s"))
     text = (

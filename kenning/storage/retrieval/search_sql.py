@@ -23,6 +23,20 @@ _FILTERS = (
     ("knowledge_types", "{a}.knowledge_type = ANY(${n}::text[])"),
     ("tags", "{a}.tags && ${n}::text[]"),
     ("source_urns", "{a}.source_urn = ANY(${n}::text[])"),
+    ("info_types", "{a}.info_type = ANY(${n}::text[])"),
+    ("source_kinds", "{a}.source_kind = ANY(${n}::text[])"),
+    ("connection_ids", "{a}.connection_id = ANY(${n}::text[])"),
+    ("entity_keys", "{a}.graph_refs && ${n}::text[]"),
+    ("created_after", "{a}.created_at >= ${n}::timestamptz"),
+    ("created_before", "{a}.created_at < ${n}::timestamptz"),
+    ("observed_after", "{a}.observed_at >= ${n}::timestamptz"),
+    ("observed_before", "{a}.observed_at < ${n}::timestamptz"),
+)
+# The filters ``chunk_vectors`` (migration 0021) has columns for; the others are checked on
+# the row's ``chunks`` row (one primary-key probe), still before any limit.
+_SIDE_TABLE_FILTERS = frozenset({"kinds", "knowledge_types", "tags", "source_urns"})
+_ON_CHUNK = (
+    "EXISTS (SELECT FROM chunks f WHERE f.client_id = {a}.client_id AND f.id = {a}.id AND {p})"
 )
 
 SCAN_SETTINGS = (
@@ -38,7 +52,7 @@ class Statement:
     """SQL text and the filter values that follow the five fixed parameters."""
 
     text: str
-    filter_args: tuple[list[str], ...]
+    filter_args: tuple[object, ...]
 
 
 # ``chunks`` is partitioned by client (migration 0016): naming the reader's client and the
@@ -50,20 +64,33 @@ _ONE_CLIENT = "{a}.client_id = ANY(ARRAY[$1::text, ''])"
 
 
 def where_visible(
-    filters: SearchFilters, one_client: bool, alias: str = "c", scope: str | None = None
-) -> tuple[str, tuple[list[str], ...]]:
+    filters: SearchFilters,
+    one_client: bool,
+    alias: str = "c",
+    scope: str | None = None,
+    side_table: bool = False,
+) -> tuple[str, tuple[object, ...]]:
     """The scope predicate (or ``scope``, a predicate standing for it) and the set filters
-    over the rows aliased ``alias`` (columns named as in ``chunks``), and the filters'
+    over the rows aliased ``alias`` (columns named as in ``chunks``; ``side_table``: as in
+    ``chunk_vectors``, whose missing columns are read from the chunk), and the filters'
     values, which follow ``$5``."""
     clauses = [scope or visible_rows(1, alias)]
     if one_client:
         clauses.insert(0, _ONE_CLIENT.format(a=alias))
-    args: list[list[str]] = []
+    args: list[object] = []
+    on_chunk: list[str] = []
     for name, template in _FILTERS:
-        values: tuple[str, ...] = getattr(filters, name)
-        if values:
-            clauses.append(template.format(a=alias, n=_FIRST_FILTER + len(args)))
-            args.append(list(values))
+        value = getattr(filters, name)
+        if value is None or value == ():
+            continue
+        n = _FIRST_FILTER + len(args)
+        args.append(list(value) if isinstance(value, tuple) else value)
+        if side_table and name not in _SIDE_TABLE_FILTERS:
+            on_chunk.append(template.format(a="f", n=n))
+        else:
+            clauses.append(template.format(a=alias, n=n))
+    if on_chunk:
+        clauses.append(_ON_CHUNK.format(a=alias, p=" AND ".join(on_chunk)))
     return " AND ".join(clauses), tuple(args)
 
 
