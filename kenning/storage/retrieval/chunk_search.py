@@ -189,12 +189,18 @@ class PgChunkIndex:
     ) -> list[IndexHit]:
         """Visible chunks holding any wanted term of ``text``, by BM25 over the query's ceiling.
 
-        The top-k statement reads the head of each term's postings; when fewer than
-        ``limit`` of its candidates pass the scope and filters and some were not walked,
-        the statement that scores every posting answers instead.
+        A filtered search first scores every chunk that passes, when few do
+        (``matching_narrow``). Otherwise the top-k statement reads the head of each term's
+        postings; when fewer than ``limit`` of its candidates pass the scope and filters and
+        some were not walked, the statement that scores every posting answers instead.
         """
         one_client = bool(reader.client_id)
         args = (*reader_params(reader), text, limit)
+        if filters != SearchFilters():
+            narrow = search_sql.matching_narrow(filters, self._bm25, one_client=one_client)
+            rows = await self._pool.fetch(narrow.text, *args, *narrow.filter_args)
+            if not rows[0]["capped"]:
+                return await self._hits([row for row in rows if row["id"] is not None])
         fast = search_sql.matching(filters, self._bm25, one_client=one_client)
         rows = await self._pool.fetch(fast.text, *args, *fast.filter_args)
         if not search_sql.answered(rows, limit):

@@ -28,7 +28,7 @@ from __future__ import annotations
 from kenning.domain.retrieval.search import SearchFilters
 from kenning.storage.db.visibility import visible_rows
 from kenning.storage.graph.chunk_reads import CHUNK_COLUMNS
-from kenning.storage.retrieval.search_sql import Statement, where_visible
+from kenning.storage.retrieval.filter_sql import Statement, where_visible
 
 # The pgvector settings for the probe (``search_sql.SCAN_SETTINGS``'s three), then the chunks
 # of the clients whose rows the reader's scan would read (its own and the global one; every

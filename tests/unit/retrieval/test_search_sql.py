@@ -51,6 +51,7 @@ def test_the_new_filters_are_parameters_too_and_times_are_bounds() -> None:
         search_sql.nearest(filters),
         search_sql.matching(filters),
         search_sql.matching_exhaustive(filters),
+        search_sql.matching_narrow(filters),
         exact_sql.nearest_exact(filters),
     ):
         assert HOSTILE not in statement.text
