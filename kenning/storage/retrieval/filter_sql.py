@@ -63,11 +63,12 @@ def where_visible(
     alias: str = "c",
     scope: str | None = None,
     side_table: bool = False,
+    first: int = _FIRST_FILTER,
 ) -> tuple[str, tuple[object, ...]]:
     """The scope predicate (or ``scope``, a predicate standing for it) and the set filters
     over the rows aliased ``alias`` (columns named as in ``chunks``; ``side_table``: as in
     ``chunk_vectors``, whose missing columns are read from the chunk), and the filters'
-    values, which follow ``$5``."""
+    values, numbered from ``first`` (after ``$5``, unless told)."""
     clauses = [scope or visible_rows(1, alias)]
     if one_client:
         clauses.insert(0, _ONE_CLIENT.format(a=alias))
@@ -77,7 +78,7 @@ def where_visible(
         value = getattr(filters, name)
         if value is None or value == ():
             continue
-        n = _FIRST_FILTER + len(args)
+        n = first + len(args)
         args.append(list(value) if isinstance(value, tuple) else value)
         if side_table and name not in _SIDE_TABLE_FILTERS:
             on_chunk.append(template.format(a="f", n=n))
