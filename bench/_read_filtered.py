@@ -6,7 +6,8 @@ taken in order until the chunks naming any of them are about ``SHARE`` of the vi
 (the share is counted and reported). Each query goes through ``PgChunkIndex`` as the server
 runs it (the probe, the walk or the exact scan, with the server's settings), unfiltered and
 filtered, one at a time with the order rotating (``interleaved``), for VECTOR (the vector
-search alone) and KEYWORD (BM25's top-k statement, the exhaustive one when it falls short).
+search alone), KEYWORD (the BM25 statements) and HYBRID (the use case: both, at once, each
+50 deep, fused).
 Recall@10 of the filtered VECTOR search is counted against the same statement with its
 order written ``(embedding <=> $4) + 0``, which no index serves: every visible row that
 passes the filter compared, the exact filtered answer.
@@ -27,10 +28,17 @@ from bench._read_corpus import READER, Spec, search_queries
 from bench._read_measure import interleaved
 from bench._read_paths import SEARCH_LIMIT, _bm25
 from bench._read_recall import recall_at, summary
-from kenning.domain.retrieval.search import SearchFilters
+from kenning.domain.retrieval.search import (
+    SearchFilters,
+    SearchMode,
+    SearchRequest,
+    config_for,
+    search,
+)
 from kenning.settings import Settings
 from kenning.storage.db.pool import create_pool
 from kenning.storage.db.visibility import reader_params, visible_rows
+from kenning.storage.embedders.factory import create_embedder
 from kenning.storage.embedders.words import words_vector
 from kenning.storage.retrieval import search_sql
 from kenning.storage.retrieval.chunk_search import PgChunkIndex, VectorScan
@@ -82,6 +90,16 @@ async def filtered_search(settings: Settings, spec: Spec, count: int) -> dict[st
             hits = await index.matching(query, READER, filters, SEARCH_LIMIT)
             return [hit.chunk.id for hit in hits]
 
+        embedder = create_embedder(settings)
+        config = config_for(SearchMode.HYBRID, settings.search_fusion_weights())
+
+        async def hybrid(query: str, filters: SearchFilters) -> list[str]:
+            request = SearchRequest(query, SearchMode.HYBRID, SEARCH_LIMIT, filters=filters)
+            hits = await search(
+                request, reader=READER, embedder=embedder, index=index, config=config
+            )
+            return [hit.chunk.id for hit in hits]
+
         vector = await interleaved(
             {
                 "unfiltered": lambda q: nearest(q, SearchFilters()),
@@ -98,6 +116,14 @@ async def filtered_search(settings: Settings, spec: Spec, count: int) -> dict[st
             queries,
             pool,
         )
+        both = await interleaved(
+            {
+                "unfiltered": lambda q: hybrid(q, SearchFilters()),
+                "filtered": lambda q: hybrid(q, narrowed),
+            },
+            queries,
+            pool,
+        )
         recalls = await _recalls(pool, narrowed, queries, vector.answers["filtered"], vector_of)
     finally:
         await index.close()
@@ -108,6 +134,7 @@ async def filtered_search(settings: Settings, spec: Spec, count: int) -> dict[st
         "ways": dict(index.ways),
         "vector": _latencies(vector.latency),
         "keyword": _latencies(keyword.latency),
+        "hybrid": _latencies(both.latency),
         f"filtered_recall_at_{SEARCH_LIMIT}": summary(recalls),
     }
 
@@ -151,7 +178,11 @@ def filtered_lines(filtered: dict[str, Any] | None) -> list[str]:
     parts = [
         f"{mode} p50 {f['unfiltered']['p50_ms']:.2f} -> {f['filtered']['p50_ms']:.2f} ms "
         f"({f['p50_ratio']:.2f}x)"
-        for mode, f in (("VECTOR", filtered["vector"]), ("KEYWORD", filtered["keyword"]))
+        for mode, f in (
+            ("HYBRID", filtered["hybrid"]),
+            ("VECTOR", filtered["vector"]),
+            ("KEYWORD", filtered["keyword"]),
+        )
     ]
     return [
         f"filtered search (entityKeys keeping {share:.1%} of the visible chunks): "
