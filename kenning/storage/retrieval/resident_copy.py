@@ -22,6 +22,7 @@ the ``float32`` product over every visible row gives, up to ties within that rou
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -50,8 +51,10 @@ class ClientCopy:
     codes: np.ndarray  # int8, each unit row times its scale, rounded
     steps: np.ndarray  # float32, 1 / scale: a code's value
     slack: np.ndarray  # float32, |unit row - codes * step|
-    # Each key's row, built on the first filtered search that reads this copy.
-    by_key: dict[str, int] = field(default_factory=dict, compare=False)
+    # Each key's row, built on the first filtered search that reads this copy (searches run
+    # in threads: the lock keeps a second one from reading a half-built map).
+    by_key: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+    by_key_lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
 
     @property
     def rows(self) -> int:
@@ -60,8 +63,9 @@ class ClientCopy:
     def among(self, query: np.ndarray, ids: Sequence[str], count: int) -> list[Candidate]:
         """The ``count`` rows of ``ids`` most similar to the unit ``query`` (cosine,
         ``float32``), in no particular order; ids the copy lacks are skipped."""
-        if not self.by_key and self.keys:
-            self.by_key.update((key, row) for row, key in enumerate(self.keys))
+        with self.by_key_lock:
+            if not self.by_key:
+                self.by_key.update((key, row) for row, key in enumerate(self.keys))
         found = [self.by_key[i] for i in ids if i in self.by_key]
         if not found or count <= 0:
             return []

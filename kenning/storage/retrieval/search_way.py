@@ -54,7 +54,8 @@ class VectorScan:
     ``float32`` product), and the probe it no longer needs 2-3 ms.
     ``resident_filter_rows``: a filtered search on the copies first reads the keys of the
     visible chunks that pass its filters (by the filters' own indexes where they have one)
-    and compares the query with those rows only; when more pass, the walk answers (a filter
+    and compares the query with those rows only (the first such search of a copy maps its
+    keys to rows, about 100 bytes a row more); when more pass, the walk answers (a filter
     that keeps many rows slows the walk's iterative scan little).
     """
 
