@@ -79,6 +79,7 @@ async def filtered_search(settings: Settings, spec: Spec, count: int) -> dict[st
     started = time.perf_counter()
     try:
         narrowed, share = await five_percent_filter(pool)
+        resident = await index.warm(READER)  # the copies, when the reader's searches use them
         dim = settings.embedding_dim
         vector_of = {q: np.asarray(words_vector(q, dim), dtype=np.float32) for q in queries}
 
@@ -132,6 +133,7 @@ async def filtered_search(settings: Settings, spec: Spec, count: int) -> dict[st
     return {
         "filter": {"entity_keys": len(narrowed.entity_keys), "share_of_visible": share},
         "ways": dict(index.ways),
+        "resident_rows": resident,
         "vector": _latencies(vector.latency),
         "keyword": _latencies(keyword.latency),
         "hybrid": _latencies(both.latency),
