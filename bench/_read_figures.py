@@ -2,8 +2,8 @@
 
 ``read`` reads the JSON ``bench.read`` writes (``bench/results/read.json``): search and 2-hop
 neighbors p50 through GraphQL against the same raw SQL, then, when the run has them, recall
-against the exact scan, KEYWORD top-k against exhaustive BM25, ingest with the corpus stored
-and the HNSW build.
+against the exact scan, KEYWORD top-k against exhaustive BM25, search with a 5 % filter
+against none, ingest with the corpus stored and the HNSW build.
 """
 
 from __future__ import annotations
@@ -67,7 +67,37 @@ def _read_at_size(data: dict[str, Any]) -> list[Figure]:
         found.append(Figure("ingest docs/s with the corpus stored", "docs/s",
                             writes["corpus"]["docs_per_s"], writes["empty"]["docs_per_s"],
                             "empty database", Goal("ratio", least=0.8)))  # fmt: skip
+    found += _filtered(data.get("filtered_search"))
     hnsw = data.get("data", {}).get("build", {}).get("hnsw_s")
     if hnsw is not None:
         found.append(Figure("HNSW index build", "s", hnsw))
+    return found
+
+
+def _filtered(filtered: dict[str, Any] | None) -> list[Figure]:
+    """Search with a filter keeping 5 % of the reader's chunks against none, per mode, and
+    the filtered recall@10 (issue 39's goals: 1.2x and 0.95)."""
+    if not filtered:
+        return []
+    found = [
+        Figure(
+            f"{mode} search p50, 5 % filter",
+            "ms",
+            filtered[key]["filtered"]["p50_ms"],
+            filtered[key]["unfiltered"]["p50_ms"],
+            "no filter",
+            Goal("ratio", most=1.2),
+        )
+        for mode, key in (("HYBRID", "hybrid"), ("VECTOR", "vector"), ("KEYWORD", "keyword"))
+        if key in filtered
+    ]
+    recall = filtered["filtered_recall_at_10"]["mean"]
+    found.append(
+        Figure(
+            "filtered vector recall@10 vs exact filtered",
+            "",
+            recall,
+            goal=Goal("figure", least=0.95),
+        )
+    )
     return found

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from bench._read_filtered import filtered_lines
+
 _PATHS = ("sql", "domain", "graphql", "cypher", "http_floor")
 _OPS = ("search", "keyword_search", "neighbors")
 
@@ -133,6 +135,7 @@ def render(report: dict[str, Any]) -> str:
         )
     lines.append(_cypher_line(ops["neighbors"]))
     lines += quality_lines(report.get("search_quality"), report.get("ingest_at_size"))
+    lines += filtered_lines(report.get("filtered_search"))
     return "\n".join(lines)
 
 

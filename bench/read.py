@@ -23,9 +23,10 @@ storage adapters, in process) and ``graphql`` (HTTP to the server), plus ``http_
 paths interleaved; throughput with ``--concurrency`` queries in flight. All paths must
 return the same answers. Then, without the server: recall@10 of the scoped vector search
 against an exact scan and KEYWORD's top-k statement against the exhaustive one, on
-``--recall-queries`` texts (``bench._read_recall``), and ingest throughput into this database
-against an empty one (``--ingest-docs``, ``bench._read_ingest``). Results go to stdout and
-``bench/results/read.json``.
+``--recall-queries`` texts (``bench._read_recall``), search with and without a filter keeping
+5 % of the reader's chunks (``--filtered-queries``, ``bench._read_filtered``), and ingest
+throughput into this database against an empty one (``--ingest-docs``, ``bench._read_ingest``).
+Results go to stdout and ``bench/results/read.json``.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ import uvloop
 
 from bench._read_corpus import READER, Spec
 from bench._read_data import PREFIX, bench_settings, database_for, load, recreate, stale_reason
+from bench._read_filtered import filtered_search
 from bench._read_ingest import empty_database, ingest_at_size
 from bench._read_ops import measure
 from bench._read_recall import search_quality
@@ -78,6 +80,9 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         help="neighbors as AGE Cypher vs SQL, sequential (each Cypher read takes seconds)",
     )
     parser.add_argument("--recall-queries", type=int, default=200, help="exact scans, 0: none")
+    parser.add_argument(
+        "--filtered-queries", type=int, default=200, help="with and without a 5 %% filter"
+    )
     parser.add_argument("--ingest-docs", type=int, default=1200, help="per database, 0: none")
     parser.add_argument(
         "--ingest-seed", type=int, default=None, help="which documents (default: new each run)"
@@ -133,6 +138,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         ops, background = runner.run(measure(settings, spec, args))
         count, docs = args.recall_queries, args.ingest_docs
         quality = runner.run(search_quality(settings, spec, count)) if count else None
+        narrow = args.filtered_queries
+        filtered = runner.run(filtered_search(settings, spec, narrow)) if narrow else None
         writes = (
             runner.run(ingest_at_size(settings, empty, docs, args.concurrency, args.ingest_seed))
             if empty
@@ -159,6 +166,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "ops": ops,
         "ratios": ratios(ops),
         "search_quality": quality,
+        "filtered_search": filtered,
         "ingest_at_size": writes,
     }
     print(render(report))

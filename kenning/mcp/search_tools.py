@@ -11,13 +11,12 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from kenning.domain.retrieval.search import SearchFilters, SearchMode, SearchRequest
+from kenning.domain.retrieval.search import SearchMode, SearchRequest
 from kenning.domain.retrieval.search_service import SearchAsk
 from kenning.mcp.calls import NarrowScope, ToolContext, caller, domain_errors, plain, to_scope
 from kenning.mcp.memory_arguments import UserKey
+from kenning.mcp.search_arguments import Filter, Filters, VectorWeight, search_filters
 from kenning.mcp.tool_spec import ToolSpec
-
-Filter = Annotated[list[str] | None, Field(description="Any of these values (omit: no filter).")]
 
 
 @domain_errors
@@ -30,13 +29,16 @@ async def search_knowledge_tool(
     limit: Annotated[int, Field(description="How many hits at most.")] = 10,
     kinds: Filter = None,
     tags: Filter = None,
+    filters: Filters = None,
+    vector_weight: VectorWeight = None,
     scope: NarrowScope = None,
     user_key: UserKey = None,
 ) -> dict[str, Any]:
     """The chunks the caller may see that best match ``query``."""
     who = caller(ctx)
-    filters = SearchFilters(kinds=tuple(kinds or ()), tags=tuple(tags or ()))
-    ask = SearchAsk(SearchRequest(query, mode, limit, filters=filters), to_scope(scope), user_key)
+    narrowed = search_filters(kinds, tags, filters)
+    request = SearchRequest(query, mode, limit, filters=narrowed, vector_weight=vector_weight)
+    ask = SearchAsk(request, to_scope(scope), user_key)
     hits = await who.runtime.search_service().search(who.scoped, ask)
     return {"hits": plain(hits)}
 
@@ -47,7 +49,8 @@ TOOLS = (
         search_knowledge_tool,
         "Search the knowledge base (documents, notes, past task outcomes, user knowledge) "
         "for passages about a question. HYBRID mode combines meaning and keywords; filter by "
-        "kinds or tags when you know them. Each hit has its text, source and score.",
+        "kinds, tags, info type, source kind, connection, node or time when you know them. "
+        "Each hit has its text, source and score.",
         read_only=True,
     ),
 )

@@ -120,6 +120,22 @@ async def test_the_filters_narrow_the_hits(page: Page) -> None:
     await expect(page.locator(".empty")).to_have_text("No chunk matches.")
 
 
+async def test_the_node_filter_keeps_the_chunks_that_name_it(page: Page) -> None:
+    await search(page, "invoices", "HYBRID")
+    sources = page.locator(".search-hit .hit-source")
+    await expect(sources).to_have_count(2)
+
+    await page.click(".search-filters summary")
+    await page.fill("#search-entities", "db:opensearch")
+    await page.click("#search-run")
+    await expect(sources).to_have_text(["doc:search-notes"])
+
+    await page.fill("#search-entities", "")
+    await page.fill("#search-vector-weight", "1.5")  # outside 0..1: the server says which
+    await page.click("#search-run")
+    await expect(page.locator(".error")).to_contain_text("(field: vectorWeight)")
+
+
 async def test_stored_markup_is_shown_as_text_never_run(page: Page, server: Server) -> None:
     markup = '<img src="x" onerror="window.kenningXss = 1"><b>zebrafish</b> markup'
     document = {"sourceUrn": "doc:markup", "kind": "note", "content": markup}

@@ -19,8 +19,8 @@ Every mode's score lies in 0..1 and higher is better, so one ``minScore`` reads 
 in each; the scales are not calibrated against each other, so the same threshold keeps
 somewhat different shares of hits per mode (a HYBRID score is never above the better of the
 chunk's two index scores). The reader's scope always travels with the
-request and the index applies it; filters narrow further (any of the values within a
-filter, all filters together).
+request and the index applies it; filters narrow further (``search_filters``: any of the
+values within a filter, all filters together), inside the statement that ranks.
 """
 
 from __future__ import annotations
@@ -40,10 +40,17 @@ from kenning.domain.graph.chunk_view import ChunkView
 from kenning.domain.priorities import QUERY_PRIORITY
 from kenning.domain.retrieval.fusion import fuse_scores
 from kenning.domain.retrieval.rank_fusion import DEFAULT_K, Fused, fuse
+from kenning.domain.retrieval.search_filters import (
+    MAX_FILTER_VALUES,
+    SearchFilters,
+    check_filters,
+    check_vector_weight,
+)
+
+__all__ = ["MAX_FILTER_VALUES", "SearchFilters"]
 
 DEFAULT_MAX_LIMIT: Final = 100
 MAX_QUERY_LENGTH: Final = 4000
-MAX_FILTER_VALUES: Final = 100
 
 
 class SearchMode(StrEnum):
@@ -52,21 +59,6 @@ class SearchMode(StrEnum):
     HYBRID = "HYBRID"
     VECTOR = "VECTOR"
     KEYWORD = "KEYWORD"
-
-
-@dataclass(frozen=True, slots=True)
-class SearchFilters:
-    """Constraints beyond scope; an empty tuple constrains nothing.
-
-    A chunk passes when its kind is one of ``kinds``, its knowledge type one of
-    ``knowledge_types``, it carries at least one of ``tags`` and its source is one of
-    ``source_urns`` (each only when given).
-    """
-
-    kinds: tuple[str, ...] = ()
-    knowledge_types: tuple[str, ...] = ()
-    tags: tuple[str, ...] = ()
-    source_urns: tuple[str, ...] = ()
 
 
 class FusionMethod(StrEnum):
@@ -140,6 +132,15 @@ def config_for(mode: SearchMode, fusion: FusionWeights | None = None) -> SearchC
     return preset if fusion is None else dataclasses.replace(preset, fusion=fusion)
 
 
+def with_vector_weight(config: SearchConfig, weight: float | None) -> SearchConfig:
+    """``config`` with HYBRID's lists weighted ``weight`` and ``1 - weight`` (``None``: as
+    configured). Example: 0.0 ranks by keywords alone, 1.0 by meaning alone."""
+    if weight is None:
+        return config
+    fusion = dataclasses.replace(config.fusion, vector=weight, keyword=1.0 - weight)
+    return dataclasses.replace(config, fusion=fusion)
+
+
 @dataclass(frozen=True, slots=True)
 class SearchRequest:
     """What a caller asks for."""
@@ -149,6 +150,7 @@ class SearchRequest:
     limit: int = 10
     min_score: float | None = None
     filters: SearchFilters = field(default_factory=SearchFilters)
+    vector_weight: float | None = None  # HYBRID: the vector list's share, 0..1
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,8 +187,9 @@ class ChunkIndex(Protocol):
         ...
 
 
-def validate(request: SearchRequest, max_limit: int = DEFAULT_MAX_LIMIT) -> None:
-    """Raise ``ValidationError`` naming the first bad field (GraphQL names)."""
+def validate(request: SearchRequest, max_limit: int = DEFAULT_MAX_LIMIT) -> SearchRequest:
+    """The request with its filters in canonical form; ``ValidationError`` naming the first
+    bad field (GraphQL names)."""
     if not request.query.strip():
         raise ValidationError("query must not be empty", field="query")
     if len(request.query) > MAX_QUERY_LENGTH:
@@ -195,16 +198,8 @@ def validate(request: SearchRequest, max_limit: int = DEFAULT_MAX_LIMIT) -> None
         raise ValidationError(f"limit must be between 1 and {max_limit}", field="limit")
     if request.min_score is not None and not math.isfinite(request.min_score):
         raise ValidationError("minScore must be a finite number", field="minScore")
-    for name, values in (
-        ("kinds", request.filters.kinds),
-        ("knowledgeTypes", request.filters.knowledge_types),
-        ("tags", request.filters.tags),
-        ("sourceUrns", request.filters.source_urns),
-    ):
-        if len(values) > MAX_FILTER_VALUES:
-            raise TooLargeError(f"{name} takes at most {MAX_FILTER_VALUES} values", field=name)
-        if any(not value for value in values):
-            raise ValidationError(f"{name} must not contain empty strings", field=name)
+    check_vector_weight(request.vector_weight)
+    return dataclasses.replace(request, filters=check_filters(request.filters))
 
 
 async def search(
@@ -221,8 +216,8 @@ async def search(
     Example: ``await search(SearchRequest("login bug", SearchMode.KEYWORD), reader=Scope("acme"),
     embedder=embedder, index=index)``.
     """
-    validate(request, max_limit)
-    config = config or config_for(request.mode)
+    request = validate(request, max_limit)
+    config = with_vector_weight(config or config_for(request.mode), request.vector_weight)
     if config.mode is SearchMode.VECTOR:
         found = await _nearest(request, reader, embedder, index, request.limit)
         hits = [SearchHit(h.chunk, h.score, rank, None) for rank, h in enumerate(found, 1)]

@@ -4,6 +4,8 @@ does."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from kenning.domain.ingestion.request import KnowledgeType
 from kenning.domain.retrieval.search import SearchFilters, SearchMode, SearchRequest
 from kenning.domain.retrieval.search_service import SearchAsk
@@ -12,7 +14,15 @@ from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.schema.access.scope import ScopeInput
 from kenning.schema.retrieval import search as gql
-from kenning.schema.retrieval.arguments import Filter, MinScore, SearchedUser, SearchScope
+from kenning.schema.retrieval.arguments import (
+    Filter,
+    MinScore,
+    SearchedUser,
+    SearchFilterArgument,
+    SearchFiltersInput,
+    SearchScope,
+    VectorWeight,
+)
 from kenning.schema.retrieval.chunk import Chunk
 
 
@@ -27,13 +37,16 @@ async def resolve_search(
     knowledge_types: list[KnowledgeType] | None = None,
     tags: Filter = None,
     source_urns: Filter = None,
+    filters: SearchFilterArgument = None,
+    vector_weight: VectorWeight = None,
     scope: SearchScope = None,
     user_key: SearchedUser = None,
 ) -> gql.SearchResult:
     """Chunks the caller may see that best match ``query``; bad input as a union member."""
     types = tuple(t.value for t in knowledge_types or ())
-    filters = SearchFilters(tuple(kinds or ()), types, tuple(tags or ()), tuple(source_urns or ()))
-    request = SearchRequest(query, mode, limit, min_score, filters)
+    lists = SearchFilters(tuple(kinds or ()), types, tuple(tags or ()), tuple(source_urns or ()))
+    narrowed = _filters(lists, filters or SearchFiltersInput())
+    request = SearchRequest(query, mode, limit, min_score, narrowed, vector_weight)
     ask = SearchAsk(request, to_scope(scope), user_key)
     hits = await info.context.runtime.search_service().search(caller(info), ask)
     return gql.SearchSuccess(hits=[gql.SearchHit.from_hit(hit) for hit in hits])
@@ -46,3 +59,18 @@ async def resolve_chunks_by_kind(
     service = info.context.runtime.search_service()
     views = await service.chunks_by_kind(caller(info), kind, limit, to_scope(scope))
     return [Chunk.from_view(view) for view in views]
+
+
+def _filters(lists: SearchFilters, more: SearchFiltersInput) -> SearchFilters:
+    """The flat filter arguments' ``lists``, with the ``filters`` input's."""
+    return dataclasses.replace(
+        lists,
+        info_types=tuple(more.info_types or ()),
+        source_kinds=tuple(more.source_kinds or ()),
+        connection_ids=tuple(more.connection_ids or ()),
+        entity_keys=tuple(more.entity_keys or ()),
+        created_after=more.created_after,
+        created_before=more.created_before,
+        observed_after=more.observed_after,
+        observed_before=more.observed_before,
+    )

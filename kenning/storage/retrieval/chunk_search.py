@@ -11,10 +11,11 @@ Before the walk, a probe of the same statement with a small ``ef_search`` finds 
 similarity the graph offers. When it is below ``exact_below`` the query resembles no chunk
 enough for the walk to be trusted, and PostgreSQL compares every visible vector instead
 (``exact_sql``) when the reader's clients hold at most ``exact_max_rows`` chunks. Above that
-and up to ``resident_rows``, every search without filters compares every visible vector in
-this process's memory (``resident``) once a copy current in the search's snapshot is
-loaded, since there it costs a few milliseconds more than the walk (see ``VectorScan``), so
-no probe decides. Otherwise the walk answers.
+and up to ``resident_rows``, every search compares every visible vector in this process's
+memory (``resident``) once a copy current in the search's snapshot is loaded, since there it
+costs a few milliseconds more than the walk (see ``VectorScan``), so no probe decides; a
+filtered one compares the rows of the chunks that pass only (their keys read first, in the
+same snapshot), unless more than ``resident_filter_rows`` pass. Otherwise the walk answers.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from kenning.storage.graph.chunk_reads import chunk_view, with_marks
 from kenning.storage.retrieval import exact_sql, search_sql
 from kenning.storage.retrieval.resident import ResidentVectors
 from kenning.storage.retrieval.resident_copy import nearest as resident_nearest
+from kenning.storage.retrieval.resident_copy import nearest_among
 from kenning.storage.retrieval.search_way import MAX_EF_SEARCH, VectorScan, Way, choose_way, probed
 
 __all__ = ["MAX_EF_SEARCH", "PgChunkIndex", "VectorScan"]
@@ -131,9 +133,9 @@ class PgChunkIndex:
         """The exact answer, or ``None`` when the walk answers (``choose_way`` decides)."""
         scan, one_client = self._scan, bool(reader.client_id)
         chunks = await self._probe_settings(conn, reader) if scan.counts_chunks else None
-        way = choose_way(scan, chunks, one_client=one_client, filtered=filters != SearchFilters())
+        way = choose_way(scan, chunks, one_client=one_client)
         if way is Way.RESIDENT and self._resident is not None:
-            return await self._from_copies(conn, self._resident, args, limit)
+            return await self._from_copies(conn, self._resident, args, limit, filters)
         if way is not Way.PROBE:
             return None
         probe = await conn.fetch(walk.text, *args, 1, *walk.filter_args)
@@ -144,10 +146,17 @@ class PgChunkIndex:
         return await conn.fetch(exact.text, *args, limit, *exact.filter_args)
 
     async def _from_copies(
-        self, conn: Connection, resident: ResidentVectors, args: tuple[object, ...], limit: int
+        self,
+        conn: Connection,
+        resident: ResidentVectors,
+        args: tuple[object, ...],
+        limit: int,
+        filters: SearchFilters,
     ) -> list[asyncpg.Record] | None:
         """The exact answer from the reader's clients' resident copies when they are current
-        in this snapshot; else ``None`` and the stale or missing ones start loading."""
+        in this snapshot; else ``None`` and the stale or missing ones start loading. A
+        filtered search compares the rows of the chunks that pass only (``None`` when more
+        than ``resident_filter_rows`` do: the walk answers)."""
         state = await conn.fetch(exact_sql.RESIDENT_STATE, *args[:3])
         copies = [resident.current(r["client_id"], int(r["version"])) for r in state]
         ready = [copy for copy in copies if copy is not None]
@@ -156,14 +165,35 @@ class PgChunkIndex:
                 if copy is None:
                     resident.want(row["client_id"], int(row["version"]))
             return None
-        visible = [scope for row in state for scope in row["scopes"]]
         query = cast(np.ndarray, args[3])
         count = exact_sql.candidates(limit)
-        found = await asyncio.to_thread(resident_nearest, ready, query, visible, count)
+        if filters == SearchFilters():
+            visible = [scope for row in state for scope in row["scopes"]]
+            found = await asyncio.to_thread(resident_nearest, ready, query, visible, count)
+        else:
+            passing = await self._passing(conn, args, filters)
+            if passing is None:
+                return None
+            found = await asyncio.to_thread(nearest_among, ready, query, passing, count)
         statement = exact_sql.nearest_among(one_client=True)
         keys = [c.client_id for c in found], [c.id for c in found]
         self.ways["resident"] += 1
         return await conn.fetch(statement, *args, limit, *keys)
+
+    async def _passing(
+        self, conn: Connection, args: tuple[object, ...], filters: SearchFilters
+    ) -> dict[str, list[str]] | None:
+        """The ids of the visible chunks that pass ``filters``, by client; ``None`` when
+        more than ``resident_filter_rows`` pass."""
+        most = self._scan.resident_filter_rows
+        statement = exact_sql.passing_keys(filters, most)
+        rows = await conn.fetch(statement.text, *args[:3], *statement.filter_args)
+        if len(rows) > most:
+            return None
+        passing: dict[str, list[str]] = {}
+        for row in rows:
+            passing.setdefault(row["client_id"], []).append(row["id"])
+        return passing
 
     async def _probe_settings(self, conn: Connection, reader: Scope) -> int:
         """Set the probe's scan settings; the chunks of the reader's clients."""
@@ -189,12 +219,18 @@ class PgChunkIndex:
     ) -> list[IndexHit]:
         """Visible chunks holding any wanted term of ``text``, by BM25 over the query's ceiling.
 
-        The top-k statement reads the head of each term's postings; when fewer than
-        ``limit`` of its candidates pass the scope and filters and some were not walked,
-        the statement that scores every posting answers instead.
+        A filtered search first scores every chunk that passes, when few do
+        (``matching_narrow``). Otherwise the top-k statement reads the head of each term's
+        postings; when fewer than ``limit`` of its candidates pass the scope and filters and
+        some were not walked, the statement that scores every posting answers instead.
         """
         one_client = bool(reader.client_id)
         args = (*reader_params(reader), text, limit)
+        if filters != SearchFilters():
+            narrow = search_sql.matching_narrow(filters, self._bm25, one_client=one_client)
+            rows = await self._pool.fetch(narrow.text, *args, *narrow.filter_args)
+            if not rows[0]["capped"]:
+                return await self._hits([row for row in rows if row["id"] is not None])
         fast = search_sql.matching(filters, self._bm25, one_client=one_client)
         rows = await self._pool.fetch(fast.text, *args, *fast.filter_args)
         if not search_sql.answered(rows, limit):

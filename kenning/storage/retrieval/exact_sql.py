@@ -28,7 +28,7 @@ from __future__ import annotations
 from kenning.domain.retrieval.search import SearchFilters
 from kenning.storage.db.visibility import visible_rows
 from kenning.storage.graph.chunk_reads import CHUNK_COLUMNS
-from kenning.storage.retrieval.search_sql import Statement, where_visible
+from kenning.storage.retrieval.filter_sql import Statement, where_visible
 
 # The pgvector settings for the probe (``search_sql.SCAN_SETTINGS``'s three), then the chunks
 # of the clients whose rows the reader's scan would read (its own and the global one; every
@@ -72,7 +72,7 @@ def nearest_exact(filters: SearchFilters, *, one_client: bool = False) -> Statem
     ``one_client``: the reader belongs to a client, so only its partition and the global
     one's are read.
     """
-    where, args = where_visible(filters, one_client, alias="v", scope=_VISIBLE)
+    where, args = where_visible(filters, one_client, alias="v", scope=_VISIBLE, side_table=True)
     joined, _ = where_visible(filters, one_client, alias="c")  # the row itself, again
     scopes = _SCOPES.format(visible=visible_rows(1, "s"))
     text = (
@@ -90,7 +90,8 @@ def nearest_exact(filters: SearchFilters, *, one_client: bool = False) -> Statem
 def nearest_among(*, one_client: bool = False) -> str:
     """``nearest_exact``'s second step alone: the candidates ``$6`` (client ids) and ``$7``
     (ids) ranked by the chunk's own vector, each passing the scope predicate on ``chunks``
-    again; for searches without filters."""
+    again; for the resident copies' candidates, which passed any filters in the same
+    snapshot (``passing_keys``)."""
     joined, _ = where_visible(SearchFilters(), one_client, alias="c")
     return (
         "WITH q AS MATERIALIZED (SELECT $4::vector AS v), "
@@ -100,3 +101,12 @@ def nearest_among(*, one_client: bool = False) -> str:
         f"WHERE {joined} ORDER BY distance, c.id LIMIT $5) "
         "SELECT *, 1 - distance AS score FROM nearest ORDER BY distance, id"
     )
+
+
+def passing_keys(filters: SearchFilters, most: int) -> Statement:
+    """The keys (``client_id``, ``id``) of the chunks a one-client reader (``$1..$3``) sees
+    that pass ``filters`` (their values from ``$4``), at most ``most + 1``: the rows a
+    filtered search compares on the resident copies, read in the search's snapshot."""
+    where, args = where_visible(filters, True, first=4)
+    text = f"SELECT c.client_id, c.id FROM chunks c WHERE {where} LIMIT {most + 1}"
+    return Statement(text, args)

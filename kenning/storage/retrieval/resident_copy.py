@@ -22,8 +22,9 @@ the ``float32`` product over every visible row gives, up to ties within that rou
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import asyncpg
 import numpy as np
@@ -50,10 +51,35 @@ class ClientCopy:
     codes: np.ndarray  # int8, each unit row times its scale, rounded
     steps: np.ndarray  # float32, 1 / scale: a code's value
     slack: np.ndarray  # float32, |unit row - codes * step|
+    # Each key's row, built on the first filtered search that reads this copy (searches run
+    # in threads: the lock keeps a second one from reading a half-built map).
+    by_key: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+    by_key_lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
 
     @property
     def rows(self) -> int:
         return len(self.keys)
+
+    def among(self, query: np.ndarray, ids: Sequence[str], count: int) -> list[Candidate]:
+        """The ``count`` rows of ``ids`` most similar to the unit ``query`` (cosine,
+        ``float32``), in no particular order; ids the copy lacks are skipped."""
+        with self.by_key_lock:
+            if not self.by_key:
+                self.by_key.update((key, row) for row, key in enumerate(self.keys))
+        found = [self.by_key[i] for i in ids if i in self.by_key]
+        if not found or count <= 0:
+            return []
+        rows = np.asarray(found)
+        exact = (self.halves[rows].astype(np.float32) @ query) * self.inverse_norms[rows]
+        return self._best(rows, exact, count)
+
+    def _best(self, rows: np.ndarray, exact: np.ndarray, count: int) -> list[Candidate]:
+        """The ``count`` most similar of ``rows`` (``exact`` their similarities)."""
+        if count < len(rows):
+            best = np.argpartition(exact, len(exact) - count)[-count:]
+        else:
+            best = np.arange(len(rows))
+        return [Candidate(float(exact[i]), self.client_id, self.keys[rows[i]]) for i in best]
 
     def nearest(self, query: np.ndarray, visible: Sequence[int], count: int) -> list[Candidate]:
         """The ``count`` rows of the ``visible`` scope numbers most similar to the unit
@@ -65,11 +91,7 @@ class ClientCopy:
         if count < len(rows):
             rows = rows[self._not_ruled_out(query, spans, rows, count)]
         exact = (self.halves[rows].astype(np.float32) @ query) * self.inverse_norms[rows]
-        if count < len(rows):
-            best = np.argpartition(exact, len(exact) - count)[-count:]
-        else:
-            best = np.arange(len(rows))
-        return [Candidate(float(exact[i]), self.client_id, self.keys[rows[i]]) for i in best]
+        return self._best(rows, exact, count)
 
     def _not_ruled_out(
         self, query: np.ndarray, spans: Sequence[tuple[int, int]], rows: np.ndarray, count: int
@@ -122,6 +144,17 @@ def nearest(
     norm = float(np.linalg.norm(query))
     unit = (np.asarray(query, dtype=np.float32) / norm) if norm else np.asarray(query, np.float32)
     found = [c for copy in copies for c in copy.nearest(unit, visible, count)]
+    return sorted(found, reverse=True)[:count]
+
+
+def nearest_among(
+    copies: Sequence[ClientCopy], query: np.ndarray, ids: dict[str, list[str]], count: int
+) -> list[Candidate]:
+    """``nearest`` over the rows of ``ids`` (client id -> chunk ids) only: a filtered search's
+    passing chunks."""
+    norm = float(np.linalg.norm(query))
+    unit = (np.asarray(query, dtype=np.float32) / norm) if norm else np.asarray(query, np.float32)
+    found = [c for copy in copies for c in copy.among(unit, ids.get(copy.client_id, []), count)]
     return sorted(found, reverse=True)[:count]
 
 

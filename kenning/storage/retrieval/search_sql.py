@@ -12,18 +12,10 @@ from dataclasses import dataclass
 import asyncpg
 
 from kenning.domain.retrieval.search import SearchFilters
-from kenning.storage.db.visibility import visible_rows
 from kenning.storage.graph.chunk_reads import CHUNK_COLUMNS
+from kenning.storage.retrieval.filter_sql import Statement, where_visible
 
-_FIRST_FILTER = 6
-
-# Column and operator per filter, in the order their parameters follow ``$5``.
-_FILTERS = (
-    ("kinds", "{a}.kind = ANY(${n}::text[])"),
-    ("knowledge_types", "{a}.knowledge_type = ANY(${n}::text[])"),
-    ("tags", "{a}.tags && ${n}::text[]"),
-    ("source_urns", "{a}.source_urn = ANY(${n}::text[])"),
-)
+__all__ = ["Statement", "where_visible"]
 
 SCAN_SETTINGS = (
     "SELECT set_config('hnsw.ef_search', $1, true), "
@@ -31,40 +23,6 @@ SCAN_SETTINGS = (
     "set_config('hnsw.max_scan_tuples', $3, true)"
 )
 """Transaction-local pgvector settings for the next nearest-neighbour statement."""
-
-
-@dataclass(frozen=True, slots=True)
-class Statement:
-    """SQL text and the filter values that follow the five fixed parameters."""
-
-    text: str
-    filter_args: tuple[list[str], ...]
-
-
-# ``chunks`` is partitioned by client (migration 0016): naming the reader's client and the
-# global one lets PostgreSQL skip every other partition, at plan time or at executor start.
-# Only for a reader of one client: a global reader (``$1 = ''``) sees every client's rows.
-# Written as ``= ANY(ARRAY[text, text])``: ``IN ($1, '')`` becomes an array cast to the
-# column's type, which PostgreSQL cannot prune a generic plan by.
-_ONE_CLIENT = "{a}.client_id = ANY(ARRAY[$1::text, ''])"
-
-
-def where_visible(
-    filters: SearchFilters, one_client: bool, alias: str = "c", scope: str | None = None
-) -> tuple[str, tuple[list[str], ...]]:
-    """The scope predicate (or ``scope``, a predicate standing for it) and the set filters
-    over the rows aliased ``alias`` (columns named as in ``chunks``), and the filters'
-    values, which follow ``$5``."""
-    clauses = [scope or visible_rows(1, alias)]
-    if one_client:
-        clauses.insert(0, _ONE_CLIENT.format(a=alias))
-    args: list[list[str]] = []
-    for name, template in _FILTERS:
-        values: tuple[str, ...] = getattr(filters, name)
-        if values:
-            clauses.append(template.format(a=alias, n=_FIRST_FILTER + len(args)))
-            args.append(list(values))
-    return " AND ".join(clauses), tuple(args)
 
 
 def nearest(filters: SearchFilters, *, one_client: bool = False) -> Statement:
@@ -163,13 +121,15 @@ class Bm25:
 
     The top-k statement reads at most ``budget`` postings of each lexeme per client, best
     by impact, and rescores its best ``rescore_per_row`` candidates per wanted row exactly
-    (and those tied with the last of them within the bound's rounding).
+    (and those tied with the last of them within the bound's rounding). A filtered search
+    first scores every chunk that passes when at most ``narrow_cap`` do (``matching_narrow``).
     """
 
     k1: float = 1.2
     b: float = 0.75
     budget: int = 1000
     rescore_per_row: int = 4
+    narrow_cap: int = 1000
 
 
 def _term_score(p: Bm25) -> str:
@@ -281,5 +241,47 @@ def matching_exhaustive(
         f'ranked AS (SELECT x.client_id, {_BYTES} COLLATE "default" AS chunk_id, '
         f"sum({_term_score(p)} ORDER BY w.term) AS bm25 FROM {_POSTINGS} "
         f"GROUP BY x.client_id, {_BYTES}) {_ranked_rows(where, p, 'ranked')}"
+    )
+    return Statement(text, args)
+
+
+_WANTED = "t.lexeme = ANY((SELECT array_agg(lexeme) FROM idf)::text[])"
+
+
+def matching_narrow(
+    filters: SearchFilters, params: Bm25 | None = None, *, one_client: bool = False
+) -> Statement:
+    """``matching_exhaustive``'s answer found from the filters' side: the chunks that pass
+    the scope and filters and match ``$4`` (read by the full-text index and the filters'
+    own), each scored from its own ``content_tsv`` in one pass (its length and the wanted
+    lexemes' counts as the BM25 triggers count them, the terms added in lexeme order, so the scores
+    are bit for bit the exhaustive statement's), when at most ``narrow_cap`` pass. A
+    filter that keeps few chunks leaves the top-k statement few of its candidates (it reads
+    postings before chunks) and the exhaustive one scores every posting of the query's
+    words; here the work grows with what passes.
+
+    Rows as ``matching``'s, with ``capped``: true on the one row (its other columns null)
+    when more than ``narrow_cap`` pass, and the caller searches the other way. With no hit
+    the one row's columns are all null and ``capped`` false.
+    """
+    p = params or Bm25()
+    where, args = where_visible(filters, one_client)
+    text = (
+        f"WITH {_PARSED}, {_STATISTICS}, "
+        "passing AS MATERIALIZED (SELECT c.client_id, c.id AS chunk_id, c.content_tsv "
+        f"FROM chunks c WHERE c.content_tsv @@ (SELECT query FROM q) AND {where} "
+        f"LIMIT {p.narrow_cap + 1}), "
+        f"capped AS (SELECT count(*) > {p.narrow_cap} AS capped FROM passing), "
+        f"scored AS (SELECT r.client_id, r.chunk_id, sum({_term_score(p)} ORDER BY w.term) "
+        "AS bm25 FROM passing r CROSS JOIN LATERAL ("
+        f"SELECT sum({_COUNT}) AS dl, array_agg(t.lexeme) FILTER (WHERE {_WANTED}) AS lexemes, "
+        f"array_agg({_COUNT}) FILTER (WHERE {_WANTED}) AS counts "
+        "FROM unnest(r.content_tsv) t) d "
+        "CROSS JOIN LATERAL (SELECT k.lexeme, k.tf, d.dl "
+        "FROM unnest(d.lexemes, d.counts) AS k(lexeme, tf)) x "
+        "JOIN idf w ON w.lexeme = x.lexeme CROSS JOIN s "
+        "WHERE NOT (SELECT capped FROM capped) GROUP BY r.client_id, r.chunk_id) "
+        "SELECT found.*, capped.capped FROM capped LEFT JOIN LATERAL "
+        f"({_ranked_rows(where, p, 'scored')}) found ON true"
     )
     return Statement(text, args)

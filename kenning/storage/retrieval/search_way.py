@@ -47,11 +47,16 @@ class VectorScan:
     at 200).
     ``resident_rows``: the most ``chunk_vectors`` rows one process copies into memory
     (``resident``) for readers whose clients hold more than ``exact_max_rows`` chunks and at
-    most this many, whose searches without filters the copies then answer exactly;
+    most this many, whose searches the copies then answer exactly;
     ``dimension * 3 + 12`` bytes a row (about 230 MB at 384 dimensions). 0 never copies. At
     a million chunks (118,000 rows in the reader's clients, 76,000 visible) the comparison
     in memory costs 5-8 ms of CPU a search (``resident_copy``'s two steps; 13 ms as one
     ``float32`` product), and the probe it no longer needs 2-3 ms.
+    ``resident_filter_rows``: a filtered search on the copies first reads the keys of the
+    visible chunks that pass its filters (by the filters' own indexes where they have one)
+    and compares the query with those rows only (the first such search of a copy maps its
+    keys to rows, about 100 bytes a row more); when more pass, the walk answers (a filter
+    that keeps many rows slows the walk's iterative scan little).
     """
 
     ef_search: int = 200
@@ -61,6 +66,7 @@ class VectorScan:
     exact_max_rows: int = 25_000
     probe_ef_search: int = 10
     resident_rows: int = 200_000
+    resident_filter_rows: int = 20_000
 
     @classmethod
     def from_settings(cls, settings: Settings) -> VectorScan:
@@ -98,18 +104,19 @@ class Way(Enum):
     RESIDENT = "resident"  # every visible vector compared in this process's memory
 
 
-def choose_way(scan: VectorScan, chunks: int | None, *, one_client: bool, filtered: bool) -> Way:
+def choose_way(scan: VectorScan, chunks: int | None, *, one_client: bool) -> Way:
     """The way for a reader whose clients hold ``chunks`` chunks (``None``: not counted,
     because ``scan.counts_chunks`` is false). Resident copies answer a one-client reader's
-    searches without filters above ``exact_max_rows`` and up to ``resident_rows`` chunks;
-    at most ``exact_max_rows`` a probe decides; otherwise the walk answers.
+    searches above ``exact_max_rows`` and up to ``resident_rows`` chunks (a filtered one
+    unless more than ``resident_filter_rows`` pass, see ``VectorScan``); at most
+    ``exact_max_rows`` a probe decides; otherwise the walk answers.
 
-    Example: ``choose_way(VectorScan(), 1_000, one_client=True, filtered=False)`` is PROBE.
+    Example: ``choose_way(VectorScan(), 1_000, one_client=True)`` is PROBE.
     """
     if chunks is None or not scan.counts_chunks:
         return Way.WALK
     if chunks > scan.exact_max_rows:
-        copies = scan.resident_rows > 0 and one_client and not filtered
+        copies = scan.resident_rows > 0 and one_client
         return Way.RESIDENT if copies and chunks <= scan.resident_rows else Way.WALK
     return Way.PROBE if scan.scans_exactly else Way.WALK
 

@@ -131,7 +131,7 @@ def _write_args(kind: str, key: str, query: np.ndarray) -> tuple[object, ...]:
     return (key,)
 
 
-async def test_filters_and_readers_over_the_budget_get_no_copy(
+async def test_filtered_searches_use_the_copies_and_readers_over_the_budget_get_none(
     pool: asyncpg.Pool, vectors: np.ndarray
 ) -> None:
     reader = READERS[1]
@@ -140,7 +140,7 @@ async def test_filters_and_readers_over_the_budget_get_no_copy(
     await index.warm(reader)
     filters = SearchFilters(kinds=("code",))
     rows, exact = await index.nearest_rows(query, reader, filters, 10)
-    assert not exact  # copies hold no filter columns: the walk answers
+    assert exact  # the copies compare the rows of the chunks that pass (their keys read first)
     assert {r["kind"] for r in rows} == {"code"} and len(rows) == 10
     # acme and the global rows hold 400 + 100 chunks: over a budget of 300, no copy is taken.
     small = PgChunkIndex(pool, VectorScan(exact_max_rows=1, resident_rows=TOTAL // 2))

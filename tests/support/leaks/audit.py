@@ -19,6 +19,7 @@ from tests.support.leaks import graph_history
 from tests.support.leaks.corpus import EDGE_TYPES, KEYS, KINDS, tags_in
 from tests.support.leaks.ground_truth import EdgeId, Stored
 from tests.support.leaks.read_paths import (
+    FILTER_ENTITY,
     FILTER_KINDS,
     FILTER_URNS,
     FIND_TYPO,
@@ -173,6 +174,10 @@ class Audit:
         expected = {i for i, c in visible.chunks.items()
                     if c.kind in FILTER_KINDS and c.source_urn in FILTER_URNS}  # fmt: skip
         assert {hit["chunk"]["id"] for hit in filtered["hits"]} == expected, self.who
+        narrowed = answers["search_narrowed"]
+        assert narrowed["__typename"] == "SearchSuccess", (self.who, narrowed)
+        expected = visible.chunks_referencing(FILTER_ENTITY)
+        assert {hit["chunk"]["id"] for hit in narrowed["hits"]} == expected, self.who
         for kind in KINDS:
             ids = {c["id"] for c in answers[f"kind_{kind}"]}
             assert ids == visible.chunks_of_kind(kind), (self.who, kind)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from functools import partial
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, cast
@@ -22,10 +23,11 @@ from kenning.mcp.auth import CALLER, Caller
 from kenning.mcp.calls import ScopeArg, ToolContext
 from kenning.mcp.graph_tools import find_nodes_tool, get_neighbors_tool, get_node_tool
 from kenning.mcp.recall_tools import get_context_tool
+from kenning.mcp.search_arguments import MoreFilters
 from kenning.mcp.search_tools import search_knowledge_tool
 from kenning.runtime import Runtime
 from tests.support.leaks.corpus import WORD
-from tests.support.leaks.read_paths import MODES, Probe
+from tests.support.leaks.read_paths import FILTER_AFTER, FILTER_ENTITY, MODES, Probe
 
 if TYPE_CHECKING:
     from tests.support.leaks.audit import Audit
@@ -47,6 +49,12 @@ def _reads(ctx: ToolContext, probe: Probe) -> dict[str, Read]:
         )
         for mode in MODES
     }
+    narrowed = MoreFilters(
+        entity_keys=[FILTER_ENTITY], created_after=datetime.fromisoformat(FILTER_AFTER)
+    )
+    reads["narrowed_search"] = partial(
+        search_knowledge_tool, ctx, query=WORD, limit=100, filters=narrowed
+    )
     reads["get_node"] = partial(get_node_tool, ctx, key=probe.entity, edge_limit=500)
     reads["find_nodes"] = partial(find_nodes_tool, ctx, query=probe.entity, limit=100)
     for i, (key, depth) in enumerate(probe.neighbors):
@@ -76,6 +84,9 @@ async def audit_mcp(
         if name.startswith("search_"):
             ids = {hit["chunk"]["id"] for hit in answer["hits"]}
             assert ids == set(visible.chunks), (audit.who, name, ids ^ set(visible.chunks))
+        elif name == "narrowed_search":
+            ids = {hit["chunk"]["id"] for hit in answer["hits"]}
+            assert ids == visible.chunks_referencing(FILTER_ENTITY), (audit.who, name, ids)
         elif name == "get_node":
             node = answer["node"]
             assert (node is not None) == (probe.entity in visible.keys), (audit.who, node)

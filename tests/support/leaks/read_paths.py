@@ -1,6 +1,6 @@
 """Every read path as one GraphQL field, so a reader's whole view fits in one request.
 
-A *block* is the list of root fields (search in each mode and once filtered, chunksByKind
+A *block* is the list of root fields (search in each mode and twice filtered, chunksByKind
 for each kind, chunks and chunk by id, nodes, node, findNodes by key and by a misspelling,
 neighbors, path, evidencePack, agentContext, edgeHistory per edge type, relations,
 nodeHistory, changes, checkIns), aliased with a
@@ -32,6 +32,10 @@ FIND_TYPO = ("svc:billing", "biling")
 # A filtered search: URNs are shared by many scopes, so the filter must not replace the scope.
 FILTER_KINDS = (TEXT_KINDS[0], GRAPH_KIND)
 FILTER_URNS = ("doc-1", "graph-1")
+# A search narrowed by node and time (the ``filters`` input): the filters must not replace
+# the scope either; every chunk was stored after FILTER_AFTER.
+FILTER_ENTITY = "svc:auth"
+FILTER_AFTER = "2000-01-01T00:00:00Z"
 
 # Selections shared by every path, each fragment with the fragments it spreads.
 FRAGMENTS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -89,6 +93,14 @@ def block(
             f"{prefix}search_filtered",
             f'search(query: "{WORD}", limit: 100, kinds: {json.dumps(FILTER_KINDS)}, '
             f"sourceUrns: {json.dumps(FILTER_URNS)}, {s}) {{ __typename "
+            "... on SearchSuccess { hits { chunk { ...C } } } ... on ScopeError { code } }",
+        )
+    )
+    narrowed = f'{{entityKeys: ["{FILTER_ENTITY}"], createdAfter: "{FILTER_AFTER}"}}'
+    fields.append(
+        (
+            f"{prefix}search_narrowed",
+            f'search(query: "{WORD}", limit: 100, filters: {narrowed}, {s}) {{ __typename '
             "... on SearchSuccess { hits { chunk { ...C } } } ... on ScopeError { code } }",
         )
     )

@@ -14,29 +14,27 @@ NOTHING_EXACT = VectorScan(exact_max_rows=0, resident_rows=0)
 
 
 @pytest.mark.parametrize(
-    ("scan", "chunks", "one_client", "filtered", "way"),
+    ("scan", "chunks", "one_client", "way"),
     [
-        (DEFAULT, 1_000, True, False, Way.PROBE),
-        (DEFAULT, 25_000, True, True, Way.PROBE),  # filters do not stop the scan
-        (DEFAULT, 25_000, False, False, Way.PROBE),  # nor a reader of every client
-        (DEFAULT, 25_001, True, False, Way.RESIDENT),
-        (DEFAULT, 200_000, True, False, Way.RESIDENT),
-        (DEFAULT, 200_001, True, False, Way.WALK),  # more than the copies may hold
-        (DEFAULT, 50_000, True, True, Way.WALK),  # the copies answer no filtered search
-        (DEFAULT, 50_000, False, False, Way.WALK),  # nor a reader of every client
-        (NO_COPIES, 50_000, True, False, Way.WALK),
-        (NO_COPIES, 10, True, False, Way.PROBE),
-        (NEVER_SCANS, 10, True, False, Way.WALK),  # counted for the copies, never probed
-        (NEVER_SCANS, 30_000, True, False, Way.RESIDENT),
-        (NO_SCAN, 10, True, False, Way.RESIDENT),  # every count is above a cap of 0
-        (NOTHING_EXACT, None, True, False, Way.WALK),
-        (DEFAULT, None, True, False, Way.WALK),  # not counted: the walk
+        (DEFAULT, 1_000, True, Way.PROBE),
+        (DEFAULT, 25_000, False, Way.PROBE),  # nor a reader of every client
+        (DEFAULT, 25_001, True, Way.RESIDENT),
+        (DEFAULT, 200_000, True, Way.RESIDENT),
+        (DEFAULT, 200_001, True, Way.WALK),  # more than the copies may hold
+        (DEFAULT, 50_000, False, Way.WALK),  # nor a reader of every client
+        (NO_COPIES, 50_000, True, Way.WALK),
+        (NO_COPIES, 10, True, Way.PROBE),
+        (NEVER_SCANS, 10, True, Way.WALK),  # counted for the copies, never probed
+        (NEVER_SCANS, 30_000, True, Way.RESIDENT),
+        (NO_SCAN, 10, True, Way.RESIDENT),  # every count is above a cap of 0
+        (NOTHING_EXACT, None, True, Way.WALK),
+        (DEFAULT, None, True, Way.WALK),  # not counted: the walk
     ],
 )
 def test_the_way_for_the_readers_chunks(
-    scan: VectorScan, chunks: int | None, one_client: bool, filtered: bool, way: Way
+    scan: VectorScan, chunks: int | None, one_client: bool, way: Way
 ) -> None:
-    assert choose_way(scan, chunks, one_client=one_client, filtered=filtered) is way
+    assert choose_way(scan, chunks, one_client=one_client) is way
 
 
 def test_chunks_are_counted_only_when_an_exact_way_may_answer() -> None:

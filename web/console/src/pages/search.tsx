@@ -1,5 +1,6 @@
-// Search: a query box, the mode (HYBRID, VECTOR, KEYWORD) and filters (kinds, knowledge
-// types, tags); each hit shows its score, source and the nodes its chunk mentions, and a
+// Search: a query box, the mode (HYBRID, VECTOR, KEYWORD), filters (kinds, knowledge
+// types, tags, info types, source kinds, connections, nodes, stored and observed days) and
+// HYBRID's vector weight; each hit shows its score, source and the nodes its chunk mentions, and a
 // node opens in the graph explorer.
 
 import "./search.css";
@@ -29,6 +30,8 @@ const SearchDocument = graphql(`
     $kinds: [String!]
     $tags: [String!]
     $knowledgeTypes: [KnowledgeType!]
+    $filters: SearchFiltersInput
+    $vectorWeight: Float
   ) {
     search(
       query: $query
@@ -37,6 +40,8 @@ const SearchDocument = graphql(`
       kinds: $kinds
       tags: $tags
       knowledgeTypes: $knowledgeTypes
+      filters: $filters
+      vectorWeight: $vectorWeight
     ) {
       __typename
       ... on SearchSuccess {
@@ -128,6 +133,7 @@ export function SearchPage(_props: PageProps) {
               </label>
             ))}
           </fieldset>
+          <MoreFilters form={form} update={update} />
           <label>
             Limit <input id="search-limit" type="number" min={1} max={100} value={form.limit}
               onInput={(event) => update({ limit: Number(event.currentTarget.value) || 10 })} />
@@ -137,6 +143,48 @@ export function SearchPage(_props: PageProps) {
       <ErrorLine error={failure} />
       {answer && <Results mode={answer.mode} result={answer.result} />}
     </section>
+  );
+}
+
+type Update = (patch: Partial<SearchForm>) => void;
+type TextField = "infoTypes" | "sourceKinds" | "connectionIds" | "entityKeys";
+type DayField = "createdAfter" | "createdBefore" | "observedAfter" | "observedBefore";
+
+const TEXT_FILTERS: [TextField, string, string, string][] = [
+  ["infoTypes", "search-info-types", "Info types", "context, instructions"],
+  ["sourceKinds", "search-source-kinds", "Source kinds", "jira, wiki"],
+  ["connectionIds", "search-connections", "Connections", "jira-main"],
+  ["entityKeys", "search-entities", "Nodes", "service:billing"],
+];
+const DAY_FILTERS: [DayField, string, string][] = [
+  ["createdAfter", "search-created-after", "Stored from"],
+  ["createdBefore", "search-created-before", "Stored before"],
+  ["observedAfter", "search-observed-after", "Observed from"],
+  ["observedBefore", "search-observed-before", "Observed before"],
+];
+
+function MoreFilters({ form, update }: { form: SearchForm; update: Update }) {
+  return (
+    <>
+      {TEXT_FILTERS.map(([field, id, label, hint]) => (
+        <label>
+          {label} <input id={id} placeholder={hint} value={form[field]}
+            onInput={(event) => update({ [field]: event.currentTarget.value })} />
+        </label>
+      ))}
+      {DAY_FILTERS.map(([field, id, label]) => (
+        <label>
+          {label} <input id={id} type="date" value={form[field]}
+            onInput={(event) => update({ [field]: event.currentTarget.value })} />
+        </label>
+      ))}
+      <label>
+        Vector weight <input id="search-vector-weight" type="number" step="any"
+          placeholder="0..1" value={form.vectorWeight}
+          disabled={form.mode !== "HYBRID"}
+          onInput={(event) => update({ vectorWeight: event.currentTarget.value })} />
+      </label>
+    </>
   );
 }
 

@@ -21,6 +21,17 @@ export interface SearchForm {
   tags: string;
   knowledgeTypes: readonly KnowledgeTypeName[];
   limit: number;
+  infoTypes: string;
+  sourceKinds: string;
+  connectionIds: string;
+  entityKeys: string;
+  // Days as the date inputs give them ("2026-03-01"), "" for no bound.
+  createdAfter: string;
+  createdBefore: string;
+  observedAfter: string;
+  observedBefore: string;
+  // HYBRID's weight of meaning against keywords, 0..1; "" for the server's.
+  vectorWeight: string;
 }
 
 export const EMPTY_FORM: SearchForm = {
@@ -30,7 +41,37 @@ export const EMPTY_FORM: SearchForm = {
   tags: "",
   knowledgeTypes: [],
   limit: 10,
+  infoTypes: "",
+  sourceKinds: "",
+  connectionIds: "",
+  entityKeys: "",
+  createdAfter: "",
+  createdBefore: "",
+  observedAfter: "",
+  observedBefore: "",
+  vectorWeight: "",
 };
+
+/** "2026-03-01" → the start of that day in UTC; "" → null (no bound). */
+export function dayOrNull(day: string): string | null {
+  return day === "" ? null : `${day}T00:00:00Z`;
+}
+
+/** The `filters` input: the set fields only, null when none is set. */
+export function filtersOrNull(form: SearchForm) {
+  const filters = {
+    infoTypes: listOrNull(form.infoTypes),
+    sourceKinds: listOrNull(form.sourceKinds),
+    connectionIds: listOrNull(form.connectionIds),
+    entityKeys: listOrNull(form.entityKeys),
+    createdAfter: dayOrNull(form.createdAfter),
+    createdBefore: dayOrNull(form.createdBefore),
+    observedAfter: dayOrNull(form.observedAfter),
+    observedBefore: dayOrNull(form.observedBefore),
+  };
+  const set = Object.entries(filters).filter(([, value]) => value !== null);
+  return set.length > 0 ? Object.fromEntries(set) : null;
+}
 
 /** "a, b ,,c" → ["a", "b", "c"]; nothing → null (no filter). */
 export function listOrNull(text: string): string[] | null {
@@ -49,6 +90,9 @@ export function searchVariables(form: SearchForm) {
     kinds: listOrNull(form.kinds),
     tags: listOrNull(form.tags),
     knowledgeTypes: form.knowledgeTypes.length > 0 ? [...form.knowledgeTypes] : null,
+    filters: filtersOrNull(form),
+    vectorWeight:
+      form.mode === "HYBRID" && form.vectorWeight.trim() !== "" ? Number(form.vectorWeight) : null,
   };
 }
 
