@@ -211,6 +211,8 @@ async def test_kenning_serve_with_the_demo_environment_embeds_through_the_router
                 headers={"Authorization": f"Bearer {key}"},
             )
         assert answer.json() == {"data": {"ingest": {"__typename": "IngestSuccess"}}}
+        # The demo stands in for the structure model too (qwen2.5:7b, its background set).
+        structured = await _structure(server.url, key, "Billing stores invoices in Postgres.")
         conn = await asyncpg.connect(asyncpg_dsn(url))
         try:
             stored = await conn.fetchval("SELECT embedding::text FROM chunks")
@@ -218,5 +220,24 @@ async def test_kenning_serve_with_the_demo_environment_embeds_through_the_router
             await conn.close()
         expected = normalized(fake_embedding(content, settings.embedding_dim))
         assert json.loads(stored) == pytest.approx(expected)
+        assert structured == {
+            "__typename": "StructureKnowledgeSuccess",
+            "checkIn": {"model": "qwen2.5:7b"},
+        }, structured
     finally:
         stop_server(process)
+
+
+STRUCTURE = """mutation($text: String!) { structureKnowledge(input: {text: $text, dryRun: true}) {
+  __typename ... on StructureKnowledgeSuccess { checkIn { model } } ... on Error { message } } }"""
+
+
+async def _structure(url: str, key: str, text: str) -> dict[str, Any]:
+    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+        answer = await http.post(
+            "/graphql",
+            json={"query": STRUCTURE, "variables": {"text": text}},
+            headers={"Authorization": f"Bearer {key}"},
+        )
+    found: dict[str, Any] = answer.json()["data"]["structureKnowledge"]
+    return found

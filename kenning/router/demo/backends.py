@@ -91,7 +91,9 @@ class DemoBackends:
             env("gpu_backends"): _compact([gpu]),
             env("cpu_backend"): self.cpu.url,
             env("orchestrator_models"): _compact([CHAT_MODEL]),
-            env("background_models"): _compact([self.config.embedding_model]),
+            # Kenning's own model calls (structure, extract) are background work: with this
+            # set a `make run` pointed at the demo can try them without an Ollama.
+            env("background_models"): _compact([self.config.embedding_model, BACKGROUND_MODEL]),
         }
 
 
