@@ -33,6 +33,7 @@ from kenning.resolvers.retrieval.evidence import resolve_evidence_pack
 from kenning.resolvers.retrieval.search import resolve_chunks_by_kind, resolve_search
 from kenning.resolvers.router import resolve_router_status
 from kenning.resolvers.sources.files import resolve_stored_file
+from kenning.resolvers.sources.listing import resolve_sources, resolve_stored_files
 from kenning.schema.access.keys import ApiKey, Viewer
 from kenning.schema.health import Health
 from kenning.schema.retrieval.chunk import Chunk
@@ -188,4 +189,14 @@ class Query:
         resolver=resolve_stored_file,
         description="A stored original (ingestFile) the caller may read; download it from "
         "its downloadUrl. Null for an unknown id and a hidden one alike.",
+    )
+    sources = strawberry.field(
+        resolver=resolve_sources,
+        description="The stored sources the caller may see, by URN, one page at a time: kind, "
+        "source kind, connection, chunk count, times and the original it came from.",
+    )
+    stored_files = strawberry.field(
+        resolver=resolve_stored_files,
+        description="The stored originals (ingestFile) the caller may read, by source URN, "
+        "one page at a time.",
     )
