@@ -13,6 +13,7 @@ from kenning.domain.erasure.erase_request import ErasureDeps
 from kenning.domain.extraction.extract_source import ExtractionDeps
 from kenning.domain.extraction.structure import StructurePorts
 from kenning.domain.graph.edges import EdgePorts
+from kenning.domain.graph.node_list import NodeListPorts
 from kenning.domain.graph.node_update import NodeEditPorts
 from kenning.domain.graph.reads import GraphPorts
 from kenning.domain.ingestion.checked_graph import GraphWritePorts
@@ -50,6 +51,7 @@ from kenning.runtime_parts import RuntimeParts
 from kenning.storage.extraction.cache import PgExtractionCache, PgSourceChunks
 from kenning.storage.extraction.current_edges import PgCurrentEdges
 from kenning.storage.extraction.held_store import held_store
+from kenning.storage.graph.node_list import PgNodeListing
 from kenning.storage.sources.catalog import PgSourceCatalog
 from kenning.storage.sources.code import TreeSitterParser
 from kenning.storage.sources.crawl import SafeFetcher
@@ -278,3 +280,7 @@ class Runtime(RuntimeParts):
     def unit_purge_ports(self) -> UnitPurgePorts:
         """What ``purgeCrawl``, ``purgeRepository`` and their MCP tools run with."""
         return UnitPurgePorts(PgSourceCatalog(self.pool), self.store, self.queue.jobs)
+
+    def node_list_ports(self) -> NodeListPorts:
+        """What ``allNodes`` reads."""
+        return NodeListPorts(PgNodeListing(self.pool, self.settings.graph_name), self.graph)

@@ -9,6 +9,7 @@ from kenning.resolvers.connections.lifecycle import resolve_connection, resolve_
 from kenning.resolvers.erasure.erase import resolve_erasure_receipts
 from kenning.resolvers.extraction.check_ins import resolve_check_ins
 from kenning.resolvers.graph.find import resolve_find_nodes
+from kenning.resolvers.graph.node_list import resolve_all_nodes
 from kenning.resolvers.graph.queries import (
     resolve_neighbors,
     resolve_node,
@@ -98,6 +99,11 @@ class Query:
     nodes = strawberry.field(
         resolver=resolve_nodes,
         description="Nodes by key, in the order asked (at most 1000); null where not visible.",
+    )
+    all_nodes = strawberry.field(
+        resolver=resolve_all_nodes,
+        description="The nodes the caller may see, by key, one page at a time, without a "
+        "search text (findNodes searches by one); each as node(key) shows it.",
     )
     find_nodes = strawberry.field(
         resolver=resolve_find_nodes,

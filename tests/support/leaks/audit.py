@@ -215,6 +215,10 @@ class Audit:
         declared = [t for client, t in self.stored.relations if client == self.reader.client_id]
         got_relations = [r["edgeType"] for r in answers["relations"]]
         assert got_relations == declared, (self.who, got_relations, declared)
+        every_node = answers["allNodes"]
+        listed = [n["key"] for n in every_node["nodes"]]
+        assert not every_node["hasNextPage"] and len(listed) == len(set(listed)), self.who
+        assert set(listed) == visible.keys, (self.who, "allNodes", set(listed) ^ visible.keys)
         self._listed(answers["sources"], "sourceUrn", visible.sources)
         self._listed(answers["storedFiles"], "id", visible.files)
         check_ins = answers["checkIns"]

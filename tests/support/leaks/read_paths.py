@@ -3,7 +3,7 @@
 A *block* is the list of root fields (search in each mode and once filtered, chunksByKind
 for each kind, chunks and chunk by id, nodes, node, findNodes by key and by a misspelling,
 neighbors, path, evidencePack, agentContext, edgeHistory per edge type, relations,
-nodeHistory, changes, checkIns, sources, storedFiles), aliased with a
+nodeHistory, changes, checkIns, allNodes, sources, storedFiles), aliased with a
 prefix and read with one scope variable. Two blocks with different scopes can share a
 request, which also checks that the per-request loaders keep reader scopes apart.
 """
@@ -158,6 +158,7 @@ def block(
         ),
         (f"{prefix}relations", f"relations({s}) {{ __typename edgeType definedBy }}"),
         *graph_history.fields(probe.entity, prefix, s),
+        (f"{prefix}allNodes", f"allNodes(first: 200, {s}) {{ hasNextPage nodes {{ ...V }} }}"),
         (
             f"{prefix}sources",
             f"sources(first: 200, {s}) {{ __typename hasNextPage nodes {{ __typename "
