@@ -9,6 +9,7 @@ from .async_client import AsyncKenningClient
 from .base_model import BaseModel, Upload
 from .crawl import (
     Crawl,
+    CrawlCrawlConnectionRevokedError,
     CrawlCrawlIngestionHandle,
     CrawlCrawlScopeError,
     CrawlCrawlValidationError,
@@ -49,6 +50,7 @@ from .ingest import (
 )
 from .ingest_file import (
     IngestFile,
+    IngestFileIngestFileConnectionRevokedError,
     IngestFileIngestFileFileRejected,
     IngestFileIngestFileIngestFileSuccess,
     IngestFileIngestFileIngestFileSuccessFile,
@@ -59,6 +61,7 @@ from .ingest_file import (
 )
 from .ingest_repository import (
     IngestRepository,
+    IngestRepositoryIngestRepositoryConnectionRevokedError,
     IngestRepositoryIngestRepositoryIngestionHandle,
     IngestRepositoryIngestRepositoryNotFoundError,
     IngestRepositoryIngestRepositoryScopeError,
@@ -125,6 +128,7 @@ __all__ = [
     "AsyncKenningClient",
     "BaseModel",
     "Crawl",
+    "CrawlCrawlConnectionRevokedError",
     "CrawlCrawlIngestionHandle",
     "CrawlCrawlScopeError",
     "CrawlCrawlValidationError",
@@ -140,6 +144,7 @@ __all__ = [
     "GraphQLClientInvalidResponseError",
     "Ingest",
     "IngestFile",
+    "IngestFileIngestFileConnectionRevokedError",
     "IngestFileIngestFileFileRejected",
     "IngestFileIngestFileIngestFileSuccess",
     "IngestFileIngestFileIngestFileSuccessFile",
@@ -157,6 +162,7 @@ __all__ = [
     "IngestIngestValidationError",
     "IngestInput",
     "IngestRepository",
+    "IngestRepositoryIngestRepositoryConnectionRevokedError",
     "IngestRepositoryIngestRepositoryIngestionHandle",
     "IngestRepositoryIngestRepositoryNotFoundError",
     "IngestRepositoryIngestRepositoryScopeError",

@@ -10,6 +10,7 @@ from .base_client import BaseClient
 from .base_model import UNSET, UnsetType, Upload
 from .crawl import (
     Crawl,
+    CrawlCrawlConnectionRevokedError,
     CrawlCrawlIngestionHandle,
     CrawlCrawlScopeError,
     CrawlCrawlValidationError,
@@ -26,6 +27,7 @@ from .ingest import (
 )
 from .ingest_file import (
     IngestFile,
+    IngestFileIngestFileConnectionRevokedError,
     IngestFileIngestFileFileRejected,
     IngestFileIngestFileIngestFileSuccess,
     IngestFileIngestFileScopeError,
@@ -34,6 +36,7 @@ from .ingest_file import (
 )
 from .ingest_repository import (
     IngestRepository,
+    IngestRepositoryIngestRepositoryConnectionRevokedError,
     IngestRepositoryIngestRepositoryIngestionHandle,
     IngestRepositoryIngestRepositoryNotFoundError,
     IngestRepositoryIngestRepositoryScopeError,
@@ -275,6 +278,7 @@ class KenningClient(BaseClient):
         | IngestFileIngestFileValidationError
         | IngestFileIngestFileSensitiveContentError
         | IngestFileIngestFileScopeError
+        | IngestFileIngestFileConnectionRevokedError
     ):
         query = gql("""
             mutation IngestFile($file: Upload!, $input: IngestFileInput) {
@@ -317,7 +321,12 @@ class KenningClient(BaseClient):
 
     def crawl(
         self, input: CrawlInput, **kwargs: Any
-    ) -> CrawlCrawlIngestionHandle | CrawlCrawlValidationError | CrawlCrawlScopeError:
+    ) -> (
+        CrawlCrawlIngestionHandle
+        | CrawlCrawlValidationError
+        | CrawlCrawlScopeError
+        | CrawlCrawlConnectionRevokedError
+    ):
         query = gql("""
             mutation Crawl($input: CrawlInput!) {
               crawl(input: $input) {
@@ -350,6 +359,7 @@ class KenningClient(BaseClient):
         | IngestRepositoryIngestRepositoryValidationError
         | IngestRepositoryIngestRepositoryScopeError
         | IngestRepositoryIngestRepositoryNotFoundError
+        | IngestRepositoryIngestRepositoryConnectionRevokedError
     ):
         query = gql("""
             mutation IngestRepository($input: IngestRepositoryInput!) {
