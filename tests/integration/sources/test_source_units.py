@@ -22,7 +22,7 @@ from tests.support.code_repo import make_code_repo
 from tests.support.counting_embedder import CountingEmbedder
 from tests.support.graphql_api import Api
 from tests.support.loopback_site import serving_site
-from tests.support.queue_api import agent, close_runtime, open_runtime, request
+from tests.support.queue_api import agent, close_runtime, job_status, open_runtime, request
 from tests.support.repository_api import ingest_repo, run_queue
 from tests.support.source_listing import (
     PURGE_CRAWL,
@@ -104,6 +104,14 @@ async def test_purge_crawl_removes_every_page_any_run_stored_and_nothing_else(
     assert await urns(acme, urnPrefix="web:") == []
     repeat = await purged(acme, PURGE_CRAWL, id=first["jobId"])
     assert (repeat["__typename"], repeat["sources"]) == ("PurgeSuccess", 0)
+    # A crawl still queued is cancelled, and no worker runs it afterwards.
+    waiting = await crawl(acme, url=site.base + "/", maxDepth=3)
+    assert waiting["status"] == "QUEUED"
+    stopped = await purged(acme, PURGE_CRAWL, id=waiting["jobId"])
+    assert (stopped["sources"], stopped["jobsCancelled"]) == (0, 1)
+    assert await run_queue(crawl_runtime) == [JobStatus.INDEXED]  # doc:q only
+    cancelled = await job_status(acme, waiting["jobId"])
+    assert cancelled is not None and cancelled["status"] == "CANCELLED"
 
 
 async def test_a_crawl_through_a_connection_is_purged_when_the_connection_is_revoked(
