@@ -8,7 +8,9 @@ it last, and the crawl is the jobs of one identity (the spec at one scope).
 The column is set by a row trigger from the transaction-local setting ``kenning.job_id``,
 which a job's held write (``kenning.storage.extraction.held_store``) sets before its work:
 no write path has to pass the id along, and a write outside a job (a synchronous ingest of
-the same URN) clears it, as that write is what the source now holds.
+the same URN) clears it, as that write is what the source now holds. Only a write of the
+source (an insert, or an update that moves ``updated_at``, as every ingest's upsert does)
+sets it: an erasure clearing ``main_node_key`` leaves it as it was.
 
 Revision ID: 0029
 Revises: 0028
@@ -40,7 +42,9 @@ def upgrade() -> None:
         """
         CREATE FUNCTION sources_job_id() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
-            NEW.job_id := nullif(current_setting('kenning.job_id', true), '');
+            IF TG_OP = 'INSERT' OR NEW.updated_at IS DISTINCT FROM OLD.updated_at THEN
+                NEW.job_id := nullif(current_setting('kenning.job_id', true), '');
+            END IF;
             RETURN NEW;
         END $$
         """
