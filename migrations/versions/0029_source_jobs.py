@@ -1,4 +1,5 @@
-"""Which job last wrote each source (``sources.job_id``), so a crawl is purged as one unit.
+"""Which job last wrote each source (``sources.job_id``), so a crawl is purged as one unit;
+and the indexes ``sources`` pages by URN with.
 
 A crawl stores many sources (``web:<url>``, one per page) from one job, and a re-crawl of the
 same spec stores only the pages that changed. ``purgeCrawl`` must find every page the crawl
@@ -38,6 +39,14 @@ def upgrade() -> None:
         ["client_id", "job_id"],
         postgresql_where=sa.text("job_id IS NOT NULL"),
     )
+    # ``sources`` pages by URN: a client's reader walks its client's rows and the global ones
+    # in URN order, a global reader every row, each stopping at the page's end.
+    op.create_index(
+        "ix_sources_client_urn", "sources", ["client_id", "source_urn", "project_id", "group_id"]
+    )
+    op.create_index(
+        "ix_sources_urn", "sources", ["source_urn", "client_id", "project_id", "group_id"]
+    )
     op.execute(
         """
         CREATE FUNCTION sources_job_id() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -60,5 +69,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.execute("DROP TRIGGER IF EXISTS sources_job_id ON sources")
     op.execute("DROP FUNCTION IF EXISTS sources_job_id()")
+    op.drop_index("ix_sources_urn", table_name="sources")
+    op.drop_index("ix_sources_client_urn", table_name="sources")
     op.drop_index("ix_sources_job", table_name="sources")
     op.drop_column("sources", "job_id")

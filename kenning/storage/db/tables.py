@@ -149,6 +149,9 @@ class SourceRow(SQLModel, table=True):
         sa.Index(
             "ix_sources_job", "client_id", "job_id", postgresql_where=sa.text("job_id IS NOT NULL")
         ),
+        # The listing's URN order, per client and for a global reader (migration 0029).
+        sa.Index("ix_sources_client_urn", "client_id", "source_urn", "project_id", "group_id"),
+        sa.Index("ix_sources_urn", "source_urn", "client_id", "project_id", "group_id"),
     )
 
     client_id: str = Field(primary_key=True, max_length=200)

@@ -28,28 +28,45 @@ _SAME_SOURCE: Final = (
 
 # $4 kinds, $5 source kinds, $6 connection ids (each null: any), $7 URN prefix (null: any),
 # $8 the cursor's (URN, client, project, group) or null, $9 the limit.
+_ORDER: Final = "s.source_urn, s.client_id, s.project_id, s.group_id"
+_MATCHING: Final = f"""
+      AND ($4::text[] IS NULL OR s.kind = ANY($4::text[]))
+      AND ($5::text[] IS NULL OR c.source_kind = ANY($5::text[]))
+      AND ($6::text[] IS NULL OR s.connection_id = ANY($6::text[]))
+      AND ($7::text IS NULL OR starts_with(s.source_urn, $7::text))
+      AND ($8::text[] IS NULL OR ({_ORDER}) > ($8[1], $8[2], $8[3], $8[4]))"""
+
+
+def _branch(clients: str) -> str:
+    # One ordered index scan (ix_sources_client_urn, or ix_sources_urn for a global reader)
+    # that stops at the limit, instead of sorting every row the reader may see.
+    return f"""(
+        SELECT s.*, c.source_kind, c.observed_at FROM sources s
+        LEFT JOIN LATERAL (
+            SELECT c.source_kind, c.observed_at FROM chunks c
+            WHERE {_SAME_SOURCE.format(t="c")} ORDER BY c.ordinal LIMIT 1
+        ) c ON true
+        WHERE {clients} AND {visible_rows(1, "s")} {_MATCHING}
+        ORDER BY {_ORDER} LIMIT $9)"""
+
+
 SOURCES: Final = f"""
+    WITH page AS (
+        SELECT * FROM (
+            {_branch("$1::text <> '' AND s.client_id = $1::text")}
+            UNION ALL {_branch("$1::text <> '' AND s.client_id = ''")}
+            UNION ALL {_branch("$1::text = ''")}
+        ) s ORDER BY {_ORDER} LIMIT $9
+    )
     SELECT s.client_id, s.project_id, s.group_id, s.source_urn, s.kind, s.connection_id,
-           s.chunk_count, s.updated_at, c.source_kind, c.observed_at, {FILE_AS}
-    FROM sources s
-    LEFT JOIN LATERAL (
-        SELECT c.source_kind, c.observed_at FROM chunks c
-        WHERE {_SAME_SOURCE.format(t="c")} ORDER BY c.ordinal LIMIT 1
-    ) c ON true
+           s.chunk_count, s.updated_at, s.source_kind, s.observed_at, {FILE_AS}
+    FROM page s
     LEFT JOIN LATERAL (
         SELECT f.* FROM source_files f
         WHERE {_SAME_SOURCE.format(t="f")} AND f.indexed_at IS NOT NULL
         ORDER BY f.indexed_at DESC, f.id LIMIT 1
     ) f ON true
-    WHERE {visible_rows(1, "s")}
-      AND ($4::text[] IS NULL OR s.kind = ANY($4::text[]))
-      AND ($5::text[] IS NULL OR c.source_kind = ANY($5::text[]))
-      AND ($6::text[] IS NULL OR s.connection_id = ANY($6::text[]))
-      AND ($7::text IS NULL OR starts_with(s.source_urn, $7::text))
-      AND ($8::text[] IS NULL OR (s.source_urn, s.client_id, s.project_id, s.group_id)
-           > ($8[1], $8[2], $8[3], $8[4]))
-    ORDER BY s.source_urn, s.client_id, s.project_id, s.group_id
-    LIMIT $9"""
+    ORDER BY {_ORDER}"""
 
 # $4 the cursor's (source URN, id) or null, $5 the limit.
 FILES: Final = f"""
