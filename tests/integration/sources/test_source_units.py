@@ -4,10 +4,11 @@ another crawl's pages), another client's job id answers as an unknown one and a 
 no crawl is refused naming ``jobId``; ``purgeRepository`` removes a branch's files and state
 and cancels its queued job, and no source of a branch whose name merely starts the same;
 ``crawl`` and ``ingestRepository`` named with a connection store through it, so revoking the
-connection purges what they brought in."""
+connection purges what they brought in, and a crawl running then stores nothing."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,9 @@ from typing import Any
 import asyncpg
 import pytest
 
-from kenning.domain.queue.jobs import JobStatus
+from kenning.domain.ingestion.source_connections import ConnectionRevokedError
+from kenning.domain.queue.jobs import JobStatus, Lane, LeaseLostError
+from kenning.domain.queue.runner import run_job
 from kenning.runtime import Runtime
 from kenning.settings import Settings
 from tests.support.code_repo import make_code_repo
@@ -169,3 +172,24 @@ async def test_purge_repository_removes_one_branch_and_cancels_its_queued_job(
     cancelled = await purged(api, PURGE_REPOSITORY, name="shop", branch="main")
     assert (cancelled["sources"], cancelled["jobsCancelled"]) == (0, 1)
     assert await run_queue(repo_runtime) == []
+
+
+async def test_a_crawl_running_when_its_connection_is_revoked_stores_nothing(
+    crawl_runtime: Runtime,
+) -> None:
+    acme = Api(crawl_runtime, ACME)
+    await register(acme, "intranet", "web")
+    await run_queue(crawl_runtime)  # the connection's summary
+    async with serving_site() as site:
+        handle = await crawl(acme, url=site.base + "/", maxDepth=3, connectionId="intranet")
+        claimed = await crawl_runtime.queue.work.claim(Lane.BULK, "test/revoked", 60)
+        assert claimed is not None and claimed.job.id == handle["jobId"]
+        assert claimed.job.connection_id == "intranet"
+        # Revoked in the registry alone, as between revokeConnection's cancel and its purge:
+        # the job still holds its lease, and each write of it checks the connection.
+        await crawl_runtime.queue.connections.revoke("acme", "intranet", "test")
+        with contextlib.suppress(LeaseLostError, ConnectionRevokedError):
+            await run_job(claimed, crawl_runtime.queue.work, crawl_runtime.job_deps())
+    assert await urns(acme, urnPrefix="web:") == []
+    ended = await job_status(acme, handle["jobId"])
+    assert ended is not None and ended["status"] != "INDEXED", ended
