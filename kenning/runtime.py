@@ -13,6 +13,7 @@ from kenning.domain.erasure.erase_request import ErasureDeps
 from kenning.domain.extraction.extract_source import ExtractionDeps
 from kenning.domain.extraction.structure import StructurePorts
 from kenning.domain.graph.edges import EdgePorts
+from kenning.domain.graph.node_list import NodeListPorts
 from kenning.domain.graph.node_update import NodeEditPorts
 from kenning.domain.graph.reads import GraphPorts
 from kenning.domain.ingestion.checked_graph import GraphWritePorts
@@ -44,10 +45,14 @@ from kenning.domain.sources.files.file_job import FILE_TASK
 from kenning.domain.sources.files.file_runner import file_runner
 from kenning.domain.sources.files.file_upload import FilePorts
 from kenning.domain.sources.files.sweep import file_sweep
+from kenning.domain.sources.listing import SourceCatalog
+from kenning.domain.sources.unit_purge import UnitPurgePorts
 from kenning.runtime_parts import RuntimeParts
 from kenning.storage.extraction.cache import PgExtractionCache, PgSourceChunks
 from kenning.storage.extraction.current_edges import PgCurrentEdges
 from kenning.storage.extraction.held_store import held_store
+from kenning.storage.graph.node_list import PgNodeListing
+from kenning.storage.sources.catalog import PgSourceCatalog
 from kenning.storage.sources.code import TreeSitterParser
 from kenning.storage.sources.crawl import SafeFetcher
 
@@ -205,11 +210,11 @@ class Runtime(RuntimeParts):
 
     def file_ports(self) -> FilePorts:
         """What ``ingestFile`` (GraphQL) and ``ingest_file`` (MCP) run with."""
-        return FilePorts(self.file_work, self.queue.jobs)
+        return FilePorts(self.file_work, self.queue.jobs, self.queue.connections)
 
     def crawl_ports(self) -> CrawlPorts:
         """What ``crawl`` and ``crawl_status`` (GraphQL and MCP) run with."""
-        return CrawlPorts(self.queue.jobs, self.crawl_progress)
+        return CrawlPorts(self.queue.jobs, self.crawl_progress, self.queue.connections)
 
     def purge_ports(self) -> PurgePorts:
         """What ``purgeSource``, ``purgeConnection`` and ``purge_source`` run with."""
@@ -217,7 +222,8 @@ class Runtime(RuntimeParts):
 
     def repository_queue_ports(self) -> RepositoryQueuePorts:
         """What ``ingestRepository`` (GraphQL) and ``ingest_repository`` (MCP) run with."""
-        return RepositoryQueuePorts(self.repositories, self.queue.jobs)
+        q = self.queue
+        return RepositoryQueuePorts(self.repositories, q.jobs, q.connections)
 
     @property
     def anonymous_allowed(self) -> bool:
@@ -276,3 +282,16 @@ class Runtime(RuntimeParts):
         policy = self.settings.secret_policy
         update = functools.partial(node_history.update_node, store=self.node_history, policy=policy)
         return NodeEditPorts(update, self.graph, self.aliases)
+
+    # source listings and unit purges
+    def source_catalog(self) -> SourceCatalog:
+        """What ``sources``, ``storedFiles`` and ``list_sources`` read."""
+        return PgSourceCatalog(self.pool)
+
+    def unit_purge_ports(self) -> UnitPurgePorts:
+        """What ``purgeCrawl``, ``purgeRepository`` and their MCP tools run with."""
+        return UnitPurgePorts(PgSourceCatalog(self.pool), self.store, self.queue.jobs)
+
+    def node_list_ports(self) -> NodeListPorts:
+        """What ``allNodes`` reads."""
+        return NodeListPorts(PgNodeListing(self.pool, self.settings.graph_name), self.graph)

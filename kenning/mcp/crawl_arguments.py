@@ -18,3 +18,10 @@ RecrawlAfter = Annotated[
 ]
 Priority = Annotated[int | None, Field(description="3..9 (bulk lane); default 6.")]
 JobId = Annotated[str, Field(description="The jobId the crawl tool answered.")]
+Through = Annotated[
+    str | None,
+    Field(
+        description="A registered connection it comes through: revoking the connection "
+        "cancels the job and purges what it stored."
+    ),
+]

@@ -18,6 +18,7 @@ from kenning.mcp.crawl_arguments import (
     Priority,
     RecrawlAfter,
     SameSite,
+    Through,
     Url,
 )
 from kenning.mcp.tool_spec import ToolSpec
@@ -35,13 +36,13 @@ async def crawl_tool(
     recrawl_after: RecrawlAfter = None,
     priority: Priority = None,
     scope: NarrowScope = None,
+    connection_id: Through = None,
 ) -> dict[str, Any]:
     """Queue a crawl; answers the job (the same crawl while one runs answers that job)."""
     who = caller(ctx)
     lists = tuple(include or ()), tuple(exclude or ())
-    asked = CrawlAsk(
-        url, max_depth, max_pages, same_site, *lists, recrawl_after, priority, to_scope(scope)
-    )
+    limits = (max_depth, max_pages, same_site, *lists, recrawl_after, priority)
+    asked = CrawlAsk(url, *limits, to_scope(scope), connection_id)
     queued = await queue_crawl(who.scoped, asked, who.runtime.crawl_ports())
     return {"jobId": queued.job_id, "status": queued.status.value, "position": queued.position}
 

@@ -23,3 +23,10 @@ ObservedAt = Annotated[
         "default: the file's own date (e-mail Date, PDF/Office dates), else now."
     ),
 ]
+Through = Annotated[
+    str | None,
+    Field(
+        description="A registered connection it comes through: revoking the connection "
+        "cancels the job and purges what it stored."
+    ),
+]

@@ -32,6 +32,7 @@ from kenning.mcp.file_arguments import (
     Priority,
     SourceUrn,
     Tags,
+    Through,
 )
 from kenning.mcp.tool_spec import ToolSpec
 
@@ -76,11 +77,13 @@ async def ingest_file_tool(
     priority: Priority = FILE_PRIORITY,
     scope: NarrowScope = None,
     observed_at: ObservedAt = None,
+    connection_id: Through = None,
 ) -> dict[str, Any]:
     """Queue a file's ingestion; answers the job and the stored original."""
     who = caller(ctx)
     observed = time_argument(observed_at, "observed_at")
-    options = FileOptions(source_urn, kind, tuple(tags or ()), ocr, priority, observed)
+    given = (source_urn, kind, tuple(tags or ()), ocr, priority, observed, connection_id)
+    options = FileOptions(*given)
     asked = FileUpload(filename, options, to_scope(scope))
     read = partial(decoded_within, content)
     try:

@@ -41,6 +41,7 @@ from kenning.mcp import (
     recall_tools,
     rule_tools,
     search_tools,
+    source_list_tools,
     source_tools,
     structure_tools,
 )
@@ -70,6 +71,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     *document_tools.TOOLS,
     *graph_write_tools.TOOLS,
     *source_tools.TOOLS,
+    *source_list_tools.TOOLS,
 )
 
 INSTRUCTIONS = (

@@ -14,3 +14,10 @@ Name = Annotated[
     str | None, Field(description="The name in keys (repo:<name>); default: the last part.")
 ]
 Priority = Annotated[int | None, Field(description="3..9 (bulk lane); default 5.")]
+Through = Annotated[
+    str | None,
+    Field(
+        description="A registered connection it comes through: revoking the connection "
+        "cancels the job and purges what it stored."
+    ),
+]

@@ -18,7 +18,7 @@ from kenning.domain.ingestion.purge_request import purge_asked_source
 from kenning.domain.sources.code.repository_ingest import RepositoryAsk, ingest_repository
 from kenning.domain.sources.code.repository_request import RepositorySpec
 from kenning.mcp.calls import NarrowScope, ToolContext, caller, domain_errors, plain, to_scope
-from kenning.mcp.source_arguments import Branch, GitUrl, Name, Path, Priority
+from kenning.mcp.source_arguments import Branch, GitUrl, Name, Path, Priority, Through
 from kenning.mcp.tool_spec import ToolSpec
 
 
@@ -45,11 +45,13 @@ async def ingest_repository_tool(
     name: Name = None,
     priority: Priority = None,
     scope: NarrowScope = None,
+    connection_id: Through = None,
 ) -> dict[str, Any]:
     """Queue the ingest of a repository's branch at its current commit."""
     who = caller(ctx)
     ids = (scope.client_id, scope.project_id, scope.group_id) if scope is not None else None
-    asked = RepositoryAsk(RepositorySpec(path, git_url, branch, name), priority, ids)
+    spec = RepositorySpec(path, git_url, branch, name)
+    asked = RepositoryAsk(spec, priority, ids, connection_id=connection_id)
     queued = await ingest_repository(who.scoped, asked, who.runtime.repository_queue_ports())
     return {"jobId": queued.job_id, "status": queued.status.value, "position": queued.position}
 

@@ -53,6 +53,7 @@ from kenning.resolvers.queue.jobs import (
 from kenning.resolvers.sources.code import resolve_ingest_repository
 from kenning.resolvers.sources.crawl import resolve_crawl
 from kenning.resolvers.sources.files import resolve_ingest_file
+from kenning.resolvers.sources.unit_purge import resolve_purge_crawl, resolve_purge_repository
 
 
 @strawberry.type
@@ -80,6 +81,16 @@ class Mutation:
     purge_connection = strawberry.mutation(
         resolver=resolve_purge_connection,
         description="Remove every source of a connection, as purgeSource does.",
+    )
+    purge_crawl = strawberry.mutation(
+        resolver=resolve_purge_crawl,
+        description="Remove every page a crawl stored (any run of its spec at its scope; name "
+        "any of its jobs), as purgeSource does, after cancelling its queued or running job.",
+    )
+    purge_repository = strawberry.mutation(
+        resolver=resolve_purge_repository,
+        description="Remove every source of a repository's branch (its files and its state), "
+        "as purgeSource does, after cancelling its queued or running job.",
     )
     erase_subject = strawberry.mutation(
         resolver=resolve_erase_subject,

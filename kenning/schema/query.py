@@ -9,6 +9,7 @@ from kenning.resolvers.connections.lifecycle import resolve_connection, resolve_
 from kenning.resolvers.erasure.erase import resolve_erasure_receipts
 from kenning.resolvers.extraction.check_ins import resolve_check_ins
 from kenning.resolvers.graph.find import resolve_find_nodes
+from kenning.resolvers.graph.node_list import resolve_all_nodes
 from kenning.resolvers.graph.queries import (
     resolve_neighbors,
     resolve_node,
@@ -33,6 +34,7 @@ from kenning.resolvers.retrieval.evidence import resolve_evidence_pack
 from kenning.resolvers.retrieval.search import resolve_chunks_by_kind, resolve_search
 from kenning.resolvers.router import resolve_router_status
 from kenning.resolvers.sources.files import resolve_stored_file
+from kenning.resolvers.sources.listing import resolve_sources, resolve_stored_files
 from kenning.schema.access.keys import ApiKey, Viewer
 from kenning.schema.health import Health
 from kenning.schema.retrieval.chunk import Chunk
@@ -97,6 +99,11 @@ class Query:
     nodes = strawberry.field(
         resolver=resolve_nodes,
         description="Nodes by key, in the order asked (at most 1000); null where not visible.",
+    )
+    all_nodes = strawberry.field(
+        resolver=resolve_all_nodes,
+        description="The nodes the caller may see, by key, one page at a time, without a "
+        "search text (findNodes searches by one); each as node(key) shows it.",
     )
     find_nodes = strawberry.field(
         resolver=resolve_find_nodes,
@@ -188,4 +195,14 @@ class Query:
         resolver=resolve_stored_file,
         description="A stored original (ingestFile) the caller may read; download it from "
         "its downloadUrl. Null for an unknown id and a hidden one alike.",
+    )
+    sources = strawberry.field(
+        resolver=resolve_sources,
+        description="The stored sources the caller may see, by URN, one page at a time: kind, "
+        "source kind, connection, chunk count, times and the original it came from.",
+    )
+    stored_files = strawberry.field(
+        resolver=resolve_stored_files,
+        description="The stored originals (ingestFile) the caller may read, by source URN, "
+        "one page at a time.",
     )

@@ -31,7 +31,7 @@ TOOLS = {
     "job_status", "list_jobs", "save_procedure", "record_procedure_run", "store_rule",
     "delete_rule", "get_chunks", "evidence_pack", "find_path", "user_context",
     "request_ingestion", "ingest_graph", "load_knowledge", "ingest_git_commits",
-    "purge_source", "ingest_repository",
+    "purge_source", "ingest_repository", "list_sources", "purge_crawl", "purge_repository",
 }  # fmt: skip
 
 SAVE_PROCEDURE = """mutation($input: SaveProcedureInput!) {

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ValidationError
@@ -96,6 +96,26 @@ async def purge_connection(
 
     counts = await _waiting_briefly(store.write(work), f"a source of {connection_id}")
     _log(counts, started, scope=scope.describe(), connection_id=connection_id)
+    return counts
+
+
+async def purge_listed(
+    scope: Scope, source_urns: Sequence[str], store: KnowledgeStore, cancelled: int, **where: str
+) -> PurgeCounts:
+    """Purge every one of ``source_urns`` at ``scope`` in one transaction, as
+    ``purge_connection`` purges its sources, once the caller has cancelled (``cancelled``)
+    the jobs that would write them; ``where`` says what was purged, for the log."""
+    started = time.perf_counter()
+
+    async def work(unit: WriteUnit) -> PurgeCounts:
+        await unit.limit_lock_wait(PURGE_LOCK_WAIT)
+        total = PurgeCounts(jobs_cancelled=cancelled)
+        for urn in source_urns:
+            total = total + await _purge(unit, scope, urn)
+        return total
+
+    counts = await _waiting_briefly(store.write(work), f"a source of {', '.join(where.values())}")
+    _log(counts, started, scope=scope.describe(), **where)
     return counts
 
 

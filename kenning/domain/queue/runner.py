@@ -128,7 +128,10 @@ async def _run_registered(
     async def stage(stage: JobStage) -> None:
         await queue.set_stage(lease, stage)
 
-    store = deps.held_store(deps.ingest.store, lease, None) if deps.held_store else None
+    # A job named with a connection writes nothing once the connection is revoked.
+    job = claimed.job
+    connection = (job.scope.client_id, job.connection_id) if job.connection_id else None
+    store = deps.held_store(deps.ingest.store, lease, connection) if deps.held_store else None
     run_deps = dataclasses.replace(
         deps.ingest,
         embedder=StageEmbedder(deps.ingest.embedder, queue, lease),

@@ -22,6 +22,6 @@ async def resolve_ingest_repository(
     spec = RepositorySpec(input.path, input.git_url, input.branch, input.name)
     given = input.scope
     ids = (given.client_id, given.project_id, given.group_id) if given is not None else None
-    asked = RepositoryAsk(spec, input.priority, ids, input.project)
+    asked = RepositoryAsk(spec, input.priority, ids, input.project, input.connection_id)
     ports = info.context.runtime.repository_queue_ports()
     return to_handle(await ingest_repository(caller(info), asked, ports))

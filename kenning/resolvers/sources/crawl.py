@@ -25,6 +25,7 @@ async def resolve_crawl(info: Info, input: CrawlInput) -> CrawlResult:
         recrawl_after=input.recrawl_after,
         priority=input.priority,
         scope=to_scope(input.scope),
+        connection_id=input.connection_id,
     )
     ports = info.context.runtime.crawl_ports()
     return to_handle(await queue_crawl(caller(info), asked, ports))

@@ -48,6 +48,7 @@ def file_options(data: IngestFileInput | None) -> FileOptions:
         ocr=data.ocr,
         priority=FILE_PRIORITY if data.priority is None else data.priority,
         observed_at=data.observed_at,
+        connection_id=data.connection_id,
     )
 
 

@@ -8,7 +8,7 @@ import strawberry
 
 from kenning.schema.access.scope import ScopeInput
 from kenning.schema.errors import NotFoundError, ScopeError, ValidationError
-from kenning.schema.queue.types import IngestionHandle
+from kenning.schema.queue.types import ConnectionRevokedError, IngestionHandle
 
 
 @strawberry.input(
@@ -33,9 +33,14 @@ class IngestRepositoryInput:
     priority: int | None = strawberry.field(
         default=None, description="3..9 (the bulk lane); defaults to 5."
     )
+    connection_id: str | None = strawberry.field(
+        default=None,
+        description="The registered connection it comes through: what it stores carries it, "
+        "and revoking the connection cancels its job and purges what it stored.",
+    )
 
 
 IngestRepositoryResult = Annotated[
-    IngestionHandle | ValidationError | ScopeError | NotFoundError,
+    IngestionHandle | ValidationError | ScopeError | NotFoundError | ConnectionRevokedError,
     strawberry.union("IngestRepositoryResult"),
 ]

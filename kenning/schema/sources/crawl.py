@@ -9,7 +9,7 @@ import strawberry
 
 from kenning.schema.access.scope import ScopeInput
 from kenning.schema.errors import ScopeError, ValidationError
-from kenning.schema.queue.types import IngestionHandle
+from kenning.schema.queue.types import ConnectionRevokedError, IngestionHandle
 
 
 @strawberry.input(description="A site to crawl: where to start, how far to go, what to keep.")
@@ -41,8 +41,14 @@ class CrawlInput:
     scope: ScopeInput | None = strawberry.field(
         default=None, description="Defaults to the key's scope; may only narrow it."
     )
+    connection_id: str | None = strawberry.field(
+        default=None,
+        description="The registered connection it comes through: what it stores carries it, "
+        "and revoking the connection cancels its job and purges what it stored.",
+    )
 
 
 CrawlResult = Annotated[
-    IngestionHandle | ValidationError | ScopeError, strawberry.union("CrawlResult")
+    IngestionHandle | ValidationError | ScopeError | ConnectionRevokedError,
+    strawberry.union("CrawlResult"),
 ]

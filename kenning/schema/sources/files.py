@@ -13,7 +13,7 @@ from kenning.domain.sources.files.extracted import OcrMode
 from kenning.domain.sources.files.stored import NotKeptReason
 from kenning.schema.access.scope import ScopeInfo, ScopeInput
 from kenning.schema.errors import Error, ScopeError, SensitiveContentError, ValidationError
-from kenning.schema.queue.types import IngestionHandle
+from kenning.schema.queue.types import ConnectionRevokedError, IngestionHandle
 
 strawberry.enum(
     FileProblem,
@@ -55,6 +55,11 @@ class IngestFileInput:
         description="When the file's content was true (with a time zone; between 1900 and a "
         "day from now). Defaults to the file's own date (an e-mail's Date, a PDF's ModDate or "
         "CreationDate, an Office file's modified or created), else the time it is stored.",
+    )
+    connection_id: str | None = strawberry.field(
+        default=None,
+        description="The registered connection it comes through: what it stores carries it, "
+        "and revoking the connection cancels its job and purges what it stored.",
     )
 
 
@@ -100,7 +105,12 @@ class IngestFileSuccess:
 
 
 IngestFileResult = Annotated[
-    IngestFileSuccess | FileRejected | ValidationError | SensitiveContentError | ScopeError,
+    IngestFileSuccess
+    | FileRejected
+    | ValidationError
+    | SensitiveContentError
+    | ScopeError
+    | ConnectionRevokedError,
     strawberry.union("IngestFileResult"),
 ]
 

@@ -143,7 +143,16 @@ class SourceRow(SQLModel, table=True):
     """One ingested source per scope: the hash that makes re-ingestion idempotent."""
 
     __tablename__ = "sources"
-    __table_args__ = (sa.Index("ix_sources_connection", "client_id", "connection_id"),)
+    __table_args__ = (
+        sa.Index("ix_sources_connection", "client_id", "connection_id"),
+        # The crawl a purge removes as one unit (migration 0029 sets job_id by trigger).
+        sa.Index(
+            "ix_sources_job", "client_id", "job_id", postgresql_where=sa.text("job_id IS NOT NULL")
+        ),
+        # The listing's URN order, per client and for a global reader (migration 0029).
+        sa.Index("ix_sources_client_urn", "client_id", "source_urn", "project_id", "group_id"),
+        sa.Index("ix_sources_urn", "source_urn", "client_id", "project_id", "group_id"),
+    )
 
     client_id: str = Field(primary_key=True, max_length=200)
     project_id: str = Field(primary_key=True, max_length=200)
@@ -156,6 +165,8 @@ class SourceRow(SQLModel, table=True):
     chunk_count: int
     created_at: datetime = _created()
     updated_at: datetime = _created()
+    # The job whose write stored the source last; null for a write outside a job.
+    job_id: str | None = Field(default=None, max_length=64)
 
 
 class SourceMentionRow(SQLModel, table=True):

@@ -22,6 +22,9 @@ T = TypeVar("T")
 
 _HELD = """SELECT 1 FROM ingestion_jobs
            WHERE id = $1 AND lease_owner = $2 AND status = 'RUNNING' FOR SHARE"""
+# Every source the write stores remembers the job (trigger ``sources_job_id``, migration
+# 0029), so a crawl's pages can be purged as one unit.
+_JOB = "SELECT set_config('kenning.job_id', $1, true)"
 _REVOKED = """SELECT status = 'REVOKED' FROM connections
               WHERE client_id = $1 AND connection_id = $2 FOR SHARE"""
 
@@ -46,8 +49,9 @@ class _HeldStore:
 
     async def write(self, work: Callable[[PgWriteUnit], Awaitable[T]]) -> T:
         async def within(unit: PgWriteUnit) -> T:
-            result = await work(unit)
             conn = unit.connection
+            await conn.execute(_JOB, self._lease.job_id)
+            result = await work(unit)
             if await conn.fetchval(_HELD, self._lease.job_id, self._lease.owner) is None:
                 raise LeaseLostError(f"job {self._lease.job_id} is no longer held")
             if self._connection is not None and await conn.fetchval(_REVOKED, *self._connection):

@@ -1,7 +1,7 @@
 """Stored originals follow the scope rule: a file uploaded at each row of the scope table,
-and each reader kind sees exactly the files of the rows it may read, through ``storedFile``
-and through ``GET /files/{id}`` with a real key of its scope (a hidden file answers the
-same 404 as an unknown id)."""
+and each reader kind sees exactly the files of the rows it may read, through ``storedFile``,
+through the ``storedFiles`` listing and through ``GET /files/{id}`` with a real key of its
+scope (a hidden file answers the same 404 as an unknown id)."""
 
 from __future__ import annotations
 
@@ -30,6 +30,8 @@ UPLOAD = """mutation($file: Upload!, $input: IngestFileInput) { ingestFile(file:
   input: $input) { __typename ... on IngestFileSuccess { file { id } }
   ... on Error { code message } } }"""
 STORED = "query($id: ID!) { storedFile(id: $id) { id sourceUrn } }"
+LISTED = """{ storedFiles(first: 200) { hasNextPage nodes { id sourceUrn } }
+  sources(first: 200) { nodes { sourceUrn } } }"""
 
 
 def urn_of(row: str) -> str:
@@ -72,6 +74,12 @@ async def test_each_reader_sees_and_downloads_exactly_the_files_of_its_rows(
             assert found["sourceUrn"] == urn_of(row)
             seen.add(row)
     assert seen == expected
+    listed = await reading(LISTED)
+    by_id = {file_id: row for row, file_id in stored.items()}
+    files = listed["storedFiles"]["nodes"]
+    assert {by_id[f["id"]] for f in files} == expected and len(files) == len(expected)
+    # Its uploads are not indexed yet: no source of them exists to list.
+    assert listed["sources"]["nodes"] == []
     key, _ = await PgApiKeys(pool).create(reader, Role.UI, "files-leak")
     auth = {"Authorization": f"Bearer {key}"}
     unknown = await http.get(f"/files/{uuid.uuid4()}", headers=auth)

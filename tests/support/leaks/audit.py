@@ -142,6 +142,8 @@ class Audit:
 
     _NodePropertyVersion = _scoped
     _Change = _scoped
+    _Source = _scoped
+    _StoredFile = _scoped
 
     def _NodeMatch(self, match: Json, path: str) -> None:
         parts = self.visible.parts(match["key"])
@@ -218,10 +220,22 @@ class Audit:
         declared = [t for client, t in self.stored.relations if client == self.reader.client_id]
         got_relations = [r["edgeType"] for r in answers["relations"]]
         assert got_relations == declared, (self.who, got_relations, declared)
+        every_node = answers["allNodes"]
+        listed = [n["key"] for n in every_node["nodes"]]
+        assert not every_node["hasNextPage"] and len(listed) == len(set(listed)), self.who
+        assert set(listed) == visible.keys, (self.who, "allNodes", set(listed) ^ visible.keys)
+        self._listed(answers["sources"], "sourceUrn", visible.sources)
+        self._listed(answers["storedFiles"], "id", visible.files)
         check_ins = answers["checkIns"]
         assert check_ins["__typename"] == "CheckInPage" and not check_ins["hasNextPage"], self.who
         got = {c["id"] for c in check_ins["nodes"]}
         assert got == visible.check_ins, (self.who, "checkIns", got ^ visible.check_ins)
+
+    def _listed(self, page: Json, name: str, want: frozenset[tuple[str, Scope]]) -> None:
+        """A listing's page is exactly the visible rows (the corpus fits in one page)."""
+        assert not page["hasNextPage"], (self.who, name)
+        got = {(item[name], as_scope(item["scope"])) for item in page["nodes"]}
+        assert got == want, (self.who, name, got ^ want)
 
     def _found(self, found: Json, key: str, *, first: bool) -> None:
         assert found["__typename"] == "FoundNodes", (self.who, found)

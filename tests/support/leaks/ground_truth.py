@@ -57,6 +57,8 @@ class StoredEdge:
 
 
 EdgeId = tuple[str, str, str, Scope]
+# A source's URN or a stored original's id, with its scope.
+SourceId = tuple[str, Scope]
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +93,10 @@ class Stored:
     """(client, edge type) of every declared relation: a reader sees its client's."""
     history: History = ((), ())
     """Every node property version, and every change of a node or an edge."""
+    sources: frozenset[SourceId] = frozenset()
+    """(URN, scope) of every ``sources`` row, as ``sources`` lists them."""
+    files: frozenset[SourceId] = frozenset()
+    """(id, scope) of every stored original, as ``storedFiles`` lists them."""
 
     def can_see(self, reader: Scope, row: Scope) -> bool:
         """The reference rule, over the recorded groups."""
@@ -105,6 +111,8 @@ class Stored:
             edges=tuple(e for e in self.edges if e.current and self.can_see(reader, e.scope)),
             every_edge=tuple(e for e in self.edges if self.can_see(reader, e.scope)),
             check_ins=frozenset(c.id for c in self.check_ins if self.can_see(reader, c.scope)),
+            sources=frozenset(s for s in self.sources if self.can_see(reader, s[1])),
+            files=frozenset(f for f in self.files if self.can_see(reader, f[1])),
         )
 
 
@@ -166,9 +174,27 @@ async def load(pool: asyncpg.Pool, graph: str) -> Stored:
     relation_rows = await pool.fetch("SELECT client_id, edge_type FROM relations")
     relations = tuple(sorted((r["client_id"], r["edge_type"]) for r in relation_rows))
     history = await history_rows(pool)
-    stored = Stored(chunks, tuple(vertices), tuple(edges), groups, check_ins, relations, history)
+    sources, files = await _sources_and_files(pool)
+    stored = Stored(
+        chunks, tuple(vertices), tuple(edges), groups, check_ins, relations, history, sources, files
+    )
     _check_placement(stored)
     return stored
+
+
+async def _sources_and_files(
+    pool: asyncpg.Pool,
+) -> tuple[frozenset[SourceId], frozenset[SourceId]]:
+    found = []
+    for sql in (
+        "SELECT source_urn AS k, client_id, project_id, group_id FROM sources",
+        "SELECT id AS k, client_id, project_id, group_id FROM source_files",
+    ):
+        rows = await pool.fetch(sql)
+        found.append(
+            frozenset((r["k"], Scope(r["client_id"], r["project_id"], r["group_id"])) for r in rows)
+        )
+    return found[0], found[1]
 
 
 def _check_placement(stored: Stored) -> None:
@@ -196,6 +222,8 @@ class Visible:
     edges: tuple[StoredEdge, ...]  # those that hold now, what every read answers with
     every_edge: tuple[StoredEdge, ...] = ()  # ended ones too, as edgeHistory lists them
     check_ins: frozenset[str] = frozenset()
+    sources: frozenset[SourceId] = frozenset()
+    files: frozenset[SourceId] = frozenset()
     _by_key: dict[str, list[StoredVertex]] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:

@@ -25,6 +25,7 @@ from kenning.mcp.graph_tools import find_nodes_tool, get_neighbors_tool, get_nod
 from kenning.mcp.recall_tools import get_context_tool
 from kenning.mcp.search_arguments import MoreFilters
 from kenning.mcp.search_tools import search_knowledge_tool
+from kenning.mcp.source_list_tools import list_sources_tool
 from kenning.runtime import Runtime
 from tests.support.leaks.corpus import WORD
 from tests.support.leaks.read_paths import FILTER_AFTER, FILTER_ENTITY, MODES, Probe
@@ -63,7 +64,16 @@ def _reads(ctx: ToolContext, probe: Probe) -> dict[str, Read]:
     reads["get_context"] = partial(
         get_context_tool, ctx, query=probe.query, entity_keys=[probe.entity], limit=50
     )
+    reads["list_sources"] = partial(list_sources_tool, ctx, first=200)
     return reads
+
+
+def _snake(scope: dict[str, str]) -> dict[str, str]:
+    return {
+        "client_id": scope["clientId"],
+        "project_id": scope["projectId"],
+        "group_id": scope["groupId"],
+    }
 
 
 def _arg(scope: Scope | None) -> ScopeArg | None:
@@ -94,6 +104,9 @@ async def audit_mcp(
             keys = [m["key"] for m in answer["matches"]]
             assert (probe.entity in keys) == (probe.entity in visible.keys), (audit.who, keys)
             assert all(key in visible.keys for key in keys), (audit.who, keys)
+        elif name == "list_sources":
+            listed = {(s["sourceUrn"], Scope(**_snake(s["scope"]))) for s in answer["sources"]}
+            assert listed == visible.sources and not answer["hasNextPage"], (audit.who, listed)
         elif name.startswith("neighbors_"):
             key, depth = probe.neighbors[int(name.rsplit("_", 1)[1])]
             want, _ = visible.neighborhood(key, depth)

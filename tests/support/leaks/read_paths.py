@@ -3,7 +3,7 @@
 A *block* is the list of root fields (search in each mode and twice filtered, chunksByKind
 for each kind, chunks and chunk by id, nodes, node, findNodes by key and by a misspelling,
 neighbors, path, evidencePack, agentContext, edgeHistory per edge type, relations,
-nodeHistory, changes, checkIns), aliased with a
+nodeHistory, changes, checkIns, allNodes, sources, storedFiles), aliased with a
 prefix and read with one scope variable. Two blocks with different scopes can share a
 request, which also checks that the per-request loaders keep reader scopes apart.
 """
@@ -170,6 +170,18 @@ def block(
         ),
         (f"{prefix}relations", f"relations({s}) {{ __typename edgeType definedBy }}"),
         *graph_history.fields(probe.entity, prefix, s),
+        (f"{prefix}allNodes", f"allNodes(first: 200, {s}) {{ hasNextPage nodes {{ ...V }} }}"),
+        (
+            f"{prefix}sources",
+            f"sources(first: 200, {s}) {{ __typename hasNextPage nodes {{ __typename "
+            "sourceUrn kind connectionId scope { ...S } storedFile { __typename id scope "
+            "{ ...S } } } }",
+        ),
+        (
+            f"{prefix}storedFiles",
+            f"storedFiles(first: 200, {s}) {{ __typename hasNextPage nodes {{ __typename "
+            "id sourceUrn scope { ...S } } }",
+        ),
         (
             f"{prefix}checkIns",
             f"checkIns(first: 100, {s}) {{ __typename ... on CheckInPage {{ hasNextPage "

@@ -41,7 +41,8 @@ async def test_removals_are_destructive_reads_idempotent_and_repositories_open_w
             found.open_world_hint,
         )
 
-    assert hints("purge_source") == (False, True, True, False)
+    for removal in ("purge_source", "purge_crawl", "purge_repository"):
+        assert hints(removal) == (False, True, True, False), removal
     assert hints("delete_rule") == (False, True, False, False)
     assert hints("ingest_repository") == (False, False, True, True)
     for read in (
@@ -51,6 +52,7 @@ async def test_removals_are_destructive_reads_idempotent_and_repositories_open_w
         "evidence_pack",
         "find_path",
         "user_context",
+        "list_sources",
     ):
         assert hints(read) == (True, False, True, False), read
     for write in ("save_procedure", "record_procedure_run", "store_rule"):

@@ -9,6 +9,7 @@ from .async_client import AsyncKenningClient
 from .base_model import BaseModel, Upload
 from .crawl import (
     Crawl,
+    CrawlCrawlConnectionRevokedError,
     CrawlCrawlIngestionHandle,
     CrawlCrawlScopeError,
     CrawlCrawlValidationError,
@@ -55,6 +56,7 @@ from .ingest import (
 )
 from .ingest_file import (
     IngestFile,
+    IngestFileIngestFileConnectionRevokedError,
     IngestFileIngestFileFileRejected,
     IngestFileIngestFileIngestFileSuccess,
     IngestFileIngestFileIngestFileSuccessFile,
@@ -65,6 +67,7 @@ from .ingest_file import (
 )
 from .ingest_repository import (
     IngestRepository,
+    IngestRepositoryIngestRepositoryConnectionRevokedError,
     IngestRepositoryIngestRepositoryIngestionHandle,
     IngestRepositoryIngestRepositoryNotFoundError,
     IngestRepositoryIngestRepositoryScopeError,
@@ -132,6 +135,7 @@ __all__ = [
     "AsyncKenningClient",
     "BaseModel",
     "Crawl",
+    "CrawlCrawlConnectionRevokedError",
     "CrawlCrawlIngestionHandle",
     "CrawlCrawlScopeError",
     "CrawlCrawlValidationError",
@@ -147,6 +151,7 @@ __all__ = [
     "GraphQLClientInvalidResponseError",
     "Ingest",
     "IngestFile",
+    "IngestFileIngestFileConnectionRevokedError",
     "IngestFileIngestFileFileRejected",
     "IngestFileIngestFileIngestFileSuccess",
     "IngestFileIngestFileIngestFileSuccessFile",
@@ -165,6 +170,7 @@ __all__ = [
     "IngestIngestValidationError",
     "IngestInput",
     "IngestRepository",
+    "IngestRepositoryIngestRepositoryConnectionRevokedError",
     "IngestRepositoryIngestRepositoryIngestionHandle",
     "IngestRepositoryIngestRepositoryNotFoundError",
     "IngestRepositoryIngestRepositoryScopeError",

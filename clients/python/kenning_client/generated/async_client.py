@@ -11,6 +11,7 @@ from .async_base_client import AsyncBaseClient
 from .base_model import UNSET, UnsetType, Upload
 from .crawl import (
     Crawl,
+    CrawlCrawlConnectionRevokedError,
     CrawlCrawlIngestionHandle,
     CrawlCrawlScopeError,
     CrawlCrawlValidationError,
@@ -28,6 +29,7 @@ from .ingest import (
 )
 from .ingest_file import (
     IngestFile,
+    IngestFileIngestFileConnectionRevokedError,
     IngestFileIngestFileFileRejected,
     IngestFileIngestFileIngestFileSuccess,
     IngestFileIngestFileScopeError,
@@ -36,6 +38,7 @@ from .ingest_file import (
 )
 from .ingest_repository import (
     IngestRepository,
+    IngestRepositoryIngestRepositoryConnectionRevokedError,
     IngestRepositoryIngestRepositoryIngestionHandle,
     IngestRepositoryIngestRepositoryNotFoundError,
     IngestRepositoryIngestRepositoryScopeError,
@@ -286,6 +289,7 @@ class AsyncKenningClient(AsyncBaseClient):
         | IngestFileIngestFileValidationError
         | IngestFileIngestFileSensitiveContentError
         | IngestFileIngestFileScopeError
+        | IngestFileIngestFileConnectionRevokedError
     ):
         query = gql("""
             mutation IngestFile($file: Upload!, $input: IngestFileInput) {
@@ -328,7 +332,12 @@ class AsyncKenningClient(AsyncBaseClient):
 
     async def crawl(
         self, input: CrawlInput, **kwargs: Any
-    ) -> CrawlCrawlIngestionHandle | CrawlCrawlValidationError | CrawlCrawlScopeError:
+    ) -> (
+        CrawlCrawlIngestionHandle
+        | CrawlCrawlValidationError
+        | CrawlCrawlScopeError
+        | CrawlCrawlConnectionRevokedError
+    ):
         query = gql("""
             mutation Crawl($input: CrawlInput!) {
               crawl(input: $input) {
@@ -363,6 +372,7 @@ class AsyncKenningClient(AsyncBaseClient):
         | IngestRepositoryIngestRepositoryValidationError
         | IngestRepositoryIngestRepositoryScopeError
         | IngestRepositoryIngestRepositoryNotFoundError
+        | IngestRepositoryIngestRepositoryConnectionRevokedError
     ):
         query = gql("""
             mutation IngestRepository($input: IngestRepositoryInput!) {

@@ -10,6 +10,7 @@ from .base_client import BaseClient
 from .base_model import UNSET, UnsetType, Upload
 from .crawl import (
     Crawl,
+    CrawlCrawlConnectionRevokedError,
     CrawlCrawlIngestionHandle,
     CrawlCrawlScopeError,
     CrawlCrawlValidationError,
@@ -27,6 +28,7 @@ from .ingest import (
 )
 from .ingest_file import (
     IngestFile,
+    IngestFileIngestFileConnectionRevokedError,
     IngestFileIngestFileFileRejected,
     IngestFileIngestFileIngestFileSuccess,
     IngestFileIngestFileScopeError,
@@ -35,6 +37,7 @@ from .ingest_file import (
 )
 from .ingest_repository import (
     IngestRepository,
+    IngestRepositoryIngestRepositoryConnectionRevokedError,
     IngestRepositoryIngestRepositoryIngestionHandle,
     IngestRepositoryIngestRepositoryNotFoundError,
     IngestRepositoryIngestRepositoryScopeError,
@@ -279,6 +282,7 @@ class KenningClient(BaseClient):
         | IngestFileIngestFileValidationError
         | IngestFileIngestFileSensitiveContentError
         | IngestFileIngestFileScopeError
+        | IngestFileIngestFileConnectionRevokedError
     ):
         query = gql("""
             mutation IngestFile($file: Upload!, $input: IngestFileInput) {
@@ -321,7 +325,12 @@ class KenningClient(BaseClient):
 
     def crawl(
         self, input: CrawlInput, **kwargs: Any
-    ) -> CrawlCrawlIngestionHandle | CrawlCrawlValidationError | CrawlCrawlScopeError:
+    ) -> (
+        CrawlCrawlIngestionHandle
+        | CrawlCrawlValidationError
+        | CrawlCrawlScopeError
+        | CrawlCrawlConnectionRevokedError
+    ):
         query = gql("""
             mutation Crawl($input: CrawlInput!) {
               crawl(input: $input) {
@@ -354,6 +363,7 @@ class KenningClient(BaseClient):
         | IngestRepositoryIngestRepositoryValidationError
         | IngestRepositoryIngestRepositoryScopeError
         | IngestRepositoryIngestRepositoryNotFoundError
+        | IngestRepositoryIngestRepositoryConnectionRevokedError
     ):
         query = gql("""
             mutation IngestRepository($input: IngestRepositoryInput!) {

@@ -9,7 +9,10 @@ from .fragments import ErrorFields
 
 class Crawl(BaseModel):
     crawl: Union[
-        "CrawlCrawlIngestionHandle", "CrawlCrawlValidationError", "CrawlCrawlScopeError"
+        "CrawlCrawlIngestionHandle",
+        "CrawlCrawlValidationError",
+        "CrawlCrawlScopeError",
+        "CrawlCrawlConnectionRevokedError",
     ] = Field(discriminator="typename__")
 
 
@@ -25,6 +28,10 @@ class CrawlCrawlValidationError(ErrorFields):
 
 class CrawlCrawlScopeError(ErrorFields):
     typename__: Literal["ScopeError"] = Field(alias="__typename")
+
+
+class CrawlCrawlConnectionRevokedError(ErrorFields):
+    typename__: Literal["ConnectionRevokedError"] = Field(alias="__typename")
 
 
 Crawl.model_rebuild()

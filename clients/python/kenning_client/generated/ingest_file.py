@@ -14,6 +14,7 @@ class IngestFile(BaseModel):
         "IngestFileIngestFileValidationError",
         "IngestFileIngestFileSensitiveContentError",
         "IngestFileIngestFileScopeError",
+        "IngestFileIngestFileConnectionRevokedError",
     ] = Field(alias="ingestFile", discriminator="typename__")
 
 
@@ -51,6 +52,10 @@ class IngestFileIngestFileSensitiveContentError(ErrorFields):
 
 class IngestFileIngestFileScopeError(ErrorFields):
     typename__: Literal["ScopeError"] = Field(alias="__typename")
+
+
+class IngestFileIngestFileConnectionRevokedError(ErrorFields):
+    typename__: Literal["ConnectionRevokedError"] = Field(alias="__typename")
 
 
 IngestFile.model_rebuild()

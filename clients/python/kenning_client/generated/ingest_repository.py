@@ -13,6 +13,7 @@ class IngestRepository(BaseModel):
         "IngestRepositoryIngestRepositoryValidationError",
         "IngestRepositoryIngestRepositoryScopeError",
         "IngestRepositoryIngestRepositoryNotFoundError",
+        "IngestRepositoryIngestRepositoryConnectionRevokedError",
     ] = Field(alias="ingestRepository", discriminator="typename__")
 
 
@@ -32,6 +33,10 @@ class IngestRepositoryIngestRepositoryScopeError(ErrorFields):
 
 class IngestRepositoryIngestRepositoryNotFoundError(ErrorFields):
     typename__: Literal["NotFoundError"] = Field(alias="__typename")
+
+
+class IngestRepositoryIngestRepositoryConnectionRevokedError(ErrorFields):
+    typename__: Literal["ConnectionRevokedError"] = Field(alias="__typename")
 
 
 IngestRepository.model_rebuild()

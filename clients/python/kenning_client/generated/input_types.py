@@ -28,6 +28,8 @@ class CrawlInput(BaseModel):
     "3..9, the bulk lane; defaults to 6."
     scope: Optional["ScopeInput"] = None
     "Defaults to the key's scope; may only narrow it."
+    connection_id: str | None = Field(alias="connectionId", default=None)
+    "The registered connection it comes through: what it stores carries it, and revoking the connection cancels its job and purges what it stored."
 
 
 class IngestFileInput(BaseModel):
@@ -47,6 +49,8 @@ class IngestFileInput(BaseModel):
     "Defaults to the key's scope; may only narrow it."
     observed_at: datetime | None = Field(alias="observedAt", default=None)
     "When the file's content was true (with a time zone; between 1900 and a day from now). Defaults to the file's own date (an e-mail's Date, a PDF's ModDate or CreationDate, an Office file's modified or created), else the time it is stored."
+    connection_id: str | None = Field(alias="connectionId", default=None)
+    "The registered connection it comes through: what it stores carries it, and revoking the connection cancels its job and purges what it stored."
 
 
 class IngestInput(BaseModel):
@@ -94,6 +98,8 @@ class IngestRepositoryInput(BaseModel):
     scope: Optional["ScopeInput"] = None
     priority: int | None = None
     "3..9 (the bulk lane); defaults to 5."
+    connection_id: str | None = Field(alias="connectionId", default=None)
+    "The registered connection it comes through: what it stores carries it, and revoking the connection cancels its job and purges what it stored."
 
 
 class IngestionIdentityInput(BaseModel):

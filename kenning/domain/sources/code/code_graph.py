@@ -36,6 +36,10 @@ CODE_KIND = "code"
 EXTRACTED_BY = {"extractedBy": "tree-sitter"}
 
 
+# The source kind of every file a repository ingest stores.
+CODE_SOURCE_KIND = "code"
+
+
 @dataclass(frozen=True, slots=True)
 class CodeContext:
     """Where files come from and where their knowledge goes."""
@@ -97,7 +101,7 @@ def file_request(structure: FileStructure, context: CodeContext) -> GraphRequest
         nodes=tuple(graph.nodes.values()),
         edges=tuple(graph.edges.values()),
         connection_id=context.connection_id,
-        source_kind="code",
+        source_kind=CODE_SOURCE_KIND,
         priority=context.priority,
         observed_at=context.observed_at,
     )

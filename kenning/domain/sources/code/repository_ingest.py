@@ -16,9 +16,12 @@ from dataclasses import dataclass
 from kenning.domain.access.caller import CallerScope
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ValidationError
+from kenning.domain.ingestion.rules import check_write_connection
+from kenning.domain.ingestion.source_connections import ConnectionRegistry
 from kenning.domain.priorities import REPOSITORY_PRIORITY
 from kenning.domain.queue.jobs import EnqueueResult
 from kenning.domain.queue.ports import JobQueue
+from kenning.domain.sources.code.code_graph import CODE_SOURCE_KIND
 from kenning.domain.sources.code.repository_request import (
     RepositoryLocator,
     RepositorySpec,
@@ -39,14 +42,18 @@ class RepositoryAsk:
     priority: int | None = None
     scope_ids: tuple[str, str, str] | None = None
     project: str | None = None
+    # The registered connection the code comes through (revoking it purges it).
+    connection_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class RepositoryQueuePorts:
-    """Where repositories are found, and the queue their jobs wait in."""
+    """Where repositories are found, the queue their jobs wait in, and the connections a
+    request may name."""
 
     locator: RepositoryLocator
     jobs: JobQueue
+    connections: ConnectionRegistry
 
 
 def _target(asked: RepositoryAsk, caller_client: str) -> Scope | None:
@@ -68,5 +75,7 @@ async def ingest_repository(
     chosen = check_priority(priority)
     target = _target(asked, caller.principal.scope.client_id)
     scope = await caller.stored_writing(target)
+    connection = asked.connection_id
+    await check_write_connection(scope, connection, CODE_SOURCE_KIND, ports.connections)
     job = await asyncio.to_thread(ports.locator.locate, checked)
-    return await request_repository(job, scope, chosen, queue=ports.jobs)
+    return await request_repository(job, scope, chosen, queue=ports.jobs, connection_id=connection)

@@ -179,16 +179,22 @@ def check_priority(priority: int) -> int:
 
 
 async def request_repository(
-    job: RepositoryJob, scope: Scope, priority: int, *, queue: JobQueue
+    job: RepositoryJob,
+    scope: Scope,
+    priority: int,
+    *,
+    queue: JobQueue,
+    connection_id: str | None = None,
 ) -> EnqueueResult:
-    """Queue the "repository" job (bulk lane); the same commit asked again is one job."""
+    """Queue the "repository" job (bulk lane); the same commit asked again is one job. Its
+    code is stored through ``connection_id`` when given (already checked)."""
     return await queue.enqueue(
         NewJob(
             identity=job.identity,
             scope=scope,
             priority=check_priority(priority),
             source_urn=job.state_urn,
-            connection_id=None,
+            connection_id=connection_id,
             payload=job.payload(),
         )
     )

@@ -118,6 +118,7 @@ def repository_runner(ports: RepositoryPorts) -> TaskRunner:
         plan, files = await asyncio.to_thread(_plan, repo, job, last, commit, ports.max_file_bytes)
         authored = iso_date(await asyncio.to_thread(repo.authored_at, commit), "commit date")
         context = CodeContext(job.name, job.branch, scope, PathIndex(files),
+                              connection_id=task.job.connection_id,
                               priority=task.job.priority, observed_at=authored)  # fmt: skip
         report = RepositoryReport()
         await ports.board.put(task.job, report.progress(len(plan.ingest)))
@@ -138,7 +139,7 @@ def repository_runner(ports: RepositoryPorts) -> TaskRunner:
         aliases = code_aliases(job.name, job.branch, files, structures)
         report.aliases = await _register_aliases(aliases, scope, ports.aliases, task)
         state = replace(_state_request(job, commit, scope, task.job.priority, report),
-                        observed_at=authored)  # fmt: skip
+                        observed_at=authored, connection_id=task.job.connection_id)  # fmt: skip
         await ingest_graph(state, task.ingest)
         logger.info(
             "repository.ingested",

@@ -91,16 +91,22 @@ def crawl_priority(priority: int | None) -> int:
 
 
 async def request_crawl(
-    spec: CrawlSpec, scope: Scope, *, queue: JobQueue, priority: int | None = None
+    spec: CrawlSpec,
+    scope: Scope,
+    *,
+    queue: JobQueue,
+    priority: int | None = None,
+    connection_id: str | None = None,
 ) -> EnqueueResult:
-    """Queue a crawl of ``spec`` written at ``scope`` (already the caller's write scope)."""
+    """Queue a crawl of ``spec`` written at ``scope`` (already the caller's write scope),
+    its pages stored through ``connection_id`` when given (already checked)."""
     return await queue.enqueue(
         NewJob(
             identity=crawl_identity(spec),
             scope=scope,
             priority=crawl_priority(priority),
             source_urn=f"crawl:{spec.url}",
-            connection_id=None,
+            connection_id=connection_id,
             payload=task_payload(CRAWL_TASK, {"crawl": crawl_body(spec)}),
         )
     )

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from kenning.domain.access.caller import CallerScope
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import NotFoundError
+from kenning.domain.ingestion.rules import check_write_connection
+from kenning.domain.ingestion.source_connections import ConnectionRegistry
 from kenning.domain.queue.jobs import EnqueueResult, Job
 from kenning.domain.queue.ports import JobQueue
 from kenning.domain.sources.crawl.crawl_job import (
@@ -24,6 +26,7 @@ from kenning.domain.sources.crawl.crawl_job import (
 )
 from kenning.domain.sources.crawl.crawl_loop import CrawlProgress
 from kenning.domain.sources.crawl.crawl_run import ProgressBoard
+from kenning.domain.sources.crawl.page_graph import PAGE_SOURCE_KIND
 from kenning.domain.sources.crawl.spec import DEFAULT_DEPTH, DEFAULT_PAGES, crawl_spec
 
 
@@ -41,14 +44,18 @@ class CrawlAsk:
     recrawl_after: int | None = None
     priority: int | None = None
     scope: Scope | None = None
+    # The registered connection the pages come through (revoking it purges them).
+    connection_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class CrawlPorts:
-    """The queue crawl jobs wait in, and the board of their live counts."""
+    """The queue crawl jobs wait in, the board of their live counts, and the connections
+    a crawl may name."""
 
     jobs: JobQueue
     progress: ProgressBoard
+    connections: ConnectionRegistry
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +79,10 @@ async def queue_crawl(caller: CallerScope, asked: CrawlAsk, ports: CrawlPorts) -
     )
     priority = crawl_priority(asked.priority)
     scope = await caller.stored_writing(asked.scope)
-    return await request_crawl(spec, scope, queue=ports.jobs, priority=priority)
+    await check_write_connection(scope, asked.connection_id, PAGE_SOURCE_KIND, ports.connections)
+    return await request_crawl(
+        spec, scope, queue=ports.jobs, priority=priority, connection_id=asked.connection_id
+    )
 
 
 async def crawl_status(

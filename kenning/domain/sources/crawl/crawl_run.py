@@ -16,6 +16,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from contextlib import AbstractAsyncContextManager
+from dataclasses import replace
 from typing import Final, Protocol
 
 from kenning.domain.access.scope import Scope
@@ -99,7 +100,7 @@ class _IngestSink:
             page, run.job.scope, crawled,
             chunk_limit=run.ingest.chunk_limit, priority=run.job.priority,
         )  # fmt: skip
-        await ingest_graph(request, run.ingest)
+        await ingest_graph(replace(request, connection_id=run.job.connection_id), run.ingest)
 
 
 class _Reporter:

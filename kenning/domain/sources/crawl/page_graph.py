@@ -27,6 +27,8 @@ from kenning.domain.sources.crawl.pages import FetchedPage, PreviousPage
 
 PAGE_TYPE = "web"
 PAGE_KIND = "web_page"
+# The source kind of every page a crawl stores (a connection naming kinds must allow it).
+PAGE_SOURCE_KIND = "web"
 LINKS_TO = "links_to"
 _HASH_LENGTH = 12
 # Keys stay well under the limit so the hash suffix always fits.
@@ -85,7 +87,7 @@ def page_graph(
     edges = tuple(EdgeRecord(own, LINKS_TO, key, tuple(refs)) for key, refs in evidence.items())
     return GraphRequest(
         source_urn=urn, scope=scope, kind=PAGE_KIND, pieces=pieces,
-        nodes=tuple(nodes.values()), edges=edges, source_kind="web", priority=priority,
+        nodes=tuple(nodes.values()), edges=edges, source_kind=PAGE_SOURCE_KIND, priority=priority,
         observed_at=email_date(page.last_modified, "Last-Modified"),
     )  # fmt: skip
 

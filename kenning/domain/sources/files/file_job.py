@@ -59,6 +59,8 @@ class FileOptions:
     ocr: OcrMode = OcrMode.AUTO
     priority: int = FILE_PRIORITY
     observed_at: datetime | None = None
+    # The registered connection the file comes through (checked by ``ingest_file``).
+    connection_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +108,9 @@ def checked_options(options: FileOptions, filename: str) -> FileOptions:
     fields = [("sourceUrn", urn), ("kind", options.kind)]
     fields += [(f"tags[{i}]", tag) for i, tag in enumerate(options.tags)]
     check_identifiers(fields)
-    return FileOptions(urn, options.kind.strip(), options.tags, options.ocr, priority, when)
+    return FileOptions(
+        urn, options.kind.strip(), options.tags, options.ocr, priority, when, options.connection_id
+    )
 
 
 async def request_file(
@@ -136,7 +140,7 @@ async def request_file(
     queued = await queue.enqueue(
         NewJob(
             identity=identity, scope=scope, priority=checked.priority, source_urn=urn,
-            connection_id=None, payload=task_payload(FILE_TASK, body),
+            connection_id=checked.connection_id, payload=task_payload(FILE_TASK, body),
         )
     )  # fmt: skip
     return QueuedFile(stored, media, queued)

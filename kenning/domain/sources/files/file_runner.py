@@ -52,6 +52,9 @@ from kenning.domain.sources.files.stored import (
 )
 
 logger = logging.getLogger("kenning.sources.files")
+# The source kind of a file stored through a connection (one with none keeps none, so the
+# content hash of files uploaded before connections could be named is unchanged).
+FILE_SOURCE_KIND = "file"
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +88,7 @@ def file_runner(work: FileWork) -> TaskRunner:
         held = await _credentials(work, stored, requests, task.ingest.secret_policy)
         erased = await _names_erased(work, stored, requests, task.ingest.tombstones)
         deps = replace(task.ingest, store=HeldOriginalStore(task.ingest.store, stored.id))
+        requests = _through(requests, task.job.connection_id)
         indexed = False
         try:
             for request in requests:
@@ -118,6 +122,13 @@ async def _names_erased(
     except KenningError:
         await work.files.settle(stored, NotKeptReason.ERASED)
         raise
+
+
+def _through(requests: list[GraphRequest], connection_id: str | None) -> list[GraphRequest]:
+    """A connection's file (and its attachments) stored as coming through it."""
+    if connection_id is None:
+        return requests
+    return [replace(r, connection_id=connection_id, source_kind=FILE_SOURCE_KIND) for r in requests]
 
 
 def _gone(source_urn: str | None) -> str:

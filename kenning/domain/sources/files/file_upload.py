@@ -15,9 +15,11 @@ from dataclasses import dataclass
 
 from kenning.domain.access.caller import CallerScope
 from kenning.domain.access.scope import Scope
+from kenning.domain.ingestion.rules import check_write_connection
+from kenning.domain.ingestion.source_connections import ConnectionRegistry
 from kenning.domain.queue.ports import JobQueue
 from kenning.domain.sources.files.file_job import FileOptions, QueuedFile, request_file
-from kenning.domain.sources.files.file_runner import FileWork
+from kenning.domain.sources.files.file_runner import FILE_SOURCE_KIND, FileWork
 
 # The upload's bytes, refused (``FileTooLargeError``) as soon as they pass the given limit.
 ReadBytes = Callable[[int], Awaitable[bytes]]
@@ -34,10 +36,12 @@ class FileUpload:
 
 @dataclass(frozen=True, slots=True)
 class FilePorts:
-    """Where files are checked and kept (``FileWork``), and the queue of their jobs."""
+    """Where files are checked and kept (``FileWork``), the queue of their jobs, and the
+    connections an upload may name."""
 
     work: FileWork
     jobs: JobQueue
+    connections: ConnectionRegistry
 
 
 async def ingest_file(
@@ -45,6 +49,8 @@ async def ingest_file(
 ) -> QueuedFile:
     """Read the file within the limit at the caller's write scope, keep it, queue its job."""
     scope = await caller.stored_writing(asked.scope)
+    connection = asked.options.connection_id
+    await check_write_connection(scope, connection, FILE_SOURCE_KIND, ports.connections)
     work = ports.work
     data = await read(work.limits.max_bytes)
     return await request_file(
