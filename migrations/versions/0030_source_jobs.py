@@ -13,8 +13,8 @@ the same URN) clears it, as that write is what the source now holds. Only a writ
 source (an insert, or an update that moves ``updated_at``, as every ingest's upsert does)
 sets it: an erasure clearing ``main_node_key`` leaves it as it was.
 
-Revision ID: 0029
-Revises: 0028
+Revision ID: 0030
+Revises: 0029
 Create Date: 2026-12-07 21:30:00
 """
 
@@ -25,8 +25,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0029"
-down_revision: str | None = "0028"
+revision: str = "0030"
+down_revision: str | None = "0029"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
