@@ -125,7 +125,7 @@ async def test_every_layer_lands_in_its_section_in_order(
     assert again["text"] == found["text"]
     assert found["text"] == "\n\n".join(section["text"] for section in found["sections"])
     blocks = [
-        line for line in found["text"].splitlines() if line.startswith("[") and "]" == line[-1]
+        line for line in found["text"].splitlines() if line.startswith("[") and line.endswith("]")
     ]
     assert blocks == [
         "[Metadata]",

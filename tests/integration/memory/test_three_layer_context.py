@@ -32,7 +32,8 @@ CONTEXT = """query C($q: String!, $user: String, $depth: Int! = 2, $types: [Stri
     ... on AgentContext { text sections { infoType lines { text score chunkIds block tags } } }
     ... on Error { code field message } } }"""
 GRAPH = """mutation($input: IngestGraphInput!) {
-  ingestGraph(input: $input) { __typename ... on IngestGraphSuccess { rejected { item reason } } } }"""
+  ingestGraph(input: $input) {
+    __typename ... on IngestGraphSuccess { rejected { item reason } } } }"""
 CHUNK_IDS = """query { search(query: "les rans aero crossing", mode: KEYWORD, limit: 20) {
   ... on SearchSuccess { hits { chunk { id content } } } } }"""
 
