@@ -67,6 +67,7 @@ from .ingest_repository import (
 from .ingestion_progress import IngestionProgress, IngestionProgressIngestionProgress
 from .ingestion_status import IngestionStatus, IngestionStatusIngestionStatus
 from .input_types import (
+    ContextFormatInput,
     CrawlInput,
     IngestFileInput,
     IngestInput,
@@ -124,6 +125,7 @@ __all__ = [
     "AsyncBaseClient",
     "AsyncKenningClient",
     "BaseModel",
+    "ContextFormatInput",
     "Crawl",
     "CrawlCrawlIngestionHandle",
     "CrawlCrawlScopeError",
