@@ -55,6 +55,9 @@ def _reads(ctx: ToolContext, probe: Probe) -> dict[str, Read]:
     reads["get_context"] = partial(
         get_context_tool, ctx, query=probe.query, entity_keys=[probe.entity], limit=50
     )
+    reads["get_context_deep"] = partial(
+        get_context_tool, ctx, query=probe.query, user_key=probe.entity, limit=50, depth=3
+    )
     return reads
 
 
