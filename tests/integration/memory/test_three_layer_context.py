@@ -112,7 +112,7 @@ async def test_depth_reads_more_hops_and_scores_each_linked_piece_one_over_its_h
 ) -> None:
     ids = await _store(api)
     # The search finds only the episodic piece: what else comes, comes through the graph.
-    only = {"user": "user:alice", "types": ["EPISODIC"]}
+    only: dict[str, Any] = {"user": "user:alice", "types": ["EPISODIC"]}
     expected = {ids["Initialize"]: 1.0, ids["RANS"]: 0.5, ids["Team"]: 0.333}
     for depth in (1, 2, 3):
         found = await _context(api, depth=depth, **only)
