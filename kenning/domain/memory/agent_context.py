@@ -69,8 +69,6 @@ from kenning.domain.retrieval.search import (
     search,
 )
 
-__all__ = ["Found", "build_sections"]
-
 MAX_LIMIT: Final = 50
 MAX_ENTITIES: Final = 20
 ENTITY_EDGES: Final = 50

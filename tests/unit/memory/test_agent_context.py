@@ -11,7 +11,8 @@ from kenning.domain.access.scope import GLOBAL, Scope
 from kenning.domain.errors import KenningError
 from kenning.domain.graph.model import NodeView
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
-from kenning.domain.memory.agent_context import Found, agent_context, build_sections
+from kenning.domain.memory.agent_context import agent_context
+from kenning.domain.memory.context_sections import Found, build_sections
 from kenning.domain.memory.rules import RuleDraft, RuleType
 from kenning.domain.memory.session import SessionDraft, SessionSource, new_entry
 from kenning.domain.memory.user_knowledge import KnowledgeCategory
