@@ -74,6 +74,13 @@ ContextDepth = Annotated[
 KnowledgeTypes = Annotated[
     list[str] | None, Field(description="Search only pieces of these knowledge types.")
 ]
+EntityPieces = Annotated[
+    bool,
+    Field(
+        description="Search only the pieces of the user and the entities (those whose graph "
+        "references name one of them)."
+    ),
+]
 PieceTags = Annotated[
     list[str] | None, Field(description="Search only pieces carrying one of these tags.")
 ]

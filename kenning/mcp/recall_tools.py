@@ -39,6 +39,7 @@ from kenning.mcp.memory_arguments import (
     ContextLimit,
     ContextUser,
     EntityKeys,
+    EntityPieces,
     IncludeHistory,
     KnowledgeTypes,
     PerCategory,
@@ -70,6 +71,7 @@ async def get_context_tool(
     knowledge_types: KnowledgeTypes = None,
     tags: PieceTags = None,
     text_format: TextFormat = None,
+    entity_pieces: EntityPieces = False,
 ) -> dict[str, Any]:
     """Rules, the user, pieces by info type, graph, session and procedures for ``query``."""
     fields = _shaped(request_fields(locals()))
@@ -82,12 +84,12 @@ async def get_context_tool(
 
 def _shaped(fields: dict[str, Any]) -> dict[str, Any]:
     """``get_context``'s fields with depth, filters and format folded into the ``shape``."""
-    depth, types, tags, shown = (fields.pop(name) for name in _SHAPING)
-    fields["shape"] = Shape.asked(depth, types, tags, shown.to_domain() if shown else None)
+    depth, types, tags, shown, own = (fields.pop(name) for name in _SHAPING)
+    fields["shape"] = Shape.asked(depth, types, tags, shown.to_domain() if shown else None, own)
     return fields
 
 
-_SHAPING = ("depth", "knowledge_types", "tags", "text_format")
+_SHAPING = ("depth", "knowledge_types", "tags", "text_format", "entity_pieces")
 
 
 def _context(found: AgentContext) -> dict[str, Any]:

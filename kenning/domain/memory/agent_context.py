@@ -7,7 +7,9 @@ Three layers, read at once:
 1. **Metadata**: the user entity's properties, and the client's global metadata (the
    ``global:global`` entity, shown in every context of the client); the other named
    entities' properties open ``context``.
-2. **Pieces**: a hybrid search of the query, filtered by knowledge type and tags when asked.
+2. **Pieces**: a hybrid search of the query, filtered by knowledge type and tags when asked,
+   and to the entities' pieces (a chunk whose graph references name the user or one of the
+   entities: the best of ``ENTITY_CANDIDATES``) when asked.
 3. **Graph**: breadth-first from the user and the named entities up to ``depth`` hops
    (``kenning.domain.retrieval.context_graph``), every neighbour scored ``1 / hop``, the
    pieces its edge links merged with the search's: one per piece, the higher score kept,
@@ -75,6 +77,7 @@ ENTITY_EDGES: Final = 50
 MIN_BUDGET: Final = 100
 MAX_BUDGET: Final = 1_000_000
 GLOBAL_KEY: Final = "global:global"
+ENTITY_CANDIDATES: Final = 100
 # Hits of these kinds are already in the profile, as user knowledge.
 _KNOWLEDGE_KIND: Final = "user_knowledge_"
 
@@ -107,12 +110,15 @@ class When:
 @dataclass(frozen=True, slots=True)
 class Shape:
     """How far and what the retrieve reads, and how its text reads: the graph's ``depth``
-    (1..3 hops), the search's knowledge types and tags (none: every one), the formatter."""
+    (1..3 hops), the search's knowledge types and tags (none: every one), whether it keeps
+    only the entities' pieces (those whose graph references name the user or one of the
+    entities), the formatter."""
 
     depth: int = graph_layer.DEFAULT_DEPTH
     knowledge_types: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
     fmt: ContextFormat = field(default=DEFAULT_FORMAT)
+    entity_pieces: bool = False
 
     @classmethod
     def asked(
@@ -121,9 +127,11 @@ class Shape:
         knowledge_types: Sequence[str] | None = None,
         tags: Sequence[str] | None = None,
         fmt: ContextFormat | None = None,
+        entity_pieces: bool = False,
     ) -> Shape:
         """The shape a face's arguments ask for (None: no filter, the default format)."""
-        return cls(depth, tuple(knowledge_types or ()), tuple(tags or ()), fmt or DEFAULT_FORMAT)
+        types, tagged = tuple(knowledge_types or ()), tuple(tags or ())
+        return cls(depth, types, tagged, fmt or DEFAULT_FORMAT, entity_pieces)
 
 
 def check_request(
@@ -190,7 +198,9 @@ async def gather(
     embedder = OnceEmbedder(ports.embedder)
     keys = list(dict.fromkeys([*([user.key] if user else []), *(e.key for e in entities)]))
     filters = SearchFilters(knowledge_types=shape.knowledge_types, tags=shape.tags)
-    request = SearchRequest(query=query, mode=SearchMode.HYBRID, limit=limit, filters=filters)
+    # The entities' pieces are the best of a deeper candidate list that name one of them.
+    deep = ENTITY_CANDIDATES if shape.entity_pieces else limit
+    request = SearchRequest(query=query, mode=SearchMode.HYBRID, limit=deep, filters=filters)
     graph = ports.graph.at(when.as_of)
     hits, reached, knowledge, hard, recent, matched = await asyncio.gather(
         search(request, reader=reader, embedder=embedder, index=ports.index, config=ports.config),
@@ -213,6 +223,8 @@ async def gather(
     found.knowledge = [item for group in knowledge.categories for item in group.items]
     found.edges, found.session, found.procedures = [r.edge for r in reached], recent, matched
     soft = [h for h in hits if not h.chunk.kind.startswith(_KNOWLEDGE_KIND)]
+    if shape.entity_pieces:
+        soft = [h for h in soft if not set(h.chunk.graph_refs).isdisjoint(keys)][:limit]
     chunks, found.nodes = await asyncio.gather(
         _evidence(reached, soft, reader, ports.chunks),
         graph.nodes(reader, sorted({r.edge.to_key for r in reached})),

@@ -19,10 +19,12 @@ from kenning.schema.memory.context_arguments import (
     DepthArgument,
     EntityKeyArgument,
     EntityKeysArgument,
+    EntityPiecesArgument,
     IncludeHistoryArgument,
     KnowledgeTypesArgument,
     TagsArgument,
     TextFormatArgument,
+    format_of,
 )
 from kenning.schema.memory.context_types import agent_context_type
 from kenning.schema.retrieval.evidence import AgentContextResult
@@ -44,13 +46,12 @@ async def resolve_agent_context(
     knowledge_types: KnowledgeTypesArgument = None,
     tags: TagsArgument = None,
     text_format: TextFormatArgument = None,
+    entity_pieces: EntityPiecesArgument = False,
 ) -> AgentContextResult:
     """What an agent should know for `query`: rules, the user, pieces, graph, session."""
-    runtime, shown = info.context.runtime, text_format.to_domain() if text_format else None
-    shape = Shape.asked(depth, knowledge_types, tags, shown)
-    request = ContextRequest(
-        query, user_key, entity_key, entity_keys, limit, budget, as_of, include_history
-    )
-    request = replace(request, scope=to_scope(scope), shape=shape)
+    runtime, at = info.context.runtime, to_scope(scope)
+    shape = Shape.asked(depth, knowledge_types, tags, format_of(text_format), entity_pieces)
+    request = ContextRequest(query, user_key, entity_key, entity_keys, limit, budget, as_of)
+    request = replace(request, include_history=include_history, scope=at, shape=shape)
     found = await context_for(caller(info), request, runtime.memory_ports(), runtime.aliases)
     return agent_context_type(found)

@@ -47,6 +47,13 @@ KnowledgeTypesArgument = Annotated[
     list[str] | None,
     strawberry.argument(description="Search only pieces of these knowledge types."),
 ]
+EntityPiecesArgument = Annotated[
+    bool,
+    strawberry.argument(
+        description="Search only the pieces of the user and the entities: those whose graph "
+        "references name one of them (the best of 100 candidates)."
+    ),
+]
 TagsArgument = Annotated[
     list[str] | None,
     strawberry.argument(description="Search only pieces carrying at least one of these tags."),
@@ -79,3 +86,8 @@ TextFormatArgument = Annotated[
     ContextFormatInput | None,
     strawberry.argument(description="How the text reads; default: the design's layout."),
 ]
+
+
+def format_of(given: ContextFormatInput | None) -> ContextFormat | None:
+    """The formatter's options the argument asks for (None: the defaults)."""
+    return given.to_domain() if given is not None else None

@@ -25,9 +25,9 @@ ACME_WEB = Principal("acme-web", Scope("acme", "web"), Role.AGENT)
 BETA = Principal("beta", Scope("beta"), Role.AGENT)
 
 CONTEXT = """query C($q: String!, $user: String, $depth: Int! = 2, $types: [String!],
-                     $tags: [String!], $format: ContextFormatInput) {
+                     $tags: [String!], $format: ContextFormatInput, $own: Boolean! = false) {
   agentContext(query: $q, userKey: $user, depth: $depth, knowledgeTypes: $types, tags: $tags,
-               textFormat: $format, limit: 10) {
+               textFormat: $format, entityPieces: $own, limit: 10) {
     __typename
     ... on AgentContext { text sections { infoType lines { text score chunkIds block tags } } }
     ... on Error { code field message } } }"""
@@ -168,6 +168,15 @@ async def test_the_search_filters_by_knowledge_type_and_tags(api: Api) -> None:
     assert set(by_type) == {ids["RANS"], ids["Team"]}
     by_tag = _scores(await _context(api, tags=["les", "walk"]))
     assert set(by_tag) == {ids["Initialize"], ids["A"]}
+
+
+async def test_the_search_keeps_the_entities_pieces_when_asked(api: Api) -> None:
+    ids = await _store(api)
+    every = _scores(await _context(api, user="user:alice", depth=1))
+    assert set(every) == {ids["Initialize"], ids["RANS"], ids["Team"], ids["A"]}
+    # Only the piece whose graph references name the user (the evidence of her edge).
+    own = _scores(await _context(api, user="user:alice", depth=1, own=True))
+    assert set(own) == {ids["Initialize"]}
 
 
 async def test_the_formatter_options_change_the_text(api: Api) -> None:
