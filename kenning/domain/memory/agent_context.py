@@ -65,7 +65,6 @@ from kenning.domain.retrieval.search import (
     ChunkIndex,
     SearchConfig,
     SearchFilters,
-    SearchHit,
     SearchMode,
     SearchRequest,
     search,
@@ -202,9 +201,9 @@ async def gather(
     deep = ENTITY_CANDIDATES if shape.entity_pieces else limit
     request = SearchRequest(query=query, mode=SearchMode.HYBRID, limit=deep, filters=filters)
     graph = ports.graph.at(when.as_of)
-    hits, reached, knowledge, hard, recent, matched = await asyncio.gather(
+    hits, layer, knowledge, hard, recent, matched = await asyncio.gather(
         search(request, reader=reader, embedder=embedder, index=ports.index, config=ports.config),
-        graph_layer.traverse(graph, reader, keys, shape.depth),
+        graph_layer.read_graph(graph, ports.chunks, reader, keys, shape.depth),
         user_knowledge.user_context(reader, ports.knowledge, user_key=user_key),
         _rules(reader, ports),
         _recent(reader, min(limit, session.MAX_ENTRIES), ports.session, user_key),
@@ -221,15 +220,14 @@ async def gather(
     )
     found = Found(user, [e for e in entities if not user or e.key != user.key], hard)
     found.knowledge = [item for group in knowledge.categories for item in group.items]
-    found.edges, found.session, found.procedures = [r.edge for r in reached], recent, matched
+    found.edges, found.nodes = [r.edge for r in layer.reached], layer.nodes
+    found.session, found.procedures = recent, matched
     soft = [h for h in hits if not h.chunk.kind.startswith(_KNOWLEDGE_KIND)]
     if shape.entity_pieces:
         soft = [h for h in soft if not set(h.chunk.graph_refs).isdisjoint(keys)][:limit]
-    chunks, found.nodes = await asyncio.gather(
-        _evidence(reached, soft, reader, ports.chunks),
-        graph.nodes(reader, sorted({r.edge.to_key for r in reached})),
-    )
-    linked = graph_layer.linked_pieces(reached, chunks)
+    # User knowledge is in the profile already: never a linked piece.
+    chunks = {i: c for i, c in layer.chunks.items() if not c.kind.startswith(_KNOWLEDGE_KIND)}
+    linked = graph_layer.linked_pieces(layer.reached, chunks)
     pieces = graph_layer.merged(soft, linked)
     found.hits = [h for h in pieces if _held(h.chunk, when.as_of)]
     current = [c for c in chunks.values() if _held(c, when.as_of)]
@@ -239,21 +237,6 @@ async def gather(
         found.superseded = [h for h in pieces if not _held(h.chunk, when.as_of)]
         found.ended = await _ended(ports.graph, reader, keys, {e.id for e in found.edges})
     return found
-
-
-async def _evidence(
-    reached: Sequence[graph_layer.Reached],
-    hits: Sequence[SearchHit],
-    reader: Scope,
-    chunks: ChunkReader,
-) -> dict[str, ChunkView]:
-    """The visible chunks the edges may link (those the search found are not read again),
-    user knowledge left out: it is in the profile already."""
-    known = {h.chunk.id: h.chunk for h in hits}
-    wanted = [c for c in graph_layer.evidence_ids(reached) if c not in known]
-    read = await chunks.by_ids(wanted, reader) if wanted else {}
-    every = known | read
-    return {i: c for i, c in every.items() if not c.kind.startswith(_KNOWLEDGE_KIND)}
 
 
 async def _ended(

@@ -12,17 +12,21 @@ its evidence links merged in with the search's (step 4).
   info type), visible to the reader; a chunk with no info type is evidence, not a piece.
 - **Merge.** Search hits and linked pieces, one per chunk id with the higher score, sorted
   by (-score, chunk id).
+
+``read_graph`` reads the whole layer (the hops, then the evidence chunks and the edges'
+targets at once), so the assembly runs it beside the search: it adds no step after it.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from kenning.domain.access.scope import Scope
-from kenning.domain.graph.chunk_view import MAX_CHUNK_IDS, ChunkView
-from kenning.domain.graph.model import Direction, EdgeView, GraphReader
+from kenning.domain.graph.chunk_view import MAX_CHUNK_IDS, ChunksById, ChunkView
+from kenning.domain.graph.model import Direction, EdgeView, GraphReader, NodeView
 from kenning.domain.retrieval.search import SearchHit
 
 DEFAULT_DEPTH: Final = 2
@@ -44,6 +48,30 @@ class Reached:
     def score(self) -> float:
         """``1 / depth``: 1.0 at one hop, 0.5 at two, 0.33 at three."""
         return 1.0 / self.depth
+
+
+@dataclass(frozen=True, slots=True)
+class GraphLayer:
+    """What the graph layer read: the edges with their hops, the visible chunks they may
+    link (by id) and the visible targets of the edges (for their labels, by key)."""
+
+    reached: list[Reached] = field(default_factory=list)
+    chunks: dict[str, ChunkView] = field(default_factory=dict)
+    nodes: dict[str, NodeView] = field(default_factory=dict)
+
+
+async def read_graph(
+    graph: GraphReader, chunks: ChunksById, reader: Scope, starts: Sequence[str], depth: int
+) -> GraphLayer:
+    """The layer around ``starts``: ``depth`` hops, then evidence and targets concurrently."""
+    reached = await traverse(graph, reader, starts, depth)
+    if not reached:
+        return GraphLayer()
+    ids = evidence_ids(reached)
+    found, nodes = await asyncio.gather(
+        chunks.by_ids(ids, reader), graph.nodes(reader, sorted({r.edge.to_key for r in reached}))
+    )
+    return GraphLayer(reached, found, nodes)
 
 
 async def traverse(
