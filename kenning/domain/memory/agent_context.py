@@ -221,6 +221,7 @@ async def gather(
     found = Found(user, [e for e in entities if not user or e.key != user.key], hard)
     found.knowledge = [item for group in knowledge.categories for item in group.items]
     found.edges, found.nodes = [r.edge for r in layer.reached], layer.nodes
+    found.edge_scores = {r.edge.id: r.score for r in layer.reached}
     found.session, found.procedures = recent, matched
     soft = [h for h in hits if not h.chunk.kind.startswith(_KNOWLEDGE_KIND)]
     if shape.entity_pieces:

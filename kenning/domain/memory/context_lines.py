@@ -59,17 +59,19 @@ def label_of(node: NodeView | None) -> str | None:
 
 
 def edge_line(
-    edge: EdgeView, user_key: str | None, nodes: dict[str, NodeView]
+    edge: EdgeView, user_key: str | None, nodes: dict[str, NodeView], score: float | None = None
 ) -> tuple[tuple[str, str, str], ContextLine]:
     """``EDGE_TYPE → Type:id (label)`` for an edge of the active entity; any other edge
-    names its source first. Ranked by (relation, target, source)."""
+    names its source first. Ranked by (relation, target, source); ``score`` is the graph's
+    (1/hop), kept on the line, not in its text."""
     label = label_of(nodes.get(edge.to_key))
     target = node_text(edge.to_key) + (f" ({' '.join(label.split())})" if label else "")
     text = f"{edge.edge_type.upper()} → {target}"
     if user_key is None or edge.from_key != user_key:
         text = f"{node_text(edge.from_key)} {text}"
     rank = (edge.edge_type, edge.to_key, edge.from_key)
-    return rank, ContextLine(text, edge.evidence_chunk_ids, block=Block.RELATIONSHIPS)
+    shown = None if score is None else round(score, 6)
+    return rank, ContextLine(text, edge.evidence_chunk_ids, shown, Block.RELATIONSHIPS)
 
 
 def knowledge_line(item: user_knowledge.KnowledgeItem) -> ContextLine:

@@ -36,6 +36,7 @@ class Found:
     hits: list[SearchHit] = field(default_factory=list)  # search hits and linked pieces
     edges: list[EdgeView] = field(default_factory=list)
     piece_types: dict[str, str] = field(default_factory=dict)  # of the edges' linked pieces
+    edge_scores: dict[int, float] = field(default_factory=dict)  # 1/hop, by edge id
     nodes: dict[str, NodeView] = field(default_factory=dict)  # the edges' targets, for labels
     global_metadata: NodeView | None = None
     session: list[session.SessionEntry] = field(default_factory=list)
@@ -59,7 +60,8 @@ def build_sections(found: Found, budget: int | None) -> tuple[ContextSection, ..
     user_key = found.user.key if found.user else None
     for edge in found.edges:
         section = formats.edge_section(edge, user_key, found.piece_types)
-        graph.setdefault(section, []).append(formats.edge_line(edge, user_key, found.nodes))
+        score = found.edge_scores.get(edge.id)
+        graph.setdefault(section, []).append(formats.edge_line(edge, user_key, found.nodes, score))
     ordered = [
         (name, [*heads.get(name, []), *pieces.get(name, []), *_by_rank(graph.get(name, []))])
         for name in section_order({*heads, *pieces, *graph})

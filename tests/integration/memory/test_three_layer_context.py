@@ -121,7 +121,18 @@ async def test_depth_reads_more_hops_and_scores_each_linked_piece_one_over_its_h
             k: v for k, v in list(expected.items())[:depth]
         }, depth
         assert ids["A"] in scores
-    assert "Technique:rans USED_BY → Team:aero" in found["text"]
+    assert "Technique:rans USED_BY → Team:aero (Aero)" in found["text"]
+    relationships = {
+        line["text"]: line["score"]
+        for section in found["sections"]
+        for line in section["lines"]
+        if line["block"] == "Relationships"
+    }
+    assert relationships == {
+        "SPECIALIZES_IN → Technique:les (LES)": 1.0,
+        "Technique:les RELATED_TO → Technique:rans": 0.5,
+        "Technique:rans USED_BY → Team:aero (Aero)": 0.333333,
+    }
     assert "SPECIALIZES_IN → Technique:les (LES)" in found["text"]
     # Routed by the linked piece: the user's edge links an instructions piece.
     sections = {s["infoType"]: [line["text"] for line in s["lines"]] for s in found["sections"]}

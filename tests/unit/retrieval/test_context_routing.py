@@ -57,8 +57,8 @@ def test_a_relationship_reads_edge_type_arrow_type_id_and_label() -> None:
         "team:aero": NodeView("team:aero", "team", {"name": "Aero  team"}, ACME),
     }
     own = _edge("user:alice", "technique:les")
-    rank, line = edge_line(own, "user:alice", nodes)
-    assert line.text == "SPECIALIZES_IN → Technique:les (LES)"
+    rank, line = edge_line(own, "user:alice", nodes, 1 / 3)
+    assert line.text == "SPECIALIZES_IN → Technique:les (LES)" and line.score == 0.333333
     assert rank == ("specializes_in", "technique:les", "user:alice")
     assert line.block is not None and line.chunk_ids == ("c-none",)
     other = _edge("user:bob", "team:aero", kind="member_of")
