@@ -65,6 +65,7 @@ from kenning.domain.retrieval.search import (
     ChunkIndex,
     SearchConfig,
     SearchFilters,
+    SearchHit,
     SearchMode,
     SearchRequest,
     search,
@@ -226,18 +227,25 @@ async def gather(
     soft = [h for h in hits if not h.chunk.kind.startswith(_KNOWLEDGE_KIND)]
     if shape.entity_pieces:
         soft = [h for h in soft if not set(h.chunk.graph_refs).isdisjoint(keys)][:limit]
-    # User knowledge is in the profile already: never a linked piece.
-    chunks = {i: c for i, c in layer.chunks.items() if not c.kind.startswith(_KNOWLEDGE_KIND)}
-    linked = graph_layer.linked_pieces(layer.reached, chunks)
-    pieces = graph_layer.merged(soft, linked)
-    found.hits = [h for h in pieces if _held(h.chunk, when.as_of)]
-    current = [c for c in chunks.values() if _held(c, when.as_of)]
-    found.piece_types = graph_layer.piece_types(current)
+    pieces = _pieces(found, soft, layer, when.as_of)
     if when.include_history:
         found.history = True
         found.superseded = [h for h in pieces if not _held(h.chunk, when.as_of)]
         found.ended = await _ended(ports.graph, reader, keys, {e.id for e in found.edges})
     return found
+
+
+def _pieces(
+    found: Found, hits: list[SearchHit], layer: graph_layer.GraphLayer, as_of: datetime | None
+) -> list[SearchHit]:
+    """Search hits and linked pieces merged (every one, superseded ones too); the current
+    ones become ``found``'s hits, and the info types the edges are routed by."""
+    # User knowledge is in the profile already: never a linked piece.
+    chunks = {i: c for i, c in layer.chunks.items() if not c.kind.startswith(_KNOWLEDGE_KIND)}
+    pieces = graph_layer.merged(hits, graph_layer.linked_pieces(layer.reached, chunks))
+    found.hits = [h for h in pieces if _held(h.chunk, as_of)]
+    found.piece_types = graph_layer.piece_types(c for c in chunks.values() if _held(c, as_of))
+    return pieces
 
 
 async def _ended(
