@@ -100,14 +100,19 @@ async def _stop(
 
 @asynccontextmanager
 async def running_process(
-    argv: Sequence[str], *, env: Mapping[str, str] | None = None, ready_url: str | None = None
+    argv: Sequence[str],
+    *,
+    env: Mapping[str, str] | None = None,
+    ready_url: str | None = None,
+    cwd: Path = ROOT,
 ) -> AsyncIterator[asyncio.subprocess.Process]:
-    """``python *argv`` from the repository root until the block ends; with ``ready_url``,
-    yielded once ``GET ready_url`` answers 200. Example: ``running_process(KENNING_WORKER)``."""
+    """``python *argv`` from the repository root (or ``cwd``: another checkout's code) until
+    the block ends; with ``ready_url``, yielded once ``GET ready_url`` answers 200. Example:
+    ``running_process(KENNING_WORKER)``."""
     name = "python " + " ".join(argv)
     with tempfile.TemporaryFile() as log:
         process = await asyncio.create_subprocess_exec(
-            sys.executable, *argv, cwd=ROOT, env=env, stdout=log, stderr=log
+            sys.executable, *argv, cwd=cwd, env=env, stdout=log, stderr=log
         )
         shown = False  # whether this child's output is in the error already
         try:
@@ -151,15 +156,17 @@ async def running_server(
     command: Sequence[str] = KENNING_SERVE,
     request_timeout: float = 60.0,
     connections: int = 100,
+    cwd: Path = ROOT,
 ) -> AsyncIterator[Server]:
     """``command`` (``kenning serve`` unless told) with ``settings`` on a free loopback port,
-    ready until the block ends; its client sends ``api_key``, ``connections`` at most at once."""
+    ready until the block ends; its client sends ``api_key``, ``connections`` at most at once.
+    ``cwd`` runs another checkout's code (its ``kenning`` is imported first)."""
     port = free_port()
     env = child_environment(settings.model_copy(update={"host": "127.0.0.1", "port": port}))
     headers = {"Authorization": f"Bearer {api_key}"}
     url = f"http://127.0.0.1:{port}"
     async with (
-        running_process(command, env=env, ready_url=f"{url}/readyz") as process,
+        running_process(command, env=env, ready_url=f"{url}/readyz", cwd=cwd) as process,
         httpx.AsyncClient(
             base_url=url,
             headers=headers,

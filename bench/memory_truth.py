@@ -53,6 +53,7 @@ from bench._own_database import own_settings, recreate_and_migrate
 from bench._timing import percentile
 from kenning.domain.access.principal import Principal, Role
 from kenning.domain.access.scope import Scope
+from kenning.domain.memory.context_lines import node_text
 from kenning.resolvers.context import Context
 from kenning.runtime import Runtime
 from kenning.schema.build import build_schema
@@ -107,7 +108,13 @@ async def _write(api: Api, note: Note) -> float:
 def _stated(sections: list[dict[str, Any]]) -> tuple[set[str], str]:
     """The edge lines and all piece text outside ``history``: what is stated as current."""
     lines = [line["text"] for s in sections if s["infoType"] != "history" for line in s["lines"]]
-    return set(lines), "\n".join(lines)
+    # A relationship line may end with its target's label: what is stated is before it.
+    return {line.split(" (")[0] for line in lines}, "\n".join(lines)
+
+
+def _edge_line(service: str, relation: str, value: str) -> str:
+    """How agentContext states ``service relation relation:value`` (no label)."""
+    return f"{node_text(service)} {relation.upper()} → {node_text(f'{relation}:{value}')}"
 
 
 async def truth(runtime: Runtime, entities: int) -> dict[str, Any]:
@@ -137,10 +144,10 @@ async def truth(runtime: Runtime, entities: int) -> dict[str, Any]:
         edges, text = _stated(data["agentContext"]["sections"])
         for fact in its:
             now = fact.current
-            checks["current"][0] += f"{service} {now.relation} {now.relation}:{now.value}" in edges
+            checks["current"][0] += _edge_line(service, now.relation, now.value) in edges
             checks["current"][1] += 1
             for old in fact.notes[:-1]:
-                said = f"{service} {old.relation} {old.relation}:{old.value}"
+                said = _edge_line(service, old.relation, old.value)
                 checks["retired"][0] += said in edges or old.line in text
                 checks["retired"][1] += 1
             if len(fact.notes) > 1:
@@ -148,9 +155,7 @@ async def truth(runtime: Runtime, entities: int) -> dict[str, Any]:
                 before = first.at + (change.at - first.at) / 2
                 then = await truth_api(CONTEXT, key=service, asOf=before.isoformat())
                 edges_then, _ = _stated(then["agentContext"]["sections"])
-                checks["as_of"][0] += (
-                    f"{service} {first.relation} {first.relation}:{first.value}" in edges_then
-                )
+                checks["as_of"][0] += _edge_line(service, first.relation, first.value) in edges_then
                 checks["as_of"][1] += 1
     return {
         "facts": len(found),

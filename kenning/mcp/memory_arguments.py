@@ -8,9 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from kenning.domain.memory.user_knowledge import KnowledgeCategory
+from kenning.domain.retrieval.context_format import ContextFormat
 from kenning.mcp.calls import to_scope
 
 UserKey = Annotated[
@@ -61,6 +62,48 @@ IncludeHistory = Annotated[
         description="Also list what no longer holds, with its validity, in a "
         "'history' section (never stated as current)."
     ),
+]
+
+ContextDepth = Annotated[
+    int,
+    Field(
+        description="Hops of graph around the user and the entities, 1..3: each neighbour "
+        "scores 1/hop and the pieces its edge links join the search's."
+    ),
+]
+KnowledgeTypes = Annotated[
+    list[str] | None, Field(description="Search only pieces of these knowledge types.")
+]
+EntityPieces = Annotated[
+    bool,
+    Field(
+        description="Search only the pieces of the user and the entities (those whose graph "
+        "references name one of them)."
+    ),
+]
+PieceTags = Annotated[
+    list[str] | None, Field(description="Search only pieces carrying one of these tags.")
+]
+
+
+class TextFormatOptions(BaseModel):
+    """How get_context's text reads (the design's formatter)."""
+
+    section_delimiter: str = Field("\n\n", description="Between sections and blocks.")
+    item_delimiter: str = Field("\n---\n", description="Between knowledge items.")
+    include_tags: bool = Field(True, description="A 'Tags:' line under each item with tags.")
+    include_scores: bool = Field(False, description="A 'Score:' line under each item.")
+
+    def to_domain(self) -> ContextFormat:
+        """The formatter's options (a bad delimiter is a ValidationError naming it)."""
+        return ContextFormat(
+            self.section_delimiter, self.item_delimiter, self.include_tags, self.include_scores
+        )
+
+
+TextFormat = Annotated[
+    TextFormatOptions | None,
+    Field(description="How the text reads; default: the design's layout."),
 ]
 
 # find_procedures, get_rules, user_context

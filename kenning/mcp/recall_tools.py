@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kenning.domain.memory.agent_context import Shape
 from kenning.domain.memory.context_request import ContextRequest, context_for
 from kenning.domain.memory.knowledge_request import ContextRead, context_of_user
 from kenning.domain.memory.procedure_request import FindRequest, find_for
@@ -34,15 +35,20 @@ from kenning.mcp.calls import (
 from kenning.mcp.memory_arguments import (
     AsOf,
     Budget,
+    ContextDepth,
     ContextLimit,
     ContextUser,
     EntityKeys,
+    EntityPieces,
     IncludeHistory,
+    KnowledgeTypes,
     PerCategory,
+    PieceTags,
     ProcedureLimit,
     ProcedureQuery,
     Query,
     RulesProject,
+    TextFormat,
     TriggerPattern,
     UserKey,
     request_fields,
@@ -61,14 +67,29 @@ async def get_context_tool(
     scope: NarrowScope = None,
     as_of: AsOf = None,
     include_history: IncludeHistory = False,
+    depth: ContextDepth = 2,
+    knowledge_types: KnowledgeTypes = None,
+    tags: PieceTags = None,
+    text_format: TextFormat = None,
+    entity_pieces: EntityPieces = False,
 ) -> dict[str, Any]:
     """Rules, the user, pieces by info type, graph, session and procedures for ``query``."""
-    fields = request_fields(locals())
-    who = caller(ctx)
+    fields = _shaped(request_fields(locals()))
     fields["as_of"] = time_argument(as_of, "as_of")
+    who = caller(ctx)
     ports, aliases = who.runtime.memory_ports(), who.runtime.aliases
     found = await context_for(who.scoped, ContextRequest(**fields), ports, aliases)
     return _context(found.context)
+
+
+def _shaped(fields: dict[str, Any]) -> dict[str, Any]:
+    """``get_context``'s fields with depth, filters and format folded into the ``shape``."""
+    depth, types, tags, shown, own = (fields.pop(name) for name in _SHAPING)
+    fields["shape"] = Shape.asked(depth, types, tags, shown.to_domain() if shown else None, own)
+    return fields
+
+
+_SHAPING = ("depth", "knowledge_types", "tags", "text_format", "entity_pieces")
 
 
 def _context(found: AgentContext) -> dict[str, Any]:
@@ -146,9 +167,10 @@ TOOLS = (
         "Call this before starting a task: everything you should know for it, as sections "
         "and as one prompt-ready text: the hard rules (always obey them), the user's profile "
         "and known preferences, instructions, context and skills found for the query, the "
-        "graph around the entities, recent session notes and matching procedures. Give the "
-        "task in words as query, the user's graph key as user_key (e.g. 'user:alice') and "
-        "other entities as entity_keys; budget caps each section's characters.",
+        "graph around the entities (depth hops) with the pieces its edges link, recent session "
+        "notes and matching procedures. Give the task in words as query, the user's graph "
+        "key as user_key (e.g. 'user:alice') and other entities as entity_keys; budget caps "
+        "each section's characters; text_format sets how the text reads.",
         read_only=True,
     ),
     ToolSpec(

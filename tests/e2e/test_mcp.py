@@ -228,7 +228,7 @@ async def test_each_tool_calls_its_use_case(server: Server, keys: Keys) -> None:
     assert [(r["ruleKey"], r["content"]) for r in rules] == [("no-friday", "No Friday deploys")]
     assert "blue-green" in context["text"]
     assert "No Friday deploys" in context["text"]  # the rules section
-    assert "db:pelican" in context["text"]  # the entity's edge
+    assert "Service:quokkaline DEPENDS_ON → Db:pelican" in context["text"]  # the entity's edge
 
 
 async def test_a_model_reads_the_prompt_and_the_hits_not_json(server: Server, keys: Keys) -> None:

@@ -1,14 +1,27 @@
 """The lines of ``agentContext``'s sections, one function per kind of item (see
-``agent_context`` for the order and the sections)."""
+``agent_context`` for the order and the sections), and where each piece and edge goes: the
+routing table of the knowledge-integration design (003 §KnowledgeProvider Routing):
+
+====================================================  ==================================
+source                                                section
+====================================================  ==================================
+entity metadata (and the client's global metadata)    ``user_profile``
+a piece                                               its own info type (none: context)
+an edge with a linked piece                           that piece's info type
+an edge from the active entity, no linked piece       ``user_profile``
+any other edge, no linked piece                       ``context``
+====================================================  ==================================
+"""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Final
 
-from kenning.domain.graph.model import EdgeView
+from kenning.domain.graph.model import EdgeView, NodeView
 from kenning.domain.memory import procedures, rules, session, user_knowledge
-from kenning.domain.retrieval.agent_context import ContextLine
+from kenning.domain.retrieval.agent_context import ContextLine, value_text
+from kenning.domain.retrieval.context_format import Block
 from kenning.domain.retrieval.search import SearchHit
 
 # Soft pieces never enter the sections that hold one store's items (rules above all).
@@ -22,25 +35,50 @@ def routed(info_type: str | None) -> str:
     return info_type
 
 
+def edge_section(edge: EdgeView, user_key: str | None, piece_types: dict[str, str]) -> str:
+    """Where an edge goes: its first linked piece's info type, else ``user_profile`` when it
+    leaves the active entity, else ``context``."""
+    linked = [piece_types[c] for c in sorted(edge.evidence_chunk_ids) if c in piece_types]
+    if linked:
+        return routed(linked[0])
+    return "user_profile" if user_key is not None and edge.from_key == user_key else "context"
+
+
+def node_text(key: str) -> str:
+    """A key as the design writes a node: ``Type:id`` (``technique:les`` → ``Technique:les``)."""
+    kind, _, ident = key.partition(":")
+    return f"{kind[:1].upper()}{kind[1:]}:{ident}"
+
+
+def label_of(node: NodeView | None) -> str | None:
+    """A node's ``label``, else its ``name``, as text; None when it has neither."""
+    if node is None:
+        return None
+    value = node.properties.get("label", node.properties.get("name"))
+    return None if value is None or value == "" else value_text(value)
+
+
 def edge_line(
-    edge: EdgeView, user_key: str | None, evidence_types: dict[str, str]
-) -> tuple[str, tuple[str, str, str], ContextLine]:
+    edge: EdgeView, user_key: str | None, nodes: dict[str, NodeView], score: float | None = None
+) -> tuple[tuple[str, str, str], ContextLine]:
+    """``EDGE_TYPE → Type:id (label)`` for an edge of the active entity; any other edge
+    names its source first. Ranked by (relation, target, source); ``score`` is the graph's
+    (1/hop), kept on the line, not in its text."""
+    label = label_of(nodes.get(edge.to_key))
+    target = node_text(edge.to_key) + (f" ({' '.join(label.split())})" if label else "")
+    text = f"{edge.edge_type.upper()} → {target}"
+    if user_key is None or edge.from_key != user_key:
+        text = f"{node_text(edge.from_key)} {text}"
     rank = (edge.edge_type, edge.to_key, edge.from_key)
-    if edge.from_key == user_key:
-        return (
-            "user_profile",
-            rank,
-            ContextLine(f"{edge.edge_type} {edge.to_key}", edge.evidence_chunk_ids),
-        )
-    linked = [evidence_types[c] for c in sorted(edge.evidence_chunk_ids) if c in evidence_types]
-    section = routed(linked[0] if linked else None)
-    text = f"{edge.from_key} {edge.edge_type} {edge.to_key}"
-    return section, rank, ContextLine(text, edge.evidence_chunk_ids)
+    shown = None if score is None else round(score, 6)
+    return rank, ContextLine(text, edge.evidence_chunk_ids, shown, Block.RELATIONSHIPS)
 
 
 def knowledge_line(item: user_knowledge.KnowledgeItem) -> ContextLine:
+    """What is known about the user, as a knowledge item of its category."""
     content = " ".join(item.content.split())
-    return ContextLine(f"{item.category.value.lower()} / {item.subject}: {content}")
+    text = f"[{item.category.value.lower()}] {item.subject}: {content}"
+    return ContextLine(text, block=Block.KNOWLEDGE)
 
 
 def rule_line(rule: rules.HardRule) -> ContextLine:

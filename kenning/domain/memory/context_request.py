@@ -10,7 +10,7 @@ then ``context_for_keys``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from kenning.domain.access.caller import CallerScope
@@ -20,7 +20,14 @@ from kenning.domain.ingestion.aliases import alias_resolved
 from kenning.domain.ingestion.node_keys import parse_key
 from kenning.domain.ingestion.ports import AliasResolver
 from kenning.domain.ingestion.validity import as_of as read_time
-from kenning.domain.memory.agent_context import MemoryPorts, When, agent_context, check_request
+from kenning.domain.memory.agent_context import (
+    GLOBAL_KEY,
+    MemoryPorts,
+    Shape,
+    When,
+    agent_context,
+    check_request,
+)
 from kenning.domain.retrieval.agent_context import AgentContext
 
 
@@ -36,14 +43,17 @@ async def context_for_keys(
     ports: MemoryPorts,
     aliases: AliasResolver,
     when: When | None = None,
+    shape: Shape | None = None,
 ) -> AgentContext:
     """``agent_context`` for ``user`` (its key and the argument that named it) and
-    ``entity_keys``; keys that are not visible are left out."""
-    check_request(query, len(entity_keys), limit, budget)
+    ``entity_keys``; keys that are not visible are left out. The client's global metadata
+    is read with them, in the same statement."""
+    shape = shape or Shape()
+    check_request(query, len(entity_keys), limit, budget, shape.depth)
     asked = [parse_key(user[0], field=user[1]).key] if user is not None else []
     asked += [parse_key(key, field="entityKeys").key for key in entity_keys]
     keys = await alias_resolved(reader.client_id, asked, aliases)
-    nodes = await ports.graph.nodes(reader, keys) if keys else {}
+    nodes = await ports.graph.nodes(reader, [*keys, GLOBAL_KEY])
     first = 1 if user is not None else 0
     return await agent_context(
         query,
@@ -56,13 +66,16 @@ async def context_for_keys(
         ports=ports,
         when=when,
         user_key=asked[0] if user is not None else None,
+        shape=shape,
+        global_metadata=nodes.get(GLOBAL_KEY),
     )
 
 
 @dataclass(frozen=True, slots=True)
 class ContextRequest:
     """What an agent asks context for: ``user_key`` and ``entity_key`` both name the user
-    (one at most), ``as_of`` None answers as now, ``scope`` None is the key's own."""
+    (one at most), ``as_of`` None answers as now, ``scope`` None is the key's own; ``shape``
+    the graph's depth, the search's filters and the formatter (``Shape.asked``)."""
 
     query: str
     user_key: str | None = None
@@ -73,6 +86,7 @@ class ContextRequest:
     as_of: datetime | None = None
     include_history: bool = False
     scope: Scope | None = None
+    shape: Shape = field(default_factory=Shape)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,5 +122,6 @@ async def context_for(
         ports=ports,
         aliases=aliases,
         when=when,
+        shape=request.shape,
     )
     return ReadContext(found, reader)

@@ -4,7 +4,10 @@
 pieces by info type, the graph, the session, procedures); this module owns how a section
 reads, so the same lines always give the same text:
 
-- a section is ``## <name>`` then one ``- <line>`` per line, in rank order (highest first);
+- a section is ``## <name>`` then its lines in rank order (highest first), as
+  ``kenning.domain.retrieval.context_format`` lays them out: an info type's in blocks
+  (``[Metadata]``, ``[Global Metadata]``, ``[Knowledge]``, ``[Relationships]``), the memory
+  sections' as bullets;
 - under a budget, the lowest-ranked lines are cut first until the section's text fits, and a
   last line says how many were cut (``- [3 lower-ranked items cut to fit 500 characters]``);
 - pieces are ranked by score (highest first) then chunk id, properties by name.
@@ -20,6 +23,8 @@ from dataclasses import dataclass
 from kenning.domain.embedding import Embedder
 from kenning.domain.graph.model import NodeView
 from kenning.domain.priorities import BACKGROUND_PRIORITY
+from kenning.domain.retrieval.context_format import DEFAULT_FORMAT, Block, ContextFormat
+from kenning.domain.retrieval.context_format import section_text as format_section
 from kenning.domain.retrieval.search import SearchHit
 
 SECTION_ORDER = ("user_profile", "instructions", "context", "skills")
@@ -28,11 +33,14 @@ HIDDEN_PROPERTIES = frozenset({"key", "type", "client", "project", "group"})
 
 @dataclass(frozen=True, slots=True)
 class ContextLine:
-    """One line of a section and where it came from."""
+    """One line of a section, where it came from, and the block it is shown in (None: a
+    bullet of a memory section)."""
 
     text: str
     chunk_ids: tuple[str, ...] = ()
     score: float | None = None
+    block: Block | None = None
+    tags: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,11 +51,12 @@ class ContextSection:
     lines: tuple[ContextLine, ...]
     omitted: int = 0
     budget: int | None = None
+    fmt: ContextFormat = DEFAULT_FORMAT
 
     @property
     def text(self) -> str:
         """The section as prompt text."""
-        return section_text(self.info_type, self.lines, self.omitted, self.budget)
+        return format_section(self.info_type, self.lines, self.omitted, self.budget, self.fmt)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,32 +65,27 @@ class AgentContext:
 
     entity: NodeView | None
     sections: tuple[ContextSection, ...]
+    fmt: ContextFormat = DEFAULT_FORMAT
 
     @property
     def text(self) -> str:
         """All sections as one prompt-ready text."""
-        return "\n\n".join(section.text for section in self.sections)
+        return self.fmt.section_delimiter.join(section.text for section in self.sections)
 
 
-def section_text(
-    name: str, lines: Sequence[ContextLine], omitted: int = 0, budget: int | None = None
-) -> str:
-    """``## name`` and one bullet per line, then the cut notice when lines were cut."""
-    bullets = [f"- {line.text}" for line in lines]
-    if omitted:
-        plural = "s" if omitted != 1 else ""
-        bullets.append(f"- [{omitted} lower-ranked item{plural} cut to fit {budget} characters]")
-    return f"## {name}\n" + "\n".join(bullets)
-
-
-def fit(name: str, lines: Sequence[ContextLine], budget: int | None) -> ContextSection:
+def fit(
+    name: str,
+    lines: Sequence[ContextLine],
+    budget: int | None,
+    fmt: ContextFormat = DEFAULT_FORMAT,
+) -> ContextSection:
     """The section of ``lines`` (rank order), its lowest-ranked lines cut until it fits."""
     kept = list(lines)
     if budget is None:
-        return ContextSection(name, tuple(kept))
-    while kept and len(section_text(name, kept, len(lines) - len(kept), budget)) > budget:
+        return ContextSection(name, tuple(kept), fmt=fmt)
+    while kept and len(format_section(name, kept, len(lines) - len(kept), budget, fmt)) > budget:
         kept.pop()
-    return ContextSection(name, tuple(kept), len(lines) - len(kept), budget)
+    return ContextSection(name, tuple(kept), len(lines) - len(kept), budget, fmt)
 
 
 def section_order(names: Iterable[str]) -> list[str]:
@@ -96,21 +100,29 @@ def ranked_hits(hits: Iterable[SearchHit]) -> list[SearchHit]:
 
 
 def piece_line(hit: SearchHit) -> ContextLine:
-    """A hit as one line: its content on one line, its chunk and its rounded score."""
-    return ContextLine(" ".join(hit.chunk.content.split()), (hit.chunk.id,), round(hit.score, 6))
+    """A piece as a knowledge item: ``[knowledge_type] content`` on one line (the content
+    alone when it has no knowledge type), its chunk, its rounded score and its tags."""
+    chunk = hit.chunk
+    content = " ".join(chunk.content.split())
+    text = f"[{chunk.knowledge_type.lower()}] {content}" if chunk.knowledge_type else content
+    return ContextLine(text, (chunk.id,), round(hit.score, 6), Block.KNOWLEDGE, chunk.tags)
 
 
-def property_lines(properties: Mapping[str, object]) -> list[ContextLine]:
+def property_lines(
+    properties: Mapping[str, object], block: Block = Block.METADATA
+) -> list[ContextLine]:
     """One ``name: value`` line per visible property, by name."""
-    return [ContextLine(f"{name}: {value_text(value)}") for name, value in visible(properties)]
+    return [
+        ContextLine(f"{name}: {value_text(value)}", block=block)
+        for name, value in visible(properties)
+    ]
 
 
 def entity_line(node: NodeView) -> ContextLine:
     """An entity's key and its visible properties by name on one line."""
     pairs = "; ".join(f"{name}={value_text(value)}" for name, value in visible(node.properties))
-    return ContextLine(
-        f"{node.key} ({node.type}): {pairs}" if pairs else f"{node.key} ({node.type})"
-    )
+    text = f"{node.key} ({node.type}): {pairs}" if pairs else f"{node.key} ({node.type})"
+    return ContextLine(text, block=Block.METADATA)
 
 
 def visible(properties: Mapping[str, object]) -> list[tuple[str, object]]:

@@ -30,6 +30,8 @@ def section_type(section: domain.ContextSection) -> ContextSection:
                 text=line.text,
                 score=line.score,
                 chunk_ids=[strawberry.ID(c) for c in line.chunk_ids],
+                block=line.block.value if line.block else None,
+                tags=list(line.tags),
             )
             for line in section.lines
         ],

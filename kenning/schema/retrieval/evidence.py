@@ -41,6 +41,11 @@ class ContextLine:
     text: str
     chunk_ids: list[strawberry.ID]
     score: float | None
+    block: str | None = strawberry.field(
+        description="The block it is shown in (Metadata, Global Metadata, Knowledge, "
+        "Relationships); null for a bullet of rules, session, procedures or history."
+    )
+    tags: list[str] = strawberry.field(description="A knowledge item's tags.")
 
 
 @strawberry.type(

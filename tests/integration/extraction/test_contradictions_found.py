@@ -175,7 +175,7 @@ async def test_a_contradicted_edge_ends_and_leaves_the_context(
         ("acme", "database:postgres", ""),
     }
     text = (await acme(CONTEXT))["agentContext"]["text"]
-    assert "service:billing uses database:postgres" in text
+    assert "Service:billing USES → Database:postgres" in text
     assert "mysql" not in text
 
 

@@ -181,7 +181,7 @@ async def test_agent_context_states_only_what_holds_and_lists_the_past_when_aske
     await _say(acme, "doc:new", "db:postgres", "2025-06-01T00:00:00Z")
     plain = (await acme(CONTEXT, history=False, asOf=None))["agentContext"]
     assert "mysql" not in plain["text"]
-    assert "service:billing database db:postgres" in plain["text"]
+    assert "Service:billing DATABASE → Db:postgres" in plain["text"]
     sections = _lines((await acme(CONTEXT, history=True, asOf=None))["agentContext"])
     assert all("mysql" not in line for name, lines in sections.items() if name != "history"
                for line in lines)  # fmt: skip
@@ -192,7 +192,7 @@ async def test_agent_context_states_only_what_holds_and_lists_the_past_when_aske
     )
     assert any("db:mysql" in line and "(superseded " in line for line in history[1:])
     then = (await acme(CONTEXT, history=False, asOf="2024-07-01T00:00:00Z"))["agentContext"]
-    assert "service:billing database db:mysql" in then["text"]
+    assert "Service:billing DATABASE → Db:mysql" in then["text"]
     assert "postgres" not in then["text"]
 
 

@@ -24,7 +24,8 @@ CONTEXT = """query C($q: String!, $user: String, $entities: [String!], $budget: 
   agentContext(query: $q, userKey: $user, entityKeys: $entities, budget: $budget,
                limit: $limit) {
     __typename
-    ... on AgentContext { text entity { key } sections { infoType omitted lines { text } } }
+    ... on AgentContext {
+      text entity { key } sections { infoType omitted text lines { text block } } }
     ... on Error { code field } } }"""
 RULE = """mutation($key: String!, $content: String!) {
   storeRule(ruleKey: $key, ruleType: SECURITY, content: $content) { __typename } }"""
@@ -104,23 +105,38 @@ async def test_every_layer_lands_in_its_section_in_order(
     ]  # fmt: skip
     assert sections["rules"] == ["acme-deploy (SECURITY): Acme: never deploy on Friday."]
     assert sections["user_profile"] == [
-        "name: John", "team: Acme auth", "preference / Answers: Acme wants short answers.",
-        "owns service:auth",
-    ]  # fmt: skip
+        "name: John",
+        "team: Acme auth",
+        "[preference] Answers: Acme wants short answers.",
+    ]
     assert sections["instructions"] == ["Acme: run the login tests before a fix."]
-    assert sections["context"][0] == "service:auth (service): owner=Acme"
-    assert "Acme: the login bug lives in the token check." in sections["context"]
-    assert sections["skills"] == ["Acme knows the login token code.", "service:auth uses lib:jwt"]
+    # The user's edge links a context piece: it goes to context (003's routing table).
+    assert sections["context"] == [
+        "service:auth (service): owner=Acme",
+        "Acme: the login bug lives in the token check.",
+        "OWNS → Service:auth",
+    ]
+    assert sections["skills"] == ["Acme knows the login token code.", "Service:auth USES → Lib:jwt"]
     assert sections["session"][0].endswith("CHAT: Acme looked at the login bug.")
     assert sections["procedures"] == [
         f"{QUERY} (LEARNED): Acme's login fix. | steps: coder.run_tests"
     ]
     again = await _context(acme, user="user:john", entities=["service:auth"])
     assert again["text"] == found["text"]
-    assert found["text"] == "\n\n".join(
-        f"## {name}\n" + "\n".join(f"- {line}" for line in lines)
-        for name, lines in sections.items()
-    )
+    assert found["text"] == "\n\n".join(section["text"] for section in found["sections"])
+    blocks = [
+        line for line in found["text"].splitlines() if line.startswith("[") and line.endswith("]")
+    ]
+    assert blocks == [
+        "[Metadata]",
+        "[Knowledge]",
+        "[Knowledge]",
+        "[Metadata]",
+        "[Knowledge]",
+        "[Relationships]",
+        "[Knowledge]",
+        "[Relationships]",
+    ]
 
 
 async def test_the_budget_cuts_each_section_but_never_the_rules(api: Api) -> None:

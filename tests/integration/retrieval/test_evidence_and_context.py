@@ -102,8 +102,8 @@ async def test_agent_context_routes_pieces_and_edges_deterministically(api: Api)
     sections = {s["infoType"]: [line["text"] for line in s["lines"]] for s in first["sections"]}
     assert list(sections)[:2] == ["user_profile", "instructions"]
     assert sections["user_profile"][:2] == ["name: John Doe", "team: auth"]
-    assert "owns service:auth" in sections["user_profile"]
-    assert "prefers style:short" in sections["user_profile"]
-    assert "jira:task-123 assigned_to user:john" in sections["context"]
+    assert "OWNS → Service:auth" in sections["user_profile"]
+    assert "PREFERS → Style:short" in sections["user_profile"]
+    assert "Jira:task-123 ASSIGNED_TO → User:john (John Doe)" in sections["context"]
     assert any("login tests" in line for line in sections["instructions"])
-    assert first["text"].startswith("## user_profile\n- name: John Doe")
+    assert first["text"].startswith("## user_profile\n[Metadata]\nname: John Doe")

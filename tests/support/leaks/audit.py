@@ -203,10 +203,11 @@ class Audit:
         assert rag <= set(visible.chunks) and (rag or not visible.chunks), (self.who, pack)
         assert context["__typename"] == "AgentContext", (self.who, context)
         assert (context["entity"] is not None) == (probe.entity in visible.keys), self.who
-        history = answers["agentContext_history"]
-        assert history["__typename"] == "AgentContext", (self.who, history)
-        cited = {c for s in history["sections"] for line in s["lines"] for c in line["chunkIds"]}
-        assert cited <= set(visible.chunks), (self.who, cited - set(visible.chunks))
+        for read in ("agentContext_history", "agentContext_deep"):
+            found = answers[read]
+            assert found["__typename"] == "AgentContext", (self.who, read, found)
+            cited = {c for s in found["sections"] for line in s["lines"] for c in line["chunkIds"]}
+            assert cited <= set(visible.chunks), (self.who, read, cited - set(visible.chunks))
         for edge_type in EDGE_TYPES:
             got_history = {
                 (i["from"], i["edgeType"], i["to"], as_scope(i["scope"]))

@@ -33,6 +33,7 @@ KEYS = ("user:ann", "user:bob", "svc:auth", "svc:billing", "doc:spec", "team:cor
 EDGE_TYPES = ("knows", "owns", "uses")
 TEXT_KINDS = ("note", "ticket")
 GRAPH_KIND = "graph"
+GLOBAL_METADATA = "global:global"
 KINDS = (*TEXT_KINDS, GRAPH_KIND)
 INFO_TYPES = (None, "user_profile", "instructions", "skills")
 WORD = "ledger"
@@ -243,7 +244,12 @@ def _graph_input(doc: Document) -> dict[str, Any]:
         "sourceUrn": doc.urn,
         "kind": doc.kind,
         "pieces": pieces,
-        "nodes": [{"key": k, "properties": vertex_properties(doc.scope, k)} for k in keys],
+        # Every structured write also states the client's global metadata (agentContext
+        # shows the visible ones in every context).
+        "nodes": [
+            {"key": k, "properties": vertex_properties(doc.scope, k)}
+            for k in [*keys, GLOBAL_METADATA]
+        ],
         "edges": [
             {"from": a, "edgeType": t, "to": b, "evidence": [f"r{i}"]}
             for i, (a, t, b) in enumerate(doc.edges)

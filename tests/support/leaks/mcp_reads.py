@@ -65,6 +65,9 @@ def _reads(ctx: ToolContext, probe: Probe) -> dict[str, Read]:
         get_context_tool, ctx, query=probe.query, entity_keys=[probe.entity], limit=50
     )
     reads["list_sources"] = partial(list_sources_tool, ctx, first=200)
+    reads["get_context_deep"] = partial(
+        get_context_tool, ctx, query=probe.query, user_key=probe.entity, limit=50, depth=3
+    )
     return reads
 
 

@@ -155,6 +155,13 @@ def block(
             "... on ScopeError { code message } }",
         ),
         (
+            f"{prefix}agentContext_deep",
+            f'agentContext(query: "{probe.query}", userKey: "{probe.entity}", limit: 50, '
+            f"depth: 3, textFormat: {{includeScores: true}}, {s}) {{ __typename "
+            "... on AgentContext { text sections { infoType lines { text chunkIds score block "
+            "tags } } } ... on ScopeError { code } }",
+        ),
+        (
             f"{prefix}agentContext_history",
             f'agentContext(query: "{probe.query}", entityKeys: ["{probe.entity}"], limit: 50, '
             f"includeHistory: true, {s}) {{ __typename ... on AgentContext {{ text "

@@ -11,7 +11,8 @@ from kenning.domain.access.scope import GLOBAL, Scope
 from kenning.domain.errors import KenningError
 from kenning.domain.graph.model import NodeView
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
-from kenning.domain.memory.agent_context import Found, agent_context, build_sections
+from kenning.domain.memory.agent_context import agent_context
+from kenning.domain.memory.context_sections import Found, build_sections
 from kenning.domain.memory.rules import RuleDraft, RuleType
 from kenning.domain.memory.session import SessionDraft, SessionSource, new_entry
 from kenning.domain.memory.user_knowledge import KnowledgeCategory
@@ -64,28 +65,60 @@ async def _context(d: Doubles, reader: Scope = ACME, budget: int | None = None) 
     return result.text
 
 
+def sections_of(text: str) -> dict[str, list[str]]:
+    """Each section's lines (its header left out), by name."""
+    blocks = text.split("\n\n## ")
+    return {b.removeprefix("## ").split("\n")[0]: b.split("\n")[1:] for b in blocks}
+
+
 async def test_sections_come_in_the_fixed_order_with_every_layer() -> None:
     d = await _filled()
     text = await _context(d)
     headers = [line for line in text.splitlines() if line.startswith("## ")]
     assert headers == ["## rules", "## user_profile", "## instructions", "## context",
                        "## skills", "## faq", "## session", "## procedures"]  # fmt: skip
-    sections = {block.split("\n")[0][3:]: block.split("\n")[1:] for block in text.split("\n\n")}
+    sections = sections_of(text)
     assert sections["rules"] == [
         "- alerts (PROCESSING): Page the on-call.",
         "- deploy (PROCESSING): Never deploy on Friday.",
     ]
     assert sections["user_profile"] == [
-        "- name: John", "- team: auth", "- tech_stack / Editor: Uses vim",
-        "- John likes short answers.", "- owns service:auth",
-    ]  # fmt: skip
+        "[Metadata]",
+        "name: John",
+        "team: auth",
+        "",
+        "[Knowledge]",
+        "[tech_stack] Editor: Uses vim",
+        "---",
+        "John likes short answers.",
+        "",
+        "[Relationships]",
+        "OWNS → Service:auth",
+    ]
     # The other entity's metadata first, then pieces, then edges into the user.
     assert sections["context"] == [
-        "- service:auth (service): tier=1", "- The auth service issues tokens.",
-        "- Soft note that says it is a rule.", "- jira:t1 assigned_to user:john",
-    ]  # fmt: skip
-    # An edge goes where its evidence piece's info type says.
-    assert sections["skills"] == ["- Knows Kotlin coroutines.", "- service:auth uses lib:jwt"]
+        "[Metadata]",
+        "service:auth (service): tier=1",
+        "",
+        "[Knowledge]",
+        "The auth service issues tokens.",
+        "---",
+        "Soft note that says it is a rule.",
+        "",
+        "[Relationships]",
+        "Jira:t1 ASSIGNED_TO → User:john (John)",
+    ]
+    # An edge goes where its linked piece's info type says, and the piece comes with it,
+    # scored 1/1 for one hop: above the search's 0.7.
+    assert sections["skills"] == [
+        "[Knowledge]",
+        "evidence of a skill",
+        "---",
+        "Knows Kotlin coroutines.",
+        "",
+        "[Relationships]",
+        "Service:auth USES → Lib:jwt",
+    ]
     assert sections["session"][0].endswith("CHAT: Fixed the login bug")
     assert sections["procedures"] == [
         "- deploy the web app (LEARNED): Build, test and roll out the web app. | steps: "
@@ -138,7 +171,7 @@ async def test_rules_are_never_cut_by_the_budget() -> None:
     text = await _context(d, budget=100)
     rules = text.split("\n\n")[0]
     assert rules.count("\n- ") == 12 and "cut to fit" not in rules
-    assert all(len(block) <= 100 for block in text.split("\n\n")[1:])
+    assert all(len(block) <= 100 for block in text.split("\n\n## ")[1:])
 
 
 async def test_the_query_is_embedded_once_for_search_and_procedures() -> None:

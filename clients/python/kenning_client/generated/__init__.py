@@ -76,6 +76,7 @@ from .ingest_repository import (
 from .ingestion_progress import IngestionProgress, IngestionProgressIngestionProgress
 from .ingestion_status import IngestionStatus, IngestionStatusIngestionStatus
 from .input_types import (
+    ContextFormatInput,
     CrawlInput,
     IngestFileInput,
     IngestInput,
@@ -134,6 +135,7 @@ __all__ = [
     "AsyncBaseClient",
     "AsyncKenningClient",
     "BaseModel",
+    "ContextFormatInput",
     "Crawl",
     "CrawlCrawlConnectionRevokedError",
     "CrawlCrawlIngestionHandle",

@@ -47,6 +47,7 @@ from .ingest_repository import (
 from .ingestion_progress import IngestionProgress, IngestionProgressIngestionProgress
 from .ingestion_status import IngestionStatus, IngestionStatusIngestionStatus
 from .input_types import (
+    ContextFormatInput,
     CrawlInput,
     IngestFileInput,
     IngestInput,
@@ -96,6 +97,8 @@ class AsyncKenningClient(AsyncBaseClient):
         limit: int | UnsetType | None = UNSET,
         user_key: str | UnsetType | None = UNSET,
         scope: ScopeInput | UnsetType | None = UNSET,
+        depth: int | UnsetType | None = UNSET,
+        text_format: ContextFormatInput | UnsetType | None = UNSET,
         **kwargs: Any,
     ) -> (
         AgentContextAgentContextAgentContext
@@ -103,8 +106,15 @@ class AsyncKenningClient(AsyncBaseClient):
         | AgentContextAgentContextScopeError
     ):
         _query = gql("""
-            query AgentContext($query: String!, $limit: Int, $userKey: String, $scope: ScopeInput) {
-              agentContext(query: $query, limit: $limit, userKey: $userKey, scope: $scope) {
+            query AgentContext($query: String!, $limit: Int, $userKey: String, $scope: ScopeInput, $depth: Int, $textFormat: ContextFormatInput) {
+              agentContext(
+                query: $query
+                limit: $limit
+                userKey: $userKey
+                scope: $scope
+                depth: $depth
+                textFormat: $textFormat
+              ) {
                 __typename
                 ... on AgentContext {
                   text
@@ -126,6 +136,8 @@ class AsyncKenningClient(AsyncBaseClient):
             "limit": limit,
             "userKey": user_key,
             "scope": scope,
+            "depth": depth,
+            "textFormat": text_format,
         }
         response = await self.execute(
             query=_query, operation_name="AgentContext", variables=variables, **kwargs

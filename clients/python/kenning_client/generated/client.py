@@ -45,6 +45,7 @@ from .ingest_repository import (
 )
 from .ingestion_status import IngestionStatus, IngestionStatusIngestionStatus
 from .input_types import (
+    ContextFormatInput,
     CrawlInput,
     IngestFileInput,
     IngestInput,
@@ -93,6 +94,8 @@ class KenningClient(BaseClient):
         limit: int | UnsetType | None = UNSET,
         user_key: str | UnsetType | None = UNSET,
         scope: ScopeInput | UnsetType | None = UNSET,
+        depth: int | UnsetType | None = UNSET,
+        text_format: ContextFormatInput | UnsetType | None = UNSET,
         **kwargs: Any,
     ) -> (
         AgentContextAgentContextAgentContext
@@ -100,8 +103,15 @@ class KenningClient(BaseClient):
         | AgentContextAgentContextScopeError
     ):
         _query = gql("""
-            query AgentContext($query: String!, $limit: Int, $userKey: String, $scope: ScopeInput) {
-              agentContext(query: $query, limit: $limit, userKey: $userKey, scope: $scope) {
+            query AgentContext($query: String!, $limit: Int, $userKey: String, $scope: ScopeInput, $depth: Int, $textFormat: ContextFormatInput) {
+              agentContext(
+                query: $query
+                limit: $limit
+                userKey: $userKey
+                scope: $scope
+                depth: $depth
+                textFormat: $textFormat
+              ) {
                 __typename
                 ... on AgentContext {
                   text
@@ -123,6 +133,8 @@ class KenningClient(BaseClient):
             "limit": limit,
             "userKey": user_key,
             "scope": scope,
+            "depth": depth,
+            "textFormat": text_format,
         }
         response = self.execute(
             query=_query, operation_name="AgentContext", variables=variables, **kwargs

@@ -7,6 +7,19 @@ from .base_model import BaseModel
 from .enums import Extraction, KnowledgeType, OcrMode, SecretPolicyInput
 
 
+class ContextFormatInput(BaseModel):
+    """How agentContext's text reads (the design's formatter)."""
+
+    section_delimiter: str = Field(alias="sectionDelimiter", default="\n\n")
+    "Between sections and blocks (1-20 characters)."
+    item_delimiter: str = Field(alias="itemDelimiter", default="\n---\n")
+    "Between knowledge items (1-20 characters)."
+    include_tags: bool = Field(alias="includeTags", default=True)
+    "A `Tags:` line under each knowledge item that has tags."
+    include_scores: bool = Field(alias="includeScores", default=False)
+    "A `Score:` line under each knowledge item."
+
+
 class CrawlInput(BaseModel):
     """A site to crawl: where to start, how far to go, what to keep."""
 
