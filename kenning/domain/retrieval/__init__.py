@@ -1,5 +1,6 @@
-"""Finding knowledge: hybrid search (vector and keyword arms fused by reciprocal rank),
-evidence packs and the deterministic agent context built from them.
+"""Finding knowledge: hybrid search (vector and keyword arms fused by their scores, or by
+reciprocal rank when asked), evidence packs and the deterministic agent context built from
+them.
 
 Read first: ``search.py``, then ``rank_fusion.py``, ``evidence.py`` and ``agent_context.py``
 (with its graph layer, ``context_graph.py``, and its formatter, ``context_format.py``);
