@@ -9,6 +9,7 @@ from typing import Annotated
 from pydantic import BaseModel, Field
 
 from kenning.domain.retrieval.search import SearchFilters
+from kenning.domain.retrieval.search_filters import with_arguments
 
 Filter = Annotated[list[str] | None, Field(description="Any of these values (omit: no filter).")]
 VectorWeight = Annotated[
@@ -43,16 +44,4 @@ Filters = Annotated[
 
 def search_filters(kinds: Filter, tags: Filter, more: MoreFilters | None) -> SearchFilters:
     """The tool's filter arguments as the search request's filters."""
-    more = more or MoreFilters()
-    return SearchFilters(
-        kinds=tuple(kinds or ()),
-        tags=tuple(tags or ()),
-        info_types=tuple(more.info_types or ()),
-        source_kinds=tuple(more.source_kinds or ()),
-        connection_ids=tuple(more.connection_ids or ()),
-        entity_keys=tuple(more.entity_keys or ()),
-        created_after=more.created_after,
-        created_before=more.created_before,
-        observed_after=more.observed_after,
-        observed_before=more.observed_before,
-    )
+    return with_arguments(SearchFilters(kinds=tuple(kinds or ()), tags=tuple(tags or ())), more)

@@ -14,9 +14,10 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Final
+from typing import Final, Protocol
 
 from kenning.domain.errors import TooLargeError, ValidationError
 from kenning.domain.ingestion.node_keys import canonicalize_key, normalize_key, parse_key
@@ -115,3 +116,42 @@ def _utc(moment: datetime | None) -> datetime | None:
     if moment is None:
         return None
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+class FilterArguments(Protocol):
+    """The further filters as either face takes them (GraphQL's ``SearchFiltersInput``,
+    MCP's ``filters`` object): the same names, lists or ``None``."""
+
+    @property
+    def info_types(self) -> Sequence[str] | None: ...
+    @property
+    def source_kinds(self) -> Sequence[str] | None: ...
+    @property
+    def connection_ids(self) -> Sequence[str] | None: ...
+    @property
+    def entity_keys(self) -> Sequence[str] | None: ...
+    @property
+    def created_after(self) -> datetime | None: ...
+    @property
+    def created_before(self) -> datetime | None: ...
+    @property
+    def observed_after(self) -> datetime | None: ...
+    @property
+    def observed_before(self) -> datetime | None: ...
+
+
+def with_arguments(filters: SearchFilters, given: FilterArguments | None) -> SearchFilters:
+    """``filters`` narrowed further by a face's filter arguments (``None``: none given)."""
+    if given is None:
+        return filters
+    return dataclasses.replace(
+        filters,
+        info_types=tuple(given.info_types or ()),
+        source_kinds=tuple(given.source_kinds or ()),
+        connection_ids=tuple(given.connection_ids or ()),
+        entity_keys=tuple(given.entity_keys or ()),
+        created_after=given.created_after,
+        created_before=given.created_before,
+        observed_after=given.observed_after,
+        observed_before=given.observed_before,
+    )

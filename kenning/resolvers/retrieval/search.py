@@ -4,10 +4,9 @@ does."""
 
 from __future__ import annotations
 
-import dataclasses
-
 from kenning.domain.ingestion.request import KnowledgeType
 from kenning.domain.retrieval.search import SearchFilters, SearchMode, SearchRequest
+from kenning.domain.retrieval.search_filters import with_arguments
 from kenning.domain.retrieval.search_service import SearchAsk
 from kenning.resolvers.access.scope import caller, to_scope
 from kenning.resolvers.context import Info
@@ -19,7 +18,6 @@ from kenning.schema.retrieval.arguments import (
     MinScore,
     SearchedUser,
     SearchFilterArgument,
-    SearchFiltersInput,
     SearchScope,
     VectorWeight,
 )
@@ -45,7 +43,7 @@ async def resolve_search(
     """Chunks the caller may see that best match ``query``; bad input as a union member."""
     types = tuple(t.value for t in knowledge_types or ())
     lists = SearchFilters(tuple(kinds or ()), types, tuple(tags or ()), tuple(source_urns or ()))
-    narrowed = _filters(lists, filters or SearchFiltersInput())
+    narrowed = with_arguments(lists, filters)
     request = SearchRequest(query, mode, limit, min_score, narrowed, vector_weight)
     ask = SearchAsk(request, to_scope(scope), user_key)
     hits = await info.context.runtime.search_service().search(caller(info), ask)
@@ -59,18 +57,3 @@ async def resolve_chunks_by_kind(
     service = info.context.runtime.search_service()
     views = await service.chunks_by_kind(caller(info), kind, limit, to_scope(scope))
     return [Chunk.from_view(view) for view in views]
-
-
-def _filters(lists: SearchFilters, more: SearchFiltersInput) -> SearchFilters:
-    """The flat filter arguments' ``lists``, with the ``filters`` input's."""
-    return dataclasses.replace(
-        lists,
-        info_types=tuple(more.info_types or ()),
-        source_kinds=tuple(more.source_kinds or ()),
-        connection_ids=tuple(more.connection_ids or ()),
-        entity_keys=tuple(more.entity_keys or ()),
-        created_after=more.created_after,
-        created_before=more.created_before,
-        observed_after=more.observed_after,
-        observed_before=more.observed_before,
-    )
