@@ -84,8 +84,10 @@ Priority = Annotated[int, Field(description="0 (highest) to 9 for its embeddings
 Knowledge = Annotated[
     dict[str, Any],
     Field(
-        description="The whole knowledge file: metadata, pieces and graph (README); "
-        "errors name it json, as GraphQL does."
+        description="The whole knowledge file: metadata, pieces and graph, in Kenning's "
+        "format or the design's (snake_case: piece_id, entity_id, node_id, label, source_id, "
+        "target_id, edge_type, properties.piece_id), recognised per file (README); errors "
+        "name it json, as GraphQL does."
     ),
 ]
 Repository = Annotated[str, Field(description="The repository, e.g. 'github:acme/shop'.")]

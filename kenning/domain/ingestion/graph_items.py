@@ -12,19 +12,19 @@ those of a node of the same key given in ``nodes``.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import KenningError, TooLargeError, ValidationError
-from kenning.domain.ingestion.content_hash import IndexedPayload, content_hash
 from kenning.domain.ingestion.extraction_warnings import (
     ExtractionWarning,
     WarningSource,
     key_warning,
 )
+from kenning.domain.ingestion.graph_digest import graph_digest
+from kenning.domain.ingestion.graph_metadata import metadata_entry
 from kenning.domain.ingestion.node_keys import (
     canonicalize_key,
     normalize_edge_type,
@@ -53,6 +53,9 @@ class GraphPiece:
     embedding_text: str | None = None
     # Kept on each of the piece's chunks (e.g. where in a file: page, section path, lines).
     metadata: Mapping[str, object] = field(default_factory=dict)
+    # The entity the piece is about (a knowledge file's ``entity_id``): its chunks refer to
+    # it, so the node lists them and they name it, whether or not an edge cites the piece.
+    entity_key: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,21 +116,27 @@ def check_items(request: GraphRequest, policy: SecretPolicy) -> Items:
     _valid_nodes(request, policy, items)
     _valid_metadata(request, policy, items)
     _parsed_edges(request, items)
-    items.digest = _digest(request, items)
+    items.digest = graph_digest(request, items)
     return items
 
 
 def identifier_fields(request: GraphRequest) -> list[tuple[str, str]]:
     """Every field of ``request`` that names or labels, by its input name."""
     scope = request.scope
-    fields = [("sourceUrn", request.source_urn), ("kind", request.kind),
-              ("connectionId", request.connection_id or ""),
-              ("sourceKind", request.source_kind or ""), ("scope.clientId", scope.client_id),
-              ("scope.projectId", scope.project_id), ("scope.groupId", scope.group_id)]  # fmt: skip
+    fields = [
+        ("sourceUrn", request.source_urn),
+        ("kind", request.kind),
+        ("connectionId", request.connection_id or ""),
+        ("sourceKind", request.source_kind or ""),
+        ("scope.clientId", scope.client_id),
+        ("scope.projectId", scope.project_id),
+        ("scope.groupId", scope.group_id),
+    ]
     for i, piece in enumerate(request.pieces):
         fields += [
             (f"pieces[{i}].ref", piece.ref),
             (f"pieces[{i}].infoType", piece.info_type or ""),
+            (f"pieces[{i}].entityKey", piece.entity_key or ""),
         ]
         fields += [(f"pieces[{i}].tags[{j}]", tag) for j, tag in enumerate(piece.tags)]
     for i, node in enumerate(request.nodes):
@@ -137,8 +146,11 @@ def identifier_fields(request: GraphRequest) -> list[tuple[str, str]]:
         named = entity_type if isinstance(entity_type, str) else ""
         fields += [(f"metadata[{i}]", entity_id), (f"metadata[{i}].type", named)]
     for i, edge in enumerate(request.edges):
-        fields += [(f"edges[{i}].from", edge.from_key), (f"edges[{i}].edgeType", edge.edge_type),
-                   (f"edges[{i}].to", edge.to_key)]  # fmt: skip
+        fields += [
+            (f"edges[{i}].from", edge.from_key),
+            (f"edges[{i}].edgeType", edge.edge_type),
+            (f"edges[{i}].to", edge.to_key),
+        ]
         fields += [
             (f"edges[{i}].evidence[{j}]", ref) for j, ref in enumerate(edge.evidence_chunk_ids)
         ]
@@ -180,6 +192,11 @@ def _valid_pieces(request: GraphRequest, policy: SecretPolicy, items: Items) -> 
         elif not piece.content.strip():
             items.rejected.append(Rejection("PIECE", index, "content is empty"))
         else:
+            try:
+                entity = _entity(piece, request.metadata, items, index)
+            except ValidationError as error:
+                items.rejected.append(Rejection("PIECE", index, error.message))
+                continue
             content = clean_content(piece.content, policy, f"pieces[{index}].content")
             embedding_text = (
                 clean_content(piece.embedding_text, policy, f"pieces[{index}].embeddingText")
@@ -187,10 +204,31 @@ def _valid_pieces(request: GraphRequest, policy: SecretPolicy, items: Items) -> 
                 else None
             )
             metadata = clean_metadata(piece.metadata, policy, f"pieces[{index}].metadata")
-            items.pieces[piece.ref] = GraphPiece(
-                piece.ref, content, piece.knowledge_type, piece.info_type, piece.tags,
-                embedding_text, metadata,
-            )  # fmt: skip
+            items.pieces[piece.ref] = replace(
+                piece,
+                content=content,
+                embedding_text=embedding_text,
+                metadata=metadata,
+                entity_key=entity,
+            )
+
+
+def _entity(
+    piece: GraphPiece, metadata: Mapping[str, object], items: Items, index: int
+) -> str | None:
+    """The canonical key of the piece's entity: ``type:id``, or an id of the metadata
+    section, which gives its type."""
+    raw = piece.entity_key
+    if raw is None:
+        return None
+    entry = metadata.get(raw)
+    entity_type = entry.get("type") if isinstance(entry, Mapping) else None
+    if ":" not in raw and isinstance(entity_type, str) and entity_type.strip():
+        raw = f"{entity_type}:{raw}"
+    try:
+        return _canonical(raw, "entityKey", items, "nodes", index + 1)
+    except ValidationError as error:
+        raise ValidationError(f"entity {raw}: {error.message}") from None
 
 
 def _valid_nodes(request: GraphRequest, policy: SecretPolicy, items: Items) -> None:
@@ -215,7 +253,7 @@ def _valid_metadata(request: GraphRequest, policy: SecretPolicy, items: Items) -
     for index, (entity_id, entry) in enumerate(request.metadata.items()):
         where = f"metadata[{index}]"
         try:
-            entity_type, properties = _metadata_entry(entry, where, policy)
+            entity_type, properties = metadata_entry(entry, where, policy)
             raw = entity_id if ":" in entity_id or not entity_type else f"{entity_type}:{entity_id}"
             key = _canonical(raw, where, items, "nodes", index + 1)
         except ValidationError as error:
@@ -226,24 +264,6 @@ def _valid_metadata(request: GraphRequest, policy: SecretPolicy, items: Items) -
         merged = {**(given.properties if given else {}), **properties}
         chosen = node_type or (given.type if given else key.split(":", 1)[0])
         items.nodes[key] = NodeRecord(key, chosen, merged)
-
-
-def _metadata_entry(
-    entry: object, where: str, policy: SecretPolicy
-) -> tuple[str | None, dict[str, object]]:
-    """An entry's type and cleaned properties; ``ValidationError`` when it is malformed."""
-    if not isinstance(entry, Mapping) or set(entry) - {"type", "properties"}:
-        raise ValidationError("must be an object with type and properties", field=where)
-    entity_type, properties = entry.get("type"), entry.get("properties", {})
-    if entity_type is not None and (not isinstance(entity_type, str) or not entity_type.strip()):
-        raise ValidationError("type must be a non-empty string", field=where)
-    if not isinstance(properties, Mapping):
-        raise ValidationError("properties must be an object", field=where)
-    cleaned = clean_metadata(properties, policy, f"{where}.properties")
-    reserved = RESERVED & set(cleaned)
-    if reserved:
-        raise ValidationError(f"reserved property {sorted(reserved)[0]}", field=where)
-    return entity_type, cleaned
 
 
 def _parsed_edges(request: GraphRequest, items: Items) -> None:
@@ -270,25 +290,3 @@ def _parsed_edges(request: GraphRequest, items: Items) -> None:
         else:
             seen.add((parsed.from_key, parsed.edge_type, parsed.to_key))
             items.edges[index] = parsed
-
-
-def _digest(request: GraphRequest, items: Items) -> str:
-    document = {
-        "pieces": [[p.ref, p.content, p.knowledge_type or "", p.info_type or "", sorted(p.tags)]
-                   + ([p.embedding_text] if p.embedding_text else [])
-                   + ([p.metadata] if p.metadata else [])
-                   for p in items.pieces.values()],
-        "nodes": sorted([k, n.type, n.properties] for k, n in items.nodes.items()),
-        "edges": sorted([e.from_key, e.edge_type, e.to_key, sorted(e.evidence_chunk_ids)]
-                        for e in items.edges.values()),
-    }  # fmt: skip
-    return content_hash(
-        IndexedPayload(
-            source_urn=request.source_urn,
-            content=json.dumps(document, sort_keys=True, default=str),
-            kind=request.kind,
-            scope=request.scope,
-            connection_id=request.connection_id or "",
-            source_kind=request.source_kind or "",
-        )
-    )
