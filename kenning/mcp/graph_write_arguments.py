@@ -41,7 +41,14 @@ class EdgeArg(BaseModel):
     from_key: Annotated[str, Field(description="The source node's key.")]
     edge_type: Annotated[str, Field(description="The relation, e.g. 'depends_on'.")]
     to_key: Annotated[str, Field(description="The target node's key.")]
-    evidence: Annotated[list[str], Field(description="Refs of the pieces that support it.")]
+    evidence: Annotated[
+        list[str],
+        Field(description="Refs of the pieces that state it; none: the source asserts it."),
+    ] = []
+    properties: Annotated[
+        dict[str, Any],
+        Field(description="Its own properties as this source gives them (a JSON object)."),
+    ] = {}
 
 
 class FileArg(BaseModel):

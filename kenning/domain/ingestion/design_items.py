@@ -8,7 +8,8 @@
 
 ``knowledge_type`` is a word in any case (``procedure``); a node's ``label`` is kept as its
 ``label`` property; an edge's ``properties.piece_id`` names the piece that states it (its
-evidence) and is not a property. A piece's ``entity_id`` names the entity it is about.
+evidence, not a property: ``edge_sources``). A piece's ``entity_id`` names the entity it is
+about.
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ PIECE_FIELDS: Final = frozenset(
 NODE_FIELDS: Final = frozenset({"node_id", "node_type", "label", "properties"})
 EDGE_FIELDS: Final = frozenset({"source_id", "target_id", "edge_type", "properties"})
 METADATA_FIELDS: Final = frozenset({"entity_type", "properties"})
-LINK: Final = "piece_id"
 _NAMED = "the design's"
 
 
@@ -67,19 +67,15 @@ def node(item: object) -> NodeRecord:
 
 
 def edge(item: object) -> EdgeRecord:
-    """An edge of the design's format: ``properties.piece_id`` is its evidence."""
+    """An edge of the design's format; ``ingest_graph`` takes ``properties.piece_id`` as
+    its evidence (none: its source's assertion)."""
     given = fields_of(item, EDGE_FIELDS, KENNING_ONLY, _NAMED)
-    found = dict(properties(given))
-    link = found.pop(LINK, None)
-    if link is not None and (not isinstance(link, str) or not link.strip()):
-        raise Malformed(f"properties.{LINK} must be a non-empty string")
-    if found:
-        raise Malformed(f"properties.{sorted(found)[0]}: an edge's only property is {LINK}")
     return EdgeRecord(
         text(given, "source_id") or "",
         text(given, "edge_type") or "",
         text(given, "target_id") or "",
-        (link,) if link else (),
+        (),
+        properties(given),
     )
 
 

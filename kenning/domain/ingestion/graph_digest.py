@@ -25,6 +25,7 @@ def graph_digest(request: GraphRequest, items: Items) -> str:
         "nodes": sorted([k, n.type, n.properties] for k, n in items.nodes.items()),
         "edges": sorted(
             [e.from_key, e.edge_type, e.to_key, sorted(e.evidence_chunk_ids)]
+            + ([e.properties] if e.properties else [])
             for e in items.edges.values()
         ),
     }

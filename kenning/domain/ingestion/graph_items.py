@@ -3,11 +3,8 @@
 Credentials refuse the whole request (nothing is stored), as for ``ingest``: in an
 identifier (URN, ref, key, type, tag) whatever the policy, in a piece's content or embedding
 text or a node's properties as the policy says. Other bad items are rejected one by one with a
-reason.
-
-The ``metadata`` section maps an entity id to ``{"type": ..., "properties": {...}}``: each
-entry becomes a node (``type:id`` when the id has no namespace), its properties laid over
-those of a node of the same key given in ``nodes``.
+reason. An edge citing no piece is its source's assertion (``edge_sources``); the
+``metadata`` section's entries become nodes (``graph_metadata``).
 """
 
 from __future__ import annotations
@@ -18,6 +15,7 @@ from datetime import UTC, datetime
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import KenningError, TooLargeError, ValidationError
+from kenning.domain.ingestion.edge_sources import given_properties
 from kenning.domain.ingestion.extraction_warnings import (
     ExtractionWarning,
     WarningSource,
@@ -34,6 +32,7 @@ from kenning.domain.ingestion.node_keys import (
 from kenning.domain.ingestion.node_properties import RESERVED
 from kenning.domain.ingestion.request import EdgeRecord, KnowledgeType, NodeRecord
 from kenning.domain.ingestion.rules import check_identifiers, clean_content, clean_metadata
+from kenning.domain.ingestion.secrets.findings import SensitiveContentError
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.domain.ingestion.validity import checked_observed_at
 
@@ -75,6 +74,7 @@ class GraphRequest:
     priority: int = 3
     # When the source says its pieces were true: the writer's (checked) or the source's own.
     observed_at: datetime | None = None
+    writer: str | None = None  # the key that wrote it, named on the edges it asserts
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +115,7 @@ def check_items(request: GraphRequest, policy: SecretPolicy) -> Items:
     _valid_pieces(request, policy, items)
     _valid_nodes(request, policy, items)
     _valid_metadata(request, policy, items)
-    _parsed_edges(request, items)
+    _parsed_edges(request, policy, items)
     items.digest = graph_digest(request, items)
     return items
 
@@ -216,8 +216,7 @@ def _valid_pieces(request: GraphRequest, policy: SecretPolicy, items: Items) -> 
 def _entity(
     piece: GraphPiece, metadata: Mapping[str, object], items: Items, index: int
 ) -> str | None:
-    """The canonical key of the piece's entity: ``type:id``, or an id of the metadata
-    section, which gives its type."""
+    """The canonical key of the piece's entity (``type:id``, or a metadata entry's id)."""
     raw = piece.entity_key
     if raw is None:
         return None
@@ -266,23 +265,21 @@ def _valid_metadata(request: GraphRequest, policy: SecretPolicy, items: Items) -
         items.nodes[key] = NodeRecord(key, chosen, merged)
 
 
-def _parsed_edges(request: GraphRequest, items: Items) -> None:
+def _parsed_edges(request: GraphRequest, policy: SecretPolicy, items: Items) -> None:
+    """The request's edges, keyed and checked; one with no evidence is its source's
+    assertion (``edge_sources``)."""
     seen: set[tuple[str, str, str]] = set()
     for index, edge in enumerate(request.edges):
         try:
-            parsed = EdgeRecord(
-                _canonical(edge.from_key, "from", items, "edges", index + 1),
-                normalize_edge_type(edge.edge_type),
-                _canonical(edge.to_key, "to", items, "edges", index + 1),
-                tuple(dict.fromkeys(edge.evidence_chunk_ids)),
-            )
+            parsed = _parsed_edge(edge, index, policy, items)
+        except SensitiveContentError:
+            raise
         except KenningError as error:
             items.rejected.append(Rejection("EDGE", index, error.message))
             continue
         unknown = [ref for ref in parsed.evidence_chunk_ids if ref not in items.pieces]
-        if not parsed.evidence_chunk_ids or unknown:
-            reason = f"unknown evidence piece {unknown[0]}" if unknown else "no evidence"
-            items.rejected.append(Rejection("EDGE", index, reason))
+        if unknown:
+            items.rejected.append(Rejection("EDGE", index, f"unknown evidence piece {unknown[0]}"))
         elif parsed.from_key == parsed.to_key:
             items.rejected.append(Rejection("EDGE", index, "an edge needs two distinct endpoints"))
         elif (parsed.from_key, parsed.edge_type, parsed.to_key) in seen:
@@ -290,3 +287,14 @@ def _parsed_edges(request: GraphRequest, items: Items) -> None:
         else:
             seen.add((parsed.from_key, parsed.edge_type, parsed.to_key))
             items.edges[index] = parsed
+
+
+def _parsed_edge(edge: EdgeRecord, index: int, policy: SecretPolicy, items: Items) -> EdgeRecord:
+    link, properties = given_properties(edge.properties, policy, f"edges[{index}].properties")
+    return EdgeRecord(
+        _canonical(edge.from_key, "from", items, "edges", index + 1),
+        normalize_edge_type(edge.edge_type),
+        _canonical(edge.to_key, "to", items, "edges", index + 1),
+        tuple(dict.fromkeys([*edge.evidence_chunk_ids, *([link] if link else [])])),
+        properties,
+    )

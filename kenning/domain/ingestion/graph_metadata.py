@@ -1,5 +1,10 @@
-"""One entry of a structured ingest's ``metadata`` section (entity id -> ``{"type": ...,
-"properties": {...}}``), checked and cleaned before it becomes a node."""
+"""One entry of a structured ingest's ``metadata`` section, checked and cleaned before it
+becomes a node.
+
+The section maps an entity id to ``{"type": ..., "properties": {...}}``: each entry becomes
+a node (``type:id`` when the id has no namespace), its properties laid over those of a node
+of the same key given in ``nodes``.
+"""
 
 from __future__ import annotations
 

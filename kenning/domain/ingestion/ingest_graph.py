@@ -2,8 +2,9 @@
 
 Items that cannot be stored are rejected one by one with a reason (see ``graph_items``); the
 rest is stored in one transaction. The ``metadata`` section (entity id -> type and properties)
-is stored as nodes. An edge needs both endpoints (given in the request or
-already in the graph at the scope) and at least one of the request's pieces as evidence.
+is stored as nodes. An edge needs both endpoints (given in the request or already in the
+graph at the scope); its evidence is the request's pieces it cites or, citing none, its
+source's assertion (``edge_sources``), and its properties are kept as that source's.
 Relation declarations given with the request (a knowledge file's) are stored in the same
 transaction before its edges, so a relation declared ``ONE`` governs them already.
 """
@@ -14,9 +15,11 @@ import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 
 from kenning.domain.embedding import embed_texts
 from kenning.domain.ingestion.chunking import chunk
+from kenning.domain.ingestion.edge_sources import Assertion, source_mark, stated
 from kenning.domain.ingestion.extraction_warnings import ExtractionWarning
 from kenning.domain.ingestion.graph_items import (
     GraphPiece,
@@ -142,7 +145,7 @@ async def _store(
     known = set(nodes) | await unit.existing_keys(
         request.scope, (endpoints | entities) - set(nodes)
     )
-    kept = _kept_edges(items.edges, known, texts, rejected)
+    kept = _kept_edges(request, items, known, texts, rejected)
     refs = _piece_refs(items, rejected)
     records = [
         _record(text, vector, request, items, refs)
@@ -186,21 +189,29 @@ def _piece_refs(items: Items, rejected: list[Rejection]) -> dict[str, set[str]]:
 
 
 def _kept_edges(
-    edges: dict[int, EdgeRecord], known: set[str], texts: list[Text], rejected: list[Rejection]
+    request: GraphRequest,
+    items: Items,
+    known: set[str],
+    texts: list[Text],
+    rejected: list[Rejection],
 ) -> list[EdgeRecord]:
     """The edges whose endpoints are ``known``, their evidence swapped from piece refs to the
-    pieces' chunk ids; the others are added to ``rejected``."""
+    pieces' chunk ids (none: the source's assertion) and their properties kept as this
+    source's; the others are added to ``rejected``."""
     chunk_ids: dict[str, list[str]] = {}
     for piece, chunk_id, _, _ in texts:
         chunk_ids.setdefault(piece.ref, []).append(chunk_id)
+    mark, now = source_mark(request.scope, request.source_urn), datetime.now(UTC)
     kept: list[EdgeRecord] = []
-    for index, edge in edges.items():
+    for index, edge in items.edges.items():
         missing = [k for k in (edge.from_key, edge.to_key) if k not in known]
         if missing:
             rejected.append(Rejection("EDGE", index, f"unknown endpoint {missing[0]}"))
             continue
         evidence = tuple(cid for ref in edge.evidence_chunk_ids for cid in chunk_ids[ref])
-        kept.append(replace(edge, evidence_chunk_ids=evidence))
+        asserted = None if evidence else Assertion(request.source_urn, request.writer, now)
+        said = stated(mark, edge.properties, items.observed_at or now, asserted)
+        kept.append(replace(edge, evidence_chunk_ids=evidence or (mark,), properties=said))
     return kept
 
 

@@ -177,7 +177,8 @@ async def load_knowledge(
     unless that key may declare them, as for ``defineRelation``; without a caller a file
     cannot declare any), stored with the load, before its edges."""
     loaded = read_file(document, source_urn, scope, priority)
-    loaded.request = replace(loaded.request, observed_at=observed_at)
+    writer = caller.key_id if caller is not None else None
+    loaded.request = replace(loaded.request, observed_at=observed_at, writer=writer)
     if _empty(loaded.request):
         raise ValidationError("the file has no valid item to load", field="json")
     declared = _declarations(loaded.relations, caller, scope, deps) if loaded.relations else None

@@ -5,7 +5,7 @@ Kenning's items::
 
     piece    {"id", "content", "knowledgeType", "infoType", "tags", "embeddingText"}
     node     {"id", "type", "properties"}
-    edge     {"source", "relation", "target", "evidence"}
+    edge     {"source", "relation", "target", "evidence", "properties"}
     metadata entity id -> {"type", "properties"}
 
 The design's items (003 §Path B) are read by ``design_items``. A field of the other format
@@ -24,7 +24,7 @@ PIECE_FIELDS: Final = frozenset(
     {"id", "content", "knowledgeType", "infoType", "tags", "embeddingText"}
 )
 NODE_FIELDS: Final = frozenset({"id", "type", "properties"})
-EDGE_FIELDS: Final = frozenset({"source", "relation", "target", "evidence"})
+EDGE_FIELDS: Final = frozenset({"source", "relation", "target", "evidence", "properties"})
 METADATA_FIELDS: Final = frozenset({"type", "properties"})
 # Fields only Kenning's format has, and only the design's: they tell a file's format.
 KENNING_ONLY: Final = (PIECE_FIELDS | NODE_FIELDS | EDGE_FIELDS | METADATA_FIELDS) - {
@@ -134,9 +134,9 @@ def node(item: object) -> NodeRecord:
 
 
 def edge(item: object) -> EdgeRecord:
-    """An edge of Kenning's format."""
+    """An edge of Kenning's format; with no ``evidence`` its source asserts it."""
     given = fields_of(item, EDGE_FIELDS, DESIGN_ONLY, _NAMED)
-    evidence = given.get("evidence")
+    evidence = given.get("evidence", [])
     if not isinstance(evidence, list) or not all(isinstance(e, str) for e in evidence):
         raise Malformed("evidence must be a list of piece ids")
     return EdgeRecord(
@@ -144,6 +144,7 @@ def edge(item: object) -> EdgeRecord:
         text(given, "relation") or "",
         text(given, "target") or "",
         tuple(evidence),
+        properties(given),
     )
 
 

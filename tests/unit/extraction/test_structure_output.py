@@ -121,7 +121,9 @@ def test_a_valid_answer_becomes_the_load_request_with_nothing_rejected() -> None
         ("p3", KnowledgeType.INSTRUCTION, "instructions"),
     ]
     assert request.pieces[0].embedding_text == "who leads the payments team"
-    assert request.edges[0] == EdgeRecord("person:alice-chen", "LEADS", "team:payments", ("p1",))
+    assert request.edges[0] == EdgeRecord(
+        "person:alice-chen", "LEADS", "team:payments", (), {"piece_id": "p1"}
+    )
     assert [p.entity_key for p in request.pieces] == [
         "person:alice-chen",
         "service:billing",

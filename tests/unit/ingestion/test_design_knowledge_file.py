@@ -37,8 +37,11 @@ def test_the_design_example_reads_as_one_request_with_nothing_rejected() -> None
         NodeRecord("user:alice", "user", {"label": "Alice"}),
         NodeRecord("technique:les", "technique", {"label": "LES"}),
     )
+    # The linked piece is read by ingest_graph, as for ingestGraph's edge properties.
     assert request.edges == (
-        EdgeRecord("user:alice", "SPECIALIZES_IN", "technique:les", ("les-rans-init",)),
+        EdgeRecord(
+            "user:alice", "SPECIALIZES_IN", "technique:les", (), {"piece_id": "les-rans-init"}
+        ),
     )
     assert request.metadata == {
         "user:alice": {
@@ -149,9 +152,12 @@ def test_a_file_mixing_the_formats_is_refused_per_item_with_the_field_named() ->
     ]
 
 
-def test_design_items_name_their_bad_field() -> None:
+async def test_design_items_name_their_bad_field() -> None:
     document = {
-        "pieces": [{"piece_id": "p", "content": "c", "knowledge_type": "rumour"}],
+        "pieces": [
+            {"piece_id": "p", "content": "c", "knowledge_type": "rumour"},
+            {"piece_id": "q", "content": "d"},
+        ],
         "graph": {
             "nodes": [{"node_id": "a:b", "label": "A", "properties": {"label": "B"}}],
             "edges": [
@@ -164,9 +170,13 @@ def test_design_items_name_their_bad_field() -> None:
             ],
         },
     }
-    reasons = [r.reason for r in read_file(document, "kb:bad", ACME).rejected]
-    assert reasons == [
-        "knowledge_type must be one of fact, instruction, preference, procedure, note, episodic",
-        "label differs from properties.label",
-        "properties.piece_id must be a non-empty string",
+    result = await load_knowledge(document, "kb:bad", ACME, deps(FakeStore(), FakeEmbedder()))
+    assert [(r.item, r.reason) for r in result.rejected] == [
+        ("EDGE", "properties.piece_id must be a non-empty string"),
+        ("NODE", "label differs from properties.label"),
+        (
+            "PIECE",
+            "knowledge_type must be one of fact, instruction, preference, procedure, note, "
+            "episodic",
+        ),
     ]
