@@ -183,3 +183,25 @@ async def test_an_assertion_takes_its_place_in_the_timeline_of_a_relation_declar
     assert now["validFrom"].startswith("2025-01-01")
     then = (await acme(AT, at="2024-06-01T00:00:00Z"))["node"]["edges"]
     assert then == [{"to": {"key": "team:core"}}]
+
+
+SUPERSEDE = """mutation($urn: String!, $old: [String!]!) {
+  ingest(input: {sourceUrn: $urn, kind: "note", content: "Ann left the core team.",
+                 supersedes: $old}) { __typename } }"""
+HISTORY = """query { node(key: "person:ann") {
+  edges(asOf: "2024-06-01T00:00:00Z") { to { key } validTo endedReason endedBy } } }"""
+
+
+async def test_a_source_that_supersedes_an_assertion_ends_its_edge(api: Api) -> None:
+    acme = api.as_(ACME)
+    await _write(acme, _chart("org:chart", "2024-01-01T00:00:00Z", {}))
+    done = await acme(SUPERSEDE, urn="note:left", old=["org:chart"])
+    assert done["ingest"]["__typename"] == "IngestSuccess"
+    assert await _edge(acme) is None
+    [ended] = (await acme(HISTORY))["node"]["edges"]
+    assert (ended["to"]["key"], ended["endedReason"], ended["endedBy"]) == (
+        "team:core",
+        "SUPERSEDED",
+        "note:left",
+    )
+    assert ended["validTo"] is not None
