@@ -41,7 +41,14 @@ class EdgeArg(BaseModel):
     from_key: Annotated[str, Field(description="The source node's key.")]
     edge_type: Annotated[str, Field(description="The relation, e.g. 'depends_on'.")]
     to_key: Annotated[str, Field(description="The target node's key.")]
-    evidence: Annotated[list[str], Field(description="Refs of the pieces that support it.")]
+    evidence: Annotated[
+        list[str],
+        Field(description="Refs of the pieces that state it; none: the source asserts it."),
+    ] = []
+    properties: Annotated[
+        dict[str, Any],
+        Field(description="Its own properties as this source gives them (a JSON object)."),
+    ] = {}
 
 
 class FileArg(BaseModel):
@@ -84,8 +91,10 @@ Priority = Annotated[int, Field(description="0 (highest) to 9 for its embeddings
 Knowledge = Annotated[
     dict[str, Any],
     Field(
-        description="The whole knowledge file: metadata, pieces and graph (README); "
-        "errors name it json, as GraphQL does."
+        description="The whole knowledge file: metadata, pieces and graph, in Kenning's "
+        "format or the design's (snake_case: piece_id, entity_id, node_id, label, source_id, "
+        "target_id, edge_type, properties.piece_id), recognised per file (README); errors "
+        "name it json, as GraphQL does."
     ),
 ]
 Repository = Annotated[str, Field(description="The repository, e.g. 'github:acme/shop'.")]

@@ -98,7 +98,10 @@ def _nodes(nodes: list[NodeArg]) -> tuple[NodeRecord, ...]:
 
 
 def _edges(edges: list[EdgeArg]) -> tuple[EdgeRecord, ...]:
-    return tuple(EdgeRecord(e.from_key, e.edge_type, e.to_key, tuple(e.evidence)) for e in edges)
+    return tuple(
+        EdgeRecord(e.from_key, e.edge_type, e.to_key, tuple(e.evidence), e.properties)
+        for e in edges
+    )
 
 
 @domain_errors
@@ -168,17 +171,20 @@ TOOLS = (
         ingest_graph_tool,
         "Store knowledge you have already structured, as one source: pieces of text, nodes "
         "('type:id' keys with properties) and edges that cite the pieces supporting them by "
-        "ref. Bad items are rejected one by one (the answer says which and why); writing "
-        "the same source_urn again replaces it.",
+        "ref, with properties of their own; an edge citing none is asserted by the source "
+        "(an org chart, a structured import). Bad items are rejected one by one (the answer "
+        "says which and why); writing the same source_urn again replaces it.",
         read_only=False,
         idempotent=True,
     ),
     ToolSpec(
         "load_knowledge",
         load_knowledge_tool,
-        "Load a knowledge file (a JSON object with metadata, pieces and graph, the format "
-        "the README describes) as one source through ingest_graph; bad items are rejected "
-        "one by one, the rest is loaded. Loading the same source_urn again replaces it.",
+        "Load a knowledge file (a JSON object with metadata, pieces and graph, in Kenning's "
+        "format or the design's snake_case one with piece_id, entity_id, node_id, source_id, "
+        "target_id, edge_type and properties.piece_id, as the README describes) as one source "
+        "through ingest_graph; bad items are rejected one by one, the rest is loaded. Loading "
+        "the same source_urn again replaces it.",
         read_only=False,
         idempotent=True,
     ),

@@ -1,7 +1,8 @@
 """The MCP structured write tools over real HTTP: ingest_graph stores pieces, nodes and
 evidence-bearing edges (a bad edge rejected on its own), load_knowledge a knowledge file
-(the same file again a SKIPPED_DUPLICATE), ingest_git_commits commits as a graph; bad input
-is refused naming the field, and another client's agent finds none of it."""
+(the same file again a SKIPPED_DUPLICATE; the design's format too), ingest_git_commits
+commits as a graph; bad input is refused naming the field, and another client's agent finds
+none of it."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pytest
 from kenning.domain.access.principal import Role
 from kenning.domain.access.scope import Scope
 from kenning.settings import Settings
+from tests.support.design_knowledge import DESIGN_EXAMPLE
 from tests.support.mcp_session import call, mcp_session, refusal
 from tests.support.server_process import Server, create_key
 
@@ -79,6 +81,9 @@ async def test_structured_writes_store_their_graph(server: Server, keys: WriteKe
         )
         loaded = await call(session, "load_knowledge", source_urn="kb:okapi", knowledge=FILE)
         again = await call(session, "load_knowledge", source_urn="kb:okapi", knowledge=FILE)
+        design = await call(
+            session, "load_knowledge", source_urn="kb:alice", knowledge=DESIGN_EXAMPLE
+        )
         commits = await call(
             session, "ingest_git_commits", repository="github:zoo/okapi", commits=[COMMIT]
         )
@@ -89,6 +94,8 @@ async def test_structured_writes_store_their_graph(server: Server, keys: WriteKe
     assert (rejected["item"], rejected["index"]) == ("EDGE", 1)
     assert loaded["status"] == "INDEXED" and "user:tapir" in loaded["nodes"]
     assert again["status"] == "SKIPPED_DUPLICATE"
+    assert (design["status"], design["rejected"]) == ("INDEXED", [])
+    assert design["nodes"] == ["technique:les", "user:alice"]
     [commit] = commits["commits"]
     assert (commit["hash"], commit["status"], commit["rejected"]) == ("a" * 40, "INDEXED", [])
     assert commit["edges"] > 0

@@ -1,10 +1,11 @@
-"""What the model must answer to ``structureKnowledge``: the knowledge file ``loadKnowledge``
-reads (``kenning.domain.ingestion.knowledge_file``), as pydantic models.
+"""What the model must answer to ``structureKnowledge``: a knowledge file in the design's
+format (003 §Path B), which ``loadKnowledge`` reads
+(``kenning.domain.ingestion.knowledge_file``), as pydantic models.
 
 The JSON schema of ``StructuredKnowledge`` goes to the model as Ollama's ``format``; its
 validators add what a schema cannot say, so ``structured_call`` feeds those errors back:
-piece ids are unique, every edge cites at least one piece of the answer by id, node and
-edge ends are ``type:id`` keys, relations are edge types Kenning accepts.
+piece ids are unique, every edge links a piece of the answer by ``properties.piece_id``,
+node and edge ends are ``type:id`` keys, edge types are ones Kenning accepts.
 
 Example: ``StructuredKnowledge.model_validate_json(answer).to_file()`` is a dict
 ``load_knowledge`` takes as it is.
@@ -12,6 +13,7 @@ Example: ``StructuredKnowledge.model_validate_json(answer).to_file()`` is a dict
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Annotated, Any, Final
 
 from pydantic import (
@@ -22,11 +24,9 @@ from pydantic import (
     StringConstraints,
     model_validator,
 )
-from pydantic.alias_generators import to_camel
 
 from kenning.domain.errors import KenningError
 from kenning.domain.ingestion.node_keys import normalize_edge_type, parse_key
-from kenning.domain.ingestion.request import KnowledgeType
 
 MAX_PIECES: Final = 200
 MAX_NODES: Final = 400
@@ -58,23 +58,36 @@ NodeKey = Annotated[str, StringConstraints(strip_whitespace=True), AfterValidato
 Relation = Annotated[str, StringConstraints(strip_whitespace=True), AfterValidator(_relation)]
 
 
+class KnowledgeWord(StrEnum):
+    """A knowledge type as the design writes it: a lower-case word."""
+
+    FACT = "fact"
+    INSTRUCTION = "instruction"
+    PREFERENCE = "preference"
+    PROCEDURE = "procedure"
+    NOTE = "note"
+    EPISODIC = "episodic"
+
+
 class _Item(BaseModel):
-    # camelCase as in the knowledge file; unknown fields are errors the model is told about.
-    model_config = ConfigDict(
-        alias_generator=to_camel, populate_by_name=True, extra="forbid", frozen=True
-    )
+    # snake_case as in the design's knowledge file; unknown fields are errors the model is
+    # told about.
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 class Piece(_Item):
-    """A self-contained passage of the text; edges cite it by ``id``."""
+    """A self-contained passage of the text; edges cite it by ``piece_id``."""
 
-    id: Identifier = Field(description="Short unique id such as p1, cited by edges.")
+    piece_id: Identifier = Field(description="Short unique id such as p1, cited by edges.")
     content: Annotated[Text, StringConstraints(max_length=MAX_PIECE_CHARS)]
-    knowledge_type: KnowledgeType
+    knowledge_type: KnowledgeWord
     info_type: Identifier | None = Field(
         default=None, description="What it is for: context, instructions, skills, ..."
     )
     tags: list[Identifier] = Field(default_factory=list, max_length=16)
+    entity_id: NodeKey | None = Field(
+        default=None, description="The type:id key of the entity the piece is about."
+    )
     embedding_text: Text | None = Field(
         default=None, description="A question or phrase this piece answers, for search."
     )
@@ -83,27 +96,32 @@ class Piece(_Item):
 class MetadataEntry(_Item):
     """An entity's type and its properties (plain values only)."""
 
-    type: Identifier
+    entity_type: Identifier
     properties: dict[str, Scalar] = Field(default_factory=dict)
 
 
 class Node(_Item):
     """An entity of the graph, keyed ``type:id``."""
 
-    id: NodeKey = Field(description="type:id, e.g. service:billing")
-    type: Identifier | None = None
+    node_id: NodeKey = Field(description="type:id, e.g. service:billing")
+    node_type: Identifier | None = None
+    label: Text | None = Field(default=None, description="Its name as the text says it.")
     properties: dict[str, Scalar] = Field(default_factory=dict)
 
 
-class Edge(_Item):
-    """A relation between two entities, supported by the pieces it cites."""
+class EdgeLink(_Item):
+    """What an edge says beyond its ends: the piece that states it."""
 
-    source: NodeKey
-    relation: Relation = Field(description="UPPER_SNAKE verb, e.g. OWNS, DEPENDS_ON")
-    target: NodeKey
-    evidence: list[Identifier] = Field(
-        min_length=1, description="ids of the pieces that state this relation"
-    )
+    piece_id: Identifier = Field(description="id of the piece that states this relation")
+
+
+class Edge(_Item):
+    """A relation between two entities, stated by the piece it links."""
+
+    source_id: NodeKey
+    target_id: NodeKey
+    edge_type: Relation = Field(description="UPPER_SNAKE verb, e.g. OWNS, DEPENDS_ON")
+    properties: EdgeLink
 
 
 class Graph(_Item):
@@ -119,21 +137,21 @@ class StructuredKnowledge(_Item):
     graph: Graph = Field(default_factory=Graph)
 
     @model_validator(mode="after")
-    def _evidence_is_cited_pieces(self) -> StructuredKnowledge:
-        ids = [piece.id for piece in self.pieces]
+    def _edges_link_pieces(self) -> StructuredKnowledge:
+        ids = [piece.piece_id for piece in self.pieces]
         repeated = sorted({i for i in ids if ids.count(i) > 1})
         if repeated:
             raise ValueError(f"piece ids must be unique; repeated: {', '.join(repeated)}")
-        known = set(ids)
         for index, edge in enumerate(self.graph.edges):
-            unknown = [ref for ref in edge.evidence if ref not in known]
-            if unknown:
+            if edge.properties.piece_id not in ids:
                 raise ValueError(
-                    f"graph.edges[{index}].evidence cites {unknown[0]!r}, which is not the id "
-                    f"of a piece (ids: {', '.join(ids)})"
+                    f"graph.edges[{index}].properties.piece_id is "
+                    f"{edge.properties.piece_id!r}, which is not the piece_id of a piece "
+                    f"(ids: {', '.join(ids)})"
                 )
         return self
 
     def to_file(self) -> dict[str, Any]:
-        """The knowledge file ``load_knowledge`` reads (camelCase, empty optionals left out)."""
-        return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+        """The knowledge file ``load_knowledge`` reads (the design's format, empty optionals
+        left out)."""
+        return self.model_dump(mode="json", exclude_none=True)

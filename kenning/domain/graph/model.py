@@ -14,7 +14,8 @@ client-wide vertices (a global reader's), groups, then projects. Among equals th
 **Edges are rows.** Every visible ``REL`` row whose two vertices are visible is an edge; the
 same (from, type, to) stored at two scopes is two edges, each with its own evidence.
 
-**Confidence** is ``n / (n + 1)`` for ``n`` distinct supporting chunks: 0.5 for one chunk,
+**Confidence** is ``n / (n + 1)`` for ``n`` distinct pieces of evidence (supporting chunks,
+and sources' assertions of edges given with no text: ``edge_sources``): 0.5 for one chunk,
 0.67 for two, 0.75 for three, 0.9 for nine, never 1. It grows with every supporting chunk
 and saturates. The noisy-or ``1 - 0.5**n`` was rejected: it treats chunks as independent
 witnesses, yet chunks that support one edge usually restate one source, and it saturates
@@ -32,6 +33,7 @@ from typing import Protocol
 from kenning.domain.access.scope import Scope, ScopeLevel
 from kenning.domain.errors import TooLargeError, ValidationError
 from kenning.domain.graph.chunk_view import ChunkView
+from kenning.domain.ingestion.edge_sources import Assertion, EvidenceKind
 from kenning.domain.ingestion.node_keys import normalize_edge_type
 from kenning.domain.ingestion.validity import EndReason
 
@@ -74,7 +76,7 @@ class NodeView:
 
 @dataclass(frozen=True, slots=True)
 class EdgeView:
-    """One visible edge row with the chunk ids that support it."""
+    """One visible edge row: chunk ids (TEXT evidence), assertions (ASSERTED), properties."""
 
     id: int
     edge_type: str
@@ -87,11 +89,24 @@ class EdgeView:
     extraction_confidence: float | None = None
     # Its (latest) interval: valid over [valid_from, valid_to), None while it holds.
     validity: EdgeValidity | None = None
+    assertions: tuple[Assertion, ...] = ()  # sources asserting it with no text
+    properties: Mapping[str, object] = field(default_factory=dict)  # its newest source's
+
+    @property
+    def evidence_count(self) -> int:
+        """Its distinct evidence: chunks and assertions."""
+        return len(set(self.evidence_chunk_ids)) + len(self.assertions)
 
     @property
     def confidence(self) -> float:
-        """``n / (n + 1)`` over the distinct supporting chunks (see the module docstring)."""
-        return edge_confidence(len(set(self.evidence_chunk_ids)))
+        """``n / (n + 1)`` over ``evidence_count`` (see the module docstring)."""
+        return edge_confidence(self.evidence_count)
+
+    @property
+    def evidence_kinds(self) -> tuple[EvidenceKind, ...]:
+        """The kinds of its evidence: TEXT, then ASSERTED."""
+        had = (bool(self.evidence_chunk_ids), bool(self.assertions))
+        return tuple(k for k, h in zip(EvidenceKind, had, strict=True) if h)
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,10 +54,11 @@ class GraphWrite:
     priority: int = 3
     observed_at: datetime | None = None
 
-    def at(self, scope: Scope) -> GraphRequest:
-        """The request as the write path takes it, at the settled ``scope``."""
-        given = {f.name: getattr(self, f.name) for f in dataclasses.fields(GraphRequest)}
-        return GraphRequest(**{**given, "scope": scope})
+    def at(self, scope: Scope, writer: str | None = None) -> GraphRequest:
+        """The request as the write path takes it, at the settled ``scope``, by ``writer``."""
+        named = {f.name for f in dataclasses.fields(GraphRequest)} - {"scope", "writer"}
+        given = {name: getattr(self, name) for name in named}
+        return GraphRequest(**given, scope=scope, writer=writer)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +94,7 @@ async def write_graph(
     caller: CallerScope, asked: GraphWrite, ports: GraphWritePorts
 ) -> GraphOutcome:
     """Check the identifiers and the connection, then store what is valid of ``asked``."""
-    request = asked.at(await caller.stored_writing(asked.scope))
+    request = asked.at(await caller.stored_writing(asked.scope), caller.principal.key_id)
     check_identifiers(identifier_fields(request))
     await check_write_connection(
         request.scope, request.connection_id, request.source_kind, ports.connections

@@ -3,28 +3,26 @@
 Credentials refuse the whole request (nothing is stored), as for ``ingest``: in an
 identifier (URN, ref, key, type, tag) whatever the policy, in a piece's content or embedding
 text or a node's properties as the policy says. Other bad items are rejected one by one with a
-reason.
-
-The ``metadata`` section maps an entity id to ``{"type": ..., "properties": {...}}``: each
-entry becomes a node (``type:id`` when the id has no namespace), its properties laid over
-those of a node of the same key given in ``nodes``.
+reason. An edge citing no piece is its source's assertion (``edge_sources``); the
+``metadata`` section's entries become nodes (``graph_metadata``).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import KenningError, TooLargeError, ValidationError
-from kenning.domain.ingestion.content_hash import IndexedPayload, content_hash
+from kenning.domain.ingestion.edge_sources import given_properties
 from kenning.domain.ingestion.extraction_warnings import (
     ExtractionWarning,
     WarningSource,
     key_warning,
 )
+from kenning.domain.ingestion.graph_digest import graph_digest
+from kenning.domain.ingestion.graph_metadata import metadata_entry
 from kenning.domain.ingestion.node_keys import (
     canonicalize_key,
     normalize_edge_type,
@@ -34,6 +32,7 @@ from kenning.domain.ingestion.node_keys import (
 from kenning.domain.ingestion.node_properties import RESERVED
 from kenning.domain.ingestion.request import EdgeRecord, KnowledgeType, NodeRecord
 from kenning.domain.ingestion.rules import check_identifiers, clean_content, clean_metadata
+from kenning.domain.ingestion.secrets.findings import SensitiveContentError
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.domain.ingestion.validity import checked_observed_at
 
@@ -53,6 +52,9 @@ class GraphPiece:
     embedding_text: str | None = None
     # Kept on each of the piece's chunks (e.g. where in a file: page, section path, lines).
     metadata: Mapping[str, object] = field(default_factory=dict)
+    # The entity the piece is about (a knowledge file's ``entity_id``): its chunks refer to
+    # it, so the node lists them and they name it, whether or not an edge cites the piece.
+    entity_key: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +74,7 @@ class GraphRequest:
     priority: int = 3
     # When the source says its pieces were true: the writer's (checked) or the source's own.
     observed_at: datetime | None = None
+    writer: str | None = None  # the key that wrote it, named on the edges it asserts
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,22 +115,28 @@ def check_items(request: GraphRequest, policy: SecretPolicy) -> Items:
     _valid_pieces(request, policy, items)
     _valid_nodes(request, policy, items)
     _valid_metadata(request, policy, items)
-    _parsed_edges(request, items)
-    items.digest = _digest(request, items)
+    _parsed_edges(request, policy, items)
+    items.digest = graph_digest(request, items)
     return items
 
 
 def identifier_fields(request: GraphRequest) -> list[tuple[str, str]]:
     """Every field of ``request`` that names or labels, by its input name."""
     scope = request.scope
-    fields = [("sourceUrn", request.source_urn), ("kind", request.kind),
-              ("connectionId", request.connection_id or ""),
-              ("sourceKind", request.source_kind or ""), ("scope.clientId", scope.client_id),
-              ("scope.projectId", scope.project_id), ("scope.groupId", scope.group_id)]  # fmt: skip
+    fields = [
+        ("sourceUrn", request.source_urn),
+        ("kind", request.kind),
+        ("connectionId", request.connection_id or ""),
+        ("sourceKind", request.source_kind or ""),
+        ("scope.clientId", scope.client_id),
+        ("scope.projectId", scope.project_id),
+        ("scope.groupId", scope.group_id),
+    ]
     for i, piece in enumerate(request.pieces):
         fields += [
             (f"pieces[{i}].ref", piece.ref),
             (f"pieces[{i}].infoType", piece.info_type or ""),
+            (f"pieces[{i}].entityKey", piece.entity_key or ""),
         ]
         fields += [(f"pieces[{i}].tags[{j}]", tag) for j, tag in enumerate(piece.tags)]
     for i, node in enumerate(request.nodes):
@@ -137,8 +146,11 @@ def identifier_fields(request: GraphRequest) -> list[tuple[str, str]]:
         named = entity_type if isinstance(entity_type, str) else ""
         fields += [(f"metadata[{i}]", entity_id), (f"metadata[{i}].type", named)]
     for i, edge in enumerate(request.edges):
-        fields += [(f"edges[{i}].from", edge.from_key), (f"edges[{i}].edgeType", edge.edge_type),
-                   (f"edges[{i}].to", edge.to_key)]  # fmt: skip
+        fields += [
+            (f"edges[{i}].from", edge.from_key),
+            (f"edges[{i}].edgeType", edge.edge_type),
+            (f"edges[{i}].to", edge.to_key),
+        ]
         fields += [
             (f"edges[{i}].evidence[{j}]", ref) for j, ref in enumerate(edge.evidence_chunk_ids)
         ]
@@ -180,6 +192,11 @@ def _valid_pieces(request: GraphRequest, policy: SecretPolicy, items: Items) -> 
         elif not piece.content.strip():
             items.rejected.append(Rejection("PIECE", index, "content is empty"))
         else:
+            try:
+                entity = _entity(piece, request.metadata, items, index)
+            except ValidationError as error:
+                items.rejected.append(Rejection("PIECE", index, error.message))
+                continue
             content = clean_content(piece.content, policy, f"pieces[{index}].content")
             embedding_text = (
                 clean_content(piece.embedding_text, policy, f"pieces[{index}].embeddingText")
@@ -187,10 +204,30 @@ def _valid_pieces(request: GraphRequest, policy: SecretPolicy, items: Items) -> 
                 else None
             )
             metadata = clean_metadata(piece.metadata, policy, f"pieces[{index}].metadata")
-            items.pieces[piece.ref] = GraphPiece(
-                piece.ref, content, piece.knowledge_type, piece.info_type, piece.tags,
-                embedding_text, metadata,
-            )  # fmt: skip
+            items.pieces[piece.ref] = replace(
+                piece,
+                content=content,
+                embedding_text=embedding_text,
+                metadata=metadata,
+                entity_key=entity,
+            )
+
+
+def _entity(
+    piece: GraphPiece, metadata: Mapping[str, object], items: Items, index: int
+) -> str | None:
+    """The canonical key of the piece's entity (``type:id``, or a metadata entry's id)."""
+    raw = piece.entity_key
+    if raw is None:
+        return None
+    entry = metadata.get(raw)
+    entity_type = entry.get("type") if isinstance(entry, Mapping) else None
+    if ":" not in raw and isinstance(entity_type, str) and entity_type.strip():
+        raw = f"{entity_type}:{raw}"
+    try:
+        return _canonical(raw, "entityKey", items, "nodes", index + 1)
+    except ValidationError as error:
+        raise ValidationError(f"entity {raw}: {error.message}") from None
 
 
 def _valid_nodes(request: GraphRequest, policy: SecretPolicy, items: Items) -> None:
@@ -215,7 +252,7 @@ def _valid_metadata(request: GraphRequest, policy: SecretPolicy, items: Items) -
     for index, (entity_id, entry) in enumerate(request.metadata.items()):
         where = f"metadata[{index}]"
         try:
-            entity_type, properties = _metadata_entry(entry, where, policy)
+            entity_type, properties = metadata_entry(entry, where, policy)
             raw = entity_id if ":" in entity_id or not entity_type else f"{entity_type}:{entity_id}"
             key = _canonical(raw, where, items, "nodes", index + 1)
         except ValidationError as error:
@@ -228,41 +265,21 @@ def _valid_metadata(request: GraphRequest, policy: SecretPolicy, items: Items) -
         items.nodes[key] = NodeRecord(key, chosen, merged)
 
 
-def _metadata_entry(
-    entry: object, where: str, policy: SecretPolicy
-) -> tuple[str | None, dict[str, object]]:
-    """An entry's type and cleaned properties; ``ValidationError`` when it is malformed."""
-    if not isinstance(entry, Mapping) or set(entry) - {"type", "properties"}:
-        raise ValidationError("must be an object with type and properties", field=where)
-    entity_type, properties = entry.get("type"), entry.get("properties", {})
-    if entity_type is not None and (not isinstance(entity_type, str) or not entity_type.strip()):
-        raise ValidationError("type must be a non-empty string", field=where)
-    if not isinstance(properties, Mapping):
-        raise ValidationError("properties must be an object", field=where)
-    cleaned = clean_metadata(properties, policy, f"{where}.properties")
-    reserved = RESERVED & set(cleaned)
-    if reserved:
-        raise ValidationError(f"reserved property {sorted(reserved)[0]}", field=where)
-    return entity_type, cleaned
-
-
-def _parsed_edges(request: GraphRequest, items: Items) -> None:
+def _parsed_edges(request: GraphRequest, policy: SecretPolicy, items: Items) -> None:
+    """The request's edges, keyed and checked; one with no evidence is its source's
+    assertion (``edge_sources``)."""
     seen: set[tuple[str, str, str]] = set()
     for index, edge in enumerate(request.edges):
         try:
-            parsed = EdgeRecord(
-                _canonical(edge.from_key, "from", items, "edges", index + 1),
-                normalize_edge_type(edge.edge_type),
-                _canonical(edge.to_key, "to", items, "edges", index + 1),
-                tuple(dict.fromkeys(edge.evidence_chunk_ids)),
-            )
+            parsed = _parsed_edge(edge, index, policy, items)
+        except SensitiveContentError:
+            raise
         except KenningError as error:
             items.rejected.append(Rejection("EDGE", index, error.message))
             continue
         unknown = [ref for ref in parsed.evidence_chunk_ids if ref not in items.pieces]
-        if not parsed.evidence_chunk_ids or unknown:
-            reason = f"unknown evidence piece {unknown[0]}" if unknown else "no evidence"
-            items.rejected.append(Rejection("EDGE", index, reason))
+        if unknown:
+            items.rejected.append(Rejection("EDGE", index, f"unknown evidence piece {unknown[0]}"))
         elif parsed.from_key == parsed.to_key:
             items.rejected.append(Rejection("EDGE", index, "an edge needs two distinct endpoints"))
         elif (parsed.from_key, parsed.edge_type, parsed.to_key) in seen:
@@ -272,23 +289,12 @@ def _parsed_edges(request: GraphRequest, items: Items) -> None:
             items.edges[index] = parsed
 
 
-def _digest(request: GraphRequest, items: Items) -> str:
-    document = {
-        "pieces": [[p.ref, p.content, p.knowledge_type or "", p.info_type or "", sorted(p.tags)]
-                   + ([p.embedding_text] if p.embedding_text else [])
-                   + ([p.metadata] if p.metadata else [])
-                   for p in items.pieces.values()],
-        "nodes": sorted([k, n.type, n.properties] for k, n in items.nodes.items()),
-        "edges": sorted([e.from_key, e.edge_type, e.to_key, sorted(e.evidence_chunk_ids)]
-                        for e in items.edges.values()),
-    }  # fmt: skip
-    return content_hash(
-        IndexedPayload(
-            source_urn=request.source_urn,
-            content=json.dumps(document, sort_keys=True, default=str),
-            kind=request.kind,
-            scope=request.scope,
-            connection_id=request.connection_id or "",
-            source_kind=request.source_kind or "",
-        )
+def _parsed_edge(edge: EdgeRecord, index: int, policy: SecretPolicy, items: Items) -> EdgeRecord:
+    link, properties = given_properties(edge.properties, policy, f"edges[{index}].properties")
+    return EdgeRecord(
+        _canonical(edge.from_key, "from", items, "edges", index + 1),
+        normalize_edge_type(edge.edge_type),
+        _canonical(edge.to_key, "to", items, "edges", index + 1),
+        tuple(dict.fromkeys([*edge.evidence_chunk_ids, *([link] if link else [])])),
+        properties,
     )

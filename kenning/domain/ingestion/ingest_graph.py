@@ -2,8 +2,9 @@
 
 Items that cannot be stored are rejected one by one with a reason (see ``graph_items``); the
 rest is stored in one transaction. The ``metadata`` section (entity id -> type and properties)
-is stored as nodes. An edge needs both endpoints (given in the request or
-already in the graph at the scope) and at least one of the request's pieces as evidence.
+is stored as nodes. An edge needs both endpoints (given in the request or already in the
+graph at the scope); its evidence is the request's pieces it cites or, citing none, its
+source's assertion (``edge_sources``), and its properties are kept as that source's.
 Relation declarations given with the request (a knowledge file's) are stored in the same
 transaction before its edges, so a relation declared ``ONE`` governs them already.
 """
@@ -14,10 +15,11 @@ import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import UTC, datetime
 
 from kenning.domain.embedding import embed_texts
 from kenning.domain.ingestion.chunking import chunk
+from kenning.domain.ingestion.edge_sources import Assertion, source_mark, stated
 from kenning.domain.ingestion.extraction_warnings import ExtractionWarning
 from kenning.domain.ingestion.graph_items import (
     GraphPiece,
@@ -37,6 +39,7 @@ from kenning.domain.ingestion.request import (
     EdgeRecord,
     IngestOutcome,
     IngestStatus,
+    NodeRecord,
     PurgeCounts,
     SourceRecord,
     source_identity,
@@ -95,11 +98,16 @@ async def ingest_graph(
     replaced, kept, rejected = result
     logger.info(
         "ingestion.indexed",
-        extra={"source_urn": request.source_urn, "scope": request.scope.describe(),
-               "chunks": len(texts), "nodes": len(items.nodes), "edges": len(kept),
-               "rejected": len(rejected),
-               "duration_ms": round((time.perf_counter() - started) * 1000, 2)},
-    )  # fmt: skip
+        extra={
+            "source_urn": request.source_urn,
+            "scope": request.scope.describe(),
+            "chunks": len(texts),
+            "nodes": len(items.nodes),
+            "edges": len(kept),
+            "rejected": len(rejected),
+            "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+        },
+    )
     outcome = IngestOutcome(
         status=IngestStatus.INDEXED,
         content_hash=digest,
@@ -133,80 +141,109 @@ async def _store(
     if declared is not None:
         await unit.declare_relations(request.scope.client_id, declared)
     endpoints = {k for e in edges.values() for k in (e.from_key, e.to_key)}
-    known = set(nodes) | await unit.existing_keys(request.scope, endpoints - set(nodes))
-    kept = _kept_edges(items.edges, known, texts, rejected)
-    # A piece's chunks refer to the nodes of the edges that cite it.
-    refs: dict[str, set[str]] = {}
-    dropped = rejected_edges(rejected)
-    for index, edge in edges.items():
-        if index not in dropped:
-            for ref in edge.evidence_chunk_ids:
-                refs.setdefault(ref, set()).update((edge.from_key, edge.to_key))
+    entities = {p.entity_key for p in items.pieces.values() if p.entity_key}
+    known = set(nodes) | await unit.existing_keys(
+        request.scope, (endpoints | entities) - set(nodes)
+    )
+    kept = _kept_edges(request, items, known, texts, rejected)
+    refs = _piece_refs(items, rejected)
     records = [
-        _record(piece, chunk_id, ordinal, text, vector, request, digest,
-                tuple(sorted(refs.get(piece.ref, ()))), items.observed_at)
-        for (piece, chunk_id, ordinal, text), vector in zip(texts, vectors, strict=True)
-    ]  # fmt: skip
+        _record(text, vector, request, items, refs)
+        for text, vector in zip(texts, vectors, strict=True)
+    ]
     await unit.write_chunks(records)
     stated = NodeProvenance(request.source_urn, items.observed_at)
-    await unit.upsert_nodes(request.scope, list(nodes.values()), stated)
+    # An entity a piece names but nothing defines is a bare node of its key's type.
+    bare = [NodeRecord(k, k.split(":", 1)[0]) for k in sorted(entities - known)]
+    await unit.upsert_nodes(request.scope, [*nodes.values(), *bare], stated)
     await unit.upsert_edges(request.scope, kept)
-    mentions = set(nodes) | {k for e in kept for k in (e.from_key, e.to_key)}
+    mentions = set(nodes) | entities | {k for e in kept for k in (e.from_key, e.to_key)}
     await unit.record_source(
-        SourceRecord(request.scope, request.source_urn, request.kind, digest, None,
-                     request.connection_id, tuple(r.id for r in records), tuple(mentions))
-    )  # fmt: skip
+        SourceRecord(
+            request.scope,
+            request.source_urn,
+            request.kind,
+            digest,
+            None,
+            request.connection_id,
+            tuple(r.id for r in records),
+            tuple(mentions),
+        )
+    )
     orphaned = await unit.delete_orphans(request.scope, set(previous) - mentions)
     return removed + PurgeCounts(vertices_deleted=orphaned), kept, rejected
 
 
+def _piece_refs(items: Items, rejected: list[Rejection]) -> dict[str, set[str]]:
+    """What each piece's chunks refer to: the piece's entity, and the ends of the stored
+    edges that cite it."""
+    refs: dict[str, set[str]] = {
+        p.ref: {p.entity_key} for p in items.pieces.values() if p.entity_key
+    }
+    dropped = rejected_edges(rejected)
+    for index, edge in items.edges.items():
+        if index not in dropped:
+            for ref in edge.evidence_chunk_ids:
+                refs.setdefault(ref, set()).update((edge.from_key, edge.to_key))
+    return refs
+
+
 def _kept_edges(
-    edges: dict[int, EdgeRecord], known: set[str], texts: list[Text], rejected: list[Rejection]
+    request: GraphRequest,
+    items: Items,
+    known: set[str],
+    texts: list[Text],
+    rejected: list[Rejection],
 ) -> list[EdgeRecord]:
     """The edges whose endpoints are ``known``, their evidence swapped from piece refs to the
-    pieces' chunk ids; the others are added to ``rejected``."""
+    pieces' chunk ids (none: the source's assertion) and their properties kept as this
+    source's; the others are added to ``rejected``."""
     chunk_ids: dict[str, list[str]] = {}
     for piece, chunk_id, _, _ in texts:
         chunk_ids.setdefault(piece.ref, []).append(chunk_id)
+    mark, now = source_mark(request.scope, request.source_urn), datetime.now(UTC)
     kept: list[EdgeRecord] = []
-    for index, edge in edges.items():
+    for index, edge in items.edges.items():
         missing = [k for k in (edge.from_key, edge.to_key) if k not in known]
         if missing:
             rejected.append(Rejection("EDGE", index, f"unknown endpoint {missing[0]}"))
             continue
         evidence = tuple(cid for ref in edge.evidence_chunk_ids for cid in chunk_ids[ref])
-        kept.append(replace(edge, evidence_chunk_ids=evidence))
+        asserted = None if evidence else Assertion(request.source_urn, request.writer, now)
+        said = stated(mark, edge.properties, items.observed_at or now, asserted)
+        kept.append(replace(edge, evidence_chunk_ids=evidence or (mark,), properties=said))
     return kept
 
 
 def _record(
-    piece: GraphPiece,
-    chunk_id: str,
-    ordinal: int,
-    text: str,
+    text: Text,
     vector: Sequence[float],
     request: GraphRequest,
-    digest: str,
-    graph_refs: tuple[str, ...],
-    observed_at: datetime | None,
+    items: Items,
+    refs: dict[str, set[str]],
 ) -> ChunkRecord:
+    piece, chunk_id, ordinal, content = text
     return ChunkRecord(
         id=chunk_id,
         source_urn=request.source_urn,
         ordinal=ordinal,
         kind=request.kind,
         scope=request.scope,
-        content=text,
+        content=content,
         embedding=tuple(vector),
-        graph_refs=graph_refs,
-        content_hash=digest,
+        graph_refs=tuple(sorted(refs.get(piece.ref, ()))),
+        content_hash=items.digest,
         knowledge_type=piece.knowledge_type.value if piece.knowledge_type else None,
         info_type=piece.info_type,
         tags=piece.tags,
         source_kind=request.source_kind,
         connection_id=request.connection_id,
-        metadata={**piece.metadata, "pieceRef": piece.ref},
-        observed_at=observed_at,
+        metadata={
+            **piece.metadata,
+            "pieceRef": piece.ref,
+            **({"entityKey": piece.entity_key} if piece.entity_key else {}),
+        },
+        observed_at=items.observed_at,
     )
 
 

@@ -1,7 +1,9 @@
 """``load_knowledge``: a knowledge file (entity metadata, pieces, graph) loaded through
 ``ingest_graph``, so a file and a structured ingest are one implementation.
 
-The file is one JSON object::
+A file is one JSON object in one of two formats, recognised per file: Kenning's own
+(camelCase, ``knowledge_items``) and the design's (003 §Path B, snake_case,
+``design_items``)::
 
     {
       "metadata": {"user:john": {"type": "user", "properties": {"team": "auth"}}},
@@ -16,10 +18,24 @@ The file is one JSON object::
       "relations": [{"edgeType": "OWNS", "cardinality": "ONE", "description": "its owner"}]
     }
 
-Every section is optional. A malformed item is rejected on its own (``PIECE``, ``NODE``,
-``EDGE`` or ``METADATA`` with its index in the file) and the rest is loaded; a file that is
-not such an object, or is too large, is refused whole, and so is one with a bad relation
-declaration or declared by a key that may not (``knowledge_relations``).
+    {
+      "metadata": {"user:alice": {"entity_type": "user", "properties": {"team": "aero"}}},
+      "pieces": [{"piece_id": "les", "content": "Initialize LES from converged RANS.",
+                  "knowledge_type": "procedure", "info_type": "instructions",
+                  "entity_id": "user:alice"}],
+      "graph": {
+        "nodes": [{"node_id": "technique:les", "node_type": "technique", "label": "LES"}],
+        "edges": [{"source_id": "user:alice", "target_id": "technique:les",
+                   "edge_type": "SPECIALIZES_IN", "properties": {"piece_id": "les"}}]
+      }
+    }
+
+The first item whose fields belong to one format only decides the file's (Kenning's when
+none does); an item with a field of the other format is rejected, the field named. Every
+section is optional. A malformed item is rejected on its own (``PIECE``, ``NODE``, ``EDGE``
+or ``METADATA`` with its index in the file) and the rest is loaded; a file that is not such
+an object, or is too large, is refused whole, and so is one with a bad relation declaration
+or declared by a key that may not (``knowledge_relations``).
 """
 
 from __future__ import annotations
@@ -33,27 +49,47 @@ from typing import Final, TypeVar
 from kenning.domain.access.principal import Principal
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ScopeError, TooLargeError, ValidationError
+from kenning.domain.ingestion import design_items, knowledge_items
 from kenning.domain.ingestion.graph_items import MAX_ITEMS, GraphPiece, GraphRequest, Rejection
 from kenning.domain.ingestion.ingest import IngestDeps
 from kenning.domain.ingestion.ingest_graph import GraphOutcome, ingest_graph
+from kenning.domain.ingestion.knowledge_items import DESIGN_ONLY, KENNING_ONLY, Malformed
 from kenning.domain.ingestion.knowledge_relations import SECTION, read_relations
 from kenning.domain.ingestion.relations import Declaration, Declarations, may_declare
-from kenning.domain.ingestion.request import EdgeRecord, KnowledgeType, NodeRecord
+from kenning.domain.ingestion.request import EdgeRecord, NodeRecord
 from kenning.domain.ingestion.rules import check_identifiers, clean_content
 
 MAX_FILE_CHARS: Final = 4_000_000
 KIND: Final = "knowledge_file"
 _SECTIONS: Final = frozenset({"metadata", "pieces", "graph", "relations"})
-_PIECE_FIELDS: Final = frozenset(
-    {"id", "content", "knowledgeType", "infoType", "tags", "embeddingText"}
-)
-_NODE_FIELDS: Final = frozenset({"id", "type", "properties"})
-_EDGE_FIELDS: Final = frozenset({"source", "relation", "target", "evidence"})
 T = TypeVar("T")
 
 
-class _Malformed(Exception):
-    """One item of the file cannot be read; the reason names the field."""
+@dataclass(frozen=True, slots=True)
+class FileFormat:
+    """How one format's items read."""
+
+    name: str
+    piece: Callable[[object], GraphPiece]
+    node: Callable[[object], NodeRecord]
+    edge: Callable[[object], EdgeRecord]
+    metadata: Callable[[object], object]
+
+
+KENNING: Final = FileFormat(
+    "kenning",
+    knowledge_items.piece,
+    knowledge_items.node,
+    knowledge_items.edge,
+    knowledge_items.metadata_entry,
+)
+DESIGN: Final = FileFormat(
+    "design",
+    design_items.piece,
+    design_items.node,
+    design_items.edge,
+    design_items.metadata_entry,
+)
 
 
 @dataclass(slots=True)
@@ -67,10 +103,17 @@ class KnowledgeFile:
     pieces_at: list[int] = field(default_factory=list)
     nodes_at: list[int] = field(default_factory=list)
     edges_at: list[int] = field(default_factory=list)
+    metadata_at: list[int] = field(default_factory=list)
+    format: FileFormat = KENNING
 
     def in_file(self, rejection: Rejection) -> Rejection:
         """``rejection`` (indexed in the request) indexed as in the file."""
-        where = {"PIECE": self.pieces_at, "NODE": self.nodes_at, "EDGE": self.edges_at}
+        where = {
+            "PIECE": self.pieces_at,
+            "NODE": self.nodes_at,
+            "EDGE": self.edges_at,
+            "METADATA": self.metadata_at,
+        }
         indexes = where.get(rejection.item)
         return replace(rejection, index=indexes[rejection.index]) if indexes else rejection
 
@@ -84,19 +127,39 @@ def read_file(document: object, source_urn: str, scope: Scope, priority: int = 3
     metadata = sections.get("metadata", {})
     if not isinstance(metadata, Mapping):
         raise ValidationError("metadata must be an object", field="json.metadata")
+    raw = (_listed(sections, "pieces"), _listed(graph, "nodes"), _listed(graph, "edges"))
     loaded = KnowledgeFile(GraphRequest(source_urn, scope, kind=KIND, priority=priority))
+    loaded.format = file_format([*metadata.values(), *raw[0], *raw[1], *raw[2]])
     loaded.relations = read_relations(sections.get("relations"))
-    pieces = _each(_listed(sections, "pieces"), "PIECE", _piece, loaded.pieces_at, loaded)
-    nodes = _each(_listed(graph, "nodes"), "NODE", _node, loaded.nodes_at, loaded)
-    edges = _each(_listed(graph, "edges"), "EDGE", _edge, loaded.edges_at, loaded)
+    kind = loaded.format
+    pieces = _each(raw[0], "PIECE", kind.piece, loaded.pieces_at, loaded)
+    nodes = _each(raw[1], "NODE", kind.node, loaded.nodes_at, loaded)
+    edges = _each(raw[2], "EDGE", kind.edge, loaded.edges_at, loaded)
+    entries = _metadata(metadata, loaded)
     total = len(pieces) + len(nodes) + len(edges) + len(metadata)
     if total > MAX_ITEMS:
         raise TooLargeError(f"at most {MAX_ITEMS} items per file", field="json")
     loaded.request = replace(
-        loaded.request, pieces=tuple(pieces), nodes=tuple(nodes), edges=tuple(edges),
-        metadata=dict(metadata),
-    )  # fmt: skip
+        loaded.request,
+        pieces=tuple(pieces),
+        nodes=tuple(nodes),
+        edges=tuple(edges),
+        metadata=entries,
+    )
     return loaded
+
+
+def file_format(items: list[object]) -> FileFormat:
+    """The format of the first item whose fields belong to one format only; Kenning's when
+    no item tells."""
+    for item in items:
+        if not isinstance(item, Mapping):
+            continue
+        names = set(item)
+        design, kenning = bool(names & DESIGN_ONLY), bool(names & KENNING_ONLY)
+        if design != kenning:
+            return DESIGN if design else KENNING
+    return KENNING
 
 
 async def load_knowledge(
@@ -114,7 +177,8 @@ async def load_knowledge(
     unless that key may declare them, as for ``defineRelation``; without a caller a file
     cannot declare any), stored with the load, before its edges."""
     loaded = read_file(document, source_urn, scope, priority)
-    loaded.request = replace(loaded.request, observed_at=observed_at)
+    writer = caller.key_id if caller is not None else None
+    loaded.request = replace(loaded.request, observed_at=observed_at, writer=writer)
     if _empty(loaded.request):
         raise ValidationError("the file has no valid item to load", field="json")
     declared = _declarations(loaded.relations, caller, scope, deps) if loaded.relations else None
@@ -175,69 +239,22 @@ def _each(
     for index, item in enumerate(items):
         try:
             parsed.append(parse(item))
-        except _Malformed as error:
+        except Malformed as error:
             loaded.rejected.append(Rejection(kind, index, str(error)))
             continue
         positions.append(index)
     return parsed
 
 
-def _object(item: object, allowed: frozenset[str]) -> Mapping[str, object]:
-    if not isinstance(item, Mapping):
-        raise _Malformed("must be a JSON object")
-    unknown = sorted(set(item) - allowed)
-    if unknown:
-        raise _Malformed(f"unknown field {unknown[0]!r}")
-    return item
-
-
-def _text(item: Mapping[str, object], name: str, *, required: bool = True) -> str | None:
-    value = item.get(name)
-    if value is None and not required:
-        return None
-    if not isinstance(value, str) or not value.strip():
-        raise _Malformed(f"{name} must be a non-empty string")
-    return value
-
-
-def _piece(item: object) -> GraphPiece:
-    piece = _object(item, _PIECE_FIELDS)
-    tags = piece.get("tags", [])
-    if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
-        raise _Malformed("tags must be a list of strings")
-    knowledge = _text(piece, "knowledgeType", required=False)
-    try:
-        knowledge_type = KnowledgeType(knowledge.upper()) if knowledge else None
-    except ValueError:
-        raise _Malformed(f"knowledgeType must be one of {', '.join(KnowledgeType)}") from None
-    return GraphPiece(
-        ref=_text(piece, "id") or "",
-        content=_text(piece, "content") or "",
-        knowledge_type=knowledge_type,
-        info_type=_text(piece, "infoType", required=False),
-        tags=tuple(tags),
-        embedding_text=_text(piece, "embeddingText", required=False),
-    )
-
-
-def _node(item: object) -> NodeRecord:
-    node = _object(item, _NODE_FIELDS)
-    properties = node.get("properties") or {}
-    if not isinstance(properties, Mapping):
-        raise _Malformed("properties must be a JSON object")
-    return NodeRecord(
-        _text(node, "id") or "", _text(node, "type", required=False) or "", properties
-    )
-
-
-def _edge(item: object) -> EdgeRecord:
-    edge = _object(item, _EDGE_FIELDS)
-    evidence = edge.get("evidence")
-    if not isinstance(evidence, list) or not all(isinstance(e, str) for e in evidence):
-        raise _Malformed("evidence must be a list of piece ids")
-    return EdgeRecord(
-        _text(edge, "source") or "",
-        _text(edge, "relation") or "",
-        _text(edge, "target") or "",
-        tuple(evidence),
-    )
+def _metadata(metadata: Mapping[str, object], loaded: KnowledgeFile) -> dict[str, object]:
+    """The entries the file's format reads, in file order (``metadata_at``); the others are
+    rejected by their file index."""
+    entries: dict[str, object] = {}
+    for index, (entity_id, entry) in enumerate(metadata.items()):
+        try:
+            entries[entity_id] = loaded.format.metadata(entry)
+        except Malformed as error:
+            loaded.rejected.append(Rejection("METADATA", index, f"{entity_id}: {error}"))
+            continue
+        loaded.metadata_at.append(index)
+    return entries

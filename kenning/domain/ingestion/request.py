@@ -96,11 +96,13 @@ class NodeRecord:
 
 @dataclass(frozen=True, slots=True)
 class EdgeRecord:
-    """An edge with the chunks that support it (never empty once stored). In a structured
-    request (``ingestGraph``) the evidence names the request's pieces by ref; the use case
-    swaps in those pieces' chunk ids before the edge is stored. ``properties`` (provenance
-    such as ``extractedBy`` and ``confidence``) are set on a new edge and fill only what an
-    existing edge lacks: the first writer's provenance stays."""
+    """An edge with the evidence that supports it (never empty once stored). In a structured
+    request (``ingestGraph``) the evidence names the request's pieces by ref and
+    ``properties`` are the writer's own; the use case swaps in those pieces' chunk ids (none:
+    the source's assertion) and keeps the properties as that source's (``edge_sources``)
+    before the edge is stored. Stored ``properties`` (provenance such as ``extractedBy`` and
+    ``confidence``) are set on a new edge and fill only what an existing edge lacks: the
+    first writer's provenance stays; the per-source maps are united entry by entry."""
 
     from_key: str
     edge_type: str

@@ -30,6 +30,7 @@ from kenning.schema.ingestion.ingest import EdgeTriple, IngestedChunk
 from kenning.schema.ingestion.ingest_graph import (
     CommitIngested,
     GitCommitInput,
+    GraphEdgeInput,
     IngestGitCommitsInput,
     IngestGitCommitsResult,
     IngestGitCommitsSuccess,
@@ -46,6 +47,22 @@ def _properties(value: object, index: int) -> Mapping[str, object]:
     if not isinstance(value, Mapping):
         raise ValidationError(f"nodes[{index}].properties must be a JSON object", field="nodes")
     return value
+
+
+def _edges(edges: list[GraphEdgeInput]) -> tuple[EdgeRecord, ...]:
+    return tuple(
+        EdgeRecord(e.from_key, e.edge_type, e.to_key, tuple(e.evidence), _edge_properties(e, i))
+        for i, e in enumerate(edges)
+    )
+
+
+def _edge_properties(edge: GraphEdgeInput, index: int) -> Mapping[str, object]:
+    if edge.properties is None:
+        return {}
+    if not isinstance(edge.properties, Mapping):
+        where = f"edges[{index}].properties"
+        raise ValidationError(f"{where} must be a JSON object", field=where)
+    return edge.properties
 
 
 def _metadata(value: object) -> Mapping[str, object]:
@@ -71,9 +88,7 @@ def _graph_write(data: IngestGraphInput) -> GraphWrite:
             NodeRecord(n.key, n.type or "", _properties(n.properties, i))
             for i, n in enumerate(data.nodes)
         ),
-        edges=tuple(
-            EdgeRecord(e.from_key, e.edge_type, e.to_key, tuple(e.evidence)) for e in data.edges
-        ),
+        edges=_edges(data.edges),
         metadata=_metadata(data.metadata),
         connection_id=data.connection_id,
         source_kind=data.source_kind,

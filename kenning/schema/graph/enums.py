@@ -6,6 +6,7 @@ from __future__ import annotations
 import strawberry
 
 from kenning.domain.graph.model import Direction
+from kenning.domain.ingestion.edge_sources import EvidenceKind
 from kenning.domain.ingestion.validity import EndReason
 
 strawberry.enum(Direction, description="Which edges of a node to follow.")
@@ -17,4 +18,10 @@ strawberry.enum(
     "found it contradicted (CONTRADICTED), an erasure (ERASED).",
 )
 
-__all__ = ["Direction", "EndReason"]
+strawberry.enum(
+    EvidenceKind,
+    description="What supports an edge: chunks of text that state it (TEXT), or a source "
+    "that gave it with no text, such as an org chart or a structured import (ASSERTED).",
+)
+
+__all__ = ["Direction", "EndReason", "EvidenceKind"]

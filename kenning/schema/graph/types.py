@@ -33,7 +33,8 @@ from kenning.resolvers.graph.fields import (
 )
 from kenning.schema.access.scope import ScopeInfo, scope_info
 from kenning.schema.execution.field_plan import known_attribute
-from kenning.schema.graph.enums import EndReason
+from kenning.schema.graph.assertion import EdgeAssertion
+from kenning.schema.graph.enums import EndReason, EvidenceKind
 from kenning.schema.retrieval.chunk import Chunk
 
 
@@ -143,14 +144,32 @@ async def _evidence(root: Edge, info: Info, limit: int = 20) -> list[Chunk]:
 class Edge:
     edge_type: str
     confidence: float = strawberry.field(
-        description="n / (n + 1) for n supporting chunks: 0.5 for one, 0.75 for three."
+        description="n / (n + 1) for n pieces of evidence (chunks and assertions): 0.5 for "
+        "one, 0.75 for three."
     )
-    evidence_count: int = strawberry.field(description="How many chunks support this edge.")
+    evidence_count: int = strawberry.field(
+        description="How much evidence supports this edge: its chunks (TEXT) and the sources "
+        "that asserted it with no text (ASSERTED)."
+    )
+    evidence_kinds: list[EvidenceKind] = strawberry.field(
+        description="The kinds of its evidence: TEXT (chunks, listed by `evidence`), ASSERTED "
+        "(sources, listed by `assertedBy`)."
+    )
+    asserted_by: list[EdgeAssertion] = strawberry.field(
+        description="The sources that gave this edge with no text, with the key that wrote "
+        "each and when; empty for an edge only text supports."
+    )
+    properties: JSON = strawberry.field(
+        description="The edge's own properties as the newest of its sources (by observedAt) "
+        "gave them; each source's are kept apart. An edge's linked piece (piece_id) is its "
+        "evidence, never a property. {} when no source gave any."
+    )
     scope: ScopeInfo
     from_ = strawberry.field(resolver=_from, name="from", graphql_type=Node)
     to = strawberry.field(resolver=_to, graphql_type=Node)
     evidence = strawberry.field(
-        resolver=_evidence, description="The supporting chunks (first `limit` by id)."
+        resolver=_evidence,
+        description="The supporting chunks, TEXT evidence (first `limit` by id).",
     )
     from_key: str = strawberry.field(
         name="fromKey", description="The key of `from`, without loading the node."
@@ -199,7 +218,10 @@ class Edge:
         return cls(
             edge_type=view.edge_type,
             confidence=view.confidence,
-            evidence_count=len(view.evidence_chunk_ids),
+            evidence_count=view.evidence_count,
+            evidence_kinds=list(view.evidence_kinds),
+            asserted_by=[EdgeAssertion.from_assertion(a) for a in view.assertions],
+            properties=JSON(dict(view.properties)),
             scope=scope_info(view.scope),
             from_key=view.from_key,
             to_key=view.to_key,

@@ -12,7 +12,10 @@ from strawberry.scalars import JSON
 KnowledgeJson = Annotated[
     JSON,
     strawberry.argument(
-        description="The whole knowledge file: metadata, pieces, graph and relations (see "
+        description="The whole knowledge file: metadata, pieces, graph and relations, in "
+        "Kenning's format (camelCase: id, knowledgeType, source/relation/target/evidence) or "
+        "the design's (snake_case: piece_id, entity_id, node_id, label, "
+        "source_id/target_id/edge_type with properties.piece_id), recognised per file (see "
         "the README)."
     ),
 ]

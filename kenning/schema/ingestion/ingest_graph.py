@@ -39,12 +39,27 @@ class GraphNodeInput:
     properties: JSON | None = None
 
 
-@strawberry.input(description="An edge citing pieces of this request as its evidence.")
+@strawberry.input(
+    description="An edge citing pieces of this request as its evidence, or citing none: then "
+    "the source asserts it (ASSERTED evidence, as for an org chart or a structured import)."
+)
 class GraphEdgeInput:
     from_key: str = strawberry.field(name="from")
     edge_type: str
     to_key: str = strawberry.field(name="to")
-    evidence: list[str]
+    evidence: list[str] = strawberry.field(
+        default_factory=list,
+        description="Refs of the pieces of this request that state the edge (TEXT evidence). "
+        "Empty: the source asserts the edge, recorded with the writing key and the time "
+        "(Edge.assertedBy); purging the source removes it.",
+    )
+    properties: JSON | None = strawberry.field(
+        default=None,
+        description="The edge's own properties as this source gives them (a JSON object; "
+        "credentials are refused or redacted as in any field). Each source's are kept apart "
+        "and Edge.properties shows the newest by observedAt. A `piece_id` here names a piece "
+        "as evidence, like `evidence`, and is not stored as a property.",
+    )
 
 
 @strawberry.input(description="Pre-structured knowledge from one source.")

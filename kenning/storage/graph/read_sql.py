@@ -22,6 +22,7 @@ from enum import Enum
 from functools import cache
 
 from kenning.domain.graph.model import Direction
+from kenning.domain.ingestion.edge_sources import ASSERTIONS, SOURCE_PROPERTIES
 from kenning.storage.db.agtype import prop
 from kenning.storage.db.visibility import visible_graph, visible_rows
 from kenning.storage.graph.chunk_reads import CHUNK_COLUMNS, MARK_COLUMNS, marks_join
@@ -33,6 +34,10 @@ _VALIDITY = (
     ("validFrom", "valid_from"), ("validTo", "valid_to"), ("recordedAt", "recorded_at"),
     ("endedAt", "ended_at"), ("endedReason", "ended_reason"), ("endedBy", "ended_by"),
 )  # fmt: skip
+
+
+# What each source says of an edge beyond its text (``edge_sources``), as JSON text.
+_SOURCED = ((ASSERTIONS, "assertions"), (SOURCE_PROPERTIES, "source_properties"))
 
 
 def _key(alias: str) -> str:
@@ -57,6 +62,11 @@ def _edge_columns(from_key: str, to_key: str, *, lean: bool) -> str:
             f"{prop('r', 'group')} AS grp",
             "ag_catalog.agtype_out(r.properties OPERATOR(ag_catalog.->) "
             "'evidenceChunkIds'::text)::text AS evidence",
+            *(
+                f"ag_catalog.agtype_out(r.properties OPERATOR(ag_catalog.->) "
+                f"'{name}'::text)::text AS {column}"
+                for name, column in _SOURCED
+            ),
             f"{prop('r', 'extractedBy')} AS extracted_by",
             f"{prop('r', 'confidence')} AS extraction_confidence",
             *(f"{prop('r', name)} AS {column}" for name, column in _VALIDITY),

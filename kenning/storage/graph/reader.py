@@ -35,6 +35,12 @@ from kenning.domain.graph.model import (
     VertexPart,
     merge_vertices,
 )
+from kenning.domain.ingestion.edge_sources import (
+    EvidenceKind,
+    assertions_of,
+    evidence_kind,
+    newest_properties,
+)
 from kenning.domain.ingestion.validity import EndReason, from_iso, iso
 from kenning.storage.db.pool import Connection
 from kenning.storage.db.visibility import reader_params
@@ -45,17 +51,25 @@ from kenning.storage.graph.read_sql import Validity, graph_read_sql
 
 def _edge(row: asyncpg.Record) -> EdgeView:
     evidence = json.loads(row["evidence"]) if row["evidence"] else None
+    # Assertions' ids name sources, not chunks: they are read from ``assertions``.
+    chunks = [e for e in evidence or () if evidence_kind(e) is EvidenceKind.TEXT]
     return EdgeView(
         id=row["id"],
         edge_type=row["edge_type"],
         from_key=row["from_key"],
         to_key=row["to_key"],
         scope=stored_scope(row["client"], row["project"], row["grp"]),
-        evidence_chunk_ids=tuple(evidence or ()),
+        evidence_chunk_ids=tuple(chunks),
         extracted_by=row["extracted_by"],
         extraction_confidence=_number(row["extraction_confidence"]),
         validity=_validity(row),
+        assertions=assertions_of(_json(row["assertions"])),
+        properties=newest_properties(_json(row["source_properties"])),
     )
+
+
+def _json(text: str | None) -> object:
+    return json.loads(text) if text else None
 
 
 def _validity(row: asyncpg.Record) -> EdgeValidity:

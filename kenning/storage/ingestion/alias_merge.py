@@ -2,25 +2,31 @@
 
 from __future__ import annotations
 
+from kenning.domain.ingestion.edge_sources import ASSERTIONS, SOURCE_PROPERTIES
 from kenning.storage.db.agtype import as_jsonb, prop, to_agtype
 from kenning.storage.db.pool import Connection
 from kenning.storage.ingestion.alias_guard import lock_alias_keys
-from kenning.storage.ingestion.graph_write_sql import GraphSql
+from kenning.storage.ingestion.graph_write_sql import GraphSql, united_map
 from kenning.storage.ingestion.node_versions import rekey_versions
 
 
 def _unite_duplicates(sql: GraphSql, side: str, other: str) -> str:
     """Edges of the alias ($1) that the canonical ($2) already has on the same ``side``:
-    give their evidence to the canonical edge."""
+    give their evidence, assertions and sources' properties to the canonical edge."""
     united = (
         f"(SELECT jsonb_agg(DISTINCT x ORDER BY x) FROM jsonb_array_elements_text("
         f"({as_jsonb('c.properties')} -> 'evidenceChunkIds') || "
         f"({as_jsonb('a.properties')} -> 'evidenceChunkIds')) AS x)"
     )
+    canonical, alias = as_jsonb("c.properties"), as_jsonb("a.properties")
     return f"""
         UPDATE {sql.edges} c
         SET properties = {
-        to_agtype(f"jsonb_set({as_jsonb('c.properties')}, '{{evidenceChunkIds}}', {united})")
+        to_agtype(
+            f"jsonb_set({canonical}, '{{evidenceChunkIds}}', {united})"
+            f" || {united_map(ASSERTIONS, canonical, alias)}"
+            f" || {united_map(SOURCE_PROPERTIES, canonical, alias)}"
+        )
     }
         FROM {sql.edges} a
         WHERE a.{side} = $1 AND c.{side} = $2 AND a.{other} = c.{other}

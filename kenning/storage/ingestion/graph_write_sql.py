@@ -9,8 +9,27 @@ settings whitelist and is re-checked here. The agtype fragments live in ``storag
 
 from __future__ import annotations
 
+from kenning.domain.ingestion.edge_sources import ASSERTIONS, SOURCE_PROPERTIES
 from kenning.storage.db.agtype import GRAPH_NAME, as_jsonb, iso_text, prop, to_agtype
 from kenning.storage.ingestion.node_versions import end_deleted_sql
+
+
+def united_map(name: str, existing: str, given: str) -> str:
+    """The per-source map ``name`` (a constant) of both edges, entry by entry (the given
+    edge's entries win), or nothing when neither has it."""
+    return (
+        f"(CASE WHEN {existing} ? '{name}' OR {given} ? '{name}' THEN jsonb_build_object("
+        f"'{name}', coalesce({existing} -> '{name}', '{{}}') || "
+        f"coalesce({given} -> '{name}', '{{}}')) ELSE '{{}}'::jsonb END)"
+    )
+
+
+def _without(name: str, current: str) -> str:
+    """The per-source map ``name`` (a constant) without the entries of the ids in ``$5``."""
+    return (
+        f"(CASE WHEN {current} ? '{name}' THEN jsonb_build_object('{name}', "
+        f"({current} -> '{name}') - $5::text[]) ELSE '{{}}'::jsonb END)"
+    )
 
 
 class GraphSql:
@@ -108,10 +127,12 @@ class GraphSql:
 
     def upsert_edges(self) -> str:
         """$1..$3 scope; $4 from keys; $5 edge types; $6 to keys; $7 evidence (jsonb[]);
-        $8 other properties (jsonb[]: provenance), which fill what an existing edge lacks.
-        A new edge is recorded now and valid from its ``validFrom`` property (now when
+        $8 other properties (jsonb[]: provenance), which fill what an existing edge lacks,
+        but for the per-source maps (``assertions``, ``sourceProperties``), united entry by
+        entry. A new edge is recorded now and valid from its ``validFrom`` property (now when
         absent); an existing one keeps the earlier ``validFrom`` of the two."""
         # Parenthesized: `->` and `||` share one precedence level in PostgreSQL.
+        existing, given = as_jsonb(f"{self.edges}.properties"), as_jsonb("EXCLUDED.properties")
         evidence = f"({as_jsonb(f'{self.edges}.properties')} -> 'evidenceChunkIds')"
         added = f"({as_jsonb('EXCLUDED.properties')} -> 'evidenceChunkIds')"
         now = iso_text("now()")
@@ -140,22 +161,29 @@ class GraphSql:
                 f"{as_jsonb(f'{self.edges}.properties')}, '{{evidenceChunkIds}}', "
                 f"(SELECT jsonb_agg(DISTINCT x ORDER BY x) FROM jsonb_array_elements_text("
                 f"{evidence} || {added}) AS x)) || jsonb_build_object('validFrom', {earliest})"
+                f" || {united_map(ASSERTIONS, existing, given)}"
+                f" || {united_map(SOURCE_PROPERTIES, existing, given)}"
             )
         }
         """
 
     def strip_evidence(self) -> str:
-        """$1..$3 scope; $4 keys whose outgoing edges may cite $5 chunk ids. Removes the ids
-        from those edges; returns each touched edge's id and how much evidence is left."""
+        """$1..$3 scope; $4 keys whose outgoing edges may cite $5 evidence ids (chunks, and
+        sources' assertions). Removes the ids from those edges, and the sources' entries from
+        their per-source maps; returns each touched edge's id and how much evidence is left."""
         evidence = f"{as_jsonb('r.properties')} -> 'evidenceChunkIds'"
         kept = (
             f"(SELECT coalesce(jsonb_agg(x ORDER BY x), '[]'::jsonb) FROM "
             f"jsonb_array_elements_text({evidence}) AS x WHERE NOT (x = ANY($5::text[])))"
         )
+        current = as_jsonb("r.properties")
         return f"""
             UPDATE {self.edges} AS r
             SET properties = {
-            to_agtype(f"jsonb_set({as_jsonb('r.properties')}, '{{evidenceChunkIds}}', {kept})")
+            to_agtype(
+                f"jsonb_set({current}, '{{evidenceChunkIds}}', {kept})"
+                f" || {_without(ASSERTIONS, current)} || {_without(SOURCE_PROPERTIES, current)}"
+            )
         }
             FROM {self.vertices} v
             WHERE {self.scope_match("v", 1)} AND {prop("v", "key")} = ANY($4::text[])

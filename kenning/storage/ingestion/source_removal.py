@@ -1,9 +1,11 @@
 """Removing one source's rows inside a write unit: its chunks, its mentions, its row, and
-its evidence on edges (edges left with none are deleted)."""
+its evidence on edges (chunks and assertions; edges left with none are deleted) with its
+edge properties."""
 
 from __future__ import annotations
 
 from kenning.domain.access.scope import Scope
+from kenning.domain.ingestion.edge_sources import source_mark
 from kenning.domain.ingestion.request import PurgeCounts
 from kenning.storage.db.pool import Connection
 from kenning.storage.ingestion.graph_write_sql import GraphSql
@@ -24,8 +26,9 @@ async def remove_source(
     if chunk_ids:
         await conn.execute(
             "DELETE FROM chunk_marks WHERE client_id = $1 AND chunk_id = ANY($2::text[])",
-            scope.client_id, chunk_ids,
-        )  # fmt: skip
+            scope.client_id,
+            chunk_ids,
+        )
     deleted_mentions = await conn.fetch(
         f"DELETE FROM source_mentions WHERE {_WHERE} RETURNING node_key", *parts
     )
@@ -35,8 +38,10 @@ async def remove_source(
         *parts,
     )
     stripped = deleted = 0
-    if chunk_ids and mentions:
-        edges = await conn.fetch(sql.strip_evidence(), *parts[:3], mentions, chunk_ids)
+    if mentions:
+        # The source's chunks, and its assertions and properties (``edge_sources``).
+        evidence = [*chunk_ids, source_mark(scope, source_urn)]
+        edges = await conn.fetch(sql.strip_evidence(), *parts[:3], mentions, evidence)
         stripped = len(edges)
         touched.update((r["from_key"], r["edge_type"]) for r in edges)
         empty = [r["id"] for r in edges if r["left"] == 0]
@@ -44,7 +49,9 @@ async def remove_source(
             result = await conn.execute(sql.delete_edges_without_evidence(), empty)
             deleted = int(result.split()[-1])
     counts = PurgeCounts(
-        sources=int(sources), chunks=len(chunk_ids), evidence_removed=stripped,
+        sources=int(sources),
+        chunks=len(chunk_ids),
+        evidence_removed=stripped,
         edges_deleted=deleted,
-    )  # fmt: skip
+    )
     return counts, mentions

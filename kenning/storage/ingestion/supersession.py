@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ScopeError
+from kenning.domain.ingestion.edge_sources import source_mark
 from kenning.storage.db.agtype import as_jsonb, prop
 from kenning.storage.db.pool import Connection
 from kenning.storage.ingestion.graph_write_sql import GraphSql
@@ -34,13 +36,17 @@ async def supersede(
     missing = sorted(set(named) - {r["source_urn"] for r in found})
     if missing:
         raise ScopeError(f"supersedes: {missing[0]!r} is not a source at this scope")
-    rows = await conn.fetch(_supersede_sql(sql), *parts, named, by, at)
+    scope = Scope(*parts)
+    marks = [source_mark(scope, urn) for urn in named]
+    rows = await conn.fetch(_supersede_sql(sql), *parts, named, by, at, marks)
     return {(r["from_key"], r["edge_type"]) for r in rows}
 
 
 def _supersede_sql(sql: GraphSql) -> str:
-    """$1..$3 scope; $4 superseded URNs; $5 the new source; $6 when (null: now) → the
-    endings written. An edge ends only when every chunk it cites is one of theirs."""
+    """$1..$3 scope; $4 superseded URNs; $5 the new source; $6 when (null: now); $7 their
+    marks (``edge_sources``) → the endings written. An edge ends only when every piece of
+    its evidence is one of theirs: their chunks, and their assertions (found from the keys
+    the sources mention)."""
     evidence = f"({as_jsonb('r.properties')} -> 'evidenceChunkIds')"
     return f"""
         WITH c AS MATERIALIZED (
@@ -48,8 +54,15 @@ def _supersede_sql(sql: GraphSql) -> str:
             WHERE c.client_id = $1 AND c.project_id = $2 AND c.group_id = $3
               AND c.source_urn = ANY($4::text[])
         ),
-        ids AS (SELECT coalesce(array_agg(c.id::text), '{{}}'::text[]) AS every FROM c),
-        keys AS (SELECT DISTINCT k.key FROM c CROSS JOIN LATERAL unnest(c.graph_refs) AS k(key)),
+        ids AS (
+            SELECT coalesce(array_agg(c.id::text), '{{}}'::text[]) || $7::text[] AS every
+            FROM c),
+        keys AS (
+            SELECT k.key FROM c CROSS JOIN LATERAL unnest(c.graph_refs) AS k(key)
+            UNION
+            SELECT m.node_key FROM source_mentions m
+            WHERE m.client_id = $1 AND m.project_id = $2 AND m.group_id = $3
+              AND m.source_urn = ANY($4::text[])),
         e AS (
             SELECT {prop("s", "key")} AS from_key, {prop("r", "edgeType")} AS edge_type,
                    {prop("t", "key")} AS to_key

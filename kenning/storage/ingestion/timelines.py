@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import asyncpg
 
+from kenning.domain.ingestion.edge_sources import ASSERTIONS
 from kenning.domain.ingestion.validity import (
     Assertion,
     Cardinality,
@@ -209,8 +210,8 @@ def _properties(i: Interval) -> dict[str, str]:
 
 def _edges_sql(sql: GraphSql) -> str:
     """$1..$3 scope; $4 from keys; $5 edge types → the groups' edges at that scope, one row
-    per evidence chunk found (its times and source; none: one row of nulls), with the
-    edge's validity properties."""
+    per evidence chunk found and per source's assertion (``edge_sources``: its times and
+    source; none: one row of nulls), with the edge's validity properties."""
     validity = ", ".join(f"'{name}', {prop('r', name)}" for name in _VALIDITY)
     return f"""
         SELECT r.id, g.fk AS from_key, g.et AS edge_type, {prop("e", "key")} AS to_key,
@@ -223,14 +224,19 @@ def _edges_sql(sql: GraphSql) -> str:
             WHERE {sql.scope_match("s", 1)} AND {prop("s", "key")} = g.fk OFFSET 0) s
         CROSS JOIN LATERAL (
             SELECT r.id, r.end_id, r.properties,
-                   {as_jsonb("r.properties")} -> 'evidenceChunkIds' AS evidence
+                   {as_jsonb("r.properties")} -> 'evidenceChunkIds' AS evidence,
+                   coalesce({as_jsonb("r.properties")} -> '{ASSERTIONS}', '{{}}') AS asserted
             FROM {sql.edges} r WHERE r.start_id = s.id OFFSET 0) r
         CROSS JOIN LATERAL (
             SELECT e.properties FROM {sql.vertices} e WHERE e.id = r.end_id OFFSET 0) e
         LEFT JOIN LATERAL (
             SELECT c.id, c.observed_at, c.created_at, c.source_urn
             FROM jsonb_array_elements_text(r.evidence) AS x(id)
-            JOIN chunks c ON c.client_id = $1 AND c.id = x.id) c ON true
+            JOIN chunks c ON c.client_id = $1 AND c.id = x.id
+            UNION ALL
+            SELECT a.key, (a.value ->> 'observedAt')::timestamptz,
+                   (a.value ->> 'assertedAt')::timestamptz, a.value ->> 'sourceUrn'
+            FROM jsonb_each(r.asserted) AS a) c ON true
         WHERE {prop("r", "edgeType")} = g.et AND {sql.scope_match("r", 1)}
         ORDER BY r.id, c.id
     """

@@ -55,6 +55,8 @@ def corpus() -> list[Document]:
                     mentions=("user:ann",),
                     info_type="user_profile" if structured else None,
                     as_scoped_agent=False,
+                    # The structured copy asserts the edge the text states: both kinds.
+                    asserted=structured,
                 )
             )
     return docs

@@ -87,7 +87,7 @@ async def test_text_becomes_pieces_and_edges_citing_their_chunks(
     assert done["__typename"] == "StructureKnowledgeSuccess", done
     check_in = done["checkIn"]
     assert (check_in["status"], check_in["model"], check_in["promptVersion"]) == (
-        "LOADED", "qwen2.5:7b", "structure-v1",
+        "LOADED", "qwen2.5:7b", "structure-v2",
     )  # fmt: skip
     assert check_in["attempts"] == [{"number": 1, "error": None}]
     assert done["knowledge"] == EXAMPLE_ANSWER
@@ -101,7 +101,7 @@ async def test_text_becomes_pieces_and_edges_citing_their_chunks(
     # P1 went out: an agent waits on this call.
     assert fake.count("/api/chat", "qwen2.5:7b", outcome="ok", priority="1") == 1
     node = (await acme(NODE, key="service:billing"))["node"]
-    pieces = {p["id"]: p["content"] for p in EXAMPLE_ANSWER["pieces"]}  # type: ignore[index]
+    pieces = {p["piece_id"]: p["content"] for p in EXAMPLE_ANSWER["pieces"]}  # type: ignore[index]
     evidence = {(e["edgeType"], e["to"]["key"]): [c["content"] for c in e["evidence"]]
                 for e in node["edges"]}  # fmt: skip
     assert evidence == {("belongs_to", "team:payments"): [pieces["p2"]],
@@ -112,7 +112,7 @@ async def test_text_becomes_pieces_and_edges_citing_their_chunks(
         "acme-web", done["sourceUrn"], TEXT, "the payments team",
     )  # fmt: skip
     assert record["scope"] == {"clientId": "acme", "projectId": "web", "groupId": ""}
-    assert record["output"] == EXAMPLE_ANSWER and record["promptVersion"] == "structure-v1"
+    assert record["output"] == EXAMPLE_ANSWER and record["promptVersion"] == "structure-v2"
     assert record["durationMs"] >= record["attempts"][0]["durationMs"] > 0
 
 
@@ -136,12 +136,12 @@ async def test_an_invalid_then_valid_answer_records_two_attempts(
     api: Api, fake: FakeOllama
 ) -> None:
     wrong = json.loads(VALID)
-    wrong["pieces"][0]["knowledgeType"] = "RUMOUR"
+    wrong["pieces"][0]["knowledge_type"] = "RUMOUR"
     fake.script([json.dumps(wrong), VALID])
     done = await structure(api.as_(ACME))
     assert done["checkIn"]["status"] == "LOADED"
     first, second = done["checkIn"]["attempts"]
-    assert first["number"] == 1 and "pieces.0.knowledgeType" in first["error"]
+    assert first["number"] == 1 and "pieces.0.knowledge_type" in first["error"]
     assert second == {"number": 2, "error": None}
     [record] = await check_ins(api.as_(ACME))
     assert [a["number"] for a in record["attempts"]] == [1, 2]

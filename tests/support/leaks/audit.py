@@ -126,8 +126,11 @@ class Audit:
             self.fail(f"LEAK: edge of {stored.scope.describe()}", path, edge)
         if edge["evidenceCount"] != len(stored.evidence):
             self.fail("evidenceCount differs from the stored edge", path, edge)
-        if "evidence" in edge and {c["id"] for c in edge["evidence"]} != stored.evidence:
+        if "evidence" in edge and {c["id"] for c in edge["evidence"]} != stored.chunk_ids:
             self.fail("edge evidence is not the stored evidence", path, edge)
+        asserted = len(stored.evidence - stored.chunk_ids)
+        if "assertedBy" in edge and len(edge["assertedBy"]) != asserted:
+            self.fail("assertedBy differs from the stored assertions", path, edge)
 
     def _ids(self, holder: Json, path: str) -> None:
         for chunk_id in holder["chunkIds"]:

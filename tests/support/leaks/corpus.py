@@ -116,6 +116,9 @@ class Document:
     as_scoped_agent: bool
     """Written by an agent key of exactly this scope (no scope argument) instead of the
     global admin naming the scope."""
+    asserted: bool = False
+    """A structured document's edges cite no piece: its source asserts them (ASSERTED
+    evidence, naming the writing key)."""
 
     @property
     def urn(self) -> str:
@@ -146,6 +149,7 @@ def documents(draw: st.DrawFn, scope: st.SearchStrategy[Scope] | None = None) ->
         mentions=tuple(draw(st.lists(st.sampled_from(KEYS), max_size=2, unique=True))),
         info_type=draw(st.sampled_from(INFO_TYPES)),
         as_scoped_agent=at.client_id != "" and draw(st.booleans()),
+        asserted=structured and draw(st.booleans()),
     )
 
 
@@ -250,8 +254,15 @@ def _graph_input(doc: Document) -> dict[str, Any]:
             {"key": k, "properties": vertex_properties(doc.scope, k)}
             for k in [*keys, GLOBAL_METADATA]
         ],
+        # Each edge's properties carry the scope's tag, as its evidence does.
         "edges": [
-            {"from": a, "edgeType": t, "to": b, "evidence": [f"r{i}"]}
+            {
+                "from": a,
+                "edgeType": t,
+                "to": b,
+                "evidence": [] if doc.asserted else [f"r{i}"],
+                "properties": {"note": f"edge {marker}"},
+            }
             for i, (a, t, b) in enumerate(doc.edges)
         ],
     }

@@ -18,6 +18,12 @@ from typing import Any
 import asyncpg
 
 from kenning.domain.access.scope import ProjectGroups, Scope
+from kenning.domain.ingestion.edge_sources import (
+    ASSERTIONS,
+    SOURCE_PROPERTIES,
+    EvidenceKind,
+    evidence_kind,
+)
 from tests.support.graphql_api import Api
 from tests.support.leaks.corpus import tag, tags_in
 from tests.support.leaks.graph_history import History, history_rows
@@ -54,6 +60,11 @@ class StoredEdge:
     @property
     def identity(self) -> EdgeId:
         return (self.from_key, self.edge_type, self.to_key, self.scope)
+
+    @property
+    def chunk_ids(self) -> frozenset[str]:
+        """Its text evidence (its other evidence is sources' assertions)."""
+        return frozenset(e for e in self.evidence if evidence_kind(e) is EvidenceKind.TEXT)
 
 
 EdgeId = tuple[str, str, str, Scope]
@@ -160,6 +171,8 @@ async def load(pool: asyncpg.Pool, graph: str) -> Stored:
             props.get("validTo") is None,
         )
         assert _scope(start) == _scope(end) == edge.scope, ("edge across scopes", edge)
+        said = json.dumps([props.get(ASSERTIONS), props.get(SOURCE_PROPERTIES)])
+        assert tags_in(said) <= {edge.scope}, ("edge properties stored elsewhere", edge)
         edges.append(edge)
     group_rows = await pool.fetch("SELECT client_id, project_id, group_id FROM project_groups")
     groups = ProjectGroups({(r["client_id"], r["project_id"]): r["group_id"] for r in group_rows})
@@ -208,7 +221,7 @@ def _check_placement(stored: Stored) -> None:
         assert tags_in(check_in.text) == {check_in.scope}, ("check-in stored elsewhere", check_in)
     for edge in stored.edges:
         assert edge.evidence, ("edge without evidence", edge)
-        for chunk_id in edge.evidence:
+        for chunk_id in edge.chunk_ids:
             assert stored.chunks[chunk_id].scope == edge.scope, ("foreign evidence", edge)
 
 

@@ -48,6 +48,7 @@ FRAGMENTS: dict[str, tuple[str, tuple[str, ...]]] = {
     "V": ("fragment V on Node { __typename key type properties scope { ...S } }", ("S",)),
     "E": (
         "fragment E on Edge { __typename edgeType evidenceCount confidence scope { ...S } "
+        "evidenceKinds properties assertedBy { sourceUrn writer assertedAt } "
         "from { ...V } to { ...V } evidence(limit: 100) { ...C } }",
         ("S", "V", "C"),
     ),

@@ -38,7 +38,7 @@ def _errors(answer: object) -> str:
 
 
 def test_the_prompt_is_versioned_and_its_example_is_a_valid_answer() -> None:
-    assert STRUCTURE_PROMPT_VERSION == "structure-v1"
+    assert STRUCTURE_PROMPT_VERSION == "structure-v2"
     assert EXAMPLE_TEXT in SYSTEM and json.dumps(EXAMPLE_ANSWER) in SYSTEM
     example = StructuredKnowledge.model_validate(EXAMPLE_ANSWER)
     assert len(example.pieces) == 3 and len(example.graph.edges) == 3
@@ -51,38 +51,50 @@ def test_the_user_message_carries_hints_then_the_text() -> None:
     assert structure_prompt("Bob runs CI.", None) == "Text to structure:\nBob runs CI."
 
 
-def test_the_schema_sent_as_format_names_the_knowledge_types_and_requires_evidence() -> None:
+def test_the_schema_sent_as_format_is_the_design_format_and_requires_a_linked_piece() -> None:
     schema = output_schema(StructuredKnowledge)
     defs = schema["$defs"]
-    assert defs["KnowledgeType"]["enum"] == [t.value for t in KnowledgeType]
-    assert defs["Edge"]["properties"]["evidence"]["minItems"] == 1
+    assert defs["KnowledgeWord"]["enum"] == [t.value.lower() for t in KnowledgeType]
     assert set(defs["Piece"]["properties"]) == {
-        "id", "content", "knowledgeType", "infoType", "tags", "embeddingText",
-    }  # fmt: skip
+        "piece_id",
+        "content",
+        "knowledge_type",
+        "info_type",
+        "tags",
+        "entity_id",
+        "embedding_text",
+    }
+    assert set(defs["Node"]["properties"]) == {"node_id", "node_type", "label", "properties"}
+    assert set(defs["Edge"]["properties"]) == {"source_id", "target_id", "edge_type", "properties"}
+    assert defs["EdgeLink"]["required"] == ["piece_id"]
+    assert defs["MetadataEntry"]["required"] == ["entity_type"]
     assert schema["required"] == ["pieces"]
 
 
-def test_an_edge_citing_an_unknown_piece_is_refused_with_the_ids_it_may_cite() -> None:
+def test_an_edge_linking_an_unknown_piece_is_refused_with_the_ids_it_may_link() -> None:
     answer = _answer()
-    answer["graph"]["edges"][1]["evidence"] = ["p9"]
+    answer["graph"]["edges"][1]["properties"]["piece_id"] = "p9"
     message = _errors(answer)
-    assert "graph.edges[1].evidence cites 'p9'" in message and "ids: p1, p2, p3" in message
+    assert "graph.edges[1].properties.piece_id is 'p9'" in message
+    assert "ids: p1, p2, p3" in message
 
 
-def test_an_edge_without_evidence_is_refused() -> None:
+def test_an_edge_without_a_linked_piece_is_refused() -> None:
     answer = _answer()
-    answer["graph"]["edges"][0]["evidence"] = []
-    assert "graph.edges.0.evidence" in _errors(answer).replace("\n", ".").replace(" ", "")
+    answer["graph"]["edges"][0]["properties"] = {}
+    assert "graph.edges.0.properties.piece_id" in _errors(answer).replace("\n", ".").replace(
+        " ", ""
+    )
 
 
 @pytest.mark.parametrize(
     ("change", "where"),
     [
-        (lambda a: a["pieces"][0].update(knowledgeType="RUMOUR"), "pieces.0.knowledgeType"),
-        (lambda a: a["pieces"][1].update(id="p1"), "repeated: p1"),
+        (lambda a: a["pieces"][0].update(knowledge_type="RUMOUR"), "pieces.0.knowledge_type"),
+        (lambda a: a["pieces"][1].update(piece_id="p1"), "repeated: p1"),
         (lambda a: a["pieces"][2].update(content="   "), "pieces.2.content"),
-        (lambda a: a["graph"]["edges"][0].update(source="alice"), "needs a namespace"),
-        (lambda a: a["graph"]["edges"][0].update(relation="owns ✓"), "graph.edges.0.relation"),
+        (lambda a: a["graph"]["edges"][0].update(source_id="alice"), "needs a namespace"),
+        (lambda a: a["graph"]["edges"][0].update(edge_type="owns ✓"), "graph.edges.0.edge_type"),
         (lambda a: a["graph"]["nodes"][0].update(colour="red"), "graph.nodes.0.colour"),
         (lambda a: a.update(pieces=[]), "pieces"),
     ],
@@ -109,6 +121,14 @@ def test_a_valid_answer_becomes_the_load_request_with_nothing_rejected() -> None
         ("p3", KnowledgeType.INSTRUCTION, "instructions"),
     ]
     assert request.pieces[0].embedding_text == "who leads the payments team"
-    assert request.edges[0] == EdgeRecord("person:alice-chen", "LEADS", "team:payments", ("p1",))
+    assert request.edges[0] == EdgeRecord(
+        "person:alice-chen", "LEADS", "team:payments", (), {"piece_id": "p1"}
+    )
+    assert [p.entity_key for p in request.pieces] == [
+        "person:alice-chen",
+        "service:billing",
+        "service:billing",
+    ]
+    assert request.nodes[0].properties == {"label": "Billing"}
     assert [n.key for n in request.nodes] == ["service:billing", "api:ledger"]
-    assert set(request.metadata) == {"person:alice-chen", "team:payments"}
+    assert request.metadata["team:payments"] == {"type": "team", "properties": {"name": "Payments"}}

@@ -95,7 +95,7 @@ async def test_text_is_structured_at_p1_loaded_with_evidence_and_checked_in() ->
     assert outcome.loaded is not None and outcome.loaded.rejected == ()
     chunks = {c.content: c.id for c in setup.store.chunks}
     assert len(chunks) == 3 and {c.source_urn for c in setup.store.chunks} == {urn}
-    piece = {p["id"]: chunks[p["content"]] for p in EXAMPLE_ANSWER["pieces"]}  # type: ignore[index]
+    piece = {p["piece_id"]: chunks[p["content"]] for p in EXAMPLE_ANSWER["pieces"]}  # type: ignore[index]
     edges = setup.store.edges
     assert {(e.from_key, e.edge_type, e.to_key, e.evidence_chunk_ids) for e in edges} == {
         ("person:alice-chen", "leads", "team:payments", (piece["p1"],)),
@@ -111,7 +111,7 @@ async def test_text_is_structured_at_p1_loaded_with_evidence_and_checked_in() ->
         TEXT, text_hash(TEXT), "the payments team",
     )  # fmt: skip
     assert (record.model, record.prompt_version, record.output) == (
-        "qwen2.5:7b", "structure-v1", EXAMPLE_ANSWER,
+        "qwen2.5:7b", "structure-v2", EXAMPLE_ANSWER,
     )  # fmt: skip
     assert [(a.number, a.error) for a in record.attempts] == [(1, None)]
     assert record.duration_ms >= record.attempts[0].duration_ms
@@ -129,14 +129,14 @@ async def test_a_dry_run_loads_nothing_and_records_the_output() -> None:
 
 async def test_an_invalid_answer_is_retried_with_its_error_and_both_attempts_recorded() -> None:
     wrong = json.loads(VALID)
-    wrong["graph"]["edges"][0]["evidence"] = ["p7"]
+    wrong["graph"]["edges"][0]["properties"]["piece_id"] = "p7"
     setup = Setup([json.dumps(wrong), VALID])
     await setup.run()
     assert setup.model.calls == 2
-    assert "cites 'p7'" in setup.model.requests[1].messages[-1].content
+    assert "is 'p7'" in setup.model.requests[1].messages[-1].content
     attempts = setup.check_in.attempts
     assert [a.number for a in attempts] == [1, 2]
-    assert attempts[0].error is not None and "cites 'p7'" in attempts[0].error
+    assert attempts[0].error is not None and "is 'p7'" in attempts[0].error
     assert attempts[1].error is None and setup.check_in.status is CheckInStatus.LOADED
 
 

@@ -65,7 +65,8 @@ def test_a_file_maps_onto_one_graph_request() -> None:
     assert loaded.rejected == [
         Rejection("PIECE", 1, "content must be a non-empty string"),
         Rejection("NODE", 1, "unknown field 'colour'"),
-        Rejection("EDGE", 2, "evidence must be a list of piece ids"),
+        # Evidence is optional (an edge citing none is asserted); its target is not.
+        Rejection("EDGE", 2, "target must be a non-empty string"),
     ]
 
 
