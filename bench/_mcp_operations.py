@@ -15,9 +15,11 @@ Call = Callable[[str], Awaitable[object]]
 
 CONTEXT = """query($q: String!) { agentContext(query: $q) { ... on AgentContext {
   entity { key } sections { infoType omitted text lines { text chunkIds score } } text } } }"""
+# The fields ingest_document answers (its chunk ids as chunks' ids).
 INGEST = """mutation($urn: String!, $content: String!) {
   ingest(input: {sourceUrn: $urn, kind: "note", content: $content}) {
-    ... on IngestSuccess { status chunks { id } } } }"""
+    ... on IngestSuccess { status contentHash chunks { id } nodes edges { from edgeType to }
+    warnings { source line excerpt reason key normalizedKey } } } }"""
 PURGE = """mutation($urn: String!) { purgeSource(sourceUrn: $urn) {
   ... on PurgeSuccess { sources } } }"""
 URN_PREFIX = "bench-mcp:"

@@ -8,11 +8,12 @@ Run from the repository root::
     .venv/bin/python -m bench.mcp [--queries 300]
 
 Each query goes three ways in turn, rotating which goes first: ``graphql`` posts
-``search`` to the server, ``mcp_http`` calls ``search_knowledge`` in one MCP session to the
-same server, ``mcp_stdio`` calls it through a ``kenning mcp`` process. All three must return
-the same chunk ids. Reported: p50 of each, MCP over HTTP against GraphQL, and what the stdio
-hop adds (stdio p50 minus HTTP p50). ``get_context`` against ``agentContext`` asks for the
-same fields of the same query; ``ingest_document`` against ``ingest`` writes a note of its
+``search`` to the server asking for every field ``search_knowledge`` answers, ``mcp_http``
+calls ``search_knowledge`` in one MCP session to the same server, ``mcp_stdio`` calls it
+through a ``kenning mcp`` process. All three must return the same chunk ids. Reported: p50
+of each, MCP over HTTP against GraphQL, and what the stdio hop adds (stdio p50 minus HTTP
+p50). ``get_context`` against ``agentContext`` asks for the same fields of the same query;
+``ingest_document`` against ``ingest`` (asking for the whole outcome) writes a note of its
 own (a writer key of a client of its own, purged afterwards, so the corpus is unchanged).
 Results go to stdout and ``bench/results/mcp.json``.
 """
@@ -50,8 +51,12 @@ RESULTS = Path(__file__).resolve().parents[1] / "bench" / "results" / "mcp.json"
 KENNING = str(Path(sys.executable).with_name("kenning"))
 KEY_LABEL = "bench-mcp"
 LIMIT = 10
+# The fields search_knowledge answers, so both paths read and send the same hits.
 SEARCH = """query($q: String!, $limit: Int!) { search(query: $q, mode: KEYWORD, limit: $limit) {
-  ... on SearchSuccess { hits { chunk { id } } } } }"""
+  ... on SearchSuccess { hits { score vectorRank keywordRank chunk { id sourceUrn ordinal kind
+  content scope { clientId projectId groupId } graphRefs knowledgeType infoType tags sourceKind
+  connectionId externalId revision metadata createdAt observedAt supersededAt supersededBy }
+  } } } }"""
 WRITER = Scope("bench-mcp-writer")
 
 
