@@ -126,3 +126,19 @@ async def test_another_client_reads_nothing_of_it(
     assert path is None
     assert all(c["items"] == [] for c in profile["categories"])
     assert "fish" not in profile["markdown"]
+
+
+async def test_search_filters_over_mcp_narrow_and_name_a_bad_time(
+    server: Server, keys: ReadKeys, written: dict[str, Any]
+) -> None:
+    narrow = {"entity_keys": ["service:wombat"], "created_after": "2000-01-01T00:00:00Z"}
+    later = {"created_after": "2999-01-01T00:00:00Z"}
+    async with mcp_session(server.url, keys.agent_a) as session:
+        kept = await call(session, "search_knowledge", query="ledger", filters=narrow)
+        none = await call(session, "search_knowledge", query="ledger", filters=later)
+        bad = await session.call_tool(
+            "search_knowledge", {"query": "ledger", "filters": {"observed_before": "yesterday"}}
+        )
+    assert [h["chunk"]["id"] for h in kept["hits"]] == written["chunkIds"]
+    assert none["hits"] == []
+    assert refusal(bad).startswith("INVALID: filters.observed_before must be an ISO 8601 time")
