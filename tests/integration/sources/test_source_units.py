@@ -52,9 +52,12 @@ async def crawl_runtime(
 ) -> AsyncIterator[Runtime]:
     """A runtime whose crawls may reach the loopback test site."""
     allowed = migrated_settings.model_copy(
-        update={"crawl_allow_private": True, "crawl_min_interval_seconds": 0.0,
-                "crawl_max_page_bytes": 100_000}
-    )  # fmt: skip
+        update={
+            "crawl_allow_private": True,
+            "crawl_min_interval_seconds": 0.0,
+            "crawl_max_page_bytes": 100_000,
+        }
+    )
     runtime = await open_runtime(allowed, pool, embedder)
     yield runtime
     await close_runtime(runtime)

@@ -17,7 +17,7 @@ from strawberry.types import ExecutionResult
 from kenning.domain.access.scope import Scope
 from tests.support.leaks import graph_history
 from tests.support.leaks.corpus import EDGE_TYPES, KEYS, KINDS, tags_in
-from tests.support.leaks.ground_truth import EdgeId, Stored
+from tests.support.leaks.ground_truth import Stored
 from tests.support.leaks.read_paths import (
     FILTER_ENTITY,
     FILTER_KINDS,
@@ -29,6 +29,7 @@ from tests.support.leaks.read_paths import (
     UNION_FIELDS,
     Probe,
 )
+from tests.support.leaks.stored_rows import EdgeId
 
 Json = Any
 MAX_PATH = 6

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
-from datetime import datetime
 from functools import partial
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, cast
@@ -50,9 +49,7 @@ def _reads(ctx: ToolContext, probe: Probe) -> dict[str, Read]:
         )
         for mode in MODES
     }
-    narrowed = MoreFilters(
-        entity_keys=[FILTER_ENTITY], created_after=datetime.fromisoformat(FILTER_AFTER)
-    )
+    narrowed = MoreFilters(entity_keys=[FILTER_ENTITY], created_after=FILTER_AFTER)
     reads["narrowed_search"] = partial(
         search_knowledge_tool, ctx, query=WORD, limit=100, filters=narrowed
     )

@@ -138,8 +138,11 @@ def repository_runner(ports: RepositoryPorts) -> TaskRunner:
         report.purged = (await apply_plan((), plan.purge, scope, task.ingest)).purged.sources
         aliases = code_aliases(job.name, job.branch, files, structures)
         report.aliases = await _register_aliases(aliases, scope, ports.aliases, task)
-        state = replace(_state_request(job, commit, scope, task.job.priority, report),
-                        observed_at=authored, connection_id=task.job.connection_id)  # fmt: skip
+        state = replace(
+            _state_request(job, commit, scope, task.job.priority, report),
+            observed_at=authored,
+            connection_id=task.job.connection_id,
+        )
         await ingest_graph(state, task.ingest)
         logger.info(
             "repository.ingested",
