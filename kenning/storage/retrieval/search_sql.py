@@ -245,20 +245,51 @@ def matching_exhaustive(
     return Statement(text, args)
 
 
-_WANTED = "t.lexeme = ANY((SELECT array_agg(lexeme) FROM idf)::text[])"
+# Each passing chunk's wanted lexemes with their counts, read from its ``content_tsv`` with
+# every other lexeme filtered out (the wanted ones weighted A, the rest D, the D ones
+# dropped: two passes over the vector in C, where ``unnest`` builds a row with arrays of
+# positions and weights for each of its lexemes). ``content_tsv`` is ``to_tsvector``'s, so
+# every lexeme has positions and survives the filter.
+_COUNTS = (
+    f"SELECT r.client_id, r.chunk_id, t.lexeme, {_COUNT} AS tf, length(r.content_tsv) AS dl "
+    "FROM passing r CROSS JOIN LATERAL unnest(ts_filter(setweight(setweight(r.content_tsv, "
+    "'D'), 'A', (SELECT array_agg(lexeme) FROM idf)::text[]), '{a}')) t "
+    "WHERE NOT (SELECT capped FROM capped)"
+)
+
+
+def _exact_over(rows: str, p: Bm25) -> str:
+    """BM25 of the chunks ``rows`` names (client_id, chunk_id): the wanted lexemes' counts
+    from ``counts``, the length as the BM25 triggers count it (every lexeme's positions),
+    once per chunk (``OFFSET 0`` keeps the length from being summed per lexeme)."""
+    return (
+        f"SELECT x.client_id, x.chunk_id, sum({_term_score(p)} ORDER BY w.term) AS bm25 "
+        "FROM (SELECT k.client_id, k.chunk_id, k.lexeme, k.tf, d.dl FROM (SELECT o.client_id, "
+        f"o.chunk_id, (SELECT sum({_COUNT}) FROM unnest(r.content_tsv) t) AS dl FROM {rows} o "
+        "JOIN passing r ON r.client_id = o.client_id AND r.chunk_id = o.chunk_id OFFSET 0) d "
+        "JOIN counts k ON k.client_id = d.client_id AND k.chunk_id = d.chunk_id) x "
+        "JOIN idf w ON w.lexeme = x.lexeme CROSS JOIN s GROUP BY x.client_id, x.chunk_id"
+    )
 
 
 def matching_narrow(
     filters: SearchFilters, params: Bm25 | None = None, *, one_client: bool = False
 ) -> Statement:
     """``matching_exhaustive``'s answer found from the filters' side: the chunks that pass
-    the scope and filters and match ``$4`` (read by the full-text index and the filters'
-    own), each scored from its own ``content_tsv`` in one pass (its length and the wanted
-    lexemes' counts as the BM25 triggers count them, the terms added in lexeme order, so the scores
-    are bit for bit the exhaustive statement's), when at most ``narrow_cap`` pass. A
-    filter that keeps few chunks leaves the top-k statement few of its candidates (it reads
-    postings before chunks) and the exhaustive one scores every posting of the query's
-    words; here the work grows with what passes.
+    the scope and filters and match ``$4`` (read by the filters' own indexes), when at most
+    ``narrow_cap`` pass, scored from their own ``content_tsv``. A filter that keeps few
+    chunks leaves the top-k statement few of its candidates (it reads postings before
+    chunks) and the exhaustive one scores every posting of the query's words; here the work
+    grows with what passes.
+
+    A chunk's length needs every lexeme of its vector, its wanted counts only those: each
+    passing chunk is first bounded with its lexeme count for its length (no longer than
+    its length, so the bound is never below its score: every step of the term is monotone
+    in floating point too), the best ``$5 * rescore_per_row`` by bound (with ties) are
+    scored exactly, and when the ``$5``-th best of those beats every other bound they are
+    the answer; otherwise every passing chunk is scored (``bounded`` false). Scores are bit
+    for bit the exhaustive statement's (lengths and counts as the BM25 triggers count them,
+    terms added in lexeme order).
 
     Rows as ``matching``'s, with ``capped``: true on the one row (its other columns null)
     when more than ``narrow_cap`` pass, and the caller searches the other way. With no hit
@@ -272,16 +303,22 @@ def matching_narrow(
         f"FROM chunks c WHERE c.content_tsv @@ (SELECT query FROM q) AND {where} "
         f"LIMIT {p.narrow_cap + 1}), "
         f"capped AS (SELECT count(*) > {p.narrow_cap} AS capped FROM passing), "
-        f"scored AS (SELECT r.client_id, r.chunk_id, sum({_term_score(p)} ORDER BY w.term) "
-        "AS bm25 FROM passing r CROSS JOIN LATERAL ("
-        f"SELECT sum({_COUNT}) AS dl, array_agg(t.lexeme) FILTER (WHERE {_WANTED}) AS lexemes, "
-        f"array_agg({_COUNT}) FILTER (WHERE {_WANTED}) AS counts "
-        "FROM unnest(r.content_tsv) t) d "
-        "CROSS JOIN LATERAL (SELECT k.lexeme, k.tf, d.dl "
-        "FROM unnest(d.lexemes, d.counts) AS k(lexeme, tf)) x "
-        "JOIN idf w ON w.lexeme = x.lexeme CROSS JOIN s "
-        "WHERE NOT (SELECT capped FROM capped) GROUP BY r.client_id, r.chunk_id) "
-        "SELECT found.*, capped.capped FROM capped LEFT JOIN LATERAL "
+        f"counts AS MATERIALIZED ({_COUNTS}), "
+        f"bounds AS MATERIALIZED (SELECT x.client_id, x.chunk_id, sum({_term_score(p)} "
+        "ORDER BY w.term) AS bound FROM counts x JOIN idf w ON w.lexeme = x.lexeme "
+        "CROSS JOIN s GROUP BY x.client_id, x.chunk_id), "
+        "edge AS (SELECT bound FROM bounds ORDER BY bound DESC "
+        f"OFFSET greatest($5 * {p.rescore_per_row} - 1, 0) LIMIT 1), "
+        "picked AS (SELECT client_id, chunk_id FROM bounds "
+        "WHERE bound >= coalesce((SELECT bound FROM edge), '-Infinity')), "
+        f"exact AS MATERIALIZED ({_exact_over('picked', p)}), "
+        "bounded AS (SELECT coalesce((SELECT bm25 FROM exact ORDER BY bm25 DESC "
+        "OFFSET greatest($5 - 1, 0) LIMIT 1), 'Infinity') > coalesce((SELECT max(bound) "
+        "FROM bounds WHERE bound < (SELECT bound FROM edge)), '-Infinity') AS bounded), "
+        "scored AS (SELECT * FROM exact WHERE (SELECT bounded FROM bounded) UNION ALL "
+        f"SELECT * FROM ({_exact_over('passing', p)}) e WHERE NOT (SELECT bounded FROM bounded)) "
+        "SELECT found.*, capped.capped, (SELECT bounded FROM bounded) AS bounded "
+        "FROM capped LEFT JOIN LATERAL "
         f"({_ranked_rows(where, p, 'scored')}) found ON true"
     )
     return Statement(text, args)

@@ -212,3 +212,34 @@ async def test_the_answer_is_exact_when_no_head_is_cut_however_coarse_the_bound(
     # Many answers came from the top-k statement (404 of 918 when written; the rest fell
     # back), and some end on a tie the ids break.
     assert fast_answers > compared // 3 and tied
+
+
+async def test_the_narrow_statement_answers_as_the_exhaustive_one_bounded_or_not(
+    pool: asyncpg.Pool, migrated_settings: Settings
+) -> None:
+    """Filtered, the narrow statement bounds each passing chunk with its lexeme count for
+    its length and scores the best by bound; with one candidate per wanted row the bound
+    often cannot settle the answer and every passing chunk is scored. Both ways give the
+    exhaustive statement's rows and scores, bit for bit."""
+    rng = random.Random(18)
+    rows = _corpus(rng)
+    columns = [list(col) for col in zip(*rows, strict=True)]
+    await pool.execute(INSERT, *columns, migrated_settings.embedding_dim)
+    tight = search_sql.Bm25(rescore_per_row=1)
+    ways: dict[bool, int] = {True: 0, False: 0}
+    for filters in FILTERS[1:]:
+        for reader in READERS:
+            one_client = bool(reader[0])
+            narrow = search_sql.matching_narrow(filters, tight, one_client=one_client)
+            every = search_sql.matching_exhaustive(filters, tight, one_client=one_client)
+            for query in _queries(rng):
+                for limit in (1, 3, 10):
+                    args = (*reader, query, limit, *every.filter_args)
+                    want = [(r["id"], r["score"]) for r in await pool.fetch(every.text, *args)]
+                    got = await pool.fetch(narrow.text, *args)
+                    assert not got[0]["capped"]
+                    found = [(r["id"], r["score"]) for r in got if r["id"] is not None]
+                    assert found == want, (filters, reader, query, limit)
+                    if want:
+                        ways[got[0]["bounded"]] += 1
+    assert ways[True] > 0 and ways[False] > 0, ways
