@@ -40,7 +40,7 @@ from kenning.storage.db.pool import create_pool
 from kenning.storage.db.visibility import reader_params, visible_rows
 from kenning.storage.embedders.factory import create_embedder
 from kenning.storage.embedders.words import words_vector
-from kenning.storage.retrieval import search_sql
+from kenning.storage.retrieval import vector_sql
 from kenning.storage.retrieval.chunk_search import PgChunkIndex, VectorScan
 
 SHARE = 0.05
@@ -154,7 +154,7 @@ async def _recalls(
     served: Sequence[object],
     vector_of: dict[str, np.ndarray],
 ) -> list[float]:
-    statement = search_sql.nearest(narrowed, one_client=True)
+    statement = vector_sql.nearest(narrowed, one_client=True)
     exact = statement.text.replace(_INNER_ORDER, _EXACT_ORDER)
     if exact == statement.text:
         raise RuntimeError("the nearest statement's order changed: update _INNER_ORDER")

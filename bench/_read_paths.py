@@ -1,14 +1,14 @@
 """The three ways one read is made: raw SQL, Kenning's use case in-process, GraphQL over HTTP.
 
-- ``SqlReads`` sends the very statements the server sends (the text comes from
-  ``search_sql`` and ``graph_read_sql``; the alias lookup is ``PgAliasRegistry``'s) with
-  asyncpg, plus the minimum Python between them: the query embedding, reciprocal rank
-  fusion on ids, the breadth-first bookkeeping of ``traverse.neighbors`` on raw records.
-  As ``PgChunkIndex`` does, the nearest statement names the reader's client (its
-  partitions only) and KEYWORD runs the top-k statement, then the exhaustive one when
-  fewer than the limit came back. Vector search is ``PgChunkIndex.nearest_rows`` itself
-  (the probe, then the HNSW statement, the exact scan or resident copies): the choice is
-  part of what is measured.
+- ``SqlReads`` sends the very statements the server sends (the text comes from ``bm25_sql``,
+  ``vector_sql`` and ``graph_read_sql``; the alias lookup is ``PgAliasRegistry``'s) with
+  asyncpg, plus the minimum Python between them: the query embedding, reciprocal rank fusion
+  on ids, the breadth-first bookkeeping of ``traverse.neighbors`` on raw records. As
+  ``PgChunkIndex`` does, the nearest statement names the reader's client (its partitions
+  only) and KEYWORD runs the top-k statement, then the exhaustive one when fewer than the
+  limit came back. Vector search is ``PgChunkIndex.nearest_rows`` itself (the probe, then
+  the HNSW statement, the exact scan or resident copies): the choice is part of what is
+  measured.
 - ``DomainReads`` calls ``search`` / ``neighbors`` with the storage adapters the server
   builds (``PgChunkIndex``, ``PgGraphReader``, ``PgAliasRegistry``), without GraphQL/HTTP.
 - ``GraphqlReads`` posts the GraphQL query to the running server.
@@ -51,7 +51,7 @@ from kenning.storage.embedders.words import words_vector
 from kenning.storage.graph.read_sql import graph_read_sql
 from kenning.storage.graph.reader import PgGraphReader
 from kenning.storage.ingestion.alias_registry import PgAliasRegistry
-from kenning.storage.retrieval import search_sql
+from kenning.storage.retrieval import bm25_sql, vector_sql
 from kenning.storage.retrieval.chunk_search import PgChunkIndex, VectorScan
 
 SEARCH_LIMIT = 10
@@ -96,8 +96,8 @@ def _fusion(settings: Settings) -> FusionWeights:
     return settings.search_fusion_weights()
 
 
-def _bm25(settings: Settings) -> search_sql.Bm25:
-    return search_sql.Bm25(
+def _bm25(settings: Settings) -> bm25_sql.Bm25:
+    return bm25_sql.Bm25(
         budget=settings.search_keyword_budget, rescore_per_row=settings.search_keyword_rescore
     )
 
@@ -115,11 +115,11 @@ class SqlReads:
         self._scan = VectorScan.from_settings(settings)
         self.index = PgChunkIndex(pool, self._scan)
         one_client = bool(reader.client_id)
-        self.nearest_text = search_sql.nearest(SearchFilters(), one_client=one_client).text
-        # The statements KEYWORD runs, whatever their ranking (they follow search_sql's text).
+        self.nearest_text = vector_sql.nearest(SearchFilters(), one_client=one_client).text
+        # The statements KEYWORD runs, whatever their ranking (they follow bm25_sql's text).
         bm25 = _bm25(settings)
-        self._matching = search_sql.matching(SearchFilters(), bm25, one_client=one_client)
-        self._exhaustive = search_sql.matching_exhaustive(
+        self._matching = bm25_sql.matching(SearchFilters(), bm25, one_client=one_client)
+        self._exhaustive = bm25_sql.matching_exhaustive(
             SearchFilters(), bm25, one_client=one_client
         )
         statements = graph_read_sql(settings.graph_name)
@@ -131,7 +131,7 @@ class SqlReads:
         return np.asarray(words_vector(query, self._dim), dtype=np.float32)
 
     def scan_settings(self, limit: int) -> tuple[str, str, str]:
-        """The values of ``search_sql.SCAN_SETTINGS`` the server sets for ``limit`` rows."""
+        """The values of ``vector_sql.SCAN_SETTINGS`` the server sets for ``limit`` rows."""
         scan = self._scan
         return str(scan.ef_for(limit)), scan.iterative_scan, str(scan.max_scan_tuples)
 
@@ -150,7 +150,7 @@ class SqlReads:
         than ``limit`` rows came back; also whether it fell back."""
         args = (*self.params, query, limit)
         rows = await self._pool.fetch(self._matching.text, *args, *self._matching.filter_args)
-        if search_sql.answered(rows, limit):
+        if bm25_sql.answered(rows, limit):
             return rows, False
         every = self._exhaustive
         return await self._pool.fetch(every.text, *args, *every.filter_args), True

@@ -33,7 +33,7 @@ from bench._read_paths import SEARCH_LIMIT, SqlReads
 from kenning.domain.retrieval.search import CandidateDepth
 from kenning.settings import Settings
 from kenning.storage.db.pool import create_pool
-from kenning.storage.retrieval import search_sql
+from kenning.storage.retrieval import vector_sql
 
 RECALL_K = SEARCH_LIMIT
 KEYWORD_DEPTH = 20
@@ -112,7 +112,7 @@ async def plan_uses_hnsw(
     exact scan of a partition depends on ``hnsw.ef_search``."""
     async with pool.acquire() as conn, conn.transaction():
         if scan:
-            await conn.execute(search_sql.SCAN_SETTINGS, *scan)
+            await conn.execute(vector_sql.SCAN_SETTINGS, *scan)
         plan = await conn.fetchval(f"EXPLAIN (FORMAT JSON) {text}", *args)
     hnsw = await pool.fetch(
         "SELECT indexrelid::regclass::text AS name FROM pg_index i "

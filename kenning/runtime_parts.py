@@ -66,8 +66,8 @@ from kenning.storage.memory.session_entries import PgSessionStore
 from kenning.storage.memory.user_knowledge import PgUserKnowledge
 from kenning.storage.models.factory import create_model_client
 from kenning.storage.queue.progress_board import RedisProgressBoard, progress_prefix
+from kenning.storage.retrieval.bm25_sql import Bm25
 from kenning.storage.retrieval.chunk_search import PgChunkIndex, VectorScan
-from kenning.storage.retrieval.search_sql import Bm25
 from kenning.storage.sources.code import Repositories
 from kenning.storage.sources.files.file_work import file_work
 

@@ -113,7 +113,7 @@ class Settings(BaseSettings):
     # process's memory (kenning.storage.retrieval.resident); 0 turns it off.
     search_resident_rows: int = Field(default=200_000, ge=0)
     # KEYWORD top-k: postings read per query word and client (best by impact), and the
-    # candidates scored exactly per wanted row (see kenning.storage.retrieval.search_sql).
+    # candidates scored exactly per wanted row (see kenning.storage.retrieval.bm25_sql).
     search_keyword_budget: int = Field(default=1000, ge=1, le=1_000_000)
     search_keyword_rescore: int = Field(default=4, ge=1, le=1000)
     # Queue: workers inside `kenning serve` (0 leaves the work to `kenning worker`), slots

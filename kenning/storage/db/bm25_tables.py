@@ -7,7 +7,7 @@ slots summed on read; ``impact`` (migration 0016) orders a lexeme's postings in 
 (migration 0019), so a backward scan reads them best first. Autovacuum cleans that key after
 100,000 dead postings and never skips it (migration 0023's table options, which the model
 does not carry).
-Read by ``kenning.storage.retrieval.search_sql``.
+Read by ``kenning.storage.retrieval.bm25_sql``.
 """
 
 from __future__ import annotations

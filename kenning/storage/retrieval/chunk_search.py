@@ -31,9 +31,9 @@ import numpy as np
 from kenning.domain.access.scope import Scope
 from kenning.domain.retrieval.search import IndexHit, SearchFilters
 from kenning.storage.db.pool import Connection
-from kenning.storage.db.visibility import reader_params
 from kenning.storage.graph.chunk_reads import chunk_view, with_marks
-from kenning.storage.retrieval import exact_sql, search_sql
+from kenning.storage.retrieval import bm25_sql, exact_sql, vector_sql
+from kenning.storage.retrieval.filter_sql import Statement, StatementArgs
 from kenning.storage.retrieval.resident import ResidentVectors
 from kenning.storage.retrieval.resident_copy import nearest as resident_nearest
 from kenning.storage.retrieval.resident_copy import nearest_among
@@ -49,13 +49,13 @@ class PgChunkIndex:
         self,
         pool: asyncpg.Pool,
         scan: VectorScan | None = None,
-        bm25: search_sql.Bm25 | None = None,
+        bm25: bm25_sql.Bm25 | None = None,
         on_resident: Callable[[int], None] | None = None,
     ) -> None:
         """``on_resident`` hears the rows held in memory after each change of them."""
         self._pool = pool
         self._scan = scan or VectorScan()
-        self._bm25 = bm25 or search_sql.Bm25()
+        self._bm25 = bm25 or bm25_sql.Bm25()
         rows = self._scan.resident_rows
         self._resident = ResidentVectors(pool, rows, on_change=on_resident) if rows else None
         # How many searches each way answered: "walk", "scan", "resident".
@@ -108,8 +108,8 @@ class PgChunkIndex:
         """``nearest``'s rows (``CHUNK_COLUMNS``, ``distance``, ``score``), and whether an
         exact way (the scan or resident copies) gave them. One repeatable-read snapshot: a
         resident copy is checked and its candidates re-ranked in the same one."""
-        walk = search_sql.nearest(filters, one_client=bool(reader.client_id))
-        args = (*reader_params(reader), np.asarray(embedding, dtype=np.float32))
+        walk = vector_sql.nearest(filters, one_client=bool(reader.client_id))
+        args = StatementArgs(reader, np.asarray(embedding, dtype=np.float32))
         async with (
             self._pool.acquire() as conn,
             conn.transaction(isolation="repeatable_read", readonly=True),
@@ -119,15 +119,15 @@ class PgChunkIndex:
                 return exact, True
             await self._set(conn, self._scan.ef_for(limit))
             self.ways["walk"] += 1
-            return await conn.fetch(walk.text, *args, limit, *walk.filter_args), False
+            return await conn.fetch(walk.text, *args.values(walk, limit)), False
 
     async def _exact(
         self,
         conn: Connection,
         reader: Scope,
         filters: SearchFilters,
-        walk: search_sql.Statement,
-        args: tuple[object, ...],
+        walk: Statement,
+        args: StatementArgs,
         limit: int,
     ) -> list[asyncpg.Record] | None:
         """The exact answer, or ``None`` when the walk answers (``choose_way`` decides)."""
@@ -138,18 +138,18 @@ class PgChunkIndex:
             return await self._from_copies(conn, self._resident, args, limit, filters)
         if way is not Way.PROBE:
             return None
-        probe = await conn.fetch(walk.text, *args, 1, *walk.filter_args)
+        probe = await conn.fetch(walk.text, *args.values(walk, 1))
         if probed(scan, float(probe[0]["score"]) if probe else None) is Way.WALK:
             return None
         self.ways["scan"] += 1
         exact = exact_sql.nearest_exact(filters, one_client=one_client)
-        return await conn.fetch(exact.text, *args, limit, *exact.filter_args)
+        return await conn.fetch(exact.text, *args.values(exact, limit))
 
     async def _from_copies(
         self,
         conn: Connection,
         resident: ResidentVectors,
-        args: tuple[object, ...],
+        args: StatementArgs,
         limit: int,
         filters: SearchFilters,
     ) -> list[asyncpg.Record] | None:
@@ -157,7 +157,7 @@ class PgChunkIndex:
         in this snapshot; else ``None`` and the stale or missing ones start loading. A
         filtered search compares the rows of the chunks that pass only (``None`` when more
         than ``resident_filter_rows`` do: the walk answers)."""
-        state = await conn.fetch(exact_sql.RESIDENT_STATE, *args[:3])
+        state = await conn.fetch(exact_sql.RESIDENT_STATE, *args.scope)
         copies = [resident.current(r["client_id"], int(r["version"])) for r in state]
         ready = [copy for copy in copies if copy is not None]
         if len(ready) < len(copies):
@@ -165,7 +165,7 @@ class PgChunkIndex:
                 if copy is None:
                     resident.want(row["client_id"], int(row["version"]))
             return None
-        query = cast(np.ndarray, args[3])
+        query = cast(np.ndarray, args.query)
         count = exact_sql.candidates(limit)
         if filters == SearchFilters():
             visible = [scope for row in state for scope in row["scopes"]]
@@ -178,16 +178,16 @@ class PgChunkIndex:
         statement = exact_sql.nearest_among(one_client=True)
         keys = [c.client_id for c in found], [c.id for c in found]
         self.ways["resident"] += 1
-        return await conn.fetch(statement, *args, limit, *keys)
+        return await conn.fetch(statement, *args.fixed(limit), *keys)
 
     async def _passing(
-        self, conn: Connection, args: tuple[object, ...], filters: SearchFilters
+        self, conn: Connection, args: StatementArgs, filters: SearchFilters
     ) -> dict[str, list[str]] | None:
         """The ids of the visible chunks that pass ``filters``, by client; ``None`` when
         more than ``resident_filter_rows`` pass."""
         most = self._scan.resident_filter_rows
         statement = exact_sql.passing_keys(filters, most)
-        rows = await conn.fetch(statement.text, *args[:3], *statement.filter_args)
+        rows = await conn.fetch(statement.text, *args.scope, *statement.filter_args)
         if len(rows) > most:
             return None
         passing: dict[str, list[str]] = {}
@@ -211,7 +211,7 @@ class PgChunkIndex:
         """The scan settings for the transaction's next nearest-neighbour statement."""
         scan = self._scan
         await conn.execute(
-            search_sql.SCAN_SETTINGS, str(ef_search), scan.iterative_scan, str(scan.max_scan_tuples)
+            vector_sql.SCAN_SETTINGS, str(ef_search), scan.iterative_scan, str(scan.max_scan_tuples)
         )
 
     async def matching(
@@ -225,17 +225,17 @@ class PgChunkIndex:
         some were not walked, the statement that scores every posting answers instead.
         """
         one_client = bool(reader.client_id)
-        args = (*reader_params(reader), text, limit)
+        args = StatementArgs(reader, text)
         if filters != SearchFilters():
-            narrow = search_sql.matching_narrow(filters, self._bm25, one_client=one_client)
-            rows = await self._pool.fetch(narrow.text, *args, *narrow.filter_args)
+            narrow = bm25_sql.matching_narrow(filters, self._bm25, one_client=one_client)
+            rows = await self._pool.fetch(narrow.text, *args.values(narrow, limit))
             if not rows[0]["capped"]:
                 return await self._hits([row for row in rows if row["id"] is not None])
-        fast = search_sql.matching(filters, self._bm25, one_client=one_client)
-        rows = await self._pool.fetch(fast.text, *args, *fast.filter_args)
-        if not search_sql.answered(rows, limit):
-            every = search_sql.matching_exhaustive(filters, self._bm25, one_client=one_client)
-            rows = await self._pool.fetch(every.text, *args, *every.filter_args)
+        fast = bm25_sql.matching(filters, self._bm25, one_client=one_client)
+        rows = await self._pool.fetch(fast.text, *args.values(fast, limit))
+        if not bm25_sql.answered(rows, limit):
+            every = bm25_sql.matching_exhaustive(filters, self._bm25, one_client=one_client)
+            rows = await self._pool.fetch(every.text, *args.values(every, limit))
         return await self._hits(rows)
 
     async def _hits(self, rows: Sequence[asyncpg.Record]) -> list[IndexHit]:

@@ -30,7 +30,7 @@ from kenning.storage.db.visibility import visible_rows
 from kenning.storage.graph.chunk_reads import CHUNK_COLUMNS
 from kenning.storage.retrieval.filter_sql import Statement, where_visible
 
-# The pgvector settings for the probe (``search_sql.SCAN_SETTINGS``'s three), then the chunks
+# The pgvector settings for the probe (``vector_sql.SCAN_SETTINGS``'s three), then the chunks
 # of the clients whose rows the reader's scan would read (its own and the global one; every
 # client's for a global reader, ``$4 = ''``), as the BM25 triggers count them.
 PROBE_SETTINGS = (
@@ -67,7 +67,7 @@ def candidates(limit: int) -> int:
 
 def nearest_exact(filters: SearchFilters, *, one_client: bool = False) -> Statement:
     """Visible chunks nearest to ``$4`` by cosine distance, every visible vector compared;
-    the rows and columns of ``search_sql.nearest``'s statement.
+    the rows and columns of ``vector_sql.nearest``'s statement.
 
     ``one_client``: the reader belongs to a client, so only its partition and the global
     one's are read.

@@ -1,6 +1,6 @@
 """The reader's scope and a search's filters as a ``WHERE`` predicate: fixed fragments, every
-value a parameter numbered after the statements' five fixed ones (``$1..$3`` the reader's
-scope, ``$4`` the query, ``$5`` the limit).
+value a parameter numbered after the statements' five fixed ones (``StatementArgs``:
+``$1..$3`` the reader's scope, ``$4`` the query, ``$5`` the limit).
 
 Each filter is a clause of the statement that ranks, so rows are filtered before any limit.
 ``chunk_vectors`` (the exact scan's side table, migration 0021) holds the first four filters'
@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kenning.domain.access.scope import Scope
 from kenning.domain.retrieval.search import SearchFilters
-from kenning.storage.db.visibility import visible_rows
+from kenning.storage.db.visibility import reader_params, visible_rows
 
-_FIRST_FILTER = 6
+_FIRST_FILTER = 6  # after StatementArgs' five
 
 # Column and operator per filter, in the order their parameters follow ``$5``.
 _FILTERS = (
@@ -47,6 +48,32 @@ class Statement:
 
     text: str
     filter_args: tuple[object, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StatementArgs:
+    """A search's values in the order every search statement numbers them: ``$1..$3`` the
+    reader's scope (``visible_rows``' parameters), ``$4`` the query (the vector, or the
+    text for BM25), ``$5`` the limit, then a ``Statement``'s filter values from ``$6``.
+
+    Example: ``conn.fetch(s.text, *StatementArgs(reader, text).values(s, 10))``.
+    """
+
+    reader: Scope
+    query: object
+
+    @property
+    def scope(self) -> tuple[str, str, str]:
+        """``$1..$3`` alone, for the statements that take no query (the keys that pass)."""
+        return reader_params(self.reader)
+
+    def fixed(self, limit: int) -> tuple[object, ...]:
+        """``$1..$5``."""
+        return (*self.scope, self.query, limit)
+
+    def values(self, statement: Statement, limit: int) -> tuple[object, ...]:
+        """Every value of ``statement``: ``$1..$5``, then its filters'."""
+        return (*self.fixed(limit), *statement.filter_args)
 
 
 # ``chunks`` is partitioned by client (migration 0016): naming the reader's client and the

@@ -10,8 +10,8 @@ import pytest
 from kenning.domain.access.scope import Scope
 from kenning.domain.retrieval.search import SearchFilters
 from kenning.settings import Settings
+from kenning.storage.retrieval.bm25_sql import Bm25
 from kenning.storage.retrieval.chunk_search import PgChunkIndex
-from kenning.storage.retrieval.search_sql import Bm25
 
 pytestmark = [pytest.mark.integration, pytest.mark.usefixtures("clean")]
 

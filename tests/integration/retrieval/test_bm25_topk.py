@@ -19,7 +19,7 @@ from kenning.domain.access.scope import Scope
 from kenning.domain.retrieval.search import SearchFilters
 from kenning.settings import Settings
 from kenning.storage.graph.chunk_reads import CHUNK_COLUMNS
-from kenning.storage.retrieval import search_sql
+from kenning.storage.retrieval import bm25_sql, filter_sql
 from kenning.storage.retrieval.chunk_search import PgChunkIndex
 
 pytestmark = [pytest.mark.integration, pytest.mark.usefixtures("clean")]
@@ -39,13 +39,13 @@ SLOTS = [("", ""), ("p1", ""), ("p2", "g1"), ("", "g1"), ("p3", "g2")]
 
 def _reference(filters: SearchFilters) -> str:
     """The former statement: every posting scored before any candidate is checked."""
-    where, _ = search_sql.where_visible(filters, one_client=False)
+    where, _ = filter_sql.where_visible(filters, one_client=False)
     score = (
         "ln(1 + (s.n - x.df + 0.5) / (x.df + 0.5)) * x.tf * 2.2::float8 / "
         "(x.tf + 1.2::float8 * (0.25::float8 + 0.75::float8 * x.dl / s.avgdl))"
     )
     return (
-        f"WITH {search_sql._PARSED}, "
+        f"WITH {bm25_sql._PARSED}, "
         "clients AS (SELECT CASE WHEN $1 = '' THEN "
         "(SELECT coalesce(array_agg(DISTINCT client_id::text), '{}') FROM bm25_lengths) "
         "ELSE ARRAY['', $1::text] END AS ids), "
@@ -119,7 +119,7 @@ async def test_topk_statements_equal_the_plain_bm25_statement(
         reference = _reference(filters)
         for reader in READERS:
             one_client = bool(reader[0])
-            every = search_sql.matching_exhaustive(filters, one_client=one_client)
+            every = bm25_sql.matching_exhaustive(filters, one_client=one_client)
             for query in _queries(rng):
                 for limit in (1, 5, 40):
                     args = (*reader, query, limit, *every.filter_args)
@@ -149,13 +149,13 @@ async def test_cut_heads_return_true_scores_of_matching_chunks_and_never_too_few
     rows = _corpus(rng)
     await pool.execute(INSERT, *(list(col) for col in zip(*rows, strict=True)),
                        migrated_settings.embedding_dim)  # fmt: skip
-    tiny = search_sql.Bm25(budget=2, rescore_per_row=1)
+    tiny = bm25_sql.Bm25(budget=2, rescore_per_row=1)
     index = PgChunkIndex(pool, bm25=tiny)
     cut = differs = 0
     for filters in FILTERS:
         reference = _reference(filters)
         for reader in READERS:
-            fast = search_sql.matching(filters, tiny, one_client=bool(reader[0]))
+            fast = bm25_sql.matching(filters, tiny, one_client=bool(reader[0]))
             for query in _queries(rng):
                 args = (*reader, query, 1000, *fast.filter_args)
                 every = {r["id"]: r["score"] for r in await pool.fetch(reference, *args)}
@@ -179,18 +179,18 @@ async def test_the_answer_is_exact_when_no_head_is_cut_however_coarse_the_bound(
     2^-20 (most candidates tie or nearly tie) and two candidates per wanted row, every list
     whole, the top-k statement's answers are still the plain statement's where enough of
     its candidates pass the scope and filters, and it falls back where not."""
-    monkeypatch.setattr(search_sql, "_BOUND_UNITS", "1::float8")
+    monkeypatch.setattr(bm25_sql, "_BOUND_UNITS", "1::float8")
     rng = random.Random(17)
     rows = _corpus(rng)
     await pool.execute(INSERT, *(list(col) for col in zip(*rows, strict=True)),
                        migrated_settings.embedding_dim)  # fmt: skip
-    shallow = search_sql.Bm25(rescore_per_row=2)
+    shallow = bm25_sql.Bm25(rescore_per_row=2)
     index = PgChunkIndex(pool, bm25=shallow)
     compared = fast_answers = tied = 0
     for filters in FILTERS:
         reference = _reference(filters)
         for reader in READERS:
-            fast = search_sql.matching(filters, shallow, one_client=bool(reader[0]))
+            fast = bm25_sql.matching(filters, shallow, one_client=bool(reader[0]))
             assert "* 1::float8" in fast.text
             for query in _queries(rng):
                 for limit in (1, 3, 10):
@@ -200,7 +200,7 @@ async def test_the_answer_is_exact_when_no_head_is_cut_however_coarse_the_bound(
                     got = await pool.fetch(fast.text, *args)
                     assert not any(r["cut"] for r in got)
                     case = (filters, reader, query, limit)
-                    if search_sql.answered(got, limit):
+                    if bm25_sql.answered(got, limit):
                         assert [r["id"] for r in got] == ids, case
                         assert [r["score"] for r in got] == pytest.approx(scores, rel=1e-12)
                         fast_answers += 1
@@ -225,13 +225,13 @@ async def test_the_narrow_statement_answers_as_the_exhaustive_one_bounded_or_not
     rows = _corpus(rng)
     columns = [list(col) for col in zip(*rows, strict=True)]
     await pool.execute(INSERT, *columns, migrated_settings.embedding_dim)
-    tight = search_sql.Bm25(rescore_per_row=1)
+    tight = bm25_sql.Bm25(rescore_per_row=1)
     ways: dict[bool, int] = {True: 0, False: 0}
     for filters in FILTERS[1:]:
         for reader in READERS:
             one_client = bool(reader[0])
-            narrow = search_sql.matching_narrow(filters, tight, one_client=one_client)
-            every = search_sql.matching_exhaustive(filters, tight, one_client=one_client)
+            narrow = bm25_sql.matching_narrow(filters, tight, one_client=one_client)
+            every = bm25_sql.matching_exhaustive(filters, tight, one_client=one_client)
             for query in _queries(rng):
                 for limit in (1, 3, 10):
                     args = (*reader, query, limit, *every.filter_args)

@@ -16,7 +16,7 @@ from kenning.settings import Settings
 from kenning.storage.db.health import DISTANCE_COST, distance_cost, set_distance_cost
 from kenning.storage.db.pool import Connection
 from kenning.storage.db.visibility import reader_params
-from kenning.storage.retrieval import search_sql
+from kenning.storage.retrieval import vector_sql
 from kenning.storage.retrieval.chunk_search import VectorScan
 from tests.support.chunk_rows import replace_chunks, unit_vectors
 
@@ -44,8 +44,8 @@ async def partition(pool: asyncpg.Pool, migrated_settings: Settings) -> AsyncIte
 
 
 async def _plan(conn: Connection, ef_search: int, dimension: int) -> str:
-    statement = search_sql.nearest(SearchFilters(), one_client=True)
-    await conn.execute(search_sql.SCAN_SETTINGS, str(ef_search), "relaxed_order", "50000")
+    statement = vector_sql.nearest(SearchFilters(), one_client=True)
+    await conn.execute(vector_sql.SCAN_SETTINGS, str(ef_search), "relaxed_order", "50000")
     query = np.ones(dimension, dtype=np.float32) / np.sqrt(dimension)
     args = (*reader_params(READER), query, 10)
     return "\n".join(r[0] for r in await conn.fetch(f"EXPLAIN {statement.text}", *args))
@@ -77,7 +77,7 @@ async def test_the_read_bench_checks_the_plan_under_the_server_s_ef_search(
     """``bench.read`` reports whether the server's plan used HNSW; the answer changes with
     ``ef_search`` (a high one makes the partition's exact scan cheaper), so the check must
     plan under the server's scan settings, not the session's defaults."""
-    statement = search_sql.nearest(SearchFilters(), one_client=True).text
+    statement = vector_sql.nearest(SearchFilters(), one_client=True).text
     query = np.ones(migrated_settings.embedding_dim, dtype=np.float32)
     args = (*reader_params(READER), query, 10)
     assert await plan_uses_hnsw(pool, statement, args, (str(EF_SEARCH), "relaxed_order", "50000"))

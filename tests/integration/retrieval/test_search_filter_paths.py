@@ -16,8 +16,8 @@ import pytest
 from kenning.domain.access.scope import Scope
 from kenning.domain.retrieval.search import SearchFilters
 from kenning.settings import Settings
+from kenning.storage.retrieval.bm25_sql import Bm25
 from kenning.storage.retrieval.chunk_search import PgChunkIndex, VectorScan
-from kenning.storage.retrieval.search_sql import Bm25
 from tests.support.chunk_rows import replace_chunks, unit_vectors
 
 pytestmark = pytest.mark.integration

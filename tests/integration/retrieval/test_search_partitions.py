@@ -20,7 +20,7 @@ from kenning.domain.retrieval.search import SearchFilters
 from kenning.settings import Settings
 from kenning.storage.db.pool import Connection
 from kenning.storage.db.visibility import reader_params
-from kenning.storage.retrieval import search_sql
+from kenning.storage.retrieval import vector_sql
 from kenning.storage.retrieval.chunk_search import PgChunkIndex, VectorScan
 from tests.support.chunk_rows import replace_chunks, unit_vectors
 
@@ -78,7 +78,7 @@ async def test_a_client_readers_vector_search_plans_two_partitions(
         vector = "[" + ",".join(["1"] + ["0"] * 383) + "]"
         plans = []
         for name, one_client in (("scoped", True), ("every", False)):
-            text = search_sql.nearest(SearchFilters(), one_client=one_client).text
+            text = vector_sql.nearest(SearchFilters(), one_client=one_client).text
             await conn.execute(f"PREPARE {name} (text, text, text, vector, int) AS {text}")
             # The test's own constants: EXPLAIN EXECUTE takes no parameters of its own.
             values = ", ".join(f"'{v}'" for v in (*reader_params(READER), vector))

@@ -18,7 +18,7 @@ from kenning.runtime import Runtime
 from kenning.settings import Settings
 from kenning.storage.db.database_url import asyncpg_dsn
 from kenning.storage.db.visibility import reader_params
-from kenning.storage.retrieval import search_sql
+from kenning.storage.retrieval import vector_sql
 from kenning.storage.retrieval.chunk_search import PgChunkIndex, VectorScan
 from tests.support.chunk_rows import replace_chunks, unit_vectors
 from tests.support.counting_embedder import CountingEmbedder
@@ -101,9 +101,9 @@ async def test_on_the_hnsw_index_the_iterative_scan_is_what_fills_the_limit(
             query,
         )
     ]
-    statement = search_sql.nearest(SearchFilters())
+    statement = vector_sql.nearest(SearchFilters())
     async with hnsw_pool.acquire() as conn, conn.transaction():
-        await conn.execute(search_sql.SCAN_SETTINGS, "100", "off", "50000")
+        await conn.execute(vector_sql.SCAN_SETTINGS, "100", "off", "50000")
         args = (*reader_params(READER), query, 10)
         plan = "\n".join(r[0] for r in await conn.fetch(f"EXPLAIN {statement.text}", *args))
         starved = await conn.fetch(statement.text, *args)

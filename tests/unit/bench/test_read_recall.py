@@ -7,7 +7,7 @@ import pytest
 from bench._read_corpus import Spec, search_queries
 from bench._read_recall import exact_text, is_sentence, overlap_at, recall_at, summary
 from kenning.domain.retrieval.search import SearchFilters
-from kenning.storage.retrieval.search_sql import nearest
+from kenning.storage.retrieval.vector_sql import nearest
 
 
 def test_recall_counts_the_exact_top_k_that_was_found() -> None:

@@ -1,4 +1,4 @@
-"""The argument behind BM25 top-k's rounded bound (``search_sql.BOUND_UNITS``), run on random
+"""The argument behind BM25 top-k's rounded bound (``bm25_sql.BOUND_UNITS``), run on random
 postings: each candidate's bound is its term scores rounded to whole units of 2^-20 and
 added; such sums are exact in any order, each is off its true sum by at most half a unit per
 term, so every candidate within the lexeme count of the rescoring depth's bound is rescored,
@@ -12,7 +12,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kenning.storage.retrieval.search_sql import BOUND_UNITS
+from kenning.storage.retrieval.bm25_sql import BOUND_UNITS
 
 # A BM25 term score: idf (ln(1 + N/df), at most ~21 for 10^9 chunks) times the saturation
 # (tf * (k1 + 1) / (tf + k1 * norm), under k1 + 1 = 2.2).

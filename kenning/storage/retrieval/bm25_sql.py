@@ -1,7 +1,10 @@
-"""SQL text of chunk search: built from fixed fragments, every value a parameter.
-
-Parameters of both statements: ``$1..$3`` the reader's scope, ``$4`` the query (a vector
-or the query text), ``$5`` the limit, then one array per filter that is set.
+"""SQL text of KEYWORD search (BM25 over ``bm25_postings`` and the chunks' ``content_tsv``):
+built from fixed fragments, every value a parameter, numbered as ``StatementArgs`` says
+(``$4`` the query text). Three statements answer it (``PgChunkIndex.matching`` says when
+each runs): the top-k one over the head of each lexeme's postings (``matching``), the one
+that scores every posting (``matching_exhaustive``), and the one that scores the chunks a
+narrow filter passes (``matching_narrow``). The nearest-neighbour statements are in
+``vector_sql`` and ``exact_sql``.
 """
 
 from __future__ import annotations
@@ -14,36 +17,6 @@ import asyncpg
 from kenning.domain.retrieval.search import SearchFilters
 from kenning.storage.graph.chunk_reads import CHUNK_COLUMNS
 from kenning.storage.retrieval.filter_sql import Statement, where_visible
-
-__all__ = ["Statement", "where_visible"]
-
-SCAN_SETTINGS = (
-    "SELECT set_config('hnsw.ef_search', $1, true), "
-    "set_config('hnsw.iterative_scan', $2, true), "
-    "set_config('hnsw.max_scan_tuples', $3, true)"
-)
-"""Transaction-local pgvector settings for the next nearest-neighbour statement."""
-
-
-def nearest(filters: SearchFilters, *, one_client: bool = False) -> Statement:
-    """Visible chunks nearest to ``$4`` by cosine distance, score = cosine similarity.
-
-    ``one_client``: the reader belongs to a client (``$1 <> ''``), so only its partition
-    and the global one's are searched, each with its own HNSW graph.
-
-    The inner query is what the HNSW index answers; with ``iterative_scan = relaxed_order``
-    it may return rows slightly out of distance order, so the outer query sorts them again
-    (``+ 0`` keeps PostgreSQL 17 from trusting the inner order and skipping the sort).
-    """
-    where, args = where_visible(filters, one_client)
-    text = (
-        "WITH nearest AS MATERIALIZED ("
-        f"SELECT {CHUNK_COLUMNS}, c.embedding <=> $4 AS distance FROM chunks c "
-        f"WHERE {where} ORDER BY c.embedding <=> $4 LIMIT $5) "
-        "SELECT *, 1 - distance AS score FROM nearest ORDER BY distance + 0, id"
-    )
-    return Statement(text, args)
-
 
 # The query text parsed as a web search (quoted phrases, -exclusions, "or"), then relaxed so
 # that a chunk matches when it holds ANY of the wanted terms or phrases, while excluded ones
