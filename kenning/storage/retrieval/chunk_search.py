@@ -142,7 +142,9 @@ class PgChunkIndex:
         if probed(scan, float(probe[0]["score"]) if probe else None) is Way.WALK:
             return None
         self.ways["scan"] += 1
-        exact = exact_sql.nearest_exact(filters, one_client=one_client)
+        exact = exact_sql.nearest_exact(
+            filters, one_client=one_client, narrow_rows=scan.exact_filter_rows
+        )
         return await conn.fetch(exact.text, *args.values(exact, limit))
 
     async def _from_copies(

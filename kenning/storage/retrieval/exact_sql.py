@@ -28,7 +28,7 @@ from __future__ import annotations
 from kenning.domain.retrieval.search import SearchFilters
 from kenning.storage.db.visibility import visible_rows
 from kenning.storage.graph.chunk_reads import CHUNK_COLUMNS
-from kenning.storage.retrieval.filter_sql import Statement, where_visible
+from kenning.storage.retrieval.filter_sql import Statement, reads_chunks, where_visible
 
 # The pgvector settings for the probe (``vector_sql.SCAN_SETTINGS``'s three), then the chunks
 # of the clients whose rows the reader's scan would read (its own and the global one; every
@@ -65,20 +65,43 @@ def candidates(limit: int) -> int:
     return limit * 2 + 10
 
 
-def nearest_exact(filters: SearchFilters, *, one_client: bool = False) -> Statement:
+def nearest_exact(
+    filters: SearchFilters, *, one_client: bool = False, narrow_rows: int = 0
+) -> Statement:
     """Visible chunks nearest to ``$4`` by cosine distance, every visible vector compared;
     the rows and columns of ``vector_sql.nearest``'s statement.
 
     ``one_client``: the reader belongs to a client, so only its partition and the global
-    one's are read.
+    one's are read. ``narrow_rows``: when a filter is read on ``chunks`` (one the side table
+    has no column for) and at most this many visible chunks pass, found by the filter's own
+    index, only their vectors are compared (one key probe each) instead of every visible
+    one; more, and the scan answers as without it.
     """
+    scopes = _SCOPES.format(visible=visible_rows(1, "s"))
     where, args = where_visible(filters, one_client, alias="v", scope=_VISIBLE, side_table=True)
     joined, _ = where_visible(filters, one_client, alias="c")  # the row itself, again
-    scopes = _SCOPES.format(visible=visible_rows(1, "s"))
+    scan = (
+        "SELECT v.client_id, v.id FROM chunk_vectors v "
+        f"WHERE {{gate}} {where} ORDER BY v.embedding <=> (SELECT h FROM q) LIMIT $5 * 2 + 10"
+    )
+    if narrow_rows and reads_chunks(filters):
+        passing, _ = where_visible(filters, one_client, alias="f")
+        candidates = (
+            f"passing AS MATERIALIZED (SELECT f.client_id, f.id FROM chunks f WHERE {passing} "
+            f"LIMIT {narrow_rows + 1}), "
+            f"few AS (SELECT count(*) <= {narrow_rows} AS few FROM passing), "
+            "candidates AS MATERIALIZED (SELECT * FROM (SELECT v.client_id, v.id "
+            "FROM passing p JOIN chunk_vectors v ON v.client_id = p.client_id AND v.id = p.id "
+            "WHERE (SELECT few FROM few) ORDER BY v.embedding <=> (SELECT h FROM q) "
+            "LIMIT $5 * 2 + 10) n UNION ALL SELECT * FROM ("
+            + scan.format(gate="NOT (SELECT few FROM few) AND")
+            + ") a)"
+        )
+    else:
+        candidates = f"candidates AS MATERIALIZED ({scan.format(gate='')})"
     text = (
         f"WITH q AS MATERIALIZED (SELECT $4::vector AS v, ($4::vector)::halfvec AS h), {scopes}, "
-        "candidates AS MATERIALIZED (SELECT v.client_id, v.id FROM chunk_vectors v "
-        f"WHERE {where} ORDER BY v.embedding <=> (SELECT h FROM q) LIMIT $5 * 2 + 10), "
+        f"{candidates}, "
         f"nearest AS (SELECT {CHUNK_COLUMNS}, c.embedding <=> q.v AS distance "
         "FROM candidates k JOIN chunks c ON c.client_id = k.client_id AND c.id = k.id, q "
         f"WHERE {joined} ORDER BY distance, c.id LIMIT $5) "

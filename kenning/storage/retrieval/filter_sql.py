@@ -42,6 +42,15 @@ _ON_CHUNK = (
 )
 
 
+def reads_chunks(filters: SearchFilters) -> bool:
+    """Whether a filter is set that ``chunk_vectors`` has no column for (read on ``chunks``)."""
+    return any(
+        getattr(filters, name) not in (None, ())
+        for name, _ in _FILTERS
+        if name not in _SIDE_TABLE_FILTERS
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Statement:
     """SQL text and the filter values that follow the five fixed parameters."""
