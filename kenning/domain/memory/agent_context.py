@@ -9,7 +9,7 @@ Three layers, read at once:
    entities' properties open ``context``.
 2. **Pieces**: a hybrid search of the query, filtered by knowledge type and tags when asked,
    and to the entities' pieces (a chunk whose graph references name the user or one of the
-   entities: the best of ``ENTITY_CANDIDATES``) when asked.
+   entities, the search's ``entity_keys`` filter) when asked.
 3. **Graph**: breadth-first from the user and the named entities up to ``depth`` hops
    (``kenning.domain.retrieval.context_graph``), every neighbour scored ``1 / hop``, the
    pieces its edge links merged with the search's: one per piece, the higher score kept,
@@ -77,7 +77,6 @@ ENTITY_EDGES: Final = 50
 MIN_BUDGET: Final = 100
 MAX_BUDGET: Final = 1_000_000
 GLOBAL_KEY: Final = "global:global"
-ENTITY_CANDIDATES: Final = 100
 # Hits of these kinds are already in the profile, as user knowledge.
 _KNOWLEDGE_KIND: Final = "user_knowledge_"
 
@@ -197,13 +196,15 @@ async def gather(
     shape = shape or Shape()
     embedder = OnceEmbedder(ports.embedder)
     keys = list(dict.fromkeys([*([user.key] if user else []), *(e.key for e in entities)]))
-    filters = SearchFilters(knowledge_types=shape.knowledge_types, tags=shape.tags)
-    # The entities' pieces are the best of a deeper candidate list that name one of them.
-    deep = ENTITY_CANDIDATES if shape.entity_pieces else limit
-    request = SearchRequest(query=query, mode=SearchMode.HYBRID, limit=deep, filters=filters)
+    # The entities' pieces: the search keeps the chunks naming one of them, in its SQL.
+    owned = tuple(keys) if shape.entity_pieces else ()
+    filters = SearchFilters(
+        knowledge_types=shape.knowledge_types, tags=shape.tags, entity_keys=owned
+    )
+    request = SearchRequest(query=query, mode=SearchMode.HYBRID, limit=limit, filters=filters)
     graph = ports.graph.at(when.as_of)
     hits, layer, knowledge, hard, recent, matched = await asyncio.gather(
-        search(request, reader=reader, embedder=embedder, index=ports.index, config=ports.config),
+        _pieces_search(request, reader, embedder, ports, none=shape.entity_pieces and not keys),
         graph_layer.read_graph(graph, ports.chunks, reader, keys, shape.depth),
         user_knowledge.user_context(reader, ports.knowledge, user_key=user_key),
         _rules(reader, ports),
@@ -225,14 +226,23 @@ async def gather(
     found.edge_scores = {r.edge.id: r.score for r in layer.reached}
     found.session, found.procedures = recent, matched
     soft = [h for h in hits if not h.chunk.kind.startswith(_KNOWLEDGE_KIND)]
-    if shape.entity_pieces:
-        soft = [h for h in soft if not set(h.chunk.graph_refs).isdisjoint(keys)][:limit]
     pieces = _pieces(found, soft, layer, when.as_of)
     if when.include_history:
         found.history = True
         found.superseded = [h for h in pieces if not _held(h.chunk, when.as_of)]
         found.ended = await _ended(ports.graph, reader, keys, {e.id for e in found.edges})
     return found
+
+
+async def _pieces_search(
+    request: SearchRequest, reader: Scope, embedder: Embedder, ports: MemoryPorts, *, none: bool
+) -> list[SearchHit]:
+    """The search's hits; none when the entities' pieces are asked with no entity."""
+    if none:
+        return []
+    return await search(
+        request, reader=reader, embedder=embedder, index=ports.index, config=ports.config
+    )
 
 
 def _pieces(

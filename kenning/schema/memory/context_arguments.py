@@ -51,7 +51,7 @@ EntityPiecesArgument = Annotated[
     bool,
     strawberry.argument(
         description="Search only the pieces of the user and the entities: those whose graph "
-        "references name one of them (the best of 100 candidates)."
+        "references name one of them (the search's entityKeys filter)."
     ),
 ]
 TagsArgument = Annotated[
