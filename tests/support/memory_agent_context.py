@@ -42,18 +42,24 @@ class GivenChunks:
     hits: list[tuple[ChunkView, float]] = field(default_factory=list)
     extra: list[ChunkView] = field(default_factory=list)
 
-    def _visible(self, reader: Scope) -> list[tuple[ChunkView, float]]:
-        return [(c, s) for c, s in self.hits if reader.can_see(c.scope, NO_GROUPS)]
+    def _visible(self, reader: Scope, filters: SearchFilters) -> list[tuple[ChunkView, float]]:
+        """The visible pairs that name one of the filter's entity keys (when it has some)."""
+        keys = set(filters.entity_keys)
+        return [
+            (c, s)
+            for c, s in self.hits
+            if reader.can_see(c.scope, NO_GROUPS) and (not keys or keys & set(c.graph_refs))
+        ]
 
     async def nearest(
         self, embedding: Sequence[float], reader: Scope, filters: SearchFilters, limit: int
     ) -> list[IndexHit]:
-        return [IndexHit(c, s) for c, s in self._visible(reader)[:limit]]
+        return [IndexHit(c, s) for c, s in self._visible(reader, filters)[:limit]]
 
     async def matching(
         self, text: str, reader: Scope, filters: SearchFilters, limit: int
     ) -> list[IndexHit]:
-        return [IndexHit(c, s) for c, s in self._visible(reader)[:limit]]
+        return [IndexHit(c, s) for c, s in self._visible(reader, filters)[:limit]]
 
     async def by_ids(self, ids: Sequence[str], reader: Scope) -> dict[str, ChunkView]:
         every = [c for c, _ in self.hits] + self.extra

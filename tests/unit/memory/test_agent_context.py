@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -11,7 +12,7 @@ from kenning.domain.access.scope import GLOBAL, Scope
 from kenning.domain.errors import KenningError
 from kenning.domain.graph.model import NodeView
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
-from kenning.domain.memory.agent_context import agent_context
+from kenning.domain.memory.agent_context import Shape, agent_context
 from kenning.domain.memory.context_sections import Found, build_sections
 from kenning.domain.memory.rules import RuleDraft, RuleType
 from kenning.domain.memory.session import SessionDraft, SessionSource, new_entry
@@ -208,3 +209,22 @@ async def test_bad_arguments_name_their_field(
             reader=ACME, now=NOW, ports=Doubles().ports(),
         )  # fmt: skip
     assert raised.value.field == field
+
+
+async def test_the_entities_pieces_are_found_however_far_down_the_search_ranks_them() -> None:
+    d = Doubles()
+    d.chunks.hits = [(piece(f"c{i:03}", f"login note {i}"), 1.0 - i / 1000) for i in range(150)]
+    owned = replace(piece("c-own", "John's login runbook."), graph_refs=("user:john",))
+    d.chunks.hits.append((owned, 0.01))  # below every other hit
+    d.graph.add_node("user:john", ACME, name="John")
+    john = (await d.graph.nodes(ACME, ["user:john"]))["user:john"]
+    ports = d.ports()
+    asked = [
+        await agent_context(
+            "login", user=john, limit=5, reader=ACME, now=NOW, ports=ports, shape=shape
+        )
+        for shape in (Shape(), Shape(entity_pieces=True))
+    ]
+    assert "John's login runbook." not in asked[0].text
+    assert "John's login runbook." in asked[1].text
+    assert "login note 0" in asked[0].text and "login note 0" not in asked[1].text
