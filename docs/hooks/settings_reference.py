@@ -9,11 +9,13 @@ with ``UndocumentedSettings``, so a new setting cannot ship without its meaning.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Mapping
 from enum import Enum
 from typing import Any
 
+from pydantic import TypeAdapter
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
@@ -73,10 +75,8 @@ def _shown(value: Any) -> str:
         return f"`{str(value).lower()}`"
     if isinstance(value, list | dict) and not value:
         return "empty"
-    if hasattr(value, "model_dump"):
-        value = value.model_dump()
-    if isinstance(value, list):
-        value = [v.model_dump() if hasattr(v, "model_dump") else v for v in value]
+    if isinstance(value, list | dict):
+        return f"`{json.dumps(TypeAdapter(Any).dump_python(value, mode='json'))}`"
     return f"`{value}`"
 
 

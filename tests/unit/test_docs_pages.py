@@ -1,7 +1,8 @@
 """The documentation site: the pages its build generates cover the whole API (every type,
 field, argument, enum value and error code of ``schema.graphql``) and every setting (its
-variable, default and meaning), and the strict build passes as the docs stand but fails on a
-broken link, a setting no page explains or a page left out of the navigation."""
+variable, default and meaning), the errors table every top-level ``extensions.code``, and
+the strict build passes as the docs stand but fails on a broken link, a setting no page
+explains or a page left out of the navigation."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from graphql import (
 from docs.hooks.api_reference import api_pages
 from docs.hooks.generated import generated_pages
 from docs.hooks.settings_reference import UndocumentedSettings, setting_fields, settings_page
+from kenning.schema.execution.error_shaping import TopCode
 from kenning.settings import Settings
 from tests.support.readme import DOCS, ROOT
 
@@ -155,3 +157,10 @@ def test_the_strict_build_fails_on(copy: Path, tmp_path: Path, change: str, says
     built = _build(broken, tmp_path / "site")
     assert built.returncode != 0
     assert says in built.stderr + built.stdout, built.stderr
+
+
+def test_every_top_level_error_code_is_in_the_errors_table() -> None:
+    table = (DOCS / "reference" / "errors.md").read_text().splitlines()
+    listed = {line.split(" | ")[0].strip("| `") for line in table if line.startswith("| `")}
+    assert {code.value for code in TopCode} <= listed, set(TopCode) - listed
+    assert {"BAD_REQUEST", "PAYLOAD_TOO_LARGE"} <= listed
