@@ -14,6 +14,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL
 
 from kenning.console import console_routes
+from kenning.docs_site import docs_routes
 from kenning.domain.access.principal import Principal, bearer_key
 from kenning.domain.embedding import Embedder
 from kenning.domain.errors import ConfigurationError
@@ -150,6 +151,8 @@ def create_app(
             *(graphiql_routes() if settings.graphiql_enabled else ()),
             # The web console (static files; every action goes through /graphql with a key).
             *console_routes(),
+            # The documentation site once `make docs` built it; a hint to build it until then.
+            *docs_routes(),
         ],
         lifespan=mcp.inside(
             server_lifespan(settings, holder, router_app, service, embedder, models)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Create .venv and install Kenning with its pinned dependencies and its Python client
-# (clients/python, editable), the client's generator in its own venv (.venv/codegen), then
+# Create .venv and install Kenning with its pinned dependencies (the development extra brings
+# the test tools and MkDocs with the Material theme, which `make docs` builds with) and its
+# Python client (clients/python, editable), the client's generator in its own venv (.venv/codegen), then
 # build the GraphiQL page (npm ci + esbuild, web/graphiql/ -> kenning/graphiql/static/) and
 # the console (web/console/ -> kenning/console/static/). Each step is stamped
 # with a hash of its inputs, so a second run with nothing changed takes well under a second.

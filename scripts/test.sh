@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Fresh machine to a full test run: install (the GraphiQL build included), Debian's chromium
 # and tesseract if missing, provision the local stack, lint, type-check, check the import
-# contracts, check the schema, the Python client and migrations for drift, then every test
-# against the real stack.
+# contracts, check the schema, the Python client and migrations for drift, build the
+# documentation strictly, then every test against the real stack (the README's and the docs'
+# examples included).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export HF_HUB_OFFLINE=1
@@ -30,4 +31,8 @@ echo "== schema drift"; .venv/bin/kenning schema --check schema.graphql
 # committed without regenerating clients/python/kenning_client/generated/ fails here.
 echo "== client drift"; scripts/client_codegen.sh --check
 echo "== alembic check"; .venv/bin/kenning migrate && .venv/bin/alembic check
+# The documentation site (what `make docs` builds, into site/, served at /docs): strict, so a
+# broken link or anchor, a page left out of the navigation, or a setting without its meaning
+# in docs/ fails here; its generated pages come from schema.graphql and Settings.
+echo "== docs (strict)"; NO_MKDOCS_2_WARNING=1 .venv/bin/python -m mkdocs build --strict --quiet
 echo "== pytest"; .venv/bin/pytest "$@"

@@ -2,7 +2,7 @@
 results; a refusal is a typed error member naming its field; a wrong key raises; the async
 client uploads a file (ingestFile), follows its job over the ingestionProgress subscription
 to INDEXED, and reads the queueStatus subscription's snapshot; ``kenning ingest`` goes
-through it with its summary and exit codes; the README's five-line example runs."""
+through it with its summary and exit codes; the docs' five-line example runs."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ from kenning.domain.access.scope import Scope
 from kenning.settings import Settings
 from tests.support.cli_runner import run
 from tests.support.file_samples import text_pdf
-from tests.support.readme import README
+from tests.support.readme import DOCS
 from tests.support.server_process import Server, create_key
 
 pytestmark = pytest.mark.e2e
@@ -158,7 +158,8 @@ def test_kenning_ingest_goes_through_the_client(
 def test_the_readme_example_runs_in_five_lines(
     server: Server, tenant_key: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    section = README.read_text().split("### Python client\n", 1)[1]
+    page = DOCS / "guides" / "agents-and-mcp.md"
+    section = page.read_text().split("## Python client\n", 1)[1]
     found = re.search(r"```python\n(.*?)```", section, re.DOTALL)
     assert found is not None
     example = found.group(1)

@@ -1,4 +1,5 @@
-"""Every GraphQL example of README.md, run in order against a real server.
+"""Every GraphQL example of README.md and of the docs' pages (``docs/``, in the order of
+mkdocs.yml's navigation), run in order against a real server.
 
 The server runs with the router over the demo backends (so ``routerStatus`` and
 ``routerEvents`` have something to show) and without queue workers (so the queue examples
@@ -92,7 +93,7 @@ def readme_server(
 
 
 def markdown_file(name: str) -> bytes:
-    """The small Markdown document a README upload example sends as ``name``."""
+    """The small Markdown document an upload example of the docs sends as ``name``."""
     title = name.rsplit(".", 1)[0].replace("-", " ").capitalize()
     return f"# {title}\n\n## Deploys\n\nBilling deploys run from main at 10:00.\n".encode()
 

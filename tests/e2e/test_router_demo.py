@@ -1,4 +1,4 @@
-"""``kenning router demo`` end to end, as the README walks through it: the demo prints the
+"""``kenning router demo`` end to end, as docs/router.md walks through it: the demo prints the
 environment, ``kenning router`` (or ``kenning serve``) runs with it, and a priority-0
 ``generate`` from the official ``ollama`` client preempts a running priority-3 one, which
 finishes on the CPU backend."""

@@ -1,4 +1,6 @@
-"""The README's GraphQL examples, as the test command reads them.
+"""The GraphQL examples of README.md and of the documentation in ``docs/``, as the test
+command reads them: README.md first, then each hand-written page in the order of
+``mkdocs.yml``'s navigation (the pages the build generates hold no example).
 
 An example is a fenced block whose info string starts with ``graphql``; a ``json`` block
 right after it (only blank lines between) holds its variables. ``graphql expect-error``
@@ -15,9 +17,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import yaml
 from graphql import DocumentNode, OperationDefinitionNode, OperationType, parse
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+DOCS = ROOT / "docs"
+MKDOCS = ROOT / "mkdocs.yml"
 _FENCE = re.compile(r"^```(?P<info>[^\n`]*)\n(?P<body>.*?)^```\s*$", re.MULTILINE | re.DOTALL)
 _PLACEHOLDER = re.compile(r"^<(\w+)>$")
 _UPLOAD = re.compile(r"^<upload (?P<name>[\w.-]+)>$")
@@ -27,6 +33,7 @@ _UPLOAD = re.compile(r"^<upload (?P<name>[\w.-]+)>$")
 class Example:
     """One GraphQL example of the README."""
 
+    source: str
     line: int
     document: str
     variables: dict[str, Any]
@@ -52,14 +59,40 @@ class Example:
                 if hasattr(s, "name")}  # fmt: skip
 
     def __str__(self) -> str:
-        return (
-            f"README.md:{self.line} ({self.operation.name.value if self.operation.name else '?'})"
-        )
+        name = self.operation.name.value if self.operation.name else "?"
+        return f"{self.source}:{self.line} ({name})"
 
 
-def examples(text: str | None = None) -> list[Example]:
-    """Every GraphQL example, in the order of the README."""
-    text = README.read_text() if text is None else text
+def _nav_paths(entry: object) -> list[str]:
+    if isinstance(entry, str):
+        return [entry]
+    if isinstance(entry, dict):
+        return [path for value in entry.values() for path in _nav_paths(value)]
+    if isinstance(entry, list):
+        return [path for item in entry for path in _nav_paths(item)]
+    return []
+
+
+def pages() -> list[Path]:
+    """README.md, then every page of ``docs/`` that is a file, in the navigation's order."""
+    nav = yaml.safe_load(MKDOCS.read_text())["nav"]
+    return [README, *(DOCS / path for path in _nav_paths(nav) if (DOCS / path).is_file())]
+
+
+def documentation() -> str:
+    """The text of README.md and of every page of ``docs/``, one after the other."""
+    return "\n\n".join(page.read_text() for page in pages())
+
+
+def examples(text: str | None = None, source: str = "README.md") -> list[Example]:
+    """Every GraphQL example of README.md and the docs' pages, in order; of ``text`` alone
+    (named ``source``) when given."""
+    if text is None:
+        return [
+            example
+            for page in pages()
+            for example in examples(page.read_text(), str(page.relative_to(ROOT)))
+        ]
     blocks = list(_FENCE.finditer(text))
     found = []
     for index, block in enumerate(blocks):
@@ -74,7 +107,8 @@ def examples(text: str | None = None) -> list[Example]:
                 variables = json.loads(following["body"])
         line = text.count("\n", 0, block.start()) + 1
         expected = [flag.partition("=")[2] for flag in info[1:] if flag.startswith("expect-error")]
-        found.append(Example(line, block["body"], variables, expected[0] if expected else None))
+        expect = expected[0] if expected else None
+        found.append(Example(source, line, block["body"], variables, expect))
     return found
 
 

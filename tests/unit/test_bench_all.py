@@ -20,7 +20,7 @@ USER_CONTEXT: dict[str, Any] = {  # bench/results/user_context.json, 2026-11-25
     "items": 10000,
     "latency": {"sql": {"p50_ms": 1.983, "p95_ms": 6.507}, "graphql": {"p50_ms": 7.079}},
 }
-QUEUE: dict[str, Any] = {  # README figures of bench.queue, in its JSON's shape
+QUEUE: dict[str, Any] = {  # docs/benchmarks.md figures of bench.queue, in its JSON's shape
     "throughput": [{"workers": 1, "jobs_per_s": 33.0}, {"workers": 2, "jobs_per_s": 58.0}],
     "lane_isolation": {"bulk_jobs": 5000, "idle": {"p95_ms": 31.0}, "loaded": {"p95_ms": 93.0}},
     "fan_out": {"subscribers": 500, "p95_ms": 1070.0, "deliveries": 4990,

@@ -16,7 +16,7 @@ CAP = MAX_SESSIONS_PER_CLIENT
 
 
 async def test_a_client_holds_at_most_64_sessions(kenning: Kenning, keys: Keys) -> None:
-    assert CAP == 64  # the limit the README states
+    assert CAP == 64  # the limit docs/router.md states
     for n in range(CAP):  # across both of acme's keys: the limit is the client's
         who = keys.acme if n % 2 else keys.acme_other
         ready = await control(kenning, "announce", who, {"session": f"s{n}"})
