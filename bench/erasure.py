@@ -41,7 +41,7 @@ from kenning.domain.access.principal import Principal, Role
 from kenning.domain.access.scope import Scope
 from kenning.domain.queue.jobs import JobStatus, Lane
 from kenning.domain.queue.runner import run_job
-from kenning.resolvers.context import Context
+from kenning.graphql.context import Context
 from kenning.runtime import Runtime
 from kenning.schema.build import build_schema
 from kenning.settings import EmbedderKind, Settings

@@ -54,7 +54,7 @@ from bench._timing import percentile
 from kenning.domain.access.principal import Principal, Role
 from kenning.domain.access.scope import Scope
 from kenning.domain.memory.context_lines import node_text
-from kenning.resolvers.context import Context
+from kenning.graphql.context import Context
 from kenning.runtime import Runtime
 from kenning.schema.build import build_schema
 from kenning.settings import Settings

@@ -21,21 +21,20 @@ from kenning.domain.errors import ConfigurationError
 from kenning.domain.health import PART_NAMES
 from kenning.domain.models.ports import ModelClient
 from kenning.graphiql import graphiql_page, graphiql_routes
-from kenning.graphql_view import KenningGraphQL
+from kenning.graphql.http.file_download import file_routes
+from kenning.graphql.http.upload_guard import PREFLIGHT_HEADERS, upload_refusal
+from kenning.graphql.subscriptions.cohorts import with_cohorts
+from kenning.graphql.view import CohortGraphQL, KenningGraphQL
 from kenning.http_metrics import HttpMetrics
 from kenning.lifespan import server_lifespan
 from kenning.logs import configure_logging
 from kenning.mcp import mcp_endpoint
 from kenning.metrics import ServiceMetrics
 from kenning.probes import probe_routes
-from kenning.resolvers.sources.file_download import file_routes
-from kenning.resolvers.sources.upload_guard import PREFLIGHT_HEADERS, upload_refusal
 from kenning.router import AccessDenied
 from kenning.router_mount import router_app_for, router_metric_paths, router_mounts
 from kenning.runtime import Runtime
 from kenning.schema.build import ApiLimits, build_schema
-from kenning.schema.cohort_view import CohortGraphQL
-from kenning.schema.cohorts import with_cohorts
 from kenning.settings import Settings
 from kenning.storage.db.health import unavailable_part, verify_database, verify_embedder
 from kenning.storage.db.migrate import head_revision

@@ -22,7 +22,7 @@ from strawberry.http.parse_content_type import parse_content_type
 
 from kenning import json_body
 from kenning.domain.off_loop import OFF_LOOP_CHARS, off_loop
-from kenning.resolvers.context import Context
+from kenning.graphql.context import Context
 
 TOO_DEEP = "the JSON nests deeper than the server parses; flatten it"
 LARGE_BODY = 1024 * 1024

@@ -4,7 +4,7 @@ PostgreSQL's text holds no NUL character, and UTF-8 has no lone surrogates (JSON
 one, ``"\\ud800"``, and Python decodes it). Such text used to reach the driver and come
 back as a crash from wherever it was used. Every face checks what a request carries with
 these rules before a use case runs: GraphQL over its variables and literals
-(``kenning/schema/execution/storable_input.py``), MCP over every tool's arguments
+(``kenning/graphql/execution/storable_input.py``), MCP over every tool's arguments
 (``kenning/mcp/calls.py``).
 """
 

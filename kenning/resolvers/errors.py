@@ -5,7 +5,7 @@ member carries the error's ``code``, ``message`` and ``field`` (the ``Error`` in
 a few add what a client needs to act (findings, the job's status, the revoked connection).
 ``error_members`` applies it to a resolver: an error whose member the resolver's result union
 lists comes back as that member; any other error propagates and becomes a top-level GraphQL
-error (shaped in ``schema/execution/error_shaping.py``).
+error (shaped in ``graphql/execution/error_shaping.py``).
 
 Example::
 

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from kenning import __version__
 from kenning.domain.errors import ValidationError
 from kenning.domain.health import overall
-from kenning.resolvers.context import Info
+from kenning.graphql.context import Info
 from kenning.schema.health import (
     Health,
     HealthStatus,

@@ -17,8 +17,8 @@ from typing import Any
 
 from kenning.domain.access.principal import Role
 from kenning.domain.errors import NotFoundError, ScopeError
+from kenning.graphql.context import Info
 from kenning.resolvers.access.scope import principal
-from kenning.resolvers.context import Info
 from kenning.router import EventKind, ModelSet, Router, RouterEvent
 from kenning.router.scheduling.sessions import CRITICAL_TRAFFIC
 from kenning.schema import router as gql

@@ -15,11 +15,11 @@ from strawberry.extensions import (
 )
 from strawberry.types import ExecutionContext
 
-from kenning.schema.execution.document_guard import CheckedDocuments, DocumentGuard, DocumentLimits
-from kenning.schema.execution.document_parser import DocumentParser, parsed_documents
-from kenning.schema.execution.error_shaping import ErrorShaping, UnavailablePart
-from kenning.schema.execution.executor import CheckedExecutor
-from kenning.schema.execution.operation_log import OperationLog, OperationObserver
+from kenning.graphql.execution.document_guard import CheckedDocuments, DocumentGuard, DocumentLimits
+from kenning.graphql.execution.document_parser import DocumentParser, parsed_documents
+from kenning.graphql.execution.error_shaping import ErrorShaping, UnavailablePart
+from kenning.graphql.execution.executor import CheckedExecutor
+from kenning.graphql.execution.operation_log import OperationLog, OperationObserver
 from kenning.schema.mutation import Mutation
 from kenning.schema.query import Query
 from kenning.schema.subscription import Subscription

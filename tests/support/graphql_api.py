@@ -9,7 +9,7 @@ from strawberry.types import ExecutionResult
 
 from kenning.domain.access.principal import Principal, Role
 from kenning.domain.access.scope import Scope
-from kenning.resolvers.context import Context
+from kenning.graphql.context import Context
 from kenning.runtime import Runtime
 from kenning.schema.build import build_schema
 

@@ -15,7 +15,7 @@ from strawberry.types import ExecutionResult
 from kenning.domain.access.principal import Principal, Role
 from kenning.domain.access.scope import Scope
 from kenning.domain.embedding import Embedder
-from kenning.resolvers.context import Context
+from kenning.graphql.context import Context
 from kenning.runtime import Runtime
 from kenning.settings import Settings
 from kenning.storage.db.pool import create_pool

@@ -23,7 +23,7 @@ from graphql import (
 from docs.hooks.api_reference import api_pages
 from docs.hooks.generated import generated_pages
 from docs.hooks.settings_reference import UndocumentedSettings, setting_fields, settings_page
-from kenning.schema.execution.error_shaping import TopCode
+from kenning.graphql.execution.error_shaping import TopCode
 from kenning.settings import Settings
 from tests.support.readme import DOCS, ROOT
 

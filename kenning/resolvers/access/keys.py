@@ -6,8 +6,8 @@ import strawberry
 
 from kenning.domain.access.api_keys import ApiKeyInfo, create_key, list_keys, revoke_key
 from kenning.domain.access.principal import Principal
+from kenning.graphql.context import Info
 from kenning.resolvers.access.scope import principal, to_scope
-from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.schema.access import keys as gql
 from kenning.schema.access.scope import scope_info

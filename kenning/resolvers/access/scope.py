@@ -11,7 +11,7 @@ from kenning.domain.access.caller import CallerScope
 from kenning.domain.access.principal import Principal
 from kenning.domain.access.scope import Scope
 from kenning.domain.errors import ScopeError
-from kenning.resolvers.context import Info
+from kenning.graphql.context import Info
 from kenning.schema.access.scope import ScopeInput
 
 

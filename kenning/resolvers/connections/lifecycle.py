@@ -9,8 +9,8 @@ from kenning.domain.connections.lifecycle import (
 )
 from kenning.domain.errors import ValidationError
 from kenning.domain.ingestion.source_connections import ConnectionSpec, SourceConnection
+from kenning.graphql.context import Info
 from kenning.resolvers.access.scope import principal, read_scope, stored_write_scope, write_scope
-from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.resolvers.queue.jobs import to_handle
 from kenning.schema.access.scope import ScopeInput, scope_info

@@ -14,8 +14,8 @@ from kenning.domain.erasure.erase_request import (
     receipts_for,
 )
 from kenning.domain.erasure.model import ErasureMode
+from kenning.graphql.context import Info
 from kenning.resolvers.access.scope import caller
-from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.resolvers.queue.jobs import to_handle
 from kenning.schema.access.scope import ScopeInput

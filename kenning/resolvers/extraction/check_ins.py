@@ -6,8 +6,8 @@ import strawberry
 from strawberry.scalars import JSON
 
 from kenning.domain.extraction.check_ins import CheckIn, check_page_size
+from kenning.graphql.context import Info
 from kenning.resolvers.access.scope import read_scope
-from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.resolvers.extraction.model_errors import model_attempts
 from kenning.schema.access.scope import NarrowScope, scope_info

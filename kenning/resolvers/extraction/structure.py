@@ -7,8 +7,8 @@ from __future__ import annotations
 from strawberry.scalars import JSON
 
 from kenning.domain.extraction.structure import StructureAsk, StructureOutcome, structure_asked
+from kenning.graphql.context import Info
 from kenning.resolvers.access.scope import caller, to_scope
-from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.resolvers.extraction.check_ins import to_check_in
 from kenning.resolvers.extraction.model_errors import model_error_members

@@ -22,7 +22,7 @@ from kenning.domain.graph.model import (
     edge_type_filter,
 )
 from kenning.domain.ingestion.validity import as_of as read_time
-from kenning.resolvers.context import Info
+from kenning.graphql.context import Info
 from kenning.resolvers.loaders import chunks_by_node, degree_by_node, edges_by_node
 
 

@@ -8,8 +8,8 @@ from typing import Annotated
 import strawberry
 
 from kenning.domain.graph.reads import FindAsk, found_nodes
+from kenning.graphql.context import Info
 from kenning.resolvers.access.scope import caller, to_scope
-from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.schema.access.scope import NarrowScope
 from kenning.schema.graph.find import FindNodesResult, FoundNodes, NodeMatch

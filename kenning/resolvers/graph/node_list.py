@@ -8,8 +8,8 @@ from typing import Annotated
 import strawberry
 
 from kenning.domain.graph.node_list import DEFAULT_PAGE, NodesRead, list_nodes
+from kenning.graphql.context import Info
 from kenning.resolvers.access.scope import caller, to_scope
-from kenning.resolvers.context import Info
 from kenning.schema.access.scope import NarrowScope
 from kenning.schema.graph.node_list import NodePage
 from kenning.schema.graph.types import Node

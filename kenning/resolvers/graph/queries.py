@@ -24,8 +24,8 @@ from kenning.domain.graph.path_request import PathEnds
 from kenning.domain.graph.reads import NeighborsAsk, PathAsk, find_path, neighbors_of
 from kenning.domain.ingestion.aliases import alias_resolved as resolved
 from kenning.domain.ingestion.node_keys import parse_key
+from kenning.graphql.context import Info
 from kenning.resolvers.access.scope import caller, read_scope, to_scope
-from kenning.resolvers.context import Info
 from kenning.schema.access.scope import NarrowScope
 from kenning.schema.graph.types import Node, Path, Subgraph
 

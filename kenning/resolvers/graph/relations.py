@@ -11,8 +11,8 @@ import strawberry
 from kenning.domain.graph.edges import EdgeAsk, edge_intervals, retract
 from kenning.domain.ingestion import relations
 from kenning.domain.ingestion.validity import Cardinality
+from kenning.graphql.context import Info
 from kenning.resolvers.access.scope import caller, principal, read_scope, to_scope, write_scope
-from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.schema.access.scope import NarrowScope, ScopeInput, scope_info
 from kenning.schema.graph import relations as gql

@@ -19,8 +19,8 @@ from kenning.domain.ingestion.source_connections import ConnectionRevokedError
 from kenning.domain.off_loop import off_loop
 from kenning.domain.priorities import INGEST_PRIORITY
 from kenning.domain.sources.document_ingest import DocumentIngest, ingest_document
+from kenning.graphql.context import Info
 from kenning.resolvers.access.scope import caller, stored_write_scope, to_scope
-from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.resolvers.extraction.model_errors import model_error_members
 from kenning.schema.ingestion.ingest import (

@@ -20,8 +20,8 @@ from kenning.domain.ingestion.git_commits import FileChange, GitCommit
 from kenning.domain.ingestion.graph_items import GraphPiece
 from kenning.domain.ingestion.ingest_graph import GraphOutcome
 from kenning.domain.ingestion.request import EdgeRecord, NodeRecord
+from kenning.graphql.context import Info
 from kenning.resolvers.access.scope import caller, to_scope
-from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.resolvers.ingestion.ingest import to_warnings
 from kenning.schema.access.scope import ScopeInput

@@ -7,8 +7,8 @@ from __future__ import annotations
 from kenning.domain.errors import ValidationError
 from kenning.domain.ingestion.aliases import Alias, register_alias
 from kenning.domain.ingestion.purge_request import purge_asked_connection, purge_asked_source
+from kenning.graphql.context import Info
 from kenning.resolvers.access.scope import caller, manage_client, read_scope, to_scope
-from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.schema.access.scope import ScopeInput
 from kenning.schema.ingestion.knowledge_admin import (

@@ -10,8 +10,8 @@ from strawberry.scalars import JSON
 
 from kenning.domain.memory.changes import ChangesRequest, RecordedChange, changes_for
 from kenning.domain.memory.pages import DEFAULT_PAGE
+from kenning.graphql.context import Info
 from kenning.resolvers.access.scope import caller, to_scope
-from kenning.resolvers.context import Info
 from kenning.schema.access.scope import NarrowScope, scope_info
 from kenning.schema.memory import changes as gql
 from kenning.schema.memory.arguments import UserKeyArgument

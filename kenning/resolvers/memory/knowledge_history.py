@@ -16,8 +16,8 @@ from kenning.domain.memory.knowledge_request import ItemRequest, forget_for, his
 from kenning.domain.memory.knowledge_versions import KnowledgeVersion
 from kenning.domain.memory.pages import DEFAULT_PAGE
 from kenning.domain.memory.user_knowledge import KnowledgeCategory
+from kenning.graphql.context import Info
 from kenning.resolvers.access.scope import caller, to_scope
-from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.schema.access.scope import NarrowScope, ScopeInput, scope_info
 from kenning.schema.memory import knowledge_history as gql

@@ -17,8 +17,8 @@ from kenning.domain.graph.node_update import NodeEdit, edit_node
 from kenning.domain.ingestion.node_keys import parse_key
 from kenning.domain.memory.node_history import PropertyVersion, node_history
 from kenning.domain.memory.pages import DEFAULT_PAGE
+from kenning.graphql.context import Info
 from kenning.resolvers.access.scope import caller, read_scope, to_scope
-from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.resolvers.graph.queries import alias_resolved
 from kenning.schema.access.scope import NarrowScope, scope_info

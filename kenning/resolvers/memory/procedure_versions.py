@@ -21,8 +21,8 @@ from kenning.domain.memory.procedure_request import (
     update_for,
 )
 from kenning.domain.memory.procedure_versions import ProcedureEdit, ProcedureVersion
+from kenning.graphql.context import Info
 from kenning.resolvers.access.scope import caller, to_scope
-from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.resolvers.memory.procedures import to_procedure_type, to_steps
 from kenning.schema.access.scope import NarrowScope, ScopeInput

@@ -25,8 +25,8 @@ from kenning.domain.memory.procedure_request import (
     save_for,
 )
 from kenning.domain.memory.procedures import Procedure, ProcedureMatch, ProcedureStep
+from kenning.graphql.context import Info
 from kenning.resolvers.access.scope import caller, to_scope
-from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.schema.access.scope import NarrowScope, ScopeInput
 from kenning.schema.memory import procedures as gql

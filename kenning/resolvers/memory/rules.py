@@ -18,8 +18,8 @@ from kenning.domain.memory.rule_request import (
     rules_in_force,
     store_for,
 )
+from kenning.graphql.context import Info
 from kenning.resolvers.access.scope import caller, to_scope
-from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.schema.access.scope import NarrowScope, ScopeInput
 from kenning.schema.memory import rules as gql

@@ -22,8 +22,8 @@ from kenning.domain.memory.session_request import (
     delete_for,
     session_for,
 )
+from kenning.graphql.context import Info
 from kenning.resolvers.access.scope import caller, to_scope
-from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.resolvers.queue.jobs import to_handle
 from kenning.schema.access.scope import NarrowScope, ScopeInput

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from kenning.domain.memory.outcome_request import OutcomeRequest, record_outcome_for
 from kenning.domain.memory.task_outcomes import OutcomeNotSignificant
+from kenning.graphql.context import Info
 from kenning.resolvers.access.scope import caller, to_scope
-from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.resolvers.extraction.model_errors import model_error_members
 from kenning.resolvers.queue.jobs import to_handle

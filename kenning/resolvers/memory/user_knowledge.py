@@ -18,8 +18,8 @@ from kenning.domain.memory.knowledge_request import (
     store_for,
 )
 from kenning.domain.memory.user_knowledge import DEFAULT_PER_CATEGORY, KnowledgeCategory
+from kenning.graphql.context import Info
 from kenning.resolvers.access.scope import caller, to_scope
-from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.schema.access.scope import NarrowScope
 from kenning.schema.memory import user_knowledge as gql

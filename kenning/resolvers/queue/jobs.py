@@ -27,8 +27,8 @@ from kenning.domain.queue.requests import (
     reorder_job,
     retry_job,
 )
+from kenning.graphql.context import Info
 from kenning.resolvers.access.scope import caller, principal, to_scope
-from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.resolvers.extraction.model_errors import model_error_members
 from kenning.resolvers.ingestion.ingest import to_request

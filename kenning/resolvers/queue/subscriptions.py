@@ -12,10 +12,10 @@ import strawberry
 from kenning.domain.queue import job_reads
 from kenning.domain.queue.jobs import JobEvent
 from kenning.domain.queue.status_feed import QueueStatus
+from kenning.graphql.context import Info
+from kenning.graphql.subscriptions.fan_out import direct_delivery
 from kenning.resolvers.access.scope import caller
-from kenning.resolvers.context import Info
 from kenning.resolvers.queue.jobs import to_job_type
-from kenning.schema.fan_out import direct_delivery
 from kenning.schema.queue import types as gql
 
 _CONVERTED_KEPT = 64
@@ -78,7 +78,8 @@ async def queue_status(info: Info, first: int = 20) -> AsyncGenerator[gql.QueueS
     """A snapshot of the queue the caller may see, then an update after every change."""
     updates = job_reads.queue_status(caller(info), first, info.context.runtime.job_ports())
     # Over graphql-transport-ws, an update whose result this subscription's cohort shares is
-    # written to the socket directly (kenning/schema/fan_out.py); any other is yielded.
+    # written to the socket directly (kenning/graphql/subscriptions/fan_out.py); any other is
+    # yielded.
     deliver = direct_delivery()
     async with aclosing(updates) as feed:
         async for status in feed:

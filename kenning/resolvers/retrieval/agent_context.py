@@ -8,8 +8,8 @@ from dataclasses import replace
 
 from kenning.domain.memory.agent_context import Shape
 from kenning.domain.memory.context_request import ContextRequest, context_for
+from kenning.graphql.context import Info
 from kenning.resolvers.access.scope import caller, to_scope
-from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.schema.access.scope import NarrowScope
 from kenning.schema.memory.context_arguments import (

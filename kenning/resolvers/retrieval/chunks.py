@@ -7,8 +7,8 @@ from __future__ import annotations
 import strawberry
 
 from kenning.domain.graph.chunk_view import chunks_for
+from kenning.graphql.context import Info
 from kenning.resolvers.access.scope import caller, to_scope
-from kenning.resolvers.context import Info
 from kenning.resolvers.loaders.loaded_chunks import LoadedChunks
 from kenning.schema.access.scope import NarrowScope
 from kenning.schema.retrieval.chunk import Chunk

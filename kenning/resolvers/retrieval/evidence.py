@@ -8,8 +8,8 @@ import strawberry
 from kenning.domain.access.scope import Scope
 from kenning.domain.retrieval import evidence as domain
 from kenning.domain.retrieval.evidence_request import EvidenceAsk, evidence_for
+from kenning.graphql.context import Info
 from kenning.resolvers.access.scope import caller, to_scope
-from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.schema.access.scope import NarrowScope
 from kenning.schema.graph.types import Edge

@@ -8,8 +8,8 @@ from kenning.domain.ingestion.request import KnowledgeType
 from kenning.domain.retrieval.search import SearchFilters, SearchMode, SearchRequest
 from kenning.domain.retrieval.search_filters import with_arguments
 from kenning.domain.retrieval.search_service import SearchAsk
+from kenning.graphql.context import Info
 from kenning.resolvers.access.scope import caller, to_scope
-from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.schema.access.scope import ScopeInput
 from kenning.schema.retrieval import search as gql

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from kenning.domain.sources.code.repository_ingest import RepositoryAsk, ingest_repository
 from kenning.domain.sources.code.repository_request import RepositorySpec
+from kenning.graphql.context import Info
 from kenning.resolvers.access.scope import caller
-from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.resolvers.queue.jobs import to_handle
 from kenning.schema.sources.code import IngestRepositoryInput, IngestRepositoryResult

@@ -5,8 +5,8 @@ spec at once and queues a crawl job in the bulk lane, the job's handle out."""
 from __future__ import annotations
 
 from kenning.domain.sources.crawl.crawl_request import CrawlAsk, queue_crawl
+from kenning.graphql.context import Info
 from kenning.resolvers.access.scope import caller, to_scope
-from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.resolvers.queue.jobs import to_handle
 from kenning.schema.sources.crawl import CrawlInput, CrawlResult

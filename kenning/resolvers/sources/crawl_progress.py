@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from kenning.domain.sources.code.progress import repository_progress
 from kenning.domain.sources.crawl.crawl_run import job_progress as crawl_job_progress
-from kenning.resolvers.context import Info
+from kenning.graphql.context import Info
 from kenning.schema.sources.crawl_progress import CrawlProgress
 from kenning.schema.sources.repository_progress import RepositoryProgress
 

@@ -21,8 +21,8 @@ from kenning.domain.sources.files.file_job import FileOptions, QueuedFile
 from kenning.domain.sources.files.file_upload import FileUpload, ingest_file
 from kenning.domain.sources.files.stored import NOT_KEPT_MESSAGES
 from kenning.domain.sources.files.stored import StoredFile as DomainStoredFile
+from kenning.graphql.context import Info
 from kenning.resolvers.access.scope import caller, read_scope, to_scope
-from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.resolvers.queue.jobs import to_handle
 from kenning.schema.access.scope import scope_info

@@ -13,8 +13,8 @@ from kenning.domain.sources.listing import (
     list_sources,
     list_stored_files,
 )
+from kenning.graphql.context import Info
 from kenning.resolvers.access.scope import caller, to_scope
-from kenning.resolvers.context import Info
 from kenning.resolvers.sources.files import to_stored_file
 from kenning.schema.access.scope import NarrowScope, scope_info
 from kenning.schema.sources.listing import Source, SourceFilterInput, SourcePage, StoredFilePage

@@ -13,8 +13,8 @@ from kenning.domain.sources.unit_purge import (
     purge_crawl,
     purge_repository,
 )
+from kenning.graphql.context import Info
 from kenning.resolvers.access.scope import caller, to_scope
-from kenning.resolvers.context import Info
 from kenning.resolvers.errors import error_members
 from kenning.schema.access.scope import NarrowScope
 from kenning.schema.ingestion.knowledge_admin import PurgeResult, PurgeSuccess

@@ -23,7 +23,8 @@ from kenning.domain.graph.model import (
     PathView,
     SubgraphView,
 )
-from kenning.resolvers.context import Info
+from kenning.graphql.context import Info
+from kenning.graphql.execution.field_plan import known_attribute
 from kenning.resolvers.graph.fields import (
     edge_evidence,
     node_chunks,
@@ -32,7 +33,6 @@ from kenning.resolvers.graph.fields import (
     node_of,
 )
 from kenning.schema.access.scope import ScopeInfo, scope_info
-from kenning.schema.execution.field_plan import known_attribute
 from kenning.schema.graph.assertion import EdgeAssertion
 from kenning.schema.graph.enums import EndReason, EvidenceKind
 from kenning.schema.retrieval.chunk import Chunk

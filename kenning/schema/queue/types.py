@@ -8,7 +8,7 @@ from typing import Annotated
 import strawberry
 
 from kenning.domain.queue.jobs import HandleStatus, JobOrder, JobStage, JobStatus, Lane
-from kenning.resolvers.context import Info
+from kenning.graphql.context import Info
 from kenning.resolvers.sources.crawl_progress import job_files, job_progress
 from kenning.schema.access.scope import ScopeInfo
 from kenning.schema.errors import (

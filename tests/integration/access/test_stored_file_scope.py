@@ -16,7 +16,7 @@ from starlette.applications import Starlette
 from starlette.datastructures import UploadFile
 
 from kenning.domain.access.principal import Role
-from kenning.resolvers.sources.file_download import file_routes
+from kenning.graphql.http.file_download import file_routes
 from kenning.storage.access.api_keys import PgApiKeys
 from tests.support.file_samples import text_pdf
 from tests.support.graph_data import scope_input

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from kenning.domain.access.scope import ProjectGroups, Scope
-from kenning.resolvers.context import Context
+from kenning.graphql.context import Context
 from tests.support.graph_data import scope_input, write_graph
 from tests.support.graphql_api import Api
 from tests.support.ingest_documents import INGEST, SEED, doc

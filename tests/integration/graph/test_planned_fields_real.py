@@ -9,8 +9,8 @@ import pytest
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 
 from kenning.domain.access.scope import Scope
+from kenning.graphql.execution.executor import CheckedExecutor
 from kenning.schema.build import build_schema
-from kenning.schema.execution.executor import CheckedExecutor
 from tests.support.graph_data import write_graph
 from tests.support.graphql_api import Api
 

@@ -19,8 +19,8 @@ import websockets
 from kenning.app import create_app
 from kenning.domain.access.principal import Role
 from kenning.domain.access.scope import Scope
+from kenning.graphql.subscriptions.fan_out import direct_frames, encoded_payloads
 from kenning.runtime import Runtime
-from kenning.schema.fan_out import direct_frames, encoded_payloads
 from kenning.settings import Settings
 from tests.support.graphql_api import Api
 from tests.support.queue_api import agent, request

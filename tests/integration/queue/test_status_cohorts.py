@@ -14,11 +14,11 @@ import strawberry
 from strawberry.types import ExecutionResult
 
 from kenning.domain.access.principal import Principal
-from kenning.resolvers.context import Context
+from kenning.graphql.context import Context
+from kenning.graphql.execution.executor import CheckedExecutor
+from kenning.graphql.subscriptions.cohorts import CohortExecutor, with_cohorts
 from kenning.runtime import Runtime
 from kenning.schema.build import build_schema
-from kenning.schema.cohorts import CohortExecutor, with_cohorts
-from kenning.schema.execution.executor import CheckedExecutor
 from tests.support.graphql_api import Api
 from tests.support.queue_api import agent, request
 

@@ -7,7 +7,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from kenning.resolvers.context import Context
+from kenning.graphql.context import Context
 from tests.support.counting_embedder import CountingEmbedder
 from tests.support.graphql_api import Api
 from tests.support.ingest_documents import ingest_all

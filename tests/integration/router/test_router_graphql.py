@@ -13,7 +13,7 @@ from strawberry.types import ExecutionResult
 
 from kenning.domain.access.principal import ANONYMOUS, Principal, Role
 from kenning.domain.access.scope import Scope
-from kenning.resolvers.context import Context
+from kenning.graphql.context import Context
 from kenning.router import Priority, Router
 from kenning.router_mount import router_app_for, running_router
 from kenning.runtime import Runtime

@@ -18,7 +18,7 @@ from typing import Any
 from strawberry.types import ExecutionResult
 
 from kenning.domain.access.principal import Principal
-from kenning.resolvers.context import Context
+from kenning.graphql.context import Context
 from tests.support.graphql_api import Api
 from tests.support.leaks import graph_history
 from tests.support.leaks.corpus import EDGE_TYPES, GRAPH_KIND, KEYS, KINDS, TEXT_KINDS, WORD

@@ -7,7 +7,7 @@ from typing import cast
 
 from kenning.domain.access.principal import Principal, Role
 from kenning.domain.access.scope import Scope
-from kenning.resolvers.context import Context
+from kenning.graphql.context import Context
 from kenning.runtime import Runtime
 from kenning.schema.build import build_schema
 

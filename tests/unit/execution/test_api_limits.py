@@ -10,8 +10,8 @@ import pytest
 from graphql import GraphQLError
 from strawberry.schema.schema import validate_document
 
+from kenning.graphql.execution import document_guard
 from kenning.schema.build import ApiLimits, build_schema
-from kenning.schema.execution import document_guard
 from tests.support.loop_stall import LoopStalls
 
 

@@ -17,9 +17,9 @@ from strawberry.extensions import ValidationCache
 from kenning.domain.access.principal import ANONYMOUS
 from kenning.domain.embedding import EmbeddingError, EmbeddingErrorKind
 from kenning.domain.errors import ConfigurationError, ScopeError, TooLargeError, ValidationError
+from kenning.graphql.execution.error_shaping import MASKED_MESSAGE, ErrorShaping
 from kenning.logs import request_id
 from kenning.schema.build import KenningSchema, build_schema
-from kenning.schema.execution.error_shaping import MASKED_MESSAGE, ErrorShaping
 
 
 @strawberry.enum

@@ -12,7 +12,7 @@ from starlette.routing import Route
 
 from kenning.domain.access.principal import Principal, Role
 from kenning.domain.access.scope import Scope
-from kenning.graphql_view import KenningGraphQL
+from kenning.graphql.view import KenningGraphQL
 from kenning.runtime import Runtime
 from kenning.schema.build import build_schema
 from kenning.settings import Settings

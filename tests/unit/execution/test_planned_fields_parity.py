@@ -15,8 +15,8 @@ from strawberry.scalars import JSON
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 from strawberry.types import ExecutionResult
 
-from kenning.schema.execution.executor import CheckedExecutor
-from kenning.schema.execution.field_plan import known_attribute
+from kenning.graphql.execution.executor import CheckedExecutor
+from kenning.graphql.execution.field_plan import known_attribute
 
 
 @strawberry.enum

@@ -12,12 +12,17 @@ from graphql import ExecutionResult, GraphQLError, parse
 
 from kenning.domain.access.principal import Principal, Role
 from kenning.domain.access.scope import Scope
-from kenning.resolvers.context import Context
+from kenning.graphql.context import Context
+from kenning.graphql.subscriptions.cohorts import cohort_key
+from kenning.graphql.subscriptions.fan_out import (
+    Member,
+    direct_delivery,
+    encoded_payloads,
+    next_frame,
+)
+from kenning.graphql.view import CohortGraphQL
 from kenning.runtime import Runtime
 from kenning.schema.build import build_schema
-from kenning.schema.cohort_view import CohortGraphQL
-from kenning.schema.cohorts import cohort_key
-from kenning.schema.fan_out import Member, direct_delivery, encoded_payloads, next_frame
 from kenning.storage.db.health import unavailable_part
 
 DOCUMENT = parse("subscription S($first: Int!) { queueStatus(first: $first) { degraded } }")

@@ -11,7 +11,7 @@ import pytest
 from cross_web import HTTPException
 from starlette.datastructures import FormData, UploadFile
 
-from kenning.resolvers.sources.upload_request import operations_with_files
+from kenning.graphql.http.upload_request import operations_with_files
 
 
 def _form(operations: Any, files_map: Any, *files: str) -> FormData:

@@ -1,6 +1,0 @@
-"""How a GraphQL document is checked and run: its cost, validation off the event loop, the
-executor's last checks, the storable-text check of every input, error shaping and the
-per-operation log line.
-
-Read first: ``document_guard.py``, then ``executor.py`` and ``error_shaping.py``.
-"""
