@@ -97,15 +97,22 @@ async def _start(
     await model.warm_up()
     # In the holder before the workers start, so shutdown closes a queue that failed halfway.
     runtime = holder["runtime"] = Runtime(
-        settings=settings, pool=pool, redis=redis, embedder=model, router=router, models=chat,
+        settings=settings,
+        pool=pool,
+        redis=redis,
+        embedder=model,
+        router=router,
+        models=chat,
         metrics=service,
-    )  # fmt: skip
+    )
     if settings.allow_anonymous:
         logger.warning(
             "auth.anonymous.enabled",
-            extra={"detail": "requests without a key read global data "
-                             "(KENNING_ALLOW_ANONYMOUS); never use this in production"},
-        )  # fmt: skip
+            extra={
+                "detail": "requests without a key read global data "
+                "(KENNING_ALLOW_ANONYMOUS); never use this in production"
+            },
+        )
     await runtime.queue.start_workers(
         runtime.job_deps(), settings.queue_workers, service.observe_job
     )

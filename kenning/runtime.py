@@ -67,10 +67,16 @@ class Runtime(RuntimeParts):
     def memory_ports(self) -> MemoryPorts:
         """Every store ``agentContext`` reads, as GraphQL and MCP both assemble it."""
         return MemoryPorts(
-            embedder=self.embedder, index=self.chunk_index, graph=self.graph,
-            chunks=self.chunks, knowledge=self.user_knowledge, session=self.session_entries,
-            procedures=self.procedures, rules=self.rules, groups=self.project_groups,
-        )  # fmt: skip
+            embedder=self.embedder,
+            index=self.chunk_index,
+            graph=self.graph,
+            chunks=self.chunks,
+            knowledge=self.user_knowledge,
+            session=self.session_entries,
+            procedures=self.procedures,
+            rules=self.rules,
+            groups=self.project_groups,
+        )
 
     def job_deps(self) -> JobDeps:
         """What queue workers run jobs with: ingest, graph extraction with the extraction

@@ -93,7 +93,8 @@ Knowledge = Annotated[
     Field(
         description="The whole knowledge file: metadata, pieces and graph, in Kenning's "
         "format or the design's (snake_case: piece_id, entity_id, node_id, label, source_id, "
-        "target_id, edge_type, properties.piece_id), recognised per file (README); errors "
+        "target_id, edge_type, properties.piece_id), recognised per file (the documentation's "
+        "memory guide); errors "
         "name it json, as GraphQL does."
     ),
 ]

@@ -182,7 +182,8 @@ TOOLS = (
         load_knowledge_tool,
         "Load a knowledge file (a JSON object with metadata, pieces and graph, in Kenning's "
         "format or the design's snake_case one with piece_id, entity_id, node_id, source_id, "
-        "target_id, edge_type and properties.piece_id, as the README describes) as one source "
+        "target_id, edge_type and properties.piece_id, as the documentation's memory guide "
+        "describes) as one source "
         "through ingest_graph; bad items are rejected one by one, the rest is loaded. Loading "
         "the same source_urn again replaces it.",
         read_only=False,

@@ -16,7 +16,12 @@ MAX_MODULE_LINES = 300
 MAX_FUNCTION_LINES = 60
 
 # {"kenning/path.py" or "kenning/path.py::function": "reason"}
-EXCEPTIONS: dict[str, str] = {}
+EXCEPTIONS: dict[str, str] = {
+    "kenning/runtime.py": (
+        "the composition root holds one thing, a factory per use case's dependencies; "
+        "each is a few lines and they read as one list of what every use case runs with"
+    ),
+}
 
 
 def _function_lengths(tree: ast.Module) -> list[tuple[str, int]]:

@@ -104,11 +104,20 @@ def check_in(
 ) -> NewCheckIn:
     """The record of one call; the text itself only when ``given.keep_text``."""
     return NewCheckIn(
-        id=given.id, scope=given.scope, caller=given.caller, status=status,
-        input_text=given.text if given.keep_text else None, input_hash=text_hash(given.text),
-        hints=given.hints, output=output, model=model, prompt_version=prompt_version,
-        attempts=attempts, duration_ms=duration_ms, source_urn=source_urn,
-    )  # fmt: skip
+        id=given.id,
+        scope=given.scope,
+        caller=given.caller,
+        status=status,
+        input_text=given.text if given.keep_text else None,
+        input_hash=text_hash(given.text),
+        hints=given.hints,
+        output=output,
+        model=model,
+        prompt_version=prompt_version,
+        attempts=attempts,
+        duration_ms=duration_ms,
+        source_urn=source_urn,
+    )
 
 
 def check_page_size(first: int) -> None:

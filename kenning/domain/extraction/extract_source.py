@@ -123,14 +123,19 @@ async def extract_source(
     logger.info(
         "extraction.done",
         extra={
-            "source_urn": source_urn, "scope": scope.describe(), "chunks": len(chunks),
-            "model_calls": calls, "cached": hits, "skipped": skipped,
-            "nodes": len(graph.nodes), "edges": len(graph.edges),
+            "source_urn": source_urn,
+            "scope": scope.describe(),
+            "chunks": len(chunks),
+            "model_calls": calls,
+            "cached": hits,
+            "skipped": skipped,
+            "nodes": len(graph.nodes),
+            "edges": len(graph.edges),
             "contradicted": len(graph.endings),
             "contradiction_calls": checked.model_calls,
             "duration_ms": round((time.perf_counter() - started) * 1000, 2),
         },
-    )  # fmt: skip
+    )
     return ExtractionReport(len(chunks), calls, hits, skipped, written, checked)
 
 

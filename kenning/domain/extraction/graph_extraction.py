@@ -135,9 +135,9 @@ class ChunkExtraction(BaseModel):
         return self
 
 
-def extract_prompt(model: str, text: str, *, priority: ModelPriority, max_retries: int) -> (
-    StructuredPrompt[ChunkExtraction]
-):  # fmt: skip
+def extract_prompt(
+    model: str, text: str, *, priority: ModelPriority, max_retries: int
+) -> StructuredPrompt[ChunkExtraction]:
     """The structured request for one chunk (temperature 0: the port's default options)."""
     return StructuredPrompt(
         model=model,

@@ -100,11 +100,14 @@ def merge_extractions(
     )
     edges = tuple(
         EdgeRecord(
-            s, t, e, tuple(chunks),
+            s,
+            t,
+            e,
+            tuple(chunks),
             properties={"extractedBy": provenance, "confidence": confidence[(s, t, e)]},
         )
         for (s, t, e), chunks in sorted(evidence.items())
-    )  # fmt: skip
+    )
     return ExtractedGraph(nodes, edges, tuple(warnings))
 
 

@@ -132,18 +132,24 @@ async def _ask(
     ports: StructurePorts, given: CheckInInput, started: float
 ) -> Structured[StructuredKnowledge]:
     prompt = StructuredPrompt(
-        model=ports.model, system=SYSTEM, prompt=structure_prompt(given.text, given.hints),
-        output=StructuredKnowledge, priority=ModelPriority.INTERACTIVE,
+        model=ports.model,
+        system=SYSTEM,
+        prompt=structure_prompt(given.text, given.hints),
+        output=StructuredKnowledge,
+        priority=ModelPriority.INTERACTIVE,
         max_retries=ports.max_retries,
-    )  # fmt: skip
+    )
     try:
         return await structured_call(ports.models, prompt)
     except ModelOutputError as error:
         record = check_in(
-            given, CheckInStatus.INVALID, model=error.model,
-            prompt_version=STRUCTURE_PROMPT_VERSION, attempts=error.attempts,
+            given,
+            CheckInStatus.INVALID,
+            model=error.model,
+            prompt_version=STRUCTURE_PROMPT_VERSION,
+            attempts=error.attempts,
             duration_ms=_since(started),
-        )  # fmt: skip
+        )
         stored = await ports.check_ins.add(record)
         raise StructureOutputInvalid(error, stored.id) from None
 
@@ -159,10 +165,15 @@ async def structure_knowledge(request: StructureRequest, ports: StructurePorts) 
 
     def record(status: CheckInStatus, source_urn: str | None) -> NewCheckIn:
         return check_in(
-            given, status, model=answer.model, prompt_version=STRUCTURE_PROMPT_VERSION,
-            attempts=answer.attempts, duration_ms=_since(started), output=output,
+            given,
+            status,
+            model=answer.model,
+            prompt_version=STRUCTURE_PROMPT_VERSION,
+            attempts=answer.attempts,
+            duration_ms=_since(started),
+            output=output,
             source_urn=source_urn,
-        )  # fmt: skip
+        )
 
     if request.dry_run:
         stored = await ports.check_ins.add(record(CheckInStatus.DRY_RUN, None))

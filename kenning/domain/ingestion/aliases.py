@@ -108,7 +108,11 @@ async def register_alias(
     book.forget(client_id, {alias_key, target, result.alias.canonical_key})
     logger.info(
         "alias.registered",
-        extra={"client_id": client_id, "alias": alias_key, "canonical": result.alias.canonical_key,
-               "merged_scopes": result.merged_scopes},
-    )  # fmt: skip
+        extra={
+            "client_id": client_id,
+            "alias": alias_key,
+            "canonical": result.alias.canonical_key,
+            "merged_scopes": result.merged_scopes,
+        },
+    )
     return result

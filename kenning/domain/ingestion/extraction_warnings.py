@@ -42,11 +42,14 @@ def key_warning(
     if not changed_key(raw):
         return None
     return ExtractionWarning(
-        source, line, excerpt(raw),
+        source,
+        line,
+        excerpt(raw),
         f"key {excerpt(raw)} was stored as {normalized}: other spellings that normalize "
         "the same way are the same node",
-        key=raw, normalized_key=normalized,
-    )  # fmt: skip
+        key=raw,
+        normalized_key=normalized,
+    )
 
 
 def excerpt(text: str) -> str:

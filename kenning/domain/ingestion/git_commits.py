@@ -65,8 +65,11 @@ def commit_requests(
     if policy is SecretPolicy.REJECT:
         # REDACT marks the text where it is stored; REJECT names the field here.
         for i, commit in enumerate(commits):
-            for name, text in (("message", commit.message), ("author", commit.author),
-                               ("diff", commit.diff)):  # fmt: skip
+            for name, text in (
+                ("message", commit.message),
+                ("author", commit.author),
+                ("diff", commit.diff),
+            ):
                 clean_content(text, policy, f"commits[{i}].{name}")
     return [_request(repository, c, i, scope, connection_id) for i, c in enumerate(commits)]
 
@@ -82,8 +85,10 @@ def _identifiers(
         fields += [(f"{name}.hash", commit.hash), (f"{name}.branch", commit.branch or "")]
         fields += [(f"{name}.parents[{j}]", p) for j, p in enumerate(commit.parents)]
         for j, change in enumerate(commit.files):
-            fields += [(f"{name}.files[{j}].path", change.path),
-                       (f"{name}.files[{j}].oldPath", change.old_path or "")]  # fmt: skip
+            fields += [
+                (f"{name}.files[{j}].path", change.path),
+                (f"{name}.files[{j}].oldPath", change.old_path or ""),
+            ]
     return [(field, value) for field, value in fields if value]
 
 
@@ -98,10 +103,18 @@ def _request(
     text = f"commit {sha}\nAuthor: {commit.author}\nDate: {commit.date.isoformat()}\n\n"
     text += commit.message.strip() + ("\n\n" + commit.diff if commit.diff.strip() else "")
     nodes = [
-        NodeRecord(key, "commit", {"hash": sha, "message": commit.message.strip()[:2000],
-                                  "author": commit.author, "date": commit.date.isoformat(),
-                                  "repository": repository}),
-    ]  # fmt: skip
+        NodeRecord(
+            key,
+            "commit",
+            {
+                "hash": sha,
+                "message": commit.message.strip()[:2000],
+                "author": commit.author,
+                "date": commit.date.isoformat(),
+                "repository": repository,
+            },
+        ),
+    ]
     edges: list[EdgeRecord] = []
     if commit.branch:
         branch = f"branch:{repository}/{commit.branch}"

@@ -99,9 +99,13 @@ class RelationStore(Protocol):
     """Declarations, timelines and endings; storage implements it."""
 
     async def declare(
-        self, client_id: str, edge_type: str, cardinality: Cardinality, description: str,
+        self,
+        client_id: str,
+        edge_type: str,
+        cardinality: Cardinality,
+        description: str,
         defined_by: str,
-    ) -> Declared: ...  # fmt: skip
+    ) -> Declared: ...
 
     async def relations(self, client_id: str) -> list[Relation]: ...
 

@@ -160,8 +160,10 @@ def clean_content(content: str, policy: SecretPolicy, field: str = "content") ->
         if policy is SecretPolicy.REDACT:
             cleaned.append(apply_policy(text, policy))
             continue
-        found += [dataclasses.replace(f, line=f.line + lines, start=f.start + offset,
-                                      end=f.end + offset) for f in scan(text)]  # fmt: skip
+        found += [
+            dataclasses.replace(f, line=f.line + lines, start=f.start + offset, end=f.end + offset)
+            for f in scan(text)
+        ]
     if found:
         raise refusal(field, found)
     return "".join(cleaned) if policy is SecretPolicy.REDACT else content

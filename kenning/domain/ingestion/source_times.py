@@ -76,9 +76,14 @@ def pdf_date(text: str | None, what: str = "PDF date") -> datetime | None:
             offset = timedelta(hours=int(zone_h), minutes=int(zone_m or 0))
             zone = timezone(-offset if sign == "-" else offset)
         parsed = datetime(
-            int(year), int(month or 1), int(day or 1), int(hour or 0), int(minute or 0),
-            int(second or 0), tzinfo=zone,
-        )  # fmt: skip
+            int(year),
+            int(month or 1),
+            int(day or 1),
+            int(hour or 0),
+            int(minute or 0),
+            int(second or 0),
+            tzinfo=zone,
+        )
     except ValueError:
         return _unreadable(what, text)
     return source_time(parsed, what)

@@ -125,9 +125,16 @@ def timeline(
     def close(key: str, at: datetime, recorded: datetime, reason: EndReason, by: str) -> None:
         held = open_.pop(key)
         closed.append(
-            Interval(key, held.valid_from, at, held.recorded_at,
-                     max(recorded, held.recorded_at), reason, by)
-        )  # fmt: skip
+            Interval(
+                key,
+                held.valid_from,
+                at,
+                held.recorded_at,
+                max(recorded, held.recorded_at),
+                reason,
+                by,
+            )
+        )
 
     for at, recorded, _, key, event in events:
         if isinstance(event, Assertion):

@@ -115,13 +115,23 @@ def outcome_form(
 ) -> TaskOutcome | RawTaskOutcome:
     """The outcome in the form it was given: structured (``summary`` and its lists) or
     ``raw_context``; both or neither raise ``ValidationError`` naming the field."""
-    content = {"summary": summary is not None, "keyDecisions": bool(key_decisions),
-               "patternsUsed": bool(patterns_used), "artifacts": bool(artifacts),
-               "lessonsLearned": bool(lessons_learned), "topics": bool(topics)}  # fmt: skip
+    content = {
+        "summary": summary is not None,
+        "keyDecisions": bool(key_decisions),
+        "patternsUsed": bool(patterns_used),
+        "artifacts": bool(artifacts),
+        "lessonsLearned": bool(lessons_learned),
+        "topics": bool(topics),
+    }
     given = [name for name, present in content.items() if present]
-    signals: dict[str, Any] = {"task_id": task_id, "category": category, "action": action,
-                               "has_step_results": has_step_results, "error": error,
-                               "final_result": final_result}  # fmt: skip
+    signals: dict[str, Any] = {
+        "task_id": task_id,
+        "category": category,
+        "action": action,
+        "has_step_results": has_step_results,
+        "error": error,
+        "final_result": final_result,
+    }
     if raw_context is not None:
         if given:
             raise ValidationError(
@@ -268,12 +278,19 @@ def task_outcome_preparer(
         request, _ = await off_loop(size, lambda: outcome_request(outcome, scope, policy))
         logger.info(
             "memory.task_outcome.extracted",
-            extra={"source_urn": request.source_urn, "model": answer.model,
-                   "attempts": len(answer.attempts), "duration_ms": answer.duration_ms},
-        )  # fmt: skip
+            extra={
+                "source_urn": request.source_urn,
+                "model": answer.model,
+                "attempts": len(answer.attempts),
+                "duration_ms": answer.duration_ms,
+            },
+        )
         # Provenance in the metadata; the document and its graph are a structured outcome's.
-        metadata = {**request.metadata, "extractedBy": f"llm:{answer.model}",
-                    "promptVersion": OUTCOME_PROMPT_VERSION}  # fmt: skip
+        metadata = {
+            **request.metadata,
+            "extractedBy": f"llm:{answer.model}",
+            "promptVersion": OUTCOME_PROMPT_VERSION,
+        }
         return dataclasses.replace(request, priority=priority, metadata=metadata)
 
     return prepare

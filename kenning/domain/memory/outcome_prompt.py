@@ -47,8 +47,11 @@ _ANY_TASK: Final = TaskOutcome("task", TaskCategory.SINGLE_TASK, TaskAction.CODE
 def _items(value: object) -> object:
     """Stripped items, blanks dropped (a model's empty entry is no entry)."""
     if isinstance(value, list):
-        return [i.strip().strip("`").strip() if isinstance(i, str) else i for i in value
-                if not isinstance(i, str) or i.strip().strip("`").strip()]  # fmt: skip
+        return [
+            i.strip().strip("`").strip() if isinstance(i, str) else i
+            for i in value
+            if not isinstance(i, str) or i.strip().strip("`").strip()
+        ]
     return value
 
 

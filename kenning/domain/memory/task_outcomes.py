@@ -1,5 +1,6 @@
 """Task outcomes worth remembering: the significance table, the Markdown document a
-significant outcome becomes, and the use case that queues it in the background lane.
+significant outcome becomes, and the use case that queues it in the background lane (what an
+outcome is, its category, action and reasons, lives in ``outcome_model.py``).
 
 The caller never waits for the indexing: ``record_task_outcome`` checks the input, decides
 significance and enqueues one job (or says why nothing is kept). The document lives at
@@ -16,7 +17,6 @@ import logging
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Final
 
 from kenning.domain.access.scope import Scope
@@ -26,6 +26,11 @@ from kenning.domain.ingestion.request import IngestRequest, KnowledgeType
 from kenning.domain.ingestion.rules import MAX_TAGS, check_identifiers, clean_content
 from kenning.domain.ingestion.secrets.scan import SecretPolicy
 from kenning.domain.ingestion.source_connections import ConnectionRegistry
+from kenning.domain.memory.outcome_model import REASON_MESSAGES as REASON_MESSAGES
+from kenning.domain.memory.outcome_model import NotSignificantReason as NotSignificantReason
+from kenning.domain.memory.outcome_model import TaskAction as TaskAction
+from kenning.domain.memory.outcome_model import TaskCategory as TaskCategory
+from kenning.domain.memory.outcome_model import TaskOutcome as TaskOutcome
 from kenning.domain.off_loop import off_loop
 from kenning.domain.priorities import TASK_OUTCOME_PRIORITY
 from kenning.domain.queue.jobs import EnqueueResult, IngestionIdentity
@@ -42,82 +47,12 @@ MAX_ARTIFACTS, MAX_ARTIFACT_CHARS = 200, 500
 _PRINTABLE = re.compile(r"^[^\x00-\x1f]+$")
 
 
-class TaskCategory(StrEnum):
-    """What kind of task the agent worked on."""
-
-    SINGLE_TASK = "SINGLE_TASK"
-    EPIC = "EPIC"
-    GENERATIVE = "GENERATIVE"
-    ADVICE = "ADVICE"
-
-
-class TaskAction(StrEnum):
-    """What the agent did to finish it."""
-
-    CODE = "CODE"
-    TRACKER_OPS = "TRACKER_OPS"
-    MIXED = "MIXED"
-    RESPOND = "RESPOND"
-
-
-class NotSignificantReason(StrEnum):
-    """Why an outcome is not kept, in the order the filter checks."""
-
-    ERROR_PRESENT = "ERROR_PRESENT"
-    EMPTY_FINAL_RESULT = "EMPTY_FINAL_RESULT"
-    ADVICE = "ADVICE"
-    RESPOND_WITHOUT_STEP_RESULTS = "RESPOND_WITHOUT_STEP_RESULTS"
-
-
-REASON_MESSAGES: Final = {
-    NotSignificantReason.ERROR_PRESENT: "the task ended with an error",
-    NotSignificantReason.EMPTY_FINAL_RESULT: "the task has no final result",
-    NotSignificantReason.ADVICE: "advice tasks are not kept",
-    NotSignificantReason.RESPOND_WITHOUT_STEP_RESULTS: "it only responded, with no step results",
-}
-
-
-@dataclass(frozen=True, slots=True)
-class TaskOutcome:
-    """What ``recordTaskOutcome`` is given, stripped; ``check_outcome`` says whether it can
-    be accepted."""
-
-    task_id: str
-    category: TaskCategory
-    action: TaskAction
-    summary: str
-    has_step_results: bool = False
-    error: str | None = None
-    final_result: str | None = None
-    key_decisions: tuple[str, ...] = ()
-    patterns_used: tuple[str, ...] = ()
-    artifacts: tuple[str, ...] = ()
-    lessons_learned: tuple[str, ...] = ()
-    topics: tuple[str, ...] = ()
-
-    def __post_init__(self) -> None:
-        # Frozen: the stripped forms are set here, once (stripping again changes nothing).
-        for name in ("task_id", "summary"):
-            object.__setattr__(self, name, getattr(self, name).strip())
-        for name in ("key_decisions", "patterns_used", "lessons_learned", "topics", "artifacts"):
-            object.__setattr__(self, name, tuple(item.strip() for item in getattr(self, name)))
-
-    @property
-    def source_urn(self) -> str:
-        """Where the outcome's document is indexed (one per task)."""
-        return f"task-outcome:{self.task_id}"
-
-    @property
-    def task_key(self) -> str:
-        """The task's node key: ``task:<taskId>``, normalized."""
-        return parse_key(f"task:{self.task_id}").key
-
-
 def check_task_id(task_id: str) -> None:
     """Raise ``ValidationError`` (field ``taskId``) unless the id can name a task node."""
     if len(task_id) > MAX_TASK_ID or not _PRINTABLE.match(task_id):
-        raise ValidationError(f"taskId must be 1..{MAX_TASK_ID} printable characters",
-                              field="taskId")  # fmt: skip
+        raise ValidationError(
+            f"taskId must be 1..{MAX_TASK_ID} printable characters", field="taskId"
+        )
     parse_key(f"task:{task_id}", field="taskId")
 
 
@@ -129,9 +64,11 @@ def check_outcome(outcome: TaskOutcome) -> None:
         raise ValidationError("summary is empty", field="summary")
     if len(summary) > MAX_SUMMARY:
         raise TooLargeError(f"summary exceeds {MAX_SUMMARY} characters", field="summary")
-    for field, items in (("keyDecisions", outcome.key_decisions),
-                         ("patternsUsed", outcome.patterns_used),
-                         ("lessonsLearned", outcome.lessons_learned)):  # fmt: skip
+    for field, items in (
+        ("keyDecisions", outcome.key_decisions),
+        ("patternsUsed", outcome.patterns_used),
+        ("lessonsLearned", outcome.lessons_learned),
+    ):
         _check_items(field, items, MAX_ITEMS, MAX_ITEM_CHARS)
     _check_items("topics", outcome.topics, MAX_TAGS, 100, single_line=True)
     _check_items("artifacts", outcome.artifacts, MAX_ARTIFACTS, MAX_ARTIFACT_CHARS, True)
@@ -147,8 +84,9 @@ def _check_items(
     for index, item in enumerate(items):
         if not item or len(item) > chars or (single_line and not _PRINTABLE.match(item)):
             kind = "printable characters on one line" if single_line else "characters"
-            raise ValidationError(f"each of {field} must be 1..{chars} {kind}",
-                                  field=f"{field}[{index}]")  # fmt: skip
+            raise ValidationError(
+                f"each of {field} must be 1..{chars} {kind}", field=f"{field}[{index}]"
+            )
 
 
 def not_significant(outcome: TaskOutcome) -> NotSignificantReason | None:
@@ -204,10 +142,12 @@ def outcome_request(
     text fields are checked one by one under ``policy``, so an error names the field.
     """
     check_identifiers(
-        [("taskId", outcome.task_id),
-         *((f"topics[{i}]", t) for i, t in enumerate(outcome.topics)),
-         *((f"artifacts[{i}]", a) for i, a in enumerate(outcome.artifacts))]
-    )  # fmt: skip
+        [
+            ("taskId", outcome.task_id),
+            *((f"topics[{i}]", t) for i, t in enumerate(outcome.topics)),
+            *((f"artifacts[{i}]", a) for i, a in enumerate(outcome.artifacts)),
+        ]
+    )
     cleaned = dataclasses.replace(
         outcome,
         summary=clean_content(outcome.summary, policy, "summary"),

@@ -104,9 +104,14 @@ async def request_extraction(
     )
     logger.info(
         "extraction.requested",
-        extra={"job_id": result.job_id, "handle": result.status.value, "source_urn": source_urn,
-               "scope": scope.describe(), "model": model},
-    )  # fmt: skip
+        extra={
+            "job_id": result.job_id,
+            "handle": result.status.value,
+            "source_urn": source_urn,
+            "scope": scope.describe(),
+            "model": model,
+        },
+    )
     return result
 
 
@@ -115,10 +120,16 @@ def _checked(
 ) -> IngestRequest:
     cleaned = check_request(request, policy)
     check_identifiers(
-        [(f"identity.{name}", value) for name, value in (
-            ("sourceKind", identity.source_kind), ("sourceId", identity.source_id),
-            ("contentVersion", identity.content_version)) if value]
-    )  # fmt: skip
+        [
+            (f"identity.{name}", value)
+            for name, value in (
+                ("sourceKind", identity.source_kind),
+                ("sourceId", identity.source_id),
+                ("contentVersion", identity.content_version),
+            )
+            if value
+        ]
+    )
     return cleaned
 
 

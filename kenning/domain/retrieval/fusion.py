@@ -10,21 +10,11 @@ becomes 1.0, its last 0.0), which spreads every query's scores over the whole ra
 makes the fused score a relative one: 1.0 then means best of these candidates everywhere,
 not best possible.
 
-Why scores, now that both are on 0..1: BM25 over the query's ceiling and cosine similarity
-both say how much of the query a chunk holds, and their size carries what ranks throw away
-(a clear winner in one list against a near tie in the other). Measured on BEIR SciFact's
-300 test queries (``bench/fusion_sweep.py``, lists fetched through GraphQL), against RRF at
-``k`` = 60 and equal weights, the default before, with the paired per-query difference in
-nDCG@10 and its standard error:
-
-- equal weights, raw scores: 0.732 against 0.713 at 900 candidates per list (the depth of
-  ``bench.relevance``'s 300-hit searches), +0.019 ± 0.008 (2.5 SE); 0.721 against 0.713 at
-  50 candidates (a 10-hit search), +0.009 ± 0.008 (1.1 SE). Score fusion gains more from
-  depth than RRF, because a chunk missing from a list counts 0 there.
-- Vector shares of 0.3-0.7 scored 0.711-0.732; min-max scaling 0.708-0.724; RRF at ``k``
-  = 20 0.717-0.719. Equal weights were the best of these 12 settings at 900 candidates, so
-  the figure is somewhat flattered by the choice, but they are also what assumes nothing
-  about a deployment's content.
+Why scores: BM25 over the query's ceiling and cosine similarity both say how much of the
+query a chunk holds, and their size carries what ranks throw away (a clear winner in one list
+against a near tie in the other). HYBRID fuses this way by default (``FusionMethod.SCORES``),
+raw scores at equal weights; it ranked SciFact better than reciprocal-rank fusion did (the
+figures, and the weights and scalings tried, are on the documentation's Benchmarks page).
 
 Example::
 

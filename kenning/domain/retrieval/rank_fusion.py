@@ -4,36 +4,17 @@ An item at 1-based rank ``r`` in list ``i`` earns ``w_i / (k + r)``; its fused s
 sum over the lists it appears in, divided by ``sum(w_i) / (k + 1)`` so that an item ranked
 first everywhere scores 1.0 and every score lies in (0, 1] whatever ``k`` and the weights.
 
-Why ranks and not scores: cosine similarities and full-text rank values live on unrelated
-scales (a similarity of 0.4 and a rank score of 0.4 mean nothing alike), and their spread
-changes from query to query; ranks need no calibration (Cormack, Clarke and Büttcher,
-"Reciprocal Rank Fusion outperforms Condorcet and individual Rank Learning Methods",
-SIGIR 2009).
+Why ranks: they need no calibration between lists whose scores live on unrelated scales or
+spread differently from query to query (Cormack, Clarke and Büttcher, "Reciprocal Rank Fusion
+outperforms Condorcet and individual Rank Learning Methods", SIGIR 2009). HYBRID fuses by rank
+only with ``FusionMethod.RRF`` (``KENNING_SEARCH_FUSION=rrf``, the ``hybrid_rrf`` preset): its
+two lists both score in 0..1, so by default it fuses their scores
+(``kenning.domain.retrieval.fusion``).
 
-HYBRID uses it with ``FusionMethod.RRF`` (the ``hybrid_rrf`` preset); since KEYWORD scores
-with BM25 in 0..1, the default is score fusion (``kenning.domain.retrieval.fusion``), which
-scored nDCG@10 0.732 against RRF's 0.713 on SciFact. The figures below were measured when
-KEYWORD was still ranked by ts_rank; with BM25, RRF at ``k`` = 60 and equal weights scored
-0.713 (KEYWORD alone 0.675, VECTOR 0.664).
-
-Defaults, measured on BEIR SciFact's 300 test queries by ``bench/relevance.py`` and
-``bench/fusion_sweep.py``:
-
-- ``k = 60``, the constant of Cormack et al., who found it robust across collections. A
-  small ``k`` lets the top ranks of each list dominate; a large one flattens the curve so
-  agreement between lists counts for more than position within one. On SciFact, at equal
-  weights, ``k`` = 10-40 scored 0.001-0.010 nDCG@10 above ``k`` = 60 at every candidate
-  depth (at most 2.4 standard errors of the paired per-query difference) and ``k`` =
-  100-200 scored 0.001-0.012 below it: a mild preference for top ranks on one collection
-  where most claims have a single relevant abstract, not enough to leave the published
-  constant.
-- Equal weights (1.0 and 1.0). Vector-heavier fusion (1.5:1, 2:1) ranged from -0.009 to
-  +0.017 against the defaults (at most 1.9 standard errors, and the best of 48 tries, so
-  flattered by the choice); keyword-heavier fusion (1:1.5, 1:2) lost 0.011-0.038. Equal
-  weights are not a measured loss and assume nothing about a deployment's content.
-  ``KENNING_SEARCH_RRF_K``, ``KENNING_SEARCH_VECTOR_WEIGHT`` and
-  ``KENNING_SEARCH_KEYWORD_WEIGHT`` change the defaults. Fused with them, HYBRID scored
-  nDCG@10 0.696 against 0.664 for VECTOR alone and 0.587 for KEYWORD alone.
+``k`` is 60 (``DEFAULT_K``, ``KENNING_SEARCH_RRF_K``), the constant Cormack et al. found robust
+across collections; the two lists weigh 1.0 each (``KENNING_SEARCH_VECTOR_WEIGHT``,
+``KENNING_SEARCH_KEYWORD_WEIGHT``), which assumes nothing about a deployment's content. What
+other values scored on SciFact is on the documentation's Benchmarks page.
 
 Example::
 

@@ -13,7 +13,6 @@
   KEYWORD scores, 0 for a list that lacks it, in 0..1 (1.0 = a perfect score in both). With
   ``FusionMethod.RRF`` they are fused by reciprocal rank instead
   (``kenning.domain.retrieval.rank_fusion``): score in (0, 1], 1.0 = ranked first by both.
-  On SciFact score fusion scored nDCG@10 0.732 against RRF's 0.713 (``bench/fusion_sweep.py``).
 
 Every mode's score lies in 0..1 and higher is better, so one ``minScore`` reads the same way
 in each; the scales are not calibrated against each other, so the same threshold keeps
@@ -90,9 +89,9 @@ class CandidateDepth:
     ``minimum``, at most ``maximum`` (never fewer than ``limit``).
 
     A hit ranked just below the limit in both lists can fuse above one near the top of one
-    list only, so each list is read deeper than the limit. On SciFact, 50 candidates per
-    list gave nDCG@10 0.690 and 1,000 gave 0.696 (``bench/fusion_sweep.py``): depth beyond
-    a few dozen buys little, and each candidate is a row read and sent by PostgreSQL.
+    list only, so each list is read deeper than the limit; each candidate is also a row
+    PostgreSQL reads and sends, so the depth is bounded (what depth bought on SciFact is on
+    the documentation's Benchmarks page).
     """
 
     multiplier: int = 3

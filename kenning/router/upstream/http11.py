@@ -2,12 +2,11 @@
 one socket write per request, responses parsed by httptools (llhttp, which also undoes
 chunked transfer encoding).
 
-Why not httpx here: on these machines httpx over httpcore and anyio spends about 0.8 ms of
-Python per request, more than the loopback round trip it wraps, and the router pays it on
-every model call (``bench/router.py``; figures in the README's "Model router"). This client
-does the same exchange in about 0.1 ms. It speaks only what Ollama needs: ``http://`` or
-``https://``, HTTP/1.1, keep-alive, bodies with a length or chunked; no redirects, cookies,
-proxies or HTTP/2.
+Why not httpx here: httpx over httpcore and anyio spends more Python per request than the
+loopback round trip it wraps, and the router pays it on every model call; this client does
+the same exchange in a fraction of that (``bench.router``; figures on the documentation's
+Benchmarks page). It speaks only what Ollama needs: ``http://`` or ``https://``, HTTP/1.1,
+keep-alive, bodies with a length or chunked; no redirects, cookies, proxies or HTTP/2.
 
 `Http11Pool` (here) hands out connections; `http11_connection` holds a connection and the
 `Response` it carries; `http11_errors` the exception tree, re-exported here.

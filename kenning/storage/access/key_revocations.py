@@ -56,10 +56,13 @@ async def publish_revocation(redis: aioredis.Redis, revoked: Revoked, ttl: float
     except (RedisError, OSError, TimeoutError) as error:
         logger.warning(
             "api_keys.revocation.unpublished",
-            extra={"key_id": revoked.key_id, "error": type(error).__name__,
-                   "detail": f"Redis is unreachable: other processes refuse the key within "
-                             f"{ttl:.0f} s, when their cached authentication expires"},
-        )  # fmt: skip
+            extra={
+                "key_id": revoked.key_id,
+                "error": type(error).__name__,
+                "detail": f"Redis is unreachable: other processes refuse the key within "
+                f"{ttl:.0f} s, when their cached authentication expires",
+            },
+        )
         return False
 
 
@@ -135,11 +138,13 @@ class RevocationFeed:
                 if not lost:
                     logger.warning(
                         "api_keys.revocations.unavailable",
-                        extra={"error": type(error).__name__,
-                               "detail": "Redis is unreachable: revocations made elsewhere "
-                                         f"reach this process within {self._ttl:.0f} s "
-                                         "(cached authentication expires) until it is back"},
-                    )  # fmt: skip
+                        extra={
+                            "error": type(error).__name__,
+                            "detail": "Redis is unreachable: revocations made elsewhere "
+                            f"reach this process within {self._ttl:.0f} s "
+                            "(cached authentication expires) until it is back",
+                        },
+                    )
                 lost = True
                 backoff = min(backoff * 2, _MAX_BACKOFF)
             finally:

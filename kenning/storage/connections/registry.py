@@ -94,9 +94,16 @@ class PgConnectionRegistry:
                     root = EXCLUDED.root, owner = EXCLUDED.owner, updated_at = now()
                 WHERE connections.status = 'ACTIVE'
                 RETURNING {_COLUMNS}""",
-            scope.client_id, spec.connection_id, scope.project_id, scope.group_id,
-            spec.authority, spec.label, list(spec.allowed_source_kinds), spec.root, spec.owner,
-        )  # fmt: skip
+            scope.client_id,
+            spec.connection_id,
+            scope.project_id,
+            scope.group_id,
+            spec.authority,
+            spec.label,
+            list(spec.allowed_source_kinds),
+            spec.root,
+            spec.owner,
+        )
         if row is None:  # it exists and is revoked: left as it is
             found = await self.get(scope.client_id, spec.connection_id)
             assert found is not None

@@ -59,7 +59,11 @@ class EdgeIntervalRow(SQLModel, table=True):
     __tablename__ = "edge_intervals"
     __table_args__ = (
         sa.Index(
-            "ix_edge_intervals_group", "client_id", "project_id", "group_id", "from_key",
+            "ix_edge_intervals_group",
+            "client_id",
+            "project_id",
+            "group_id",
+            "from_key",
             "edge_type",
         ),
         sa.CheckConstraint(
@@ -70,7 +74,7 @@ class EdgeIntervalRow(SQLModel, table=True):
             "('SUPERSEDED', 'RETRACTED', 'CONTRADICTED', 'ERASED')",
             name="ck_edge_intervals_reason",
         ),
-    )  # fmt: skip
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     client_id: str = _scope()
@@ -94,11 +98,15 @@ class EdgeEndingRow(SQLModel, table=True):
     __tablename__ = "edge_endings"
     __table_args__ = (
         sa.Index(
-            "ix_edge_endings_group", "client_id", "project_id", "group_id", "from_key",
+            "ix_edge_endings_group",
+            "client_id",
+            "project_id",
+            "group_id",
+            "from_key",
             "edge_type",
         ),
         _reason_check("edge_endings", "reason"),
-    )  # fmt: skip
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     client_id: str = _scope()

@@ -76,13 +76,20 @@ def _attempts(text: str) -> tuple[Attempt, ...]:
 def _check_in(row: asyncpg.Record) -> CheckIn:
     output = row["output"]
     record = NewCheckIn(
-        id=row["id"], scope=Scope(row["client_id"], row["project_id"], row["group_id"]),
-        caller=row["caller"], status=CheckInStatus(row["status"]),
-        input_text=row["input_text"], input_hash=row["input_hash"], hints=row["hints"],
-        output=None if output is None else json.loads(output), model=row["model"],
-        prompt_version=row["prompt_version"], attempts=_attempts(row["attempts"]),
-        duration_ms=row["duration_ms"], source_urn=row["source_urn"],
-    )  # fmt: skip
+        id=row["id"],
+        scope=Scope(row["client_id"], row["project_id"], row["group_id"]),
+        caller=row["caller"],
+        status=CheckInStatus(row["status"]),
+        input_text=row["input_text"],
+        input_hash=row["input_hash"],
+        hints=row["hints"],
+        output=None if output is None else json.loads(output),
+        model=row["model"],
+        prompt_version=row["prompt_version"],
+        attempts=_attempts(row["attempts"]),
+        duration_ms=row["duration_ms"],
+        source_urn=row["source_urn"],
+    )
     return CheckIn(record, row["created_at"])
 
 
@@ -95,11 +102,23 @@ class PgCheckIns:
     async def add(self, check_in: NewCheckIn) -> CheckIn:
         c, scope = check_in, check_in.scope
         row = await self._pool.fetchrow(
-            INSERT, c.id, scope.client_id, scope.project_id, scope.group_id, c.caller,
-            c.status.value, c.source_urn, c.input_text, c.input_hash, c.hints,
-            None if c.output is None else json.dumps(c.output), c.model, c.prompt_version,
-            _attempts_json(c.attempts), c.duration_ms,
-        )  # fmt: skip
+            INSERT,
+            c.id,
+            scope.client_id,
+            scope.project_id,
+            scope.group_id,
+            c.caller,
+            c.status.value,
+            c.source_urn,
+            c.input_text,
+            c.input_hash,
+            c.hints,
+            None if c.output is None else json.dumps(c.output),
+            c.model,
+            c.prompt_version,
+            _attempts_json(c.attempts),
+            c.duration_ms,
+        )
         assert row is not None
         return _check_in(row)
 

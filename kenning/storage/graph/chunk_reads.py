@@ -77,8 +77,9 @@ async def with_marks(
     for view in views:
         mark = marks.get((view.scope.client_id, view.id))
         if mark is not None:
-            view = replace(view, superseded_at=mark["superseded_at"],
-                           superseded_by=mark["superseded_by"])  # fmt: skip
+            view = replace(
+                view, superseded_at=mark["superseded_at"], superseded_by=mark["superseded_by"]
+            )
         found.append(view)
     return found
 

@@ -31,9 +31,13 @@ from kenning.storage.ingestion.graph_write_sql import GraphSql
 _META = ("key", "type", "client", "project", "group")
 _EDGE_ORDER = "e.edge_type, e.from_key, e.to_key, e.id"
 _VALIDITY = (
-    ("validFrom", "valid_from"), ("validTo", "valid_to"), ("recordedAt", "recorded_at"),
-    ("endedAt", "ended_at"), ("endedReason", "ended_reason"), ("endedBy", "ended_by"),
-)  # fmt: skip
+    ("validFrom", "valid_from"),
+    ("validTo", "valid_to"),
+    ("recordedAt", "recorded_at"),
+    ("endedAt", "ended_at"),
+    ("endedReason", "ended_reason"),
+    ("endedBy", "ended_by"),
+)
 
 
 # What each source says of an edge beyond its text (``edge_sources``), as JSON text.
@@ -145,9 +149,15 @@ class GraphReadSql:
         )
 
     def _touching(
-        self, direction: Direction, *, typed: bool, lean: bool, per_node: bool,
-        validity: Validity, when: int = 0,
-    ) -> str:  # fmt: skip
+        self,
+        direction: Direction,
+        *,
+        typed: bool,
+        lean: bool,
+        per_node: bool,
+        validity: Validity,
+        when: int = 0,
+    ) -> str:
         """Edge rows (with ``node_key``) touching the vertices of ``fv``, of ``validity``
         (for ``Validity.AT`` the time is parameter ``$when``, by default the one after $4
         keys, $5 limit and $6 types when ``typed``); ``per_node`` lists an edge under each
@@ -197,8 +207,9 @@ class GraphReadSql:
         """$4 node keys, $5 per-node limit, $6 edge types when ``typed``, then the read's
         time for ``Validity.AT`` → edge rows with ``node_key``, at most $5 per key, each
         key's ordered by (type, from, to, id)."""
-        touching = self._touching(direction, typed=typed, lean=False, per_node=True,
-                                  validity=validity)  # fmt: skip
+        touching = self._touching(
+            direction, typed=typed, lean=False, per_node=True, validity=validity
+        )
         return f"""
             WITH {self._keyed()}, e AS ({touching})
             SELECT * FROM (
@@ -214,8 +225,9 @@ class GraphReadSql:
     def degrees(self, validity: Validity = Validity.NOW) -> str:
         """$4 node keys, $5 the read's time for ``Validity.AT`` → (key, degree): visible
         edges touching each, each edge once."""
-        touching = self._touching(Direction.BOTH, typed=False, lean=True, per_node=True,
-                                  validity=validity, when=5)  # fmt: skip
+        touching = self._touching(
+            Direction.BOTH, typed=False, lean=True, per_node=True, validity=validity, when=5
+        )
         return f"""
             WITH {self._keyed()}, e AS ({touching})
             SELECT e.node_key AS key, count(*) AS degree FROM e GROUP BY e.node_key
@@ -228,8 +240,9 @@ class GraphReadSql:
         """$4 frontier keys, $5 limit, $6 edge types when ``typed``, then the read's time
         for ``Validity.AT`` → at most $5 edges that touch the frontier, each once, ordered
         by (type, from, to, id)."""
-        touching = self._touching(direction, typed=typed, lean=lean, per_node=False,
-                                  validity=validity)  # fmt: skip
+        touching = self._touching(
+            direction, typed=typed, lean=lean, per_node=False, validity=validity
+        )
         return f"""
             WITH {self._keyed()}, e AS ({touching})
             SELECT * FROM e ORDER BY {_EDGE_ORDER} LIMIT $5

@@ -195,9 +195,11 @@ class PgGraphReader:
         if not keys:
             return {}
         rows = await self._pool.fetch(
-            self._sql.degrees(self._validity), *reader_params(reader), sorted(set(keys)),
+            self._sql.degrees(self._validity),
+            *reader_params(reader),
+            sorted(set(keys)),
             *self._when,
-        )  # fmt: skip
+        )
         return {row["key"]: int(row["degree"]) for row in rows}
 
     async def expand(
@@ -247,9 +249,11 @@ class PgGraphReader:
         if not ids:
             return {}
         rows = await self._pool.fetch(
-            self._sql.edges_by_ids(self._validity), *reader_params(reader), sorted(set(ids)),
+            self._sql.edges_by_ids(self._validity),
+            *reader_params(reader),
+            sorted(set(ids)),
             *self._when,
-        )  # fmt: skip
+        )
         return {row["id"]: _edge(row) for row in rows}
 
     async def chunks_of(

@@ -165,7 +165,13 @@ class PgAliasRegistry:
             limit,
         )
         return [
-            Alias(client_id, r["alias_key"], r["canonical_key"], r["area"], r["seen_count"],
-                  r["last_seen_at"])
+            Alias(
+                client_id,
+                r["alias_key"],
+                r["canonical_key"],
+                r["area"],
+                r["seen_count"],
+                r["last_seen_at"],
+            )
             for r in rows
-        ]  # fmt: skip
+        ]

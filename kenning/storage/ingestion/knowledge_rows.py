@@ -1,16 +1,50 @@
-"""The arrays and rows a write unit sends for chunks and edges, built apart from the unit
-so that a large document's can be built in the worker thread (``domain.off_loop``)."""
+"""The arrays and rows a write unit sends for chunks and edges, and the chunks' insert
+statement in their column order, built apart from the unit so that a large document's can be
+built in the worker thread (``domain.off_loop``)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime
+from typing import Final
 
 import numpy as np
 
 from kenning.domain.ingestion.request import ChunkRecord, EdgeRecord
 from kenning.domain.ingestion.validity import iso
+
+CHUNK_COLUMNS: Final = (
+    "id",
+    "source_urn",
+    "ordinal",
+    "kind",
+    "client_id",
+    "project_id",
+    "group_id",
+    "content",
+    "embedding",
+    "graph_refs",
+    "knowledge_type",
+    "info_type",
+    "tags",
+    "source_kind",
+    "connection_id",
+    "external_id",
+    "revision",
+    "content_hash",
+    "metadata",
+    "observed_at",
+)
+
+# Filled by ``chunk_records``' rows, one per chunk; their metadata is JSON text.
+CHUNK_INSERT: Final = "INSERT INTO chunks ({}) VALUES ({})".format(
+    ", ".join(CHUNK_COLUMNS),
+    ", ".join(
+        f"${i}::jsonb" if column == "metadata" else f"${i}"
+        for i, column in enumerate(CHUNK_COLUMNS, start=1)
+    ),
+)
 
 
 def edge_columns(
@@ -37,7 +71,7 @@ def edge_columns(
 
 
 def chunk_records(chunks: Sequence[ChunkRecord]) -> list[tuple[object, ...]]:
-    """The rows of ``INSERT INTO chunks``, in ``_CHUNK_COLUMNS`` order."""
+    """The rows of ``INSERT INTO chunks``, in ``CHUNK_COLUMNS`` order."""
     return [
         (
             c.id,

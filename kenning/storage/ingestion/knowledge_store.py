@@ -35,7 +35,7 @@ from kenning.storage.ingestion.alias_guard import (
 from kenning.storage.ingestion.alias_merge import merge_alias, merged_groups
 from kenning.storage.ingestion.edge_endings import write_endings
 from kenning.storage.ingestion.graph_write_sql import GraphSql
-from kenning.storage.ingestion.knowledge_rows import chunk_records, edge_columns
+from kenning.storage.ingestion.knowledge_rows import CHUNK_INSERT, chunk_records, edge_columns
 from kenning.storage.ingestion.node_writes import upsert_vertices
 from kenning.storage.ingestion.relation_store import declare_all
 from kenning.storage.ingestion.source_files import hold_file, remove_files
@@ -55,11 +55,6 @@ T = TypeVar("T")
 logger = logging.getLogger("kenning.storage")
 
 _RETRIES = 5
-_CHUNK_COLUMNS = (
-    "id", "source_urn", "ordinal", "kind", "client_id", "project_id", "group_id", "content",
-    "embedding", "graph_refs", "knowledge_type", "info_type", "tags", "source_kind",
-    "connection_id", "external_id", "revision", "content_hash", "metadata", "observed_at",
-)  # fmt: skip
 
 
 def _scope(scope: Scope) -> tuple[str, str, str]:
@@ -127,24 +122,21 @@ class PgWriteUnit:
         wanted: dict[str, set[str]] = {k: set(v) for k, v in (also or {}).items()}
         for c in chunks:
             wanted.setdefault(c.scope.client_id, set()).update(c.graph_refs)
-        resolved = {client: await self._aliases.resolve(client, wanted[client])
-                    for client in sorted(wanted)}  # fmt: skip
+        resolved = {
+            client: await self._aliases.resolve(client, wanted[client]) for client in sorted(wanted)
+        }
         if not chunks:
             return
         rekeyed = [
             c
             for client in sorted({c.scope.client_id for c in chunks})
-            for c in rekey_chunks([c for c in chunks if c.scope.client_id == client],
-                                  resolved[client])
-        ]  # fmt: skip
+            for c in rekey_chunks(
+                [c for c in chunks if c.scope.client_id == client], resolved[client]
+            )
+        ]
         size = sum(len(c.content) for c in rekeyed)
         records = await off_loop(size, lambda: chunk_records(rekeyed))
-        columns = ", ".join(_CHUNK_COLUMNS)
-        params = ", ".join(f"${i}" for i in range(1, len(_CHUNK_COLUMNS) + 1))
-        await self._conn.executemany(
-            f"INSERT INTO chunks ({columns}) VALUES ({params.replace('$19', '$19::jsonb')})",
-            records,
-        )
+        await self._conn.executemany(CHUNK_INSERT, records)
 
     async def upsert_nodes(
         self, scope: Scope, nodes: Sequence[NodeRecord], provenance: NodeProvenance | None = None

@@ -33,9 +33,12 @@ MAX_HISTORY = 1000
 
 def _relation(row: asyncpg.Record) -> Relation:
     return Relation(
-        row["edge_type"], Cardinality(row["cardinality"]), row["description"],
-        row["defined_by"], row["defined_at"],
-    )  # fmt: skip
+        row["edge_type"],
+        Cardinality(row["cardinality"]),
+        row["description"],
+        row["defined_by"],
+        row["defined_at"],
+    )
 
 
 class PgRelationStore:
@@ -54,9 +57,13 @@ class PgRelationStore:
         return [_relation(r) for r in rows]
 
     async def declare(
-        self, client_id: str, edge_type: str, cardinality: Cardinality, description: str,
+        self,
+        client_id: str,
+        edge_type: str,
+        cardinality: Cardinality,
+        description: str,
         defined_by: str,
-    ) -> Declared:  # fmt: skip
+    ) -> Declared:
         async with self._pool.acquire() as conn, conn.transaction():
             declared = Declaration(edge_type, cardinality, description)
             return await declare(conn, self._sql, client_id, declared, defined_by)
@@ -65,9 +72,13 @@ class PgRelationStore:
         self, reader: Scope, from_key: str, edge_type: str, to_key: str | None
     ) -> list[IntervalView]:
         rows = await self._pool.fetch(
-            self._history_sql(), *reader_params(reader), from_key, edge_type, to_key,
+            self._history_sql(),
+            *reader_params(reader),
+            from_key,
+            edge_type,
+            to_key,
             MAX_HISTORY,
-        )  # fmt: skip
+        )
         return [
             IntervalView(
                 from_key,
@@ -88,8 +99,10 @@ class PgRelationStore:
     def _history_sql(self) -> str:
         """$1..$3 reader; $4 from key; $5 edge type; $6 to key or null; $7 limit."""
         sql = self._sql
-        at = {name: f"({prop('r', name)})::timestamptz"
-              for name in ("validFrom", "validTo", "recordedAt", "endedAt")}  # fmt: skip
+        at = {
+            name: f"({prop('r', name)})::timestamptz"
+            for name in ("validFrom", "validTo", "recordedAt", "endedAt")
+        }
         return f"""
             SELECT * FROM (
                 SELECT i.client_id AS client, i.project_id AS project, i.group_id AS grp,

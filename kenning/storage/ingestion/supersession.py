@@ -20,9 +20,13 @@ _AT = "coalesce($6::timestamptz, now())"
 
 
 async def supersede(
-    conn: Connection, sql: GraphSql, parts: Parts, sources: Sequence[str], by: str,
+    conn: Connection,
+    sql: GraphSql,
+    parts: Parts,
+    sources: Sequence[str],
+    by: str,
     at: datetime | None,
-) -> set[Group]:  # fmt: skip
+) -> set[Group]:
     """End and mark what ``sources`` (at exactly ``parts``) said; the groups whose edges got
     an ending, for the unit to settle. ``ScopeError`` when one is not stored there (the same
     answer whether or not it exists at another scope or client)."""

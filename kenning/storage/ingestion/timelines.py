@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 import asyncpg
 
-from kenning.domain.ingestion.edge_sources import ASSERTIONS
 from kenning.domain.ingestion.validity import (
     Assertion,
     Cardinality,
@@ -29,15 +28,19 @@ from kenning.domain.ingestion.validity import (
     latest,
     timeline,
 )
-from kenning.storage.db.agtype import as_jsonb, prop, to_agtype
 from kenning.storage.db.pool import Connection
 from kenning.storage.ingestion.graph_write_sql import GraphSql
+from kenning.storage.ingestion.timeline_sql import (
+    GROUPS,
+    REPLACE_INTERVALS,
+    SCOPE,
+    edges_sql,
+    mark_chunks_sql,
+    set_validity_sql,
+)
 
 Parts = tuple[str, str, str]
 Group = tuple[str, str]  # (from key, edge type)
-_VALIDITY = ("validFrom", "validTo", "recordedAt", "endedAt", "endedReason", "endedBy")
-_GROUPS = "(from_key, edge_type) IN (SELECT * FROM unnest($4::text[], $5::text[]))"
-_SCOPE = "client_id = $1 AND project_id = $2 AND group_id = $3"
 
 
 async def cardinalities(conn: Connection, client_id: str) -> dict[str, Cardinality]:
@@ -66,8 +69,8 @@ async def settle(conn: Connection, sql: GraphSql, touched: dict[Parts, set[Group
 
 async def _with_history(conn: Connection, parts: Parts, groups: list[Group]) -> set[Group]:
     rows = await conn.fetch(
-        f"""SELECT from_key, edge_type FROM edge_endings WHERE {_SCOPE} AND {_GROUPS}
-            UNION SELECT from_key, edge_type FROM edge_intervals WHERE {_SCOPE} AND {_GROUPS}""",
+        f"""SELECT from_key, edge_type FROM edge_endings WHERE {SCOPE} AND {GROUPS}
+            UNION SELECT from_key, edge_type FROM edge_intervals WHERE {SCOPE} AND {GROUPS}""",
         *parts,
         [g[0] for g in groups],
         [g[1] for g in groups],
@@ -100,7 +103,7 @@ async def recompute(
         froms,
         types,
     )
-    rows = await conn.fetch(_edges_sql(sql), *parts, froms, types)
+    rows = await conn.fetch(edges_sql(sql), *parts, froms, types)
     edges, assertions = _assertions(rows)
     ended = await _endings(conn, parts, froms, types)
     intervals_rows: list[tuple[object, ...]] = []
@@ -121,26 +124,20 @@ async def recompute(
                 updates.append((edge.id, json.dumps(props)))
             if ("validTo" in props) != ("validTo" in edge.validity):
                 changed.update(edge.evidence)
-    await conn.execute(_REPLACE_INTERVALS, *parts, froms, types,
-                       *(list(column) for column in zip(*intervals_rows, strict=True))
-                       if intervals_rows else [[]] * 9)  # fmt: skip
+    await conn.execute(
+        REPLACE_INTERVALS,
+        *parts,
+        froms,
+        types,
+        *(list(column) for column in zip(*intervals_rows, strict=True))
+        if intervals_rows
+        else [[]] * 9,
+    )
     if updates:
-        await conn.execute(_set_validity_sql(sql), [u[0] for u in updates], [u[1] for u in updates])
+        await conn.execute(set_validity_sql(sql), [u[0] for u in updates], [u[1] for u in updates])
     if changed:
         await _mark_chunks(conn, sql, parts, sorted(changed))
     return ending
-
-
-# The group's intervals replaced in one statement (a data-modifying WITH always runs).
-_REPLACE_INTERVALS = f"""
-    WITH gone AS (DELETE FROM edge_intervals WHERE {_SCOPE} AND {_GROUPS})
-    INSERT INTO edge_intervals (client_id, project_id, group_id, from_key, edge_type, to_key,
-        valid_from, valid_to, recorded_at, ended_at, ended_reason, ended_by)
-    SELECT $1, $2, $3, u.*
-    FROM unnest($6::text[], $7::text[], $8::text[], $9::timestamptz[], $10::timestamptz[],
-                $11::timestamptz[], $12::timestamptz[], $13::text[], $14::text[])
-         AS u(fk, et, tk, vf, vt, ra, ea, er, eb)
-"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,10 +158,13 @@ def _assertions(rows: list[asyncpg.Record]) -> tuple[list[_Edge], dict[Group, li
         if row["id"] not in edges:
             props = json.loads(row["validity"])
             edges[row["id"]] = _Edge(
-                row["id"], row["from_key"], row["edge_type"], row["to_key"],
+                row["id"],
+                row["from_key"],
+                row["edge_type"],
+                row["to_key"],
                 tuple(json.loads(row["evidence"])),
                 {k: v for k, v in props.items() if v is not None},
-            )  # fmt: skip
+            )
         if row["chunk_id"] is not None:
             found[(row["from_key"], row["edge_type"])].append(
                 Assertion(row["to_key"], row["observed"], row["created_at"], row["source_urn"])
@@ -177,7 +177,7 @@ async def _endings(
 ) -> dict[Group, list[Ending]]:
     rows = await conn.fetch(
         f"""SELECT from_key, edge_type, to_key, valid_at, reason, ended_by, recorded_at
-            FROM edge_endings WHERE {_SCOPE} AND {_GROUPS}""",
+            FROM edge_endings WHERE {SCOPE} AND {GROUPS}""",
         *parts,
         froms,
         types,
@@ -185,9 +185,14 @@ async def _endings(
     found: dict[Group, list[Ending]] = defaultdict(list)
     for row in rows:
         found[(row["from_key"], row["edge_type"])].append(
-            Ending(row["to_key"], row["valid_at"], EndReason(row["reason"]), row["ended_by"],
-                   row["recorded_at"])
-        )  # fmt: skip
+            Ending(
+                row["to_key"],
+                row["valid_at"],
+                EndReason(row["reason"]),
+                row["ended_by"],
+                row["recorded_at"],
+            )
+        )
     return found
 
 
@@ -208,88 +213,8 @@ def _properties(i: Interval) -> dict[str, str]:
     return props
 
 
-def _edges_sql(sql: GraphSql) -> str:
-    """$1..$3 scope; $4 from keys; $5 edge types → the groups' edges at that scope, one row
-    per evidence chunk found and per source's assertion (``edge_sources``: its times and
-    source; none: one row of nulls), with the edge's validity properties."""
-    validity = ", ".join(f"'{name}', {prop('r', name)}" for name in _VALIDITY)
-    return f"""
-        SELECT r.id, g.fk AS from_key, g.et AS edge_type, {prop("e", "key")} AS to_key,
-               r.evidence::text AS evidence, jsonb_build_object({validity})::text AS validity,
-               c.id AS chunk_id, coalesce(c.observed_at, c.created_at) AS observed,
-               c.created_at, c.source_urn
-        FROM unnest($4::text[], $5::text[]) AS g(fk, et)
-        CROSS JOIN LATERAL (
-            SELECT s.id FROM {sql.vertices} s
-            WHERE {sql.scope_match("s", 1)} AND {prop("s", "key")} = g.fk OFFSET 0) s
-        CROSS JOIN LATERAL (
-            SELECT r.id, r.end_id, r.properties,
-                   {as_jsonb("r.properties")} -> 'evidenceChunkIds' AS evidence,
-                   coalesce({as_jsonb("r.properties")} -> '{ASSERTIONS}', '{{}}') AS asserted
-            FROM {sql.edges} r WHERE r.start_id = s.id OFFSET 0) r
-        CROSS JOIN LATERAL (
-            SELECT e.properties FROM {sql.vertices} e WHERE e.id = r.end_id OFFSET 0) e
-        LEFT JOIN LATERAL (
-            SELECT c.id, c.observed_at, c.created_at, c.source_urn
-            FROM jsonb_array_elements_text(r.evidence) AS x(id)
-            JOIN chunks c ON c.client_id = $1 AND c.id = x.id
-            UNION ALL
-            SELECT a.key, (a.value ->> 'observedAt')::timestamptz,
-                   (a.value ->> 'assertedAt')::timestamptz, a.value ->> 'sourceUrn'
-            FROM jsonb_each(r.asserted) AS a) c ON true
-        WHERE {prop("r", "edgeType")} = g.et AND {sql.scope_match("r", 1)}
-        ORDER BY r.id, c.id
-    """
-
-
-def _set_validity_sql(sql: GraphSql) -> str:
-    """$1 edge ids, $2 their validity properties (jsonb[]), replacing the old ones."""
-    drop = " - ".join(f"'{name}'" for name in _VALIDITY)
-    return f"""
-        UPDATE {sql.edges} r
-        SET properties = {to_agtype(f"({as_jsonb('r.properties')} - {drop}) || u.props")}
-        FROM unnest($1::ag_catalog.graphid[], $2::jsonb[]) AS u(id, props)
-        WHERE r.id = u.id
-    """
-
-
 async def _mark_chunks(conn: Connection, sql: GraphSql, parts: Parts, ids: list[str]) -> None:
     """Mark superseded the chunks among ``ids`` whose every edge has ended (by the source
     that ended the last of them); unmark those with a current edge again. A mark a writer
     set by naming the source (kind ``source``) stays."""
-    evidence = f"({as_jsonb('r.properties')} -> 'evidenceChunkIds')"
-    await conn.execute(
-        f"""
-        WITH c AS MATERIALIZED (
-            SELECT c.id, c.graph_refs FROM chunks c
-            WHERE c.client_id = $1 AND c.id = ANY($4::text[])
-        ),
-        cited AS MATERIALIZED (
-            SELECT c.id,
-                   bool_and({prop("r", "validTo")} IS NOT NULL) AS ended,
-                   max({prop("r", "endedAt")}) AS ended_at,
-                   (array_agg({prop("r", "endedBy")} ORDER BY {prop("r", "endedAt")} DESC
-                    NULLS LAST))[1] AS ended_by
-            FROM c
-            CROSS JOIN LATERAL unnest(c.graph_refs) AS k(key)
-            CROSS JOIN LATERAL (
-                SELECT v.id FROM {sql.vertices} v
-                WHERE {sql.scope_match("v", 1)} AND {prop("v", "key")} = k.key OFFSET 0) v
-            CROSS JOIN LATERAL (
-                SELECT r.properties FROM {sql.edges} r WHERE r.start_id = v.id OFFSET 0) r
-            WHERE {evidence} ? c.id
-            GROUP BY c.id
-        ),
-        held AS (
-            DELETE FROM chunk_marks m USING cited
-            WHERE m.client_id = $1 AND m.chunk_id = cited.id AND NOT cited.ended
-              AND m.kind = 'edges'
-        )
-        INSERT INTO chunk_marks (client_id, chunk_id, superseded_at, superseded_by, kind)
-        SELECT $1, cited.id, cited.ended_at::timestamptz, coalesce(cited.ended_by, ''), 'edges'
-        FROM cited WHERE cited.ended
-        ON CONFLICT (client_id, chunk_id) DO NOTHING
-        """,
-        *parts,
-        ids,
-    )
+    await conn.execute(mark_chunks_sql(sql), *parts, ids)

@@ -72,11 +72,20 @@ class PgSessionStore:
                            $12, $13
                     FROM (SELECT clock_timestamp() AS at) AS now_
                     RETURNING {_COLUMNS}""",
-                str(uuid.uuid4()), entry.client_id, entry.project_id, entry.source.value,
-                entry.summary, json.dumps(entry.details, sort_keys=True), entry.task_id,
-                entry.promoted, entry.created_by, ttl, entry.group_id,
-                entry.owner.stored_user, entry.owner.agent_id,
-            )  # fmt: skip
+                str(uuid.uuid4()),
+                entry.client_id,
+                entry.project_id,
+                entry.source.value,
+                entry.summary,
+                json.dumps(entry.details, sort_keys=True),
+                entry.task_id,
+                entry.promoted,
+                entry.created_by,
+                ttl,
+                entry.group_id,
+                entry.owner.stored_user,
+                entry.owner.agent_id,
+            )
             await conn.execute(
                 """DELETE FROM session_entries WHERE client_id = $1 AND project_id = $2
                    AND group_id = $3 AND expires_at <= clock_timestamp()""",

@@ -90,10 +90,20 @@ class PgJobQueue:
                 if done and done["present"] and done["idempotency_key"] == identity.key:
                     return EnqueueResult(done["id"], HandleStatus.SKIPPED, None)
                 row = await conn.fetchrow(
-                    INSERT, str(uuid.uuid4()), identity.key, lane.value, job.priority, *scope,
-                    job.source_urn, job.connection_id, identity.source_kind, identity.source_id,
-                    identity.content_version, identity.source_key, json.dumps(dict(job.payload)),
-                )  # fmt: skip
+                    INSERT,
+                    str(uuid.uuid4()),
+                    identity.key,
+                    lane.value,
+                    job.priority,
+                    *scope,
+                    job.source_urn,
+                    job.connection_id,
+                    identity.source_kind,
+                    identity.source_id,
+                    identity.content_version,
+                    identity.source_key,
+                    json.dumps(dict(job.payload)),
+                )
                 if row is not None:
                     queued = to_job(row)
                     await self._events.publish(JobEvent(queued, None))
@@ -112,17 +122,25 @@ class PgJobQueue:
     async def _position_of(self, conn: Connection, row: Any) -> int:
         low, high = lane_bounds(Lane(row["lane"]))
         value = await conn.fetchval(
-            POSITION, low, high, row["priority"], row["queue_position"], row["created_at"],
+            POSITION,
+            low,
+            high,
+            row["priority"],
+            row["queue_position"],
+            row["created_at"],
             row["id"],
-        )  # fmt: skip
+        )
         return int(value)
 
     async def get(self, job_id: str, reader: Scope) -> Job | None:
         async with self._pool.acquire() as conn:
             row = await conn.fetchrow(
                 f"SELECT {JOB_COLUMNS} FROM ingestion_jobs WHERE id = $1 AND {visible_rows(2)}",
-                job_id, reader.client_id, reader.project_id, reader.group_id,
-            )  # fmt: skip
+                job_id,
+                reader.client_id,
+                reader.project_id,
+                reader.group_id,
+            )
             if row is None:
                 return None
             job = to_job(row)
@@ -166,11 +184,15 @@ class PgJobQueue:
         wanted = statuses & where.statuses if where.statuses is not None else statuses
         rows = await self._pool.fetch(
             CANCEL_MATCHING,
-            writer.client_id, writer.project_id, writer.group_id,
+            writer.client_id,
+            writer.project_id,
+            writer.group_id,
             sorted(s.value for s in wanted),
-            where.lane.value if where.lane else None, where.connection_id, where.source_urn,
+            where.lane.value if where.lane else None,
+            where.connection_id,
+            where.source_urn,
             limit,
-        )  # fmt: skip
+        )
         cancelled = [to_job(row) for row in rows]
         await self._events.publish_many(
             [

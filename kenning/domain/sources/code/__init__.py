@@ -30,8 +30,25 @@ from kenning.domain.sources.code.structure import (
 )
 
 __all__ = [
-    "AppliedPlan", "CodeContext", "CodeLanguage", "CodeParser", "CodePlan", "Definition",
-    "DefinitionKind", "FileStructure", "GitRepository", "Import", "PathIndex", "RefusedFile",
-    "SkippedFile", "TrackedFile", "apply_plan", "code_aliases", "code_plan", "code_requests",
-    "file_request", "parse_files", "select_files",
-]  # fmt: skip
+    "AppliedPlan",
+    "CodeContext",
+    "CodeLanguage",
+    "CodeParser",
+    "CodePlan",
+    "Definition",
+    "DefinitionKind",
+    "FileStructure",
+    "GitRepository",
+    "Import",
+    "PathIndex",
+    "RefusedFile",
+    "SkippedFile",
+    "TrackedFile",
+    "apply_plan",
+    "code_aliases",
+    "code_plan",
+    "code_requests",
+    "file_request",
+    "parse_files",
+    "select_files",
+]

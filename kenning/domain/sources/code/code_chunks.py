@@ -39,8 +39,9 @@ def code_pieces(structure: FileStructure, max_chars: int = DEFAULT_MAX_CHARS) ->
         children.setdefault(definition.parent, []).append(definition)
     pieces: list[CodePiece] = []
     spans = [(FILE_SYMBOL, 1, len(lines), children.get(None, []))]
-    spans += [(d.name, d.start_line, d.end_line, children.get(d.name, []))
-              for d in structure.definitions]  # fmt: skip
+    spans += [
+        (d.name, d.start_line, d.end_line, children.get(d.name, [])) for d in structure.definitions
+    ]
     for symbol, start, end, inner in spans:
         for run_start, run_end in _own_runs(lines, start, end, inner):
             pieces.extend(_split(lines, symbol, run_start, run_end, max_chars))

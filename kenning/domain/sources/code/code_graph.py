@@ -119,9 +119,12 @@ def _piece(structure: FileStructure, piece: CodePiece) -> GraphPiece:
         "endLine": piece.end_line,
     }
     return GraphPiece(
-        piece.ref, piece.content, tags=("code", structure.language.value),
-        embedding_text=f"{heading}\n{piece.content}", metadata=metadata,
-    )  # fmt: skip
+        piece.ref,
+        piece.content,
+        tags=("code", structure.language.value),
+        embedding_text=f"{heading}\n{piece.content}",
+        metadata=metadata,
+    )
 
 
 def _file_properties(
@@ -153,12 +156,20 @@ def _definitions(
         key = keys.definition_key(repo, branch, path, definition)
         evidence = _evidence(pieces, definition)
         kind = "class" if definition.kind.is_type else key.split(":", 1)[0]
-        graph.node(key, kind, {
-            "name": definition.short_name, "qualifiedName": definition.name,
-            "kind": definition.kind.value, "signature": definition.signature[:1000],
-            "path": path, "language": structure.language.value,
-            "startLine": definition.start_line, "endLine": definition.end_line,
-        })  # fmt: skip
+        graph.node(
+            key,
+            kind,
+            {
+                "name": definition.short_name,
+                "qualifiedName": definition.name,
+                "kind": definition.kind.value,
+                "signature": definition.signature[:1000],
+                "path": path,
+                "language": structure.language.value,
+                "startLine": definition.start_line,
+                "endLine": definition.end_line,
+            },
+        )
         owner = definition.owner if definition.owner in types else None
         if definition.kind is DefinitionKind.METHOD and owner:
             graph.edge(keys.class_key(repo, branch, path, owner), "has_method", key, evidence)

@@ -61,8 +61,13 @@ class RepositoryJob:
 
     def payload(self) -> dict[str, Any]:
         """The job's JSON payload."""
-        body = {"name": self.name, "branch": self.branch, "commit": self.commit,
-                "path": self.path, "gitUrl": self.git_url}  # fmt: skip
+        body = {
+            "name": self.name,
+            "branch": self.branch,
+            "commit": self.commit,
+            "path": self.path,
+            "gitUrl": self.git_url,
+        }
         return task_payload(REPOSITORY_TASK, {"repository": body})
 
     @classmethod
@@ -71,8 +76,13 @@ class RepositoryJob:
         body = payload.get("repository")
         if not isinstance(body, Mapping):
             raise ValidationError("unreadable repository job payload", field="payload")
-        job = cls(str(body.get("name")), str(body.get("branch")), str(body.get("commit")),
-                  body.get("path"), body.get("gitUrl"))  # fmt: skip
+        job = cls(
+            str(body.get("name")),
+            str(body.get("branch")),
+            str(body.get("commit")),
+            body.get("path"),
+            body.get("gitUrl"),
+        )
         check_repository(job.name)
         check_branch(job.branch)
         if not _COMMIT.fullmatch(job.commit) or (job.path is None) == (job.git_url is None):

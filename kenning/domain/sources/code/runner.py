@@ -117,9 +117,15 @@ def repository_runner(ports: RepositoryPorts) -> TaskRunner:
         last = await last_commit(ports.graph, scope, job.name, job.branch)
         plan, files = await asyncio.to_thread(_plan, repo, job, last, commit, ports.max_file_bytes)
         authored = iso_date(await asyncio.to_thread(repo.authored_at, commit), "commit date")
-        context = CodeContext(job.name, job.branch, scope, PathIndex(files),
-                              connection_id=task.job.connection_id,
-                              priority=task.job.priority, observed_at=authored)  # fmt: skip
+        context = CodeContext(
+            job.name,
+            job.branch,
+            scope,
+            PathIndex(files),
+            connection_id=task.job.connection_id,
+            priority=task.job.priority,
+            observed_at=authored,
+        )
         report = RepositoryReport()
         await ports.board.put(task.job, report.progress(len(plan.ingest)))
         structures: list[FileStructure] = []
@@ -146,9 +152,15 @@ def repository_runner(ports: RepositoryPorts) -> TaskRunner:
         await ingest_graph(state, task.ingest)
         logger.info(
             "repository.ingested",
-            extra={"job_id": task.job.id, "repository": job.name, "branch": job.branch,
-                   "commit": commit, "last_commit": last, **vars_of(report)},
-        )  # fmt: skip
+            extra={
+                "job_id": task.job.id,
+                "repository": job.name,
+                "branch": job.branch,
+                "commit": commit,
+                "last_commit": last,
+                **vars_of(report),
+            },
+        )
         return JobStatus.INDEXED
 
     return run
@@ -183,8 +195,14 @@ def _plan(
             # The last commit is gone (history rewritten, a fresh clone): read everything.
             logger.warning("repository.last_commit_missing", extra={"commit": last})
             last = None
-    plan = code_plan(job.name, job.branch, last_commit=last, current_commit=commit,
-                     selected=files, changes=changes)  # fmt: skip
+    plan = code_plan(
+        job.name,
+        job.branch,
+        last_commit=last,
+        current_commit=commit,
+        selected=files,
+        changes=changes,
+    )
     return plan, files
 
 
@@ -193,8 +211,14 @@ def _count(applied: AppliedPlan, report: RepositoryReport) -> None:
     room = MAX_REFUSED_LISTED - len(report.refused_files)
     report.refused_files.extend(applied.refused[: max(room, 0)])
     for refused in applied.refused:
-        logger.warning("repository.file_refused", extra={"source_urn": refused.source_urn,
-                       "code": refused.code, "reason": refused.message})  # fmt: skip
+        logger.warning(
+            "repository.file_refused",
+            extra={
+                "source_urn": refused.source_urn,
+                "code": refused.code,
+                "reason": refused.message,
+            },
+        )
     for outcome in applied.outcomes:
         if outcome.outcome.status.value == "SKIPPED_DUPLICATE":
             report.unchanged += 1
@@ -213,8 +237,9 @@ async def _register_aliases(
         if await book.canonical_of(scope.client_id, alias) == target:
             continue
         await task.checkpoint()
-        await register_alias(scope.client_id, alias, target, area="code", book=book,
-                             store=task.ingest.store)  # fmt: skip
+        await register_alias(
+            scope.client_id, alias, target, area="code", book=book, store=task.ingest.store
+        )
         registered += 1
     return registered
 

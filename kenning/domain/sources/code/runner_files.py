@@ -2,9 +2,9 @@
 
 Each file is still its own source, its own transaction and its own checkpoint; running a
 few at once lets one file's database work (mostly the HNSW index insert of its chunks)
-overlap with the next file's Python work (keys, chunks, embedding). ``FILES_AT_ONCE``: on
-2 cores ``bench.code`` went from 8.1 files/s one file at a time to 11.0 with three (one run
-each, on a machine loaded by other work); ``--files-at-once`` measures other widths.
+overlap with the next file's Python work (keys, chunks, embedding). ``FILES_AT_ONCE``, three,
+stored faster than one at a time in ``bench.code`` (figures on the documentation's Benchmarks
+page); its ``--files-at-once`` measures other widths.
 """
 
 from __future__ import annotations

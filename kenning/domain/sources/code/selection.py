@@ -11,19 +11,39 @@ MINIFIED_LINE = 2_000
 MINIFIED_AVERAGE = 300
 
 _EXTENSIONS = {
-    ".py": CodeLanguage.PYTHON, ".pyi": CodeLanguage.PYTHON,
-    ".kt": CodeLanguage.KOTLIN, ".kts": CodeLanguage.KOTLIN,
+    ".py": CodeLanguage.PYTHON,
+    ".pyi": CodeLanguage.PYTHON,
+    ".kt": CodeLanguage.KOTLIN,
+    ".kts": CodeLanguage.KOTLIN,
     ".java": CodeLanguage.JAVA,
-    ".ts": CodeLanguage.TYPESCRIPT, ".mts": CodeLanguage.TYPESCRIPT,
-    ".cts": CodeLanguage.TYPESCRIPT, ".tsx": CodeLanguage.TSX,
-    ".js": CodeLanguage.JAVASCRIPT, ".mjs": CodeLanguage.JAVASCRIPT,
-    ".cjs": CodeLanguage.JAVASCRIPT, ".jsx": CodeLanguage.JAVASCRIPT,
+    ".ts": CodeLanguage.TYPESCRIPT,
+    ".mts": CodeLanguage.TYPESCRIPT,
+    ".cts": CodeLanguage.TYPESCRIPT,
+    ".tsx": CodeLanguage.TSX,
+    ".js": CodeLanguage.JAVASCRIPT,
+    ".mjs": CodeLanguage.JAVASCRIPT,
+    ".cjs": CodeLanguage.JAVASCRIPT,
+    ".jsx": CodeLanguage.JAVASCRIPT,
     ".go": CodeLanguage.GO,
-}  # fmt: skip
+}
 _VENDORED_DIRS = frozenset(
-    {"node_modules", "vendor", "third_party", "thirdparty", "bower_components", "dist",
-     "build", "out", "target", ".venv", "venv", "site-packages", "__pycache__", ".git"}
-)  # fmt: skip
+    {
+        "node_modules",
+        "vendor",
+        "third_party",
+        "thirdparty",
+        "bower_components",
+        "dist",
+        "build",
+        "out",
+        "target",
+        ".venv",
+        "venv",
+        "site-packages",
+        "__pycache__",
+        ".git",
+    }
+)
 _GENERATED_SUFFIXES = (".min.js", ".min.mjs", ".bundle.js", ".d.ts", "_pb2.py", ".pb.go")
 
 

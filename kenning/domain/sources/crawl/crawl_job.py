@@ -33,11 +33,14 @@ def crawl_body(spec: CrawlSpec) -> dict[str, Any]:
     """The spec as JSON for the job's payload (``recrawlAfter`` in seconds)."""
     after = spec.recrawl_after
     return {
-        "url": spec.url, "maxDepth": spec.max_depth, "maxPages": spec.max_pages,
-        "sameSite": spec.same_site, "include": list(spec.include),
+        "url": spec.url,
+        "maxDepth": spec.max_depth,
+        "maxPages": spec.max_pages,
+        "sameSite": spec.same_site,
+        "include": list(spec.include),
         "exclude": list(spec.exclude),
         "recrawlAfter": after.total_seconds() if after is not None else None,
-    }  # fmt: skip
+    }
 
 
 def spec_from_payload(payload: Mapping[str, Any]) -> CrawlSpec:

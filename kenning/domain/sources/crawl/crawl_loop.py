@@ -103,9 +103,13 @@ class _State:
     def progress(self) -> CrawlProgress:
         c = self.counts
         return CrawlProgress(
-            c[PageStatus.FETCHED], c[PageStatus.UNCHANGED] + c[PageStatus.FRESH],
-            c[PageStatus.SKIPPED], c[PageStatus.FAILED], len(self.frontier), self.stored,
-        )  # fmt: skip
+            c[PageStatus.FETCHED],
+            c[PageStatus.UNCHANGED] + c[PageStatus.FRESH],
+            c[PageStatus.SKIPPED],
+            c[PageStatus.FAILED],
+            len(self.frontier),
+            self.stored,
+        )
 
     def record(self, outcome: PageOutcome) -> None:
         self.outcomes.append(outcome)
@@ -127,8 +131,9 @@ async def crawl(
     ``previous`` maps a page's URL to what the last crawl kept (validators, hash, links);
     up to ``concurrency`` pages are fetched at once, settled in frontier order.
     """
-    state = _State(spec, previous or {}, now or datetime.now(UTC), Frontier(spec.max_depth),
-                   spec.url)  # fmt: skip
+    state = _State(
+        spec, previous or {}, now or datetime.now(UTC), Frontier(spec.max_depth), spec.url
+    )
     state.frontier.add(spec.url, 0)
     visited = 0
     while len(state.frontier) and visited < spec.max_pages:
@@ -163,8 +168,11 @@ def _settle(visit: Visit, result: Fetch | _Fresh | BaseException, state: _State)
     if isinstance(result, KenningError):
         if visit.depth == 0:
             raise result
-        state.record(PageOutcome(visit.url, visit.depth, PageStatus.FAILED, None,
-                                 f"{result.code}: {result.message}"))  # fmt: skip
+        state.record(
+            PageOutcome(
+                visit.url, visit.depth, PageStatus.FAILED, None, f"{result.code}: {result.message}"
+            )
+        )
     elif isinstance(result, BaseException):
         raise result
     elif isinstance(result, Skipped):

@@ -97,9 +97,12 @@ class _IngestSink:
         run = self._run
         await run.checkpoint()
         request = page_graph(
-            page, run.job.scope, crawled,
-            chunk_limit=run.ingest.chunk_limit, priority=run.job.priority,
-        )  # fmt: skip
+            page,
+            run.job.scope,
+            crawled,
+            chunk_limit=run.ingest.chunk_limit,
+            priority=run.job.priority,
+        )
         await ingest_graph(replace(request, connection_id=run.job.connection_id), run.ingest)
 
 
@@ -139,9 +142,13 @@ def crawl_runner(
         reporter = _Reporter(task, board, nudge_seconds)
         async with fetchers() as fetcher:
             report = await crawl(
-                spec, fetcher, _IngestSink(task), reporter,
-                previous=previous, concurrency=concurrency,
-            )  # fmt: skip
+                spec,
+                fetcher,
+                _IngestSink(task),
+                reporter,
+                previous=previous,
+                concurrency=concurrency,
+            )
         await reporter.final(report)
         return JobStatus.INDEXED
 

@@ -61,9 +61,13 @@ class FetchError(KenningError):
     """
 
     def __init__(
-        self, message: str, *, status: int | None = None, transient: bool = False,
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        transient: bool = False,
         field: str = "url",
-    ) -> None:  # fmt: skip
+    ) -> None:
         super().__init__(message, field=field)
         self.status = status
         self.transient = transient

@@ -86,18 +86,27 @@ def page_graph(
             refs.append(f"c{holder.ordinal}")
     edges = tuple(EdgeRecord(own, LINKS_TO, key, tuple(refs)) for key, refs in evidence.items())
     return GraphRequest(
-        source_urn=urn, scope=scope, kind=PAGE_KIND, pieces=pieces,
-        nodes=tuple(nodes.values()), edges=edges, source_kind=PAGE_SOURCE_KIND, priority=priority,
+        source_urn=urn,
+        scope=scope,
+        kind=PAGE_KIND,
+        pieces=pieces,
+        nodes=tuple(nodes.values()),
+        edges=edges,
+        source_kind=PAGE_SOURCE_KIND,
+        priority=priority,
         observed_at=email_date(page.last_modified, "Last-Modified"),
-    )  # fmt: skip
+    )
 
 
 def page_properties(page: FetchedPage) -> dict[str, object]:
     """The page node's properties; they hold what a re-crawl needs (``previous_page``)."""
     properties: dict[str, object] = {
-        "url": page.url, "title": page.title, "contentHash": page.content_hash,
-        "links": list(page.outlinks), "fetchedAt": page.fetched_at.isoformat(),
-    }  # fmt: skip
+        "url": page.url,
+        "title": page.title,
+        "contentHash": page.content_hash,
+        "links": list(page.outlinks),
+        "fetchedAt": page.fetched_at.isoformat(),
+    }
     if page.etag:
         properties["etag"] = page.etag
     if page.last_modified:
@@ -120,11 +129,13 @@ def previous_page(
     links = properties.get("links")
     etag, modified = properties.get("etag"), properties.get("lastModified")
     return PreviousPage(
-        url, digest, fetched_at,
+        url,
+        digest,
+        fetched_at,
         etag if isinstance(etag, str) else None,
         modified if isinstance(modified, str) else None,
         tuple(x for x in links if isinstance(x, str)) if isinstance(links, list) else (),
-    )  # fmt: skip
+    )
 
 
 def _fetched_at(value: object) -> datetime:

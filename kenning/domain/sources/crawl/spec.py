@@ -73,9 +73,14 @@ def crawl_spec(
     if recrawl_after is not None and recrawl_after < timedelta(0):
         raise ValidationError("recrawlAfter must not be negative", field="recrawlAfter")
     return CrawlSpec(
-        start, max_depth, max_pages, bool(same_site),
-        _patterns(include, "include"), _patterns(exclude, "exclude"), recrawl_after,
-    )  # fmt: skip
+        start,
+        max_depth,
+        max_pages,
+        bool(same_site),
+        _patterns(include, "include"),
+        _patterns(exclude, "exclude"),
+        recrawl_after,
+    )
 
 
 def _patterns(raw: tuple[str, ...] | list[str], name: str) -> tuple[str, ...]:

@@ -96,9 +96,11 @@ def _request(extracted: ExtractedFile, source: FileSource, parent: str | None) -
     )
     key = document_key(source.source_urn)
     properties: dict[str, object] = {
-        "sourceUrn": source.source_urn, "mediaType": extracted.media_type.value,
-        "fileId": source.file_id, "chunks": len(chunks),
-    }  # fmt: skip
+        "sourceUrn": source.source_urn,
+        "mediaType": extracted.media_type.value,
+        "fileId": source.file_id,
+        "chunks": len(chunks),
+    }
     for name, value in (("filename", source.filename), ("title", extracted.title)):
         if value:
             properties[name] = value
@@ -113,9 +115,14 @@ def _request(extracted: ExtractedFile, source: FileSource, parent: str | None) -
         else:
             properties["attachedTo"] = document_key(parent)
     return GraphRequest(
-        source_urn=source.source_urn, scope=source.scope, kind=source.kind, pieces=pieces,
-        nodes=(NodeRecord(key, DOCUMENT, properties),), edges=edges, priority=source.priority,
-    )  # fmt: skip
+        source_urn=source.source_urn,
+        scope=source.scope,
+        kind=source.kind,
+        pieces=pieces,
+        nodes=(NodeRecord(key, DOCUMENT, properties),),
+        edges=edges,
+        priority=source.priority,
+    )
 
 
 def _attachment_name(filename: str | None, index: int) -> str:

@@ -139,10 +139,14 @@ async def request_file(
     identity = IngestionIdentity(FILE_TASK, urn, hashlib.sha256(version.encode()).hexdigest())
     queued = await queue.enqueue(
         NewJob(
-            identity=identity, scope=scope, priority=checked.priority, source_urn=urn,
-            connection_id=checked.connection_id, payload=task_payload(FILE_TASK, body),
+            identity=identity,
+            scope=scope,
+            priority=checked.priority,
+            source_urn=urn,
+            connection_id=checked.connection_id,
+            payload=task_payload(FILE_TASK, body),
         )
-    )  # fmt: skip
+    )
     return QueuedFile(stored, media, queued)
 
 
@@ -150,8 +154,15 @@ def file_body(job: FileJob) -> dict[str, Any]:
     """The job's payload body (``task_payload`` adds the task); ``observedAt`` only when
     given, so the jobs of files uploaded without one keep their identity."""
     when = {"observedAt": iso(job.observed_at)} if job.observed_at else {}
-    return {"file": {"id": job.file_id, "kind": job.kind, "tags": list(job.tags),
-                     "ocr": job.ocr.value, **when}}  # fmt: skip
+    return {
+        "file": {
+            "id": job.file_id,
+            "kind": job.kind,
+            "tags": list(job.tags),
+            "ocr": job.ocr.value,
+            **when,
+        }
+    }
 
 
 def file_job(payload: Mapping[str, Any]) -> FileJob:
@@ -162,9 +173,11 @@ def file_job(payload: Mapping[str, Any]) -> FileJob:
     try:
         when = body.get("observedAt")
         return FileJob(
-            str(body["id"]), str(body["kind"]), tuple(map(str, body.get("tags") or ())),
+            str(body["id"]),
+            str(body["kind"]),
+            tuple(map(str, body.get("tags") or ())),
             OcrMode(body.get("ocr", OcrMode.AUTO.value)),
             from_iso(when) if isinstance(when, str) else None,
-        )  # fmt: skip
+        )
     except (KeyError, ValueError):
         raise ValidationError("unreadable file job payload") from None

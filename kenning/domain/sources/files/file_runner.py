@@ -81,9 +81,15 @@ def file_runner(work: FileWork) -> TaskRunner:
             return JobStatus.SKIPPED_DUPLICATE
         extracted = await _extracted(work, stored, job)
         source = FileSource(
-            stored.source_urn, job.kind, job.tags, task.job.scope, task.job.priority,
-            stored.id, stored.filename, job.observed_at,
-        )  # fmt: skip
+            stored.source_urn,
+            job.kind,
+            job.tags,
+            task.job.scope,
+            task.job.priority,
+            stored.id,
+            stored.filename,
+            job.observed_at,
+        )
         requests = await _requests(work, stored, extracted, source, task.ingest.chunk_limit)
         held = await _credentials(work, stored, requests, task.ingest.secret_policy)
         erased = await _names_erased(work, stored, requests, task.ingest.tombstones)
@@ -167,9 +173,13 @@ async def _extracted(work: FileWork, stored: StoredFile, job: FileJob) -> Extrac
     data = await file_bytes(work.files, stored)
     try:
         return await extract_file(
-            data, filename=stored.filename, ocr=job.ocr, limits=work.limits,
-            parser=work.parser, describer=work.describer,
-        )  # fmt: skip
+            data,
+            filename=stored.filename,
+            ocr=job.ocr,
+            limits=work.limits,
+            parser=work.parser,
+            describer=work.describer,
+        )
     except (FileRejectedError, FileTooLargeError) as error:
         raise await _refused(work, stored, error) from error
 

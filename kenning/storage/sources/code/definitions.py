@@ -39,8 +39,11 @@ def python(node: Node, in_type: bool) -> Found | None:
     name = text(node.child_by_field_name("name"))
     if node.type == "class_definition":
         supers = node.child_by_field_name("superclasses")
-        bases = tuple(text(c) for c in (supers.named_children if supers else ())
-                      if c.type != "keyword_argument")  # fmt: skip
+        bases = tuple(
+            text(c)
+            for c in (supers.named_children if supers else ())
+            if c.type != "keyword_argument"
+        )
         return Found(DefinitionKind.CLASS, name, bases, body, outer)
     if node.type == "function_definition":
         kind = DefinitionKind.METHOD if in_type else DefinitionKind.FUNCTION
@@ -99,8 +102,10 @@ def java(node: Node, in_type: bool) -> Found | None:
         superclass = node.child_by_field_name("superclass")
         if superclass is not None:
             bases += [text(c) for c in superclass.named_children]
-        for holder in (node.child_by_field_name("interfaces"),
-                       child_of_type(node, "extends_interfaces")):  # fmt: skip
+        for holder in (
+            node.child_by_field_name("interfaces"),
+            child_of_type(node, "extends_interfaces"),
+        ):
             types = child_of_type(holder, "type_list") if holder is not None else None
             bases += [text(c) for c in (types.named_children if types else ())]
         return Found(_JAVA_TYPES[node.type], name, tuple(bases), body, node)

@@ -85,7 +85,7 @@ class GitCli:
         span = f"{_checked(old)}..{_checked(new)}"
         output = self._run(
             "diff", "--no-ext-diff", "--no-textconv", "--name-status", "-M", "-z", span
-        )  # fmt: skip
+        )
         fields = (output or b"").decode("utf-8", "replace").split("\0")
         changes: list[FileChange] = []
         position = 0

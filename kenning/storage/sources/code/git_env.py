@@ -19,17 +19,50 @@ from collections.abc import Mapping
 
 # Repository config that would run programs: neutralised on the command line, which wins.
 HARDENED: tuple[str, ...] = (
-    "-c", "core.fsmonitor=", "-c", "core.hooksPath=/dev/null", "-c", "diff.external=",
-    "-c", "credential.helper=", "-c", "gc.auto=0", "-c", "maintenance.auto=false",
+    "-c",
+    "core.fsmonitor=",
+    "-c",
+    "core.hooksPath=/dev/null",
+    "-c",
+    "diff.external=",
+    "-c",
+    "credential.helper=",
+    "-c",
+    "gc.auto=0",
+    "-c",
+    "maintenance.auto=false",
     # An http server silent for a minute is dropped rather than holding a thread.
-    "-c", "http.lowSpeedLimit=1", "-c", "http.lowSpeedTime=60",
-)  # fmt: skip
+    "-c",
+    "http.lowSpeedLimit=1",
+    "-c",
+    "http.lowSpeedTime=60",
+)
 # ssh never offers the server's keys or agent, never prompts, and reads no ssh_config.
-_SSH = ["ssh", "-F", "/dev/null", "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes",
-        "-i", "/dev/null", "-o", "IdentityAgent=none", "-o", "ProxyCommand=none",
-        "-o", "PasswordAuthentication=no", "-o", "KbdInteractiveAuthentication=no",
-        "-o", "UserKnownHostsFile=/dev/null", "-o", "StrictHostKeyChecking=accept-new",
-        "-o", "ConnectTimeout=30"]  # fmt: skip
+_SSH = [
+    "ssh",
+    "-F",
+    "/dev/null",
+    "-o",
+    "BatchMode=yes",
+    "-o",
+    "IdentitiesOnly=yes",
+    "-i",
+    "/dev/null",
+    "-o",
+    "IdentityAgent=none",
+    "-o",
+    "ProxyCommand=none",
+    "-o",
+    "PasswordAuthentication=no",
+    "-o",
+    "KbdInteractiveAuthentication=no",
+    "-o",
+    "UserKnownHostsFile=/dev/null",
+    "-o",
+    "StrictHostKeyChecking=accept-new",
+    "-o",
+    "ConnectTimeout=30",
+]
 _DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
 
 

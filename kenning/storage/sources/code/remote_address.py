@@ -59,8 +59,14 @@ def pin_remote(
     if scheme == "ssh":
         return Pinned(ssh_address=str(address))
     shown = f"[{address}]" if address.version == 6 else str(address)
-    return Pinned(options=("-c", f"http.curloptResolve={host}:{port}:{shown}",
-                           "-c", "http.followRedirects=false"))  # fmt: skip
+    return Pinned(
+        options=(
+            "-c",
+            f"http.curloptResolve={host}:{port}:{shown}",
+            "-c",
+            "http.followRedirects=false",
+        )
+    )
 
 
 def _checked_address(

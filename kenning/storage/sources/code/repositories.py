@@ -131,11 +131,15 @@ class Repositories:
         listing = ("ls-remote", "--symref", *options, "--", source, wanted)
         output = self._run(*pinned.options, *listing, pinned=pinned, timeout=_LS_REMOTE_TIMEOUT)
         lines = [line.split("\t") for line in output.splitlines() if "\t" in line]
-        heads = (ref.removeprefix("ref: refs/heads/") for ref, name in lines
-                 if ref.startswith("ref: refs/heads/") and name == "HEAD")  # fmt: skip
+        heads = (
+            ref.removeprefix("ref: refs/heads/")
+            for ref, name in lines
+            if ref.startswith("ref: refs/heads/") and name == "HEAD"
+        )
         target = next(heads, branch)
-        commit = next((ref for ref, name in lines
-                       if name == wanted and not ref.startswith("ref:")), None)  # fmt: skip
+        commit = next(
+            (ref for ref, name in lines if name == wanted and not ref.startswith("ref:")), None
+        )
         if commit is None or target is None:
             raise NotFoundError(f"no branch {branch or 'HEAD'!r} at {url!r}", field="branch")
         return target, commit

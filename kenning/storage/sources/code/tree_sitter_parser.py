@@ -32,9 +32,21 @@ _CLASSIFY: dict[CodeLanguage, Classify] = {
     CodeLanguage.GO: script_definitions.go,
 }
 # Statements that wrap a definition without being one.
-_WRAPPERS = frozenset({"export_statement", "type_declaration", "class_body", "interface_body",
-                       "enum_class_body", "enum_body", "enum_body_declarations", "block",
-                       "declaration_list", "object_type", "statement_block"})  # fmt: skip
+_WRAPPERS = frozenset(
+    {
+        "export_statement",
+        "type_declaration",
+        "class_body",
+        "interface_body",
+        "enum_class_body",
+        "enum_body",
+        "enum_body_declarations",
+        "block",
+        "declaration_list",
+        "object_type",
+        "statement_block",
+    }
+)
 
 
 class TreeSitterParser:
@@ -88,8 +100,9 @@ def _package(root: Node) -> str:
     header = child_of_type(root, "package_header", "package_declaration", "package_clause")
     if header is None:
         return ""
-    named = child_of_type(header, "qualified_identifier", "scoped_identifier", "identifier",
-                          "package_identifier")  # fmt: skip
+    named = child_of_type(
+        header, "qualified_identifier", "scoped_identifier", "identifier", "package_identifier"
+    )
     return text(named)
 
 

@@ -35,14 +35,16 @@ def refusal(address: IPAddress) -> str | None:
         if why is not None:
             return f"{why} (embedded in {address})"
     checks = (
-        (address.is_loopback, "loopback"), (address.is_link_local, "link-local"),
-        (address.is_multicast, "multicast"), (address.is_unspecified, "unspecified"),
+        (address.is_loopback, "loopback"),
+        (address.is_link_local, "link-local"),
+        (address.is_multicast, "multicast"),
+        (address.is_unspecified, "unspecified"),
         (address.version == 4 and address in _CGNAT, "shared (CGNAT)"),
-        (any(address.version == n.version and address in n for n in _SPECIAL),
-         "special-purpose"),
-        (address.is_private, "private"), (address.is_reserved, "reserved"),
+        (any(address.version == n.version and address in n for n in _SPECIAL), "special-purpose"),
+        (address.is_private, "private"),
+        (address.is_reserved, "reserved"),
         (not address.is_global, "non-global"),
-    )  # fmt: skip
+    )
     return next((why for failed, why in checks if failed), None)
 
 

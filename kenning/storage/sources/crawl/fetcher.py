@@ -113,9 +113,10 @@ class SafeFetcher:
             return NotModified(reply.url, etag, modified)
         if reply.status >= 400 or reply.status < 200:
             raise FetchError(
-                f"{reply.url} answered HTTP {reply.status}", status=reply.status,
+                f"{reply.url} answered HTTP {reply.status}",
+                status=reply.status,
                 transient=reply.status >= 500 or reply.status == 429,
-            )  # fmt: skip
+            )
         content_type = reply.headers.get("content-type", "")
         body, nodes = reply.body, self._max_html_nodes
         # Parsing is CPU work whatever the size: always in the shared worker thread.
@@ -124,17 +125,27 @@ class SafeFetcher:
             lambda: extract_page(body, reply.media_type, content_type, reply.url, nodes),
         )
         return FetchedPage(
-            url=reply.url, requested=start, title=found.title, text=found.text,
-            links=found.links, outlinks=found.outlinks,
+            url=reply.url,
+            requested=start,
+            title=found.title,
+            text=found.text,
+            links=found.links,
+            outlinks=found.outlinks,
             content_hash=page_content_hash(found.title, found.text),
-            fetched_at=datetime.now(UTC), etag=etag, last_modified=modified,
+            fetched_at=datetime.now(UTC),
+            etag=etag,
+            last_modified=modified,
             content_type=reply.media_type,
-        )  # fmt: skip
+        )
 
     async def _follow(
-        self, url: str, headers: dict[str, str], max_bytes: int,
-        accept: frozenset[str] | None, robots: bool,
-    ) -> RawResponse | Skipped:  # fmt: skip
+        self,
+        url: str,
+        headers: dict[str, str],
+        max_bytes: int,
+        accept: frozenset[str] | None,
+        robots: bool,
+    ) -> RawResponse | Skipped:
         current = url
         for _ in range(self._max_redirects + 1):
             if robots and self._robots is not None and not await self._robots.allowed(current):
@@ -159,9 +170,13 @@ class SafeFetcher:
         address = await self._policy.address_of(host, parts.port or _default_port(parts.scheme))
         await self._pacing.wait(host)
         return await exchange(
-            self._client(origin_of(url)), url, address, headers,
-            max_bytes=max_bytes, accept=accept,
-        )  # fmt: skip
+            self._client(origin_of(url)),
+            url,
+            address,
+            headers,
+            max_bytes=max_bytes,
+            accept=accept,
+        )
 
     def _client(self, origin: str) -> httpx.AsyncClient:
         client = self._clients.get(origin)

@@ -68,10 +68,16 @@ def extract_page(
     base = _base(document, url)
     outlinks = _outlinks(document, base)
     # No ``url=``: trafilatura would resolve relative links against the host, not the page.
-    markdown = trafilatura.extract(
-        document, output_format="markdown", include_links=True,
-        include_comments=False, include_tables=True,
-    ) or ""  # fmt: skip
+    markdown = (
+        trafilatura.extract(
+            document,
+            output_format="markdown",
+            include_links=True,
+            include_comments=False,
+            include_tables=True,
+        )
+        or ""
+    )
     main, links = _unlinked(markdown, base)
     return Extracted(title, main, links, outlinks)
 

@@ -30,8 +30,18 @@ _SNIFF = 8192
 _HTML = re.compile(rb"^\s*(<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>])", re.IGNORECASE)
 _HTML_TAGS = re.compile(rb"<(p|div|h[1-6]|table|ul|ol|title|meta)[\s>]", re.IGNORECASE)
 _HEADER = re.compile(rb"^([A-Za-z][A-Za-z0-9-]*):[ \t]*\S", re.MULTILINE)
-_MAIL_HEADERS = {b"from", b"to", b"subject", b"date", b"message-id", b"mime-version",
-                 b"received", b"return-path", b"content-type", b"cc"}  # fmt: skip
+_MAIL_HEADERS = {
+    b"from",
+    b"to",
+    b"subject",
+    b"date",
+    b"message-id",
+    b"mime-version",
+    b"received",
+    b"return-path",
+    b"content-type",
+    b"cc",
+}
 _MARKDOWN = re.compile(
     r"^(#{1,6} \S|\s*[-*+] \S|\s*\d+\. \S|```|\|.*\|\s*$|>\s)|\[[^\]]+\]\([^)]+\)|\*\*\S",
     re.MULTILINE,
@@ -59,8 +69,9 @@ def detect(
             raise EncryptedFileError("the Office file is encrypted with a password")
         raise UnsupportedFileError(
             "legacy Office compound files (.doc, .xls, .ppt) are not supported; save as "
-            "DOCX, XLSX or PPTX", detected="application/x-ole-storage",
-        )  # fmt: skip
+            "DOCX, XLSX or PPTX",
+            detected="application/x-ole-storage",
+        )
     text = _as_text(head)
     if text is None:
         detected = _magic(data)

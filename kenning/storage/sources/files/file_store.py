@@ -97,8 +97,13 @@ class PgFileStore:
                 VALUES ($6, $1, $2, $3, $4, $5, $7, $8, $9, $10)
                 ON CONFLICT ON CONSTRAINT uq_source_files_content DO NOTHING
                 RETURNING {_COLUMNS}""",
-                *key, str(uuid.uuid4()), filename[:512], media_type, len(data), oid,
-            )  # fmt: skip
+                *key,
+                str(uuid.uuid4()),
+                filename[:512],
+                media_type,
+                len(data),
+                oid,
+            )
             if row is None:  # a concurrent upload of the same content won
                 await conn.execute("SELECT lo_unlink($1)", oid)
                 row = await conn.fetchrow(
@@ -110,8 +115,9 @@ class PgFileStore:
         """The file ``reader`` may see (the chunks' visibility rule), else None."""
         row = await self._pool.fetchrow(
             f"SELECT {_COLUMNS} FROM source_files WHERE id = $4 AND {visible_rows(1)}",
-            *reader_params(reader), file_id,
-        )  # fmt: skip
+            *reader_params(reader),
+            file_id,
+        )
         return _stored(row) if row is not None else None
 
     async def read(self, file: StoredFile, slice_bytes: int = SLICE_BYTES) -> AsyncIterator[bytes]:
@@ -137,8 +143,9 @@ class PgFileStore:
         deleted = await self._pool.fetchval(
             "WITH d AS (DELETE FROM source_files WHERE id = $4 AND client_id = $1 "
             "AND project_id = $2 AND group_id = $3 RETURNING 1) SELECT count(*) FROM d",
-            *reader_params(writer), file_id,
-        )  # fmt: skip
+            *reader_params(writer),
+            file_id,
+        )
         return bool(deleted)
 
     async def sweep(self, orphaned_for: timedelta) -> FileSweep:
@@ -174,14 +181,16 @@ class PgFileStore:
                     content_oid = CASE WHEN $6::text IS NULL THEN content_oid END,
                     not_kept = coalesce($6, not_kept)
                 WHERE {_MINE} RETURNING indexed_at""",
-                *scope, not_kept.value if not_kept is not None else None,
-            )  # fmt: skip
+                *scope,
+                not_kept.value if not_kept is not None else None,
+            )
             # Indexed before this one: superseded. Still queued (indexed_at NULL): kept. A
             # retried settle deletes no file indexed after this one's first.
             superseded = await conn.fetchval(
                 "WITH d AS (DELETE FROM source_files WHERE client_id = $1 AND project_id = $2 "
                 "AND group_id = $3 AND source_urn = $4 AND id <> $5 AND indexed_at <= $6 "
                 "RETURNING 1) SELECT count(*) FROM d",
-                *scope, indexed_at,
-            )  # fmt: skip
+                *scope,
+                indexed_at,
+            )
         return int(superseded)
