@@ -1,6 +1,7 @@
 """``kenning ingest PATH…``: upload files (folders recursively) to a running server with
 the GraphQL multipart request, follow each job to its end under a progress bar, then print
-a summary table (file, type, chunks, status, error). Exit code 1 when any file failed.
+a summary table (file, type, chunks, status, error). Exit code 1 when any file failed (one
+``error:`` line counts them), 3 or 4 for a server down or a key refused.
 
 The functions take kenning-client's ``AsyncKenningClient`` so that tests drive them against a
 real app.
@@ -20,6 +21,7 @@ from kenning_client import (
     PREFLIGHT,
     AsyncKenningClient,
     GraphQLClientError,
+    GraphQLClientHttpError,
     IngestFileIngestFileFileRejected,
     IngestFileIngestFileIngestFileSuccess,
     IngestFileInput,
@@ -29,8 +31,11 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Column, Table
 
+from kenning.cli.exit_codes import ExitCode
+from kenning.cli.group import report
 from kenning.cli.options import SERVER, ApiKey, ServerUrl, api_key_of
 from kenning.cli.server_calls import FINISHED, server_client
+from kenning.cli.server_errors import calling, key_refusal
 from kenning.domain.sources.files.file_graph import document_key
 
 DONE = {"INDEXED", "SKIPPED_DUPLICATE"}
@@ -72,15 +77,24 @@ def _hidden(path: Path, root: Path) -> bool:
 
 
 async def upload(client: AsyncKenningClient, run: FileRun, options: dict[str, Any]) -> None:
-    """Send ``run.path`` as ``ingestFile``; a refusal ends the run as FAILED."""
+    """Send ``run.path`` as ``ingestFile``; a refusal of the file ends the run as FAILED, one
+    of the key raises (every other file would be refused alike)."""
     file = Upload(run.path.name, io.BytesIO(run.path.read_bytes()), "application/octet-stream")
     input = IngestFileInput.model_validate(options) if options else None
     try:
         result = await client.ingest_file(file, input, headers=PREFLIGHT)
+    except GraphQLClientHttpError as answer:
+        if answer.status_code in (401, 403):
+            raise  # `calling` turns it into the command's one line
+        run.status, run.error = "FAILED", str(answer)[:200]
+        return
     except GraphQLClientError as refused:
         run.status, run.error = "FAILED", str(refused)[:200]
         return
     if not isinstance(result, IngestFileIngestFileIngestFileSuccess):
+        problem_of_key = key_refusal(result)
+        if problem_of_key is not None:
+            raise problem_of_key
         problem = result.problem if isinstance(result, IngestFileIngestFileFileRejected) else None
         run.status, run.error = "FAILED", f"{problem or result.code}: {result.message}"
         return
@@ -111,7 +125,7 @@ async def ingest_all(
 ) -> list[FileRun]:
     """Upload every file, then follow every job under one progress bar."""
     runs = [FileRun(path) for path in paths]
-    with Progress(console=console, transient=True) as progress:
+    with Progress(console=console, transient=True, disable=not console.is_terminal) as progress:
         bar = progress.add_task("ingesting", total=len(runs))
         for run in runs:
             await upload(client, run, options)
@@ -157,7 +171,9 @@ def ingest_command(
         async with server_client(url, key) as client:
             return await ingest_all(client, files, options, console)
 
-    runs = asyncio.run(main())
+    with calling(url):
+        runs = asyncio.run(main())
     console.print(summary(runs))
-    if any(run.failed for run in runs):
-        raise typer.Exit(1)
+    failed = sum(run.failed for run in runs)
+    if failed:
+        raise report(f"{failed} of {len(runs)} files failed (the table says why)", ExitCode.FAILED)
