@@ -33,7 +33,16 @@ def usage_line(error: UsageError) -> str:
     message = " ".join(error.format_message().split()).removeprefix("Invalid value: ")
     if error.ctx is None:
         return message
-    return f"{message.rstrip('.')} (see {error.ctx.command_path} -h)"
+    return f"{message.rstrip('.')} (see {_command_path(error.ctx)} -h)"
+
+
+def _command_path(ctx: Any) -> str:
+    """``kenning keys create``, however the program was started (``python -m kenning``)."""
+    names: list[str] = []
+    while ctx.parent is not None:
+        names.insert(0, ctx.info_name)
+        ctx = ctx.parent
+    return " ".join(["kenning", *names])
 
 
 class KenningGroup(TyperGroup):
