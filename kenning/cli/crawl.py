@@ -14,10 +14,9 @@ import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from kenning_client import AsyncKenningClient, CrawlCrawlIngestionHandle, CrawlInput
 
 from kenning.cli.exit_codes import ExitCode
 from kenning.cli.group import report
@@ -25,6 +24,9 @@ from kenning.cli.options import SERVER, ApiKey, api_key_of
 from kenning.cli.progress_bar import ProgressBar
 from kenning.cli.server_calls import FINISHED, server_client
 from kenning.cli.server_errors import calling, refused
+
+if TYPE_CHECKING:
+    from kenning_client import AsyncKenningClient
 
 COUNTS = ("fetched", "unchanged", "skipped", "failed", "queued", "stored")
 
@@ -77,6 +79,8 @@ async def crawl_site(
     """Request the crawl and follow its job, calling ``on_progress`` with each new count;
     ``typer.BadParameter`` naming the field on a refusal of an option, an ``UpstreamError``
     on one of the key."""
+    from kenning_client import CrawlCrawlIngestionHandle, CrawlInput
+
     request = CrawlInput.model_validate(await with_client(client, input))
     handle = await client.crawl(request)
     if not isinstance(handle, CrawlCrawlIngestionHandle):

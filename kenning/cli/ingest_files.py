@@ -14,19 +14,9 @@ import io
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from kenning_client import (
-    PREFLIGHT,
-    AsyncKenningClient,
-    GraphQLClientError,
-    GraphQLClientHttpError,
-    IngestFileIngestFileFileRejected,
-    IngestFileIngestFileIngestFileSuccess,
-    IngestFileInput,
-    Upload,
-)
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Column, Table
@@ -36,7 +26,9 @@ from kenning.cli.group import report
 from kenning.cli.options import SERVER, ApiKey, ServerUrl, api_key_of
 from kenning.cli.server_calls import FINISHED, server_client
 from kenning.cli.server_errors import calling, key_refusal
-from kenning.domain.sources.files.file_graph import document_key
+
+if TYPE_CHECKING:
+    from kenning_client import AsyncKenningClient
 
 DONE = {"INDEXED", "SKIPPED_DUPLICATE"}
 
@@ -79,6 +71,17 @@ def _hidden(path: Path, root: Path) -> bool:
 async def upload(client: AsyncKenningClient, run: FileRun, options: dict[str, Any]) -> None:
     """Send ``run.path`` as ``ingestFile``; a refusal of the file ends the run as FAILED, one
     of the key raises (every other file would be refused alike)."""
+    # Here, not at the top: every other command (``serve`` on a port in use) would pay for it.
+    from kenning_client import (
+        PREFLIGHT,
+        GraphQLClientError,
+        GraphQLClientHttpError,
+        IngestFileIngestFileFileRejected,
+        IngestFileIngestFileIngestFileSuccess,
+        IngestFileInput,
+        Upload,
+    )
+
     file = Upload(run.path.name, io.BytesIO(run.path.read_bytes()), "application/octet-stream")
     input = IngestFileInput.model_validate(options) if options else None
     try:
@@ -116,6 +119,8 @@ async def follow(client: AsyncKenningClient, run: FileRun, every: float = 0.25) 
             break
         await asyncio.sleep(every)
     if run.status in DONE:
+        from kenning.domain.sources.files.file_graph import document_key
+
         node = await client.node(document_key(run.source_urn))
         run.chunks = node.properties.get("chunks") if node else None
 

@@ -19,14 +19,9 @@ import asyncio
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from kenning_client import (
-    AsyncKenningClient,
-    IngestRepositoryIngestRepositoryIngestionHandle,
-    IngestRepositoryInput,
-)
 
 from kenning.cli import progress_bar
 from kenning.cli.exit_codes import ExitCode
@@ -36,6 +31,9 @@ from kenning.cli.progress_bar import ProgressBar
 from kenning.cli.server_calls import FINISHED, server_client
 from kenning.cli.server_errors import calling, refused
 from kenning.cli.tables import table
+
+if TYPE_CHECKING:
+    from kenning_client import AsyncKenningClient
 
 COUNTS = ("ingested", "unchanged", "purged", "refused", "skipped", "aliases")
 
@@ -67,9 +65,12 @@ async def ingest_repository(
     count: the final status and the last run's counts (empty when the job did not finish
     INDEXED). ``typer.BadParameter`` naming the field on a refusal of a bad argument, an
     ``UpstreamError`` on one of the key."""
+    from kenning_client import IngestRepositoryIngestRepositoryIngestionHandle as Handle
+    from kenning_client import IngestRepositoryInput
+
     request = IngestRepositoryInput.model_validate(input)
     handle = await client.ingest_repository(request)
-    if not isinstance(handle, IngestRepositoryIngestRepositoryIngestionHandle):
+    if not isinstance(handle, Handle):
         raise refused(handle)
     if handle.status == "SKIPPED":
         return "SKIPPED_DUPLICATE", {}

@@ -22,7 +22,6 @@ from typing import Protocol
 
 import httpx
 import typer
-from kenning_client import GraphQLClientHttpError
 
 from kenning.cli.exit_codes import ExitCode
 from kenning.domain.errors import KenningError
@@ -103,6 +102,8 @@ def _code(refusal: Refusal) -> str:
 
 def upstream_error(error: BaseException, url: str, option: str = "--url") -> UpstreamError | None:
     """What ``error`` (httpx's or kenning-client's) means for the server at ``url``, or None."""
+    from kenning_client import GraphQLClientHttpError
+
     if isinstance(error, httpx.UnsupportedProtocol | httpx.InvalidURL):
         return UpstreamError(f"{option} {url}: not an http:// or https:// URL", ExitCode.USAGE)
     if isinstance(error, httpx.TransportError):
