@@ -54,7 +54,7 @@ class ProgressBar:
                 TimeElapsedColumn(),
                 console=self._console,
             )
-            self._task = self._live.add_task(self._noun, total=None, planned=0, refused=0)
+            self._task = self._live.add_task(self._noun, total=None, planned="?", refused=0)
             self._live.start()
         return self
 
