@@ -3,11 +3,14 @@ line naming the help to read; a server's refusal or silence maps to its code."""
 
 from __future__ import annotations
 
+import asyncpg
 import httpx
 import pytest
+import redis.exceptions
 from kenning_client import GraphQLClientHttpError
 
 from kenning.cli.exit_codes import ExitCode
+from kenning.cli.failures import explain
 from kenning.cli.server_errors import upstream_error
 from tests.support.cli_runner import run
 
@@ -71,3 +74,19 @@ def test_a_forbidden_answer_is_a_refused_key_and_anything_else_is_not_known() ->
         f"the server at {URL} refused the API key: the API key has expired; give a valid one"
     )
     assert upstream_error(ValueError("a bug"), URL) is None
+
+
+def test_a_redis_down_is_unreachable_and_a_refused_database_user_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("KENNING_DATABASE_URL", "postgresql://kenning:secret@db.example:5432/kb")
+    down = explain(redis.exceptions.ConnectionError("Error 111 connecting to 127.0.0.1:6379."))
+    assert down is not None and down.exit_code == ExitCode.UNREACHABLE
+    assert down.message.startswith("cannot reach Redis (Error 111 connecting to 127.0.0.1:6379)")
+    refused = explain(asyncpg.InvalidPasswordError('password authentication failed for "kenning"'))
+    assert refused is not None and refused.exit_code == ExitCode.REFUSED
+    assert refused.message == (
+        "PostgreSQL on db.example:5432 refused the connection (password authentication failed "
+        'for "kenning"): fix the user or password in KENNING_DATABASE_URL'
+    )
+    assert "secret" not in refused.message
