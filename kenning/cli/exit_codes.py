@@ -1,17 +1,18 @@
 """The exit codes of every ``kenning`` command, in one table (the end of ``kenning --help``
 prints it too), so a script can tell "fix the command" from "try again later":
 
-==  ============  =============================================================================
-0   OK            done (a repository run that refused some files still ends 0: its table
-                  names every refused file and why)
-1   FAILED        the work failed: a job or a file failed, a port in use, a database not
-                  migrated, a schema out of date; the ``error:`` line says why
-2   USAGE         a bad option, argument or ``KENNING_*`` setting; nothing was done
-3   UNREACHABLE   a server is not running or cannot be reached: the Kenning server, PostgreSQL
-                  or Redis (``stack status``: one of the local servers is down)
-4   REFUSED       the server refused the credentials: the API key, or PostgreSQL's user or
-                  password
-==  ============  =============================================================================
+===  ============  ===========================================================================
+0    OK            done (a repository run that refused some files still ends 0: its table
+                   names every refused file and why)
+1    FAILED        the work failed: a job or a file failed, a port in use, a database not
+                   migrated, a schema out of date; the ``error:`` line says why
+2    USAGE         a bad option, argument or ``KENNING_*`` setting; nothing was done
+3    UNREACHABLE   a server is not running or cannot be reached: the Kenning server, PostgreSQL
+                   or Redis (``stack status``: one of the local servers is down)
+4    REFUSED       the server refused the credentials: the API key, or PostgreSQL's user or
+                   password
+130  INTERRUPTED   stopped by Ctrl-C (SIGINT); a job already handed to the server keeps running
+===  ============  ===========================================================================
 
 Every failure a user can fix prints one line, ``error: what is wrong: what to do``, on
 stderr, and never a traceback; a traceback means a bug.
@@ -30,6 +31,7 @@ class ExitCode(IntEnum):
     USAGE = 2
     UNREACHABLE = 3
     REFUSED = 4
+    INTERRUPTED = 130  # the shell's own code for SIGINT, which click returns
 
 
 MEANINGS: dict[ExitCode, str] = {
@@ -39,6 +41,7 @@ MEANINGS: dict[ExitCode, str] = {
     ExitCode.UNREACHABLE: "a server (Kenning, PostgreSQL, Redis) is not running or cannot be "
     "reached",
     ExitCode.REFUSED: "the server refused the API key or the database user",
+    ExitCode.INTERRUPTED: "stopped by Ctrl-C (a job already sent keeps running on the server)",
 }
 
 

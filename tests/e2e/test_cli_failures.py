@@ -1,14 +1,17 @@
 """The ``kenning`` command as a user runs it (its own process) against a real server: a wrong
 key, a server down, a refused file, a bad argument and a port in use each end with one
-``error:`` line on stderr, the exit code ``kenning --help`` documents, and no traceback."""
+``error:`` line on stderr, the exit code ``kenning --help`` documents, and no traceback;
+Ctrl-C ends quietly with 130."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import socket
 import subprocess
 import sys
+import time
 import uuid
 from pathlib import Path
 
@@ -123,3 +126,24 @@ def test_a_port_in_use_is_one_line_and_exit_1(migrated_settings: Settings) -> No
         "--port or KENNING_PORT"
     )
     assert "server.started" not in done.stdout + done.stderr
+
+
+def test_ctrl_c_while_waiting_for_a_server_ends_quietly_with_130() -> None:
+    with socket.socket() as silent:  # accepts the connection, never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        url = f"http://127.0.0.1:{silent.getsockname()[1]}"
+        env = {k: v for k, v in os.environ.items() if not k.startswith("KENNING_")}
+        process = subprocess.Popen(
+            [KENNING, "crawl", "https://docs.example.com/", "--server", url, "--api-key", "kn_x"],
+            cwd=ROOT,
+            env={**env, "PYTHONPATH": str(ROOT)},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        time.sleep(2)  # started, and waiting for the answer
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+    assert process.returncode == ExitCode.INTERRUPTED
+    assert "Traceback" not in out + err and out == "", err

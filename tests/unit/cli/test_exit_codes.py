@@ -22,7 +22,8 @@ def test_the_top_level_help_ends_with_every_exit_code() -> None:
     assert (
         "Exit codes: 0 done; 1 the work failed (the error line says why and what to do); "
         "2 a bad option, argument or setting; 3 a server (Kenning, PostgreSQL, Redis) is not "
-        "running or cannot be reached; 4 the server refused the API key or the database user."
+        "running or cannot be reached; 4 the server refused the API key or the database user; "
+        "130 stopped by Ctrl-C (a job already sent keeps running on the server)."
     ) in text
 
 
