@@ -1,6 +1,7 @@
 """``kenning ingest PATH…``: upload files (folders recursively) to a running server with
-the GraphQL multipart request, follow each job to its end under a progress bar, then print
-a summary table (file, type, chunks, status, error). Exit code 1 when any file failed (one
+the GraphQL multipart request, follow each job to its end under a progress bar on stderr
+(files done of all, failed, time so far: ``progress_bar.ProgressBar``), then print a summary
+table (file, type, chunks, status, error). Exit code 1 when any file failed (one
 ``error:`` line counts them), 3 or 4 for a server down or a key refused.
 
 The functions take kenning-client's ``AsyncKenningClient`` so that tests drive them against a
@@ -18,12 +19,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import Progress
 from rich.table import Column, Table
 
 from kenning.cli.exit_codes import ExitCode
 from kenning.cli.group import report
 from kenning.cli.options import SERVER, ApiKey, ServerUrl, api_key_of
+from kenning.cli.progress_bar import ProgressBar
 from kenning.cli.server_calls import FINISHED, server_client
 from kenning.cli.server_errors import calling, key_refusal
 
@@ -128,15 +129,16 @@ async def follow(client: AsyncKenningClient, run: FileRun, every: float = 0.25) 
 async def ingest_all(
     client: AsyncKenningClient, paths: list[Path], options: dict[str, Any], console: Console
 ) -> list[FileRun]:
-    """Upload every file, then follow every job under one progress bar."""
+    """Upload every file, then follow every job, under one progress bar on ``console``: files
+    done of all, and how many of them failed."""
     runs = [FileRun(path) for path in paths]
-    with Progress(console=console, transient=True, disable=not console.is_terminal) as progress:
-        bar = progress.add_task("ingesting", total=len(runs))
+    with ProgressBar("files", console) as bar:
         for run in runs:
             await upload(client, run, options)
-        for run in runs:
+        bar.update(0, len(runs), 0)
+        for done, run in enumerate(runs, 1):
             await follow(client, run)
-            progress.advance(bar)
+            bar.update(done, len(runs), sum(r.failed for r in runs[:done]))
     return runs
 
 
@@ -174,7 +176,7 @@ def ingest_command(
 
     async def main() -> list[FileRun]:
         async with server_client(url, key) as client:
-            return await ingest_all(client, files, options, console)
+            return await ingest_all(client, files, options, Console(stderr=True))
 
     with calling(url):
         runs = asyncio.run(main())

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -28,6 +29,7 @@ pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]
 # The installed command (its name in every message), running this checkout's package.
 KENNING = str(Path(sys.executable).with_name("kenning"))
+PROGRESS = re.compile(r"(files|pages) \d+/\d+ · refused \d+ · \d+:\d\d")
 
 
 def kenning(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
@@ -45,10 +47,12 @@ def kenning(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
 
 
 def one_error_line(done: subprocess.CompletedProcess[str]) -> str:
-    """The single ``error:`` line on stderr, once it is known nothing else is there."""
+    """The single ``error:`` line on stderr, once it is known nothing else is there but the
+    progress lines before it."""
     assert "Traceback" not in done.stdout + done.stderr, done.stderr
-    lines = done.stderr.strip().splitlines()
+    lines = [line for line in done.stderr.splitlines() if not PROGRESS.fullmatch(line)]
     assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr
+    assert done.stderr.endswith(lines[0] + "\n"), done.stderr
     return lines[0].removeprefix("error: ")
 
 
@@ -94,6 +98,7 @@ def test_a_refused_file_is_named_in_the_table_then_one_line_and_exit_1(
     done = kenning("ingest", blob, "--url", server.url, "--api-key", agent_key)
     assert done.returncode == ExitCode.FAILED
     assert one_error_line(done) == "1 of 1 files failed (the table says why)"
+    assert "files 1/1 · refused 1 · 0:0" in done.stderr
     assert "blob.bin" in done.stdout and "UNSUPPORTED_TYPE" in done.stdout, done.stdout
 
 

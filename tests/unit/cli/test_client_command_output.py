@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -45,11 +46,19 @@ class ScriptedServer:
         self.answers = answers
 
     def __call__(self, request: httpx.Request) -> httpx.Response:
-        body = json.loads(request.content)
+        body = json.loads(_operations(request))
         name = body["operationName"]
         if name == "IngestionStatus":
             return httpx.Response(200, json={"data": next(self.statuses)})
         return httpx.Response(200, json={"data": self.answers[name](body["variables"])})
+
+
+def _operations(request: httpx.Request) -> bytes:
+    """The GraphQL request: the body, or a multipart upload's ``operations`` part."""
+    if not request.headers["content-type"].startswith("multipart/"):
+        return request.content
+    part = request.content.split(b'name="operations"', 1)[1]
+    return part.split(b"\r\n\r\n", 1)[1].split(b"\r\n--", 1)[0]
 
 
 @pytest.fixture
@@ -59,7 +68,7 @@ def serve(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[Any], None]]:
             http = httpx.AsyncClient(transport=httpx.MockTransport(handler), base_url=url)
             return async_client_over(http, api_key)
 
-        for module in ("kenning.cli.ingest_repo", "kenning.cli.crawl"):
+        for module in ("kenning.cli.ingest_repo", "kenning.cli.crawl", "kenning.cli.ingest_files"):
             monkeypatch.setattr(f"{module}.server_client", client)
         monkeypatch.setattr("kenning.cli.ingest_repo.asyncio.sleep", _no_wait)
 
@@ -169,3 +178,49 @@ def test_a_server_that_is_not_kennings_is_named_and_exit_1(
     done = run("ingest-repo", "https://git.example.com/shop.git", "--url", URL, *KEY)
     assert done.exit_code == ExitCode.FAILED
     assert done.stderr == f"error: {URL} answered HTTP 404: is it a Kenning server? give its URL\n"
+
+
+def test_ingest_counts_files_done_and_failed_on_stderr_then_one_line(
+    serve: Callable[[Any], None], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr("kenning.cli.ingest_files.asyncio.sleep", _no_wait)
+    (tmp_path / "a.md").write_text("# A\n")
+    (tmp_path / "b.bin").write_bytes(b"\x00\xff")
+    answers = iter(
+        [
+            {
+                "__typename": "IngestFileSuccess",
+                "job": {"jobId": "j1", "status": "QUEUED"},
+                "file": {
+                    "id": "f1",
+                    "mediaType": "text/markdown",
+                    "sourceUrn": "file:a",
+                    "size": 4,
+                },
+            },
+            {
+                "__typename": "FileRejected",
+                "code": "INVALID",
+                "message": "not a type Kenning reads",
+                "field": "file",
+                "problem": "UNSUPPORTED_TYPE",
+                "detected": None,
+            },
+        ]
+    )
+    serve(
+        ScriptedServer(
+            [job("INDEXED")],
+            IngestFile=lambda _: {"ingestFile": next(answers)},
+            Node=lambda _: {"node": None},
+        )
+    )
+    done = run("ingest", str(tmp_path), "--url", URL, *KEY)
+    assert done.exit_code == ExitCode.FAILED, done.output
+    assert done.stderr.splitlines() == [
+        "files 0/2 · refused 0 · 0:00",
+        "files 1/2 · refused 0 · 0:00",
+        "files 2/2 · refused 1 · 0:00",
+        "error: 1 of 2 files failed (the table says why)",
+    ]
+    assert "b.bin" in done.stdout and "UNSUPPORTED_TYPE:" in done.stdout, done.stdout
