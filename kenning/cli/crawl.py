@@ -1,8 +1,10 @@
 """``kenning crawl URL``: ask a running server to crawl a site (the ``crawl`` mutation),
-follow the job to its end printing its counts as they change, then the final line.
+follow the job to its end under a progress bar of its pages (visited of planned, refused,
+time so far; plain lines when stderr is not a terminal), then print its final counts.
 
-Exit code 1 when the request is refused or the job fails (its last error is printed, e.g.
-the SSRF refusal of a private address). The functions take kenning-client's
+Exit codes as `kenning.cli.exit_codes` says: 1 when the job fails (its last error printed,
+e.g. the SSRF refusal of a private address), 2 for an option the server refuses, 3 and 4 for
+a server down or a key refused. The functions take kenning-client's
 ``AsyncKenningClient`` so that tests drive them against a real app.
 """
 
@@ -12,13 +14,19 @@ import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from kenning_client import AsyncKenningClient, CrawlCrawlIngestionHandle, CrawlInput
 
+from kenning.cli.exit_codes import ExitCode
+from kenning.cli.group import report
 from kenning.cli.options import SERVER, ApiKey, api_key_of
+from kenning.cli.progress_bar import ProgressBar
 from kenning.cli.server_calls import FINISHED, server_client
+from kenning.cli.server_errors import calling, refused
+
+if TYPE_CHECKING:
+    from kenning_client import AsyncKenningClient
 
 COUNTS = ("fetched", "unchanged", "skipped", "failed", "queued", "stored")
 
@@ -42,6 +50,14 @@ def describe(progress: dict[str, int]) -> str:
     return " · ".join(f"{name} {progress.get(name, 0)}" for name in COUNTS)
 
 
+def pages(progress: dict[str, int], max_pages: int) -> tuple[int, int, int]:
+    """Pages visited, visited or waiting (at most ``max_pages``), and refused (failed):
+    what the progress bar shows of a crawl's counts."""
+    visited = sum(progress.get(name, 0) for name in ("fetched", "unchanged", "skipped", "failed"))
+    planned = min(visited + progress.get("queued", 0), max_pages)
+    return visited, max(planned, visited), progress.get("failed", 0)
+
+
 async def with_client(client: AsyncKenningClient, input: dict[str, Any]) -> dict[str, Any]:
     """``input`` with a project scope given alone (``--project``) put under the key's own
     client, which a project scope needs."""
@@ -61,11 +77,14 @@ async def crawl_site(
     within: float = 24 * 3600,
 ) -> CrawlRun:
     """Request the crawl and follow its job, calling ``on_progress`` with each new count;
-    ``typer.BadParameter`` naming the field on a refusal."""
+    ``typer.BadParameter`` naming the field on a refusal of an option, an ``UpstreamError``
+    on one of the key."""
+    from kenning_client import CrawlCrawlIngestionHandle, CrawlInput
+
     request = CrawlInput.model_validate(await with_client(client, input))
     handle = await client.crawl(request)
     if not isinstance(handle, CrawlCrawlIngestionHandle):
-        raise typer.BadParameter(f"{handle.field}: {handle.message}")
+        raise refused(handle)
     run = CrawlRun(handle.job_id, handle.status.value)
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
@@ -134,13 +153,15 @@ def crawl_command(
     input = crawl_input(url, max_depth, max_pages, same_site, include or [], exclude or [],
                         recrawl_after, project)  # fmt: skip
 
-    async def run() -> CrawlRun:
+    async def run(bar: ProgressBar) -> CrawlRun:
         async with server_client(url_of_server, key) as client:
-            return await crawl_site(client, input, lambda p: typer.echo(describe(p)))
+            return await crawl_site(client, input, lambda p: bar.update(*pages(p, max_pages)))
 
-    done = asyncio.run(run())
+    with calling(url_of_server, "--server"), ProgressBar("pages") as bar:
+        done = asyncio.run(run(bar))
     typer.echo(f"{done.status} (job {done.job_id})")
-    if done.error:
-        typer.echo(f"  error: {done.error}")
+    if done.progress:
+        typer.echo(f"  {describe(done.progress)}")
     if done.failed:
-        raise typer.Exit(1)
+        why = f": {done.error}" if done.error else ""
+        raise report(f"the crawl ended {done.status}{why}", ExitCode.FAILED)

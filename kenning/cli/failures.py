@@ -5,10 +5,11 @@
 - a bad setting (pydantic's ``ValidationError`` or pydantic-settings' ``SettingsError``),
   named by its ``KENNING_*`` variable: ``KENNING_PORT: Input should be a valid integer
   (got 'abc')``;
-- a database that does not exist, a PostgreSQL server that cannot be reached or refuses the
-  user, a Redis that cannot be reached, each with the fix;
-- any other ``KenningError`` (``ConfigurationError`` above all) or Alembic ``CommandError``
-  (an unknown revision): its message.
+- a database that does not exist, a PostgreSQL server that cannot be reached (exit 3) or
+  refuses the user (exit 4), a Redis that cannot be reached (exit 3), each with the fix;
+- any other ``KenningError`` (``ConfigurationError`` above all; a client command's
+  `UpstreamError` with its own exit code) or Alembic ``CommandError`` (an unknown revision):
+  its message.
 
 Anything else is a bug and keeps its traceback. `kenning.cli.group.KenningGroup` calls it for
 every command, so commands raise and never print their own ``error:`` lines.
@@ -27,13 +28,15 @@ from urllib.parse import urlsplit
 import pydantic
 from pydantic_settings import BaseSettings, SettingsError
 
+from kenning.cli.exit_codes import ExitCode
 from kenning.cli.options import env_name
 from kenning.domain.errors import KenningError
 from kenning.router import RouterSettings
 from kenning.settings import Settings
 
-FAILED = 1
-BAD_SETTING = 2
+FAILED = ExitCode.FAILED
+BAD_SETTING = ExitCode.USAGE
+UNREACHABLE = ExitCode.UNREACHABLE
 _SETTINGS_MODELS: tuple[type[BaseSettings], ...] = (Settings, RouterSettings)
 _PARSE_SUFFIX = re.compile(r", unable to parse string as an? \w+$")
 _SOURCE_FIELD = re.compile(r'field "(\w+)"')
@@ -45,7 +48,7 @@ class Failure:
     """What to print after ``error:`` and the exit code."""
 
     message: str
-    exit_code: int = FAILED
+    exit_code: ExitCode = FAILED
 
 
 def explain(error: BaseException) -> Failure | None:
@@ -64,7 +67,7 @@ def explain(error: BaseException) -> Failure | None:
             return Failure(_unparsable_setting(link), BAD_SETTING)
     for link in chain:
         if isinstance(link, KenningError):
-            return Failure(link.message)
+            return Failure(link.message, getattr(link, "exit_code", FAILED))
         if _alembic_error(link):  # an unknown revision, above all
             return Failure(_sentence(link))
     return None
@@ -115,7 +118,8 @@ def _connection_failure(error: BaseException) -> Failure | None:
     if isinstance(error, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError):
         return Failure(
             f"cannot reach Redis ({_sentence(error)}): start it "
-            f"({_LOCAL_FIX.format('starts')}) or set KENNING_REDIS_URL"
+            f"({_LOCAL_FIX.format('starts')}) or set KENNING_REDIS_URL",
+            UNREACHABLE,
         )
     if isinstance(error, asyncpg.InvalidCatalogNameError):
         name, address = _database()
@@ -129,21 +133,27 @@ def _connection_failure(error: BaseException) -> Failure | None:
         _, address = _database()
         return Failure(
             f"PostgreSQL on {address} refused the connection ({_sentence(error)}): fix the "
-            "user or password in KENNING_DATABASE_URL"
+            "user or password in KENNING_DATABASE_URL",
+            ExitCode.REFUSED,
         )
     if isinstance(error, asyncpg.CannotConnectNowError):
         _, address = _database()
-        return Failure(f"PostgreSQL on {address} is starting or stopping: try again shortly")
+        return Failure(
+            f"PostgreSQL on {address} is starting or stopping: try again shortly", UNREACHABLE
+        )
     network = isinstance(error, ConnectionError | TimeoutError | socket.gaierror)
     if network and _raised_within(error, "asyncpg"):
         # asyncpg raises the socket's own error (Redis and httpx wrap theirs).
         _, address = _database()
         if isinstance(error, socket.gaierror):
             host = address.rsplit(":", 1)[0]
-            return Failure(f"unknown host {host}: fix the host in KENNING_DATABASE_URL")
+            return Failure(
+                f"unknown host {host}: fix the host in KENNING_DATABASE_URL", UNREACHABLE
+            )
         return Failure(
             f"cannot reach PostgreSQL on {address} ({_reason(error)}): start it "
-            f"({_LOCAL_FIX.format('starts')}) or set KENNING_DATABASE_URL"
+            f"({_LOCAL_FIX.format('starts')}) or set KENNING_DATABASE_URL",
+            UNREACHABLE,
         )
     return None
 

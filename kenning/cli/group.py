@@ -1,14 +1,21 @@
-"""`KenningGroup`, the command group that turns known failures into one ``error:`` line, and
-`PlainCommand`, a command whose arguments read like click's (``REVISION``, not
-``REVISION <str>`` and ``{REVISION}``)."""
+"""`KenningGroup`, the command group that turns known failures and usage errors into one
+``error:`` line with the exit code of `kenning.cli.exit_codes`, and `PlainCommand`, a command
+whose arguments read like click's (``REVISION``, not ``REVISION <str>`` and ``{REVISION}``).
+
+A usage error reads ``error: Invalid value for '--max-pages': ... (see kenning crawl -h)``,
+one line, where click prints the usage, a hint and the error on four."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import typer
+
+# Typer carries its own copy of click: its usage errors are these classes, not click's.
+from typer._click.exceptions import NoArgsIsHelpError, UsageError
 from typer.core import TyperArgument, TyperCommand, TyperGroup
 
+from kenning.cli.exit_codes import ExitCode
 from kenning.cli.failures import explain
 
 
@@ -18,17 +25,46 @@ def report(message: str, exit_code: int) -> typer.Exit:
     return typer.Exit(code=exit_code)
 
 
+def usage_line(error: UsageError) -> str:
+    """A usage error as one line: what is wrong, and where the options are shown."""
+    if isinstance(error, typer.BadParameter):
+        # Typer checks a choice with pydantic, whose message starts with its error type.
+        error.message = error.message.removeprefix("Value error, ")
+    message = " ".join(error.format_message().split()).removeprefix("Invalid value: ")
+    if error.ctx is None:
+        return message
+    return f"{message.rstrip('.')} (see {_command_path(error.ctx)} -h)"
+
+
+def _command_path(ctx: Any) -> str:
+    """``kenning keys create``, however the program was started (``python -m kenning``)."""
+    names: list[str] = []
+    while ctx.parent is not None:
+        names.insert(0, ctx.info_name)
+        ctx = ctx.parent
+    return " ".join(["kenning", *names])
+
+
 class KenningGroup(TyperGroup):
-    """Runs a command; a failure `explain` knows becomes one line on stderr and a non-zero
-    exit code, anything else (a bug) keeps its traceback."""
+    """Runs a command; a usage error or a failure `explain` knows becomes one line on stderr
+    and its exit code, anything else (a bug) keeps its traceback."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        # The top level's own options and arguments are parsed here, before `invoke`.
+        try:
+            return super().make_context(*args, **kwargs)
+        except NoArgsIsHelpError:
+            raise
+        except UsageError as error:
+            raise report(usage_line(error), ExitCode.USAGE) from None
 
     def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
-        except typer.BadParameter as error:
-            # Typer checks a choice with pydantic, whose message starts with its error type.
-            error.message = error.message.removeprefix("Value error, ")
-            raise
+        except NoArgsIsHelpError:
+            raise  # prints the help: ``kenning keys`` alone
+        except UsageError as error:
+            raise report(usage_line(error), ExitCode.USAGE) from None
         except (typer.Exit, typer.Abort, typer.TyperException):
             raise
         except Exception as error:

@@ -1,6 +1,8 @@
 """``kenning ingest PATH…``: upload files (folders recursively) to a running server with
-the GraphQL multipart request, follow each job to its end under a progress bar, then print
-a summary table (file, type, chunks, status, error). Exit code 1 when any file failed.
+the GraphQL multipart request, follow each job to its end under a progress bar on stderr
+(files done of all, failed, time so far: ``progress_bar.ProgressBar``), then print a summary
+table (file, type, chunks, status, error). Exit code 1 when any file failed (one
+``error:`` line counts them), 3 or 4 for a server down or a key refused.
 
 The functions take kenning-client's ``AsyncKenningClient`` so that tests drive them against a
 real app.
@@ -13,25 +15,21 @@ import io
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from kenning_client import (
-    PREFLIGHT,
-    AsyncKenningClient,
-    GraphQLClientError,
-    IngestFileIngestFileFileRejected,
-    IngestFileIngestFileIngestFileSuccess,
-    IngestFileInput,
-    Upload,
-)
 from rich.console import Console
-from rich.progress import Progress
 from rich.table import Column, Table
 
+from kenning.cli.exit_codes import ExitCode
+from kenning.cli.group import report
 from kenning.cli.options import SERVER, ApiKey, ServerUrl, api_key_of
+from kenning.cli.progress_bar import ProgressBar
 from kenning.cli.server_calls import FINISHED, server_client
-from kenning.domain.sources.files.file_graph import document_key
+from kenning.cli.server_errors import calling, key_refusal
+
+if TYPE_CHECKING:
+    from kenning_client import AsyncKenningClient
 
 DONE = {"INDEXED", "SKIPPED_DUPLICATE"}
 
@@ -72,15 +70,35 @@ def _hidden(path: Path, root: Path) -> bool:
 
 
 async def upload(client: AsyncKenningClient, run: FileRun, options: dict[str, Any]) -> None:
-    """Send ``run.path`` as ``ingestFile``; a refusal ends the run as FAILED."""
+    """Send ``run.path`` as ``ingestFile``; a refusal of the file ends the run as FAILED, one
+    of the key raises (every other file would be refused alike)."""
+    # Here, not at the top: every other command (``serve`` on a port in use) would pay for it.
+    from kenning_client import (
+        PREFLIGHT,
+        GraphQLClientError,
+        GraphQLClientHttpError,
+        IngestFileIngestFileFileRejected,
+        IngestFileIngestFileIngestFileSuccess,
+        IngestFileInput,
+        Upload,
+    )
+
     file = Upload(run.path.name, io.BytesIO(run.path.read_bytes()), "application/octet-stream")
     input = IngestFileInput.model_validate(options) if options else None
     try:
         result = await client.ingest_file(file, input, headers=PREFLIGHT)
+    except GraphQLClientHttpError as answer:
+        if answer.status_code in (401, 403):
+            raise  # `calling` turns it into the command's one line
+        run.status, run.error = "FAILED", str(answer)[:200]
+        return
     except GraphQLClientError as refused:
         run.status, run.error = "FAILED", str(refused)[:200]
         return
     if not isinstance(result, IngestFileIngestFileIngestFileSuccess):
+        problem_of_key = key_refusal(result)
+        if problem_of_key is not None:
+            raise problem_of_key
         problem = result.problem if isinstance(result, IngestFileIngestFileFileRejected) else None
         run.status, run.error = "FAILED", f"{problem or result.code}: {result.message}"
         return
@@ -102,6 +120,8 @@ async def follow(client: AsyncKenningClient, run: FileRun, every: float = 0.25) 
             break
         await asyncio.sleep(every)
     if run.status in DONE:
+        from kenning.domain.sources.files.file_graph import document_key
+
         node = await client.node(document_key(run.source_urn))
         run.chunks = node.properties.get("chunks") if node else None
 
@@ -109,15 +129,16 @@ async def follow(client: AsyncKenningClient, run: FileRun, every: float = 0.25) 
 async def ingest_all(
     client: AsyncKenningClient, paths: list[Path], options: dict[str, Any], console: Console
 ) -> list[FileRun]:
-    """Upload every file, then follow every job under one progress bar."""
+    """Upload every file, then follow every job, under one progress bar on ``console``: files
+    done of all, and how many of them failed."""
     runs = [FileRun(path) for path in paths]
-    with Progress(console=console, transient=True) as progress:
-        bar = progress.add_task("ingesting", total=len(runs))
+    with ProgressBar("files", console) as bar:
         for run in runs:
             await upload(client, run, options)
-        for run in runs:
+        bar.update(0, len(runs), 0)
+        for done, run in enumerate(runs, 1):
             await follow(client, run)
-            progress.advance(bar)
+            bar.update(done, len(runs), sum(r.failed for r in runs[:done]))
     return runs
 
 
@@ -155,9 +176,11 @@ def ingest_command(
 
     async def main() -> list[FileRun]:
         async with server_client(url, key) as client:
-            return await ingest_all(client, files, options, console)
+            return await ingest_all(client, files, options, Console(stderr=True))
 
-    runs = asyncio.run(main())
+    with calling(url):
+        runs = asyncio.run(main())
     console.print(summary(runs))
-    if any(run.failed for run in runs):
-        raise typer.Exit(1)
+    failed = sum(run.failed for run in runs)
+    if failed:
+        raise report(f"{failed} of {len(runs)} files failed (the table says why)", ExitCode.FAILED)

@@ -1,11 +1,14 @@
 """``kenning ingest-repo PATH``: ask a running server to ingest a git repository's code
-(``ingestRepository``), follow the job to its end printing its files done as they change
-(``IngestionJob.repositoryProgress``: done of planned, refused, time so far), then print what
-the run did (files ingested, unchanged, purged, refused, skipped) and a table naming every
-refused file and why, read from the branch node's ``lastRun``.
+(``ingestRepository``), follow the job to its end under a progress bar of its files
+(``IngestionJob.repositoryProgress``: done of planned, refused, time so far; plain lines when
+stderr is not a terminal), then print what the run did (files ingested, unchanged, purged,
+refused, skipped) and a table naming every refused file and why, read from the branch
+node's ``lastRun``.
 
 PATH is a directory on the server's machine (under its KENNING_REPOSITORY_ROOTS) or a git
-URL (http, https, ssh or file). Exit code 1 when the request is refused or the job fails.
+URL (http, https, ssh or file). Exit codes as `kenning.cli.exit_codes` says: 1 when the job
+fails, 2 for a path or branch the server refuses, 3 and 4 for a server down or a key refused;
+a run that refused some files ends 0, its table naming them.
 The functions take kenning-client's ``AsyncKenningClient`` so that tests drive them against a
 real app.
 """
@@ -16,18 +19,21 @@ import asyncio
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from kenning_client import (
-    AsyncKenningClient,
-    IngestRepositoryIngestRepositoryIngestionHandle,
-    IngestRepositoryInput,
-)
 
+from kenning.cli import progress_bar
+from kenning.cli.exit_codes import ExitCode
+from kenning.cli.group import report
 from kenning.cli.options import SERVER, ApiKey, ServerUrl, api_key_of
+from kenning.cli.progress_bar import ProgressBar
 from kenning.cli.server_calls import FINISHED, server_client
+from kenning.cli.server_errors import calling, refused
 from kenning.cli.tables import table
+
+if TYPE_CHECKING:
+    from kenning_client import AsyncKenningClient
 
 COUNTS = ("ingested", "unchanged", "purged", "refused", "skipped", "aliases")
 
@@ -43,9 +49,8 @@ def repository_input(
 
 def progress_line(files: dict[str, int], seconds: float) -> str:
     """One line of a run's progress. Example: ``files 120/850 · refused 3 · 0:42``."""
-    minutes, rest = divmod(int(seconds), 60)
-    done, planned, refused = files["done"], files["planned"], files["refused"]
-    return f"files {done}/{planned} · refused {refused} · {minutes}:{rest:02d}"
+    done, planned, refusals = files["done"], files["planned"], files["refused"]
+    return progress_bar.progress_line("files", done, planned, refusals, seconds)
 
 
 async def ingest_repository(
@@ -58,11 +63,15 @@ async def ingest_repository(
 ) -> tuple[str, dict[str, Any]]:
     """Request the ingest and follow its job, calling ``on_progress`` with each new file
     count: the final status and the last run's counts (empty when the job did not finish
-    INDEXED). ``typer.BadParameter`` on a refusal."""
+    INDEXED). ``typer.BadParameter`` naming the field on a refusal of a bad argument, an
+    ``UpstreamError`` on one of the key."""
+    from kenning_client import IngestRepositoryIngestRepositoryIngestionHandle as Handle
+    from kenning_client import IngestRepositoryInput
+
     request = IngestRepositoryInput.model_validate(input)
     handle = await client.ingest_repository(request)
-    if not isinstance(handle, IngestRepositoryIngestRepositoryIngestionHandle):
-        raise typer.BadParameter(f"{handle.field}: {handle.message}")
+    if not isinstance(handle, Handle):
+        raise refused(handle)
     if handle.status == "SKIPPED":
         return "SKIPPED_DUPLICATE", {}
     deadline = time.monotonic() + within
@@ -116,29 +125,33 @@ def ingest_repo_command(
     """Ingest a git repository's code structure and follow the job to its end."""
     key = api_key_of(api_key)
 
-    started = time.monotonic()
+    async def run(bar: ProgressBar) -> tuple[str, dict[str, Any]]:
+        def show(files: dict[str, int]) -> None:
+            bar.update(files["done"], files["planned"], files["refused"])
 
-    def show(files: dict[str, int]) -> None:
-        typer.echo(progress_line(files, time.monotonic() - started), err=True)
-
-    async def run() -> tuple[str, dict[str, Any]]:
         async with server_client(url, key) as client:
             asked = repository_input(path, branch, project, name)
             return await ingest_repository(client, asked, show)
 
-    status, counts = asyncio.run(run())
+    with calling(url), ProgressBar("files") as bar:
+        status, counts = asyncio.run(run(bar))
     typer.echo(f"{status}" + (f" at {counts['commit']}" if counts.get("commit") else ""))
     for count in COUNTS:
         if count in counts:
             typer.echo(f"  files {count}: {counts[count]}" if count != "aliases"
                        else f"  aliases registered: {counts[count]}")  # fmt: skip
-    refused = counts.get("refusedFiles") or []
-    if refused:
-        rows = [(f["path"], f["code"], f["reason"]) for f in refused]
+    refused_files = counts.get("refusedFiles") or []
+    if refused_files:
+        rows = [(f["path"], f["code"], f["reason"]) for f in refused_files]
         typer.echo(table(("REFUSED FILE", "CODE", "WHY"), rows))
         if counts.get("refused", 0) > len(rows):
             typer.echo(f"  and {counts['refused'] - len(rows)} more (the server log names them)")
-    if counts.get("error"):
-        typer.echo(f"  error: {counts['error']}")
+        many = counts.get("refused", len(rows))
+        typer.echo(
+            f"{many} file{'s' if many != 1 else ''} refused (the table says why): the rest "
+            "of the run is stored; fix them and run again to add them",
+            err=True,
+        )
     if status not in ("INDEXED", "SKIPPED_DUPLICATE"):
-        raise typer.Exit(1)
+        why = f": {counts['error']}" if counts.get("error") else ""
+        raise report(f"the job ended {status}{why}", ExitCode.FAILED)

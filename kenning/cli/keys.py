@@ -9,6 +9,7 @@ from typing import Annotated, TypeVar
 import redis.asyncio as aioredis
 import typer
 
+from kenning.cli.exit_codes import ExitCode
 from kenning.cli.group import PlainCommand, report
 from kenning.cli.tables import echo_table
 from kenning.domain.access.api_keys import check_label
@@ -143,7 +144,7 @@ def revoke(
     """Revoke a key; running servers refuse it and close its websockets at once."""
     info, told = _run(lambda keys, _: keys.revoke_everywhere(key_id))
     if info is None:
-        raise report(f"no key with id {key_id}: kenning keys list shows them", 1)
+        raise report(f"no key with id {key_id}: kenning keys list shows them", ExitCode.FAILED)
     typer.echo(_line(info))
     if not told:
         typer.echo(

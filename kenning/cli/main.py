@@ -8,6 +8,7 @@ import typer
 
 from kenning import __version__
 from kenning.cli.crawl import crawl_command
+from kenning.cli.exit_codes import epilog
 from kenning.cli.group import KenningGroup, PlainCommand
 from kenning.cli.ingest_files import ingest_command
 from kenning.cli.ingest_repo import ingest_repo_command
@@ -21,10 +22,9 @@ from kenning.cli.serve import serve_command
 from kenning.cli.stack import stack_app
 from kenning.cli.worker import worker_command
 
-EXIT_CODES = (
+EPILOG = (
     "Settings come from KENNING_* environment variables, or from a .env file in the current "
-    "directory; each option says which variable it stands for. Exit codes: 0 done, 1 failed "
-    "(the error line says why and what to do), 2 a bad option or setting."
+    "directory; each option says which variable it stands for. " + epilog()
 )
 
 app = typer.Typer(
@@ -34,7 +34,7 @@ app = typer.Typer(
     # Plain click help: no rich panels, no type column, docstrings shown as written.
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
-    epilog=EXIT_CODES,
+    epilog=EPILOG,
     # Inherited by every command and group below.
     context_settings={"help_option_names": ["-h", "--help"]},
 )

@@ -7,7 +7,7 @@ client with the server's answer, unchanged: the tool list with its schemas and a
 each tool call's result (errors included, with Kenning's code), and the resources.
 
 Before it serves anything it checks the server once: an unreachable server or a refused key
-is ``UpstreamError`` (one line on stderr, exit 1), never a hang. A server lost later makes
+is ``UpstreamError`` (one line on stderr, exit 3 or 4), never a hang. A server lost later makes
 each call a tool error starting ``UNAVAILABLE``, so the agent sees why; the next call
 connects again, so a restarted server is used as soon as it is back.
 """
@@ -29,8 +29,8 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 
 from kenning import __version__
+from kenning.cli.server_errors import UpstreamError, calling, http_status
 from kenning.cli.stdio_pipes import StdioPipes, stdio_pipes
-from kenning.domain.errors import KenningError
 
 CHECK_SECONDS = 10.0
 CALL_SECONDS = 300.0
@@ -38,28 +38,14 @@ _PING = {"query": "{ __typename }"}
 T = TypeVar("T")
 
 
-class UpstreamError(KenningError):
-    """The Kenning server cannot be used: unreachable, or it refuses the key."""
-
-
 async def check_upstream(url: str, key: str) -> None:
     """``UpstreamError`` saying what is wrong unless ``url`` answers and takes ``key``."""
     headers = {"Authorization": f"Bearer {key}"}
-    try:
+    with calling(url):
         async with httpx.AsyncClient(timeout=CHECK_SECONDS) as http:
             answer = await http.post(f"{url}/graphql", json=_PING, headers=headers)
-    except httpx.HTTPError as error:
-        raise UpstreamError(
-            f"cannot reach a Kenning server at {url} ({type(error).__name__}); "
-            "start it (make run) or give --url"
-        ) from error
-    if answer.status_code == 401:
-        raise UpstreamError(
-            f"the server at {url} refused the API key; give a valid one with --api-key "
-            "or KENNING_API_KEY"
-        )
     if answer.status_code != 200:
-        raise UpstreamError(f"{url} is not a Kenning server (HTTP {answer.status_code})")
+        raise http_status(url, answer)
 
 
 class Upstream:

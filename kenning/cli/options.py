@@ -66,5 +66,5 @@ def api_key_of(given: str | None) -> str:
     """``--api-key``, else ``KENNING_API_KEY``; a usage error naming both when neither is set."""
     key = given or os.environ.get("KENNING_API_KEY")
     if not key:
-        raise typer.BadParameter("give --api-key or set KENNING_API_KEY")
+        raise typer.BadParameter("no API key: give --api-key or set KENNING_API_KEY")
     return key

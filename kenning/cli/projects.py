@@ -15,7 +15,6 @@ from kenning.settings import Settings
 from kenning.storage.access.project_groups import PgProjectGroups
 from kenning.storage.db.database_url import database_name
 from kenning.storage.db.pool import create_pool
-from kenning.storage.queue.event_bus import RedisEventBus, channel_for
 
 projects_app = typer.Typer(
     no_args_is_help=True,
@@ -40,6 +39,9 @@ def _run(work: Callable[[PgProjectGroups], Awaitable[T]]) -> T:
 
 def _resync_live_feeds() -> bool:
     """Tell running servers' queue feeds to re-read: which jobs a group sees changed."""
+
+    # Here, not at the top: the queue's modules cost every command a tenth of a second.
+    from kenning.storage.queue.event_bus import RedisEventBus, channel_for
 
     async def main() -> bool:
         settings = Settings()

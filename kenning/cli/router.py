@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from kenning.cli.exit_codes import ExitCode
 from kenning.cli.group import report
 from kenning.cli.options import env_name, setting_help, valid_port
 from kenning.cli.router_demo import demo_command
@@ -105,9 +106,9 @@ def _serve_router(
     settings = Settings()
     config = settings.router
     if not config.has_backends:
-        raise report(NO_BACKEND, 2)
+        raise report(NO_BACKEND, ExitCode.USAGE)
     if not allow_anonymous:
-        raise report(NO_KEYS, 2)
+        raise report(NO_KEYS, ExitCode.USAGE)
     state = redis_url or state_redis_url(settings)
     configure_logging(settings.log_level, as_json=settings.log_as_json)
     # Loud on purpose: a terminal shows the line whatever the log format, and the log keeps

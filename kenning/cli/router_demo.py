@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from kenning.cli.exit_codes import ExitCode
 from kenning.cli.group import report
 from kenning.cli.options import env_name, valid_port
 from kenning.router import RouterSettings
@@ -100,7 +101,8 @@ def _serve_demo(backends: DemoBackends) -> None:
         backends.start()
     except OSError as error:
         raise report(
-            f"{error.strerror or error}: choose other ports with --gpu-port and --cpu-port", 1
+            f"{error.strerror or error}: choose other ports with --gpu-port and --cpu-port",
+            ExitCode.FAILED,
         ) from None
     stop = threading.Event()
 

@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from kenning.cli.exit_codes import ExitCode
 from kenning.cli.group import report
 
 
@@ -29,5 +30,5 @@ def schema_command(
         sys.stdout.write(sdl)
         return
     if not check.exists() or check.read_text() != sdl:
-        raise report(f"{check} is out of date: run `kenning schema > {check}`", 1)
+        raise report(f"{check} is out of date: run `kenning schema > {check}`", ExitCode.FAILED)
     typer.echo(f"{check} matches the schema")

@@ -6,12 +6,13 @@ from urllib.parse import urlsplit
 
 import typer
 
+from kenning.cli.exit_codes import ExitCode
 from kenning.cli.localstack import LocalStack, StackConfig, StackStatus
 from kenning.cli.options import default_of, env_name
 from kenning.settings import Settings
 from kenning.storage.db.database_url import database_name
 
-NOT_RUNNING = 3
+NOT_RUNNING = ExitCode.UNREACHABLE
 
 
 def _where(field: str) -> str:

@@ -14,6 +14,7 @@ from typing import Annotated
 import redis.asyncio as aioredis
 import typer
 
+from kenning.cli.exit_codes import ExitCode
 from kenning.cli.options import at_least_one
 from kenning.logs import configure_logging, log_event
 from kenning.settings import Settings
@@ -116,7 +117,7 @@ def worker_command(
     if processes == 1:
         asyncio.run(run_worker(settings, count))
     elif not run_processes(count, processes):
-        raise typer.Exit(code=1)
+        raise typer.Exit(code=ExitCode.FAILED)
 
 
 def run_processes(count: int, processes: int) -> bool:

@@ -102,3 +102,12 @@ def test_a_bug_keeps_its_traceback_and_a_known_failure_does_not() -> None:
     failed = runner.invoke(probe, ["misconfigured"])
     assert failed.exit_code == 1
     assert failed.stderr == "error: the database is not migrated: run kenning migrate\n"
+
+
+@pytest.mark.parametrize("command", [["serve"], ["worker"], ["router"]], ids=" ".join)
+def test_a_log_format_that_is_neither_json_nor_text_is_named(command: list[str]) -> None:
+    result = run(*command, KENNING_LOG_FORMAT="xml")
+    assert result.exit_code == BAD_SETTING
+    assert (
+        result.stderr == "error: KENNING_LOG_FORMAT: Input should be 'json' or 'text' (got 'xml')\n"
+    )
