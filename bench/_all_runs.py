@@ -1,6 +1,6 @@
 """The benchmarks ``make bench`` runs, in order, with their full and ``--quick`` arguments.
 
-Each is the README's ``python -m bench.<name>``; ``results`` is the JSON file it writes in
+Each is docs/benchmarks.md's ``python -m bench.<name>``; ``results`` is the JSON file it writes in
 ``bench/results/`` (None: it only prints, and its figures are read from its output);
 ``extract`` names its figure reader in ``bench._all_figures.EXTRACTS``. ``quick`` holds the
 smallest sizes its flags allow (never ones that rebuild the shared read corpus).

@@ -94,7 +94,7 @@ class Settings(BaseSettings):
     # all-MiniLM-L6-v2 reads 256 tokens (about 1,000-1,200 characters); longer chunks
     # would be embedded by their beginning only.
     chunk_limit: int = Field(default=1000, ge=200, le=20000)
-    # Search: why these defaults, see kenning.domain.retrieval.search and .rank_fusion.
+    # Search: why these defaults, see docs/benchmarks.md ("HYBRID's fusion on SciFact").
     search_max_limit: int = Field(default=100, ge=1, le=1000)
     search_rrf_k: int = Field(default=60, ge=1)
     search_vector_weight: float = Field(default=1.0, ge=0)

@@ -103,14 +103,25 @@ async def crawl_site(
 
 
 def crawl_input(
-    url: str, max_depth: int, max_pages: int, same_site: bool, include: list[str],
-    exclude: list[str], recrawl_after: int | None, project: str | None,
-) -> dict[str, Any]:  # fmt: skip
+    url: str,
+    max_depth: int,
+    max_pages: int,
+    same_site: bool,
+    include: list[str],
+    exclude: list[str],
+    recrawl_after: int | None,
+    project: str | None,
+) -> dict[str, Any]:
     """The mutation's input from the command's options."""
     input: dict[str, Any] = {
-        "url": url, "maxDepth": max_depth, "maxPages": max_pages, "sameSite": same_site,
-        "include": include, "exclude": exclude, "recrawlAfter": recrawl_after,
-    }  # fmt: skip
+        "url": url,
+        "maxDepth": max_depth,
+        "maxPages": max_pages,
+        "sameSite": same_site,
+        "include": include,
+        "exclude": exclude,
+        "recrawlAfter": recrawl_after,
+    }
     if project is not None:
         input["scope"] = {"projectId": project}
     return input
@@ -150,8 +161,9 @@ def crawl_command(
 ) -> None:
     """Crawl a site into the knowledge base and follow the job to its end."""
     key = api_key_of(api_key)
-    input = crawl_input(url, max_depth, max_pages, same_site, include or [], exclude or [],
-                        recrawl_after, project)  # fmt: skip
+    input = crawl_input(
+        url, max_depth, max_pages, same_site, include or [], exclude or [], recrawl_after, project
+    )
 
     async def run(bar: ProgressBar) -> CrawlRun:
         async with server_client(url_of_server, key) as client:

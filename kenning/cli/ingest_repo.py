@@ -138,8 +138,11 @@ def ingest_repo_command(
     typer.echo(f"{status}" + (f" at {counts['commit']}" if counts.get("commit") else ""))
     for count in COUNTS:
         if count in counts:
-            typer.echo(f"  files {count}: {counts[count]}" if count != "aliases"
-                       else f"  aliases registered: {counts[count]}")  # fmt: skip
+            typer.echo(
+                f"  files {count}: {counts[count]}"
+                if count != "aliases"
+                else f"  aliases registered: {counts[count]}"
+            )
     refused_files = counts.get("refusedFiles") or []
     if refused_files:
         rows = [(f["path"], f["code"], f["reason"]) for f in refused_files]

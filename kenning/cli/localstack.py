@@ -222,8 +222,8 @@ class LocalStack:
     def _start_postgres_server(self) -> None:
         self._huge_pages(before_start)
         self._say(f"postgres: starting on 127.0.0.1:{self.config.pg_port}")
-        argv = [f"{PG_BIN}/pg_ctl", "-D", PG_DATA, "-l", f"{LOG_DIR}/postgres.log", "-w", "-t",
-                "60", "start"]  # fmt: skip
+        server_log = f"{LOG_DIR}/postgres.log"
+        argv = [f"{PG_BIN}/pg_ctl", "-D", PG_DATA, "-l", server_log, "-w", "-t", "60", "start"]
         # After a crash the old server's processes can take a moment to exit and release
         # the data directory's lock file; a refused start is retried a few times.
         for attempt in range(1, _START_ATTEMPTS + 1):

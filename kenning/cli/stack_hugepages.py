@@ -4,7 +4,7 @@ mapped in 2 MB pages instead of 4 kB ones.
 At a million chunks a write walks thousands of shared buffers (an HNSW insert visits the
 partition's graph, the BM25 postings go to random leaves of a 4.6 GB btree), and the same
 ingest managed 19 % fewer documents a second with the buffers in 4 kB pages than in 2 MB
-ones (medians of runs at a million chunks; README, "The local stack"). Linux hands a program
+ones (medians of runs at a million chunks; docs/local-stack.md). Linux hands a program
 huge pages only from a pool the administrator reserves (``vm.nr_hugepages``), so ``kenning
 stack up`` reserves what PostgreSQL asks for (``postgres -C
 shared_memory_size_in_huge_pages``) and ``kenning stack down`` gives it back. The pages

@@ -59,9 +59,13 @@ async def run_worker(settings: Settings, count: int, stop: asyncio.Event | None 
         if warm_up is not None:
             await warm_up()
         runtime = Runtime(
-            settings=settings, pool=pool, redis=redis, embedder=embedder, router=router,
+            settings=settings,
+            pool=pool,
+            redis=redis,
+            embedder=embedder,
+            router=router,
             models=models,
-        )  # fmt: skip
+        )
         workers = await runtime.queue.start_workers(runtime.job_deps(), count)
         log_event(logger, "worker.process.started", workers=[w.id for w in workers])
         await stop.wait()

@@ -47,8 +47,9 @@ KenningError                    INVALID            base of every error raised on
 │                                                  in domain/queue/jobs.py
 ├── FetchError                  INVALID            a page that could not be fetched (status)
 │                                                  in domain/sources/crawl/errors.py
-├── UpstreamError               INVALID            `kenning mcp` cannot use its Kenning server
-│                                                  in cli/mcp_proxy.py, outside the domain
+├── UpstreamError               INVALID            a client command (ingest, ingest-repo, crawl,
+│                                                  mcp) cannot use its Kenning server
+│                                                  in cli/server_errors.py, outside the domain
 ├── EmbeddingError              EMBEDDING_FAILED   the embedding backend failed (kind, transient)
 │                                                  in domain/embedding.py
 ├── ModelCallError              MODEL_UNAVAILABLE  a model call failed (transient, retry_after)

@@ -8,9 +8,11 @@ from enum import Enum
 import strawberry
 
 
-@strawberry.enum(description="OK: every part works. DEGRADED: a part is down (Redis: no live "
-                 "updates across processes; the embedder: no ingest or vector search) but the "
-                 "API answers. DOWN: a part it cannot work without is down.")  # fmt: skip
+@strawberry.enum(
+    description="OK: every part works. DEGRADED: a part is down (Redis: no live "
+    "updates across processes; the embedder: no ingest or vector search) but the "
+    "API answers. DOWN: a part it cannot work without is down."
+)
 class HealthStatus(Enum):
     OK = "ok"
     DEGRADED = "degraded"
@@ -47,8 +49,10 @@ class ModelHealth:
     )
 
 
-@strawberry.type(description="The state and versions of every part Kenning runs on; a part "
-                 "that is down has a null version and a `parts` entry that says why.")  # fmt: skip
+@strawberry.type(
+    description="The state and versions of every part Kenning runs on; a part "
+    "that is down has a null version and a `parts` entry that says why."
+)
 class Health:
     status: HealthStatus
     parts: list[PartHealth]

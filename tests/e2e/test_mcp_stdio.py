@@ -1,7 +1,7 @@
 """``kenning mcp`` against a real server process, driven by the ``mcp`` SDK's stdio client:
 the same tools as ``/mcp`` (names, schemas, annotations), calls and their errors forwarded
 with Kenning's codes, one client's key unable to read another's memory through it; a wrong
-key or an unreachable server is one line on stderr and exit code 1, never a hang; a server
+key or an unreachable server is one line on stderr and exit code 4 or 3, never a hang; a server
 lost midway makes each call an ``UNAVAILABLE`` tool error while the proxy lives on."""
 
 from __future__ import annotations
@@ -85,18 +85,18 @@ async def test_stdio_lists_the_same_tools_and_forwards_calls_and_errors(
         assert "helix" not in context["text"]
 
 
-def test_a_wrong_key_is_one_line_and_exit_1(server: Server) -> None:
+def test_a_wrong_key_is_one_line_and_exit_4(server: Server) -> None:
     done = _run("--url", server.url, key="kn_not-a-key")
-    assert done.returncode == 1 and done.stdout == "", done
+    assert done.returncode == 4 and done.stdout == "", done
     assert done.stderr.strip().splitlines() == [
-        f"error: the server at {server.url} refused the API key; give a valid one with "
-        "--api-key or KENNING_API_KEY"
+        f"error: the server at {server.url} refused the API key: the API key is not valid "
+        "(unknown or revoked); give a valid one with --api-key or KENNING_API_KEY"
     ]
 
 
-def test_an_unreachable_server_is_one_line_and_exit_1() -> None:
+def test_an_unreachable_server_is_one_line_and_exit_3() -> None:
     done = _run("--url", "http://127.0.0.1:9", key="kn_any")
-    assert done.returncode == 1 and done.stdout == "", done
+    assert done.returncode == 3 and done.stdout == "", done
     [line] = done.stderr.strip().splitlines()
     assert line.startswith("error: cannot reach a Kenning server at http://127.0.0.1:9 ("), line
 

@@ -58,9 +58,13 @@ async def _create_key(
 ) -> gql.CreateApiKeyResult:
     scope = to_scope(input.scope) or caller.scope
     text, stored = await create_key(
-        caller, scope, input.role, input.label, info.context.runtime.api_keys,
+        caller,
+        scope,
+        input.role,
+        input.label,
+        info.context.runtime.api_keys,
         info.context.runtime.project_groups,
-    )  # fmt: skip
+    )
     return gql.CreateApiKeySuccess(key=text, api_key=_key(stored))
 
 

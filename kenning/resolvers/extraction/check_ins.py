@@ -18,12 +18,21 @@ def to_check_in(found: CheckIn) -> gql.CheckIn:
     """The GraphQL form of a stored check-in."""
     c = found.record
     return gql.CheckIn(
-        id=strawberry.ID(c.id), status=c.status, caller=c.caller, scope=scope_info(c.scope),
-        source_urn=c.source_urn, input_text=c.input_text, input_hash=c.input_hash,
-        hints=c.hints, output=None if c.output is None else JSON(dict(c.output)), model=c.model,
-        prompt_version=c.prompt_version, attempts=model_attempts(c.attempts),
-        duration_ms=c.duration_ms, created_at=found.created_at,
-    )  # fmt: skip
+        id=strawberry.ID(c.id),
+        status=c.status,
+        caller=c.caller,
+        scope=scope_info(c.scope),
+        source_urn=c.source_urn,
+        input_text=c.input_text,
+        input_hash=c.input_hash,
+        hints=c.hints,
+        output=None if c.output is None else JSON(dict(c.output)),
+        model=c.model,
+        prompt_version=c.prompt_version,
+        attempts=model_attempts(c.attempts),
+        duration_ms=c.duration_ms,
+        created_at=found.created_at,
+    )
 
 
 @error_members

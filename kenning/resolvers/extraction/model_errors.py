@@ -31,8 +31,9 @@ R = TypeVar("R")
 
 def model_attempts(attempts: tuple[Attempt, ...]) -> list[ModelAttempt]:
     """The GraphQL form of a call's attempts."""
-    return [ModelAttempt(number=a.number, duration_ms=a.duration_ms, error=a.error)
-            for a in attempts]  # fmt: skip
+    return [
+        ModelAttempt(number=a.number, duration_ms=a.duration_ms, error=a.error) for a in attempts
+    ]
 
 
 def model_error_member(error: ModelOutputError | ModelCallError) -> Any:
@@ -40,14 +41,20 @@ def model_error_member(error: ModelOutputError | ModelCallError) -> Any:
     if isinstance(error, ModelOutputError):
         check_in_id = getattr(error, "check_in_id", None)
         return ModelOutputInvalid(
-            code=error.code, message=error.message, field=error.field, model=error.model,
+            code=error.code,
+            message=error.message,
+            field=error.field,
+            model=error.model,
             attempts=model_attempts(error.attempts),
             check_in_id=strawberry.ID(check_in_id) if check_in_id else None,
-        )  # fmt: skip
+        )
     return ModelUnavailable(
-        code=error.code, message=error.message, field=error.field,
-        retryable=error.transient, retry_after=error.retry_after,
-    )  # fmt: skip
+        code=error.code,
+        message=error.message,
+        field=error.field,
+        retryable=error.transient,
+        retry_after=error.retry_after,
+    )
 
 
 def model_error_members(

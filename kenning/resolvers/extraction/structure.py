@@ -23,10 +23,11 @@ from kenning.schema.extraction.structure import (
 def to_success(outcome: StructureOutcome) -> StructureKnowledgeSuccess:
     """The GraphQL form of a structuring call's outcome."""
     return StructureKnowledgeSuccess(
-        check_in=to_check_in(outcome.check_in), source_urn=outcome.source_urn,
+        check_in=to_check_in(outcome.check_in),
+        source_urn=outcome.source_urn,
         knowledge=JSON(dict(outcome.knowledge)),
         loaded=graph_success(outcome.loaded) if outcome.loaded is not None else None,
-    )  # fmt: skip
+    )
 
 
 @model_error_members

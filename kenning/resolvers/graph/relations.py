@@ -21,10 +21,12 @@ from kenning.schema.memory.arguments import ReasonArgument
 
 def _relation(found: relations.Relation) -> gql.Relation:
     return gql.Relation(
-        edge_type=found.edge_type, cardinality=found.cardinality,
-        description=found.description, defined_by=found.defined_by,
+        edge_type=found.edge_type,
+        cardinality=found.cardinality,
+        description=found.description,
+        defined_by=found.defined_by,
         defined_at=found.defined_at,
-    )  # fmt: skip
+    )
 
 
 @error_members
@@ -37,9 +39,13 @@ async def resolve_define_relation(
 ) -> gql.DefineRelationResult:
     """Declare how many targets a relation holds at a time, for the caller's client."""
     declared = await relations.define_relation(
-        principal(info), write_scope(info, scope), edge_type, cardinality, description,
+        principal(info),
+        write_scope(info, scope),
+        edge_type,
+        cardinality,
+        description,
         info.context.runtime.relations,
-    )  # fmt: skip
+    )
     return gql.DefineRelationSuccess(
         relation=_relation(declared.relation), edges_ended=declared.edges_ended
     )

@@ -89,10 +89,16 @@ def to_success(outcome: IngestOutcome) -> IngestSuccess:
 def to_warnings(warnings: Sequence[ExtractionWarning]) -> list[IngestWarning]:
     """The GraphQL form of an ingest's warnings."""
     return [
-        IngestWarning(source=w.source, line=w.line, excerpt=w.excerpt, reason=w.reason,
-                      key=w.key, normalized_key=w.normalized_key)
+        IngestWarning(
+            source=w.source,
+            line=w.line,
+            excerpt=w.excerpt,
+            reason=w.reason,
+            key=w.key,
+            normalized_key=w.normalized_key,
+        )
         for w in warnings
-    ]  # fmt: skip
+    ]
 
 
 @model_error_members

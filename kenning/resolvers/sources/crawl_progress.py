@@ -21,9 +21,13 @@ async def job_progress(info: Info, job_id: str, source_kind: str | None) -> Craw
     if counts is None:
         return None
     return CrawlProgress(
-        fetched=counts.fetched, unchanged=counts.unchanged, skipped=counts.skipped,
-        failed=counts.failed, queued=counts.queued, stored=counts.stored,
-    )  # fmt: skip
+        fetched=counts.fetched,
+        unchanged=counts.unchanged,
+        skipped=counts.skipped,
+        failed=counts.failed,
+        queued=counts.queued,
+        stored=counts.stored,
+    )
 
 
 async def job_files(info: Info, job_id: str, source_kind: str | None) -> RepositoryProgress | None:

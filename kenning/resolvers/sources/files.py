@@ -55,13 +55,19 @@ def file_options(data: IngestFileInput | None) -> FileOptions:
 def to_stored_file(file: DomainStoredFile) -> StoredFile:
     """The GraphQL form of a stored original."""
     return StoredFile(
-        id=strawberry.ID(file.id), source_urn=file.source_urn, filename=file.filename,
-        media_type=file.media_type, size=file.size, sha256=file.sha256,
-        created_at=file.created_at, scope=scope_info(file.scope),
-        download_url=f"{DOWNLOAD_PATH}{file.id}", kept=file.kept,
+        id=strawberry.ID(file.id),
+        source_urn=file.source_urn,
+        filename=file.filename,
+        media_type=file.media_type,
+        size=file.size,
+        sha256=file.sha256,
+        created_at=file.created_at,
+        scope=scope_info(file.scope),
+        download_url=f"{DOWNLOAD_PATH}{file.id}",
+        kept=file.kept,
         not_kept_reason=file.not_kept,
         not_kept_message=NOT_KEPT_MESSAGES[file.not_kept] if file.not_kept else None,
-    )  # fmt: skip
+    )
 
 
 def to_file_success(queued: QueuedFile) -> IngestFileSuccess:

@@ -167,9 +167,12 @@ class FakeOllama(ScriptedReplies):
         if self.busy or self.take_busy():
             return JSONResponse({"error": BUSY}, status_code=503)
         record = RequestRecord(
-            next(self._ids), path, spec.name, started=time.monotonic(),
+            next(self._ids),
+            path,
+            spec.name,
+            started=time.monotonic(),
             priority=request.headers.get("x-ollama-priority"),
-        )  # fmt: skip
+        )
         self.records.append(record)
         return await handler(request, body, spec, record)
 

@@ -50,8 +50,10 @@ def smallest(schema: Mapping[str, Any], root: Mapping[str, Any], depth: int = 0)
 def _of_type(kind: str, schema: Mapping[str, Any], root: Mapping[str, Any], depth: int) -> Any:
     if kind == "object":
         properties = schema.get("properties", {})
-        return {name: smallest(properties.get(name, {}), root, depth + 1)
-                for name in schema.get("required", [])}  # fmt: skip
+        return {
+            name: smallest(properties.get(name, {}), root, depth + 1)
+            for name in schema.get("required", [])
+        }
     if kind == "array":
         item = schema.get("items", {})
         return [smallest(item, root, depth + 1) for _ in range(int(schema.get("minItems", 0)))]

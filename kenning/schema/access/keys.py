@@ -11,8 +11,9 @@ from kenning.domain.access.principal import Role
 from kenning.schema.access.scope import ScopeInfo, ScopeInput
 from kenning.schema.errors import NotFoundError, ScopeError, ValidationError
 
-strawberry.enum(Role, description="ui reads; agent reads and writes; admin also manages keys "
-                "and aliases.")  # fmt: skip
+strawberry.enum(
+    Role, description="ui reads; agent reads and writes; admin also manages keys and aliases."
+)
 
 
 @strawberry.type(description="The caller: the API key behind this request.")
@@ -48,8 +49,10 @@ class CreateApiKeySuccess:
     api_key: ApiKey
 
 
-@strawberry.type(description="The key is revoked: this server refuses it at once, other "
-                 "Kenning processes within 30 seconds (their key cache).")  # fmt: skip
+@strawberry.type(
+    description="The key is revoked: this server refuses it at once, other "
+    "Kenning processes within 30 seconds (their key cache)."
+)
 class RevokeApiKeySuccess:
     api_key: ApiKey
 

@@ -7,8 +7,10 @@ import strawberry
 from kenning.schema.errors import Error
 
 
-@strawberry.type(description="One call of the model: how long it took and why its answer was "
-                 "refused (null when it was accepted).")  # fmt: skip
+@strawberry.type(
+    description="One call of the model: how long it took and why its answer was "
+    "refused (null when it was accepted)."
+)
 class ModelAttempt:
     number: int
     duration_ms: float

@@ -16,7 +16,7 @@ KnowledgeJson = Annotated[
         "Kenning's format (camelCase: id, knowledgeType, source/relation/target/evidence) or "
         "the design's (snake_case: piece_id, entity_id, node_id, label, "
         "source_id/target_id/edge_type with properties.piece_id), recognised per file (see "
-        "the README)."
+        "docs/guides/memory.md)."
     ),
 ]
 LoadedUrn = Annotated[

@@ -92,8 +92,10 @@ class IngestInput:
     )
 
 
-@strawberry.input(description="One document of requestIngestions: what ingest takes, and what "
-                 "makes two requests the same work.")  # fmt: skip
+@strawberry.input(
+    description="One document of requestIngestions: what ingest takes, and what "
+    "makes two requests the same work."
+)
 class IngestionRequestInput:
     input: IngestInput
     identity: IngestionIdentityInput

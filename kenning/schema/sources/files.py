@@ -118,6 +118,9 @@ IngestFileResult = Annotated[
 def file_rejected(error: FileRejectedError | FileTooLargeError) -> FileRejected:
     """The member of a refused file (``resolvers.errors.MEMBERS`` maps both trees to it)."""
     return FileRejected(
-        code=error.code, message=error.message, field=error.field, problem=error.problem,
+        code=error.code,
+        message=error.message,
+        field=error.field,
+        problem=error.problem,
         detected=getattr(error, "detected", None),
-    )  # fmt: skip
+    )

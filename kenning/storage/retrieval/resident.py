@@ -143,8 +143,9 @@ class ResidentVectors:
         if held is not None and held.version > copy.version:
             return held
         if copy.rows > self.max_rows:
-            logger.info("resident vectors of %r: %d rows exceed %d", client_id, copy.rows,
-                        self.max_rows)  # fmt: skip
+            logger.info(
+                "resident vectors of %r: %d rows exceed %d", client_id, copy.rows, self.max_rows
+            )
             self._copies.pop(client_id, None)
             self._changed()
             return None
@@ -153,8 +154,9 @@ class ResidentVectors:
         while self.rows > self.max_rows:
             evicted, _ = self._copies.popitem(last=False)
             logger.info("resident vectors of %r evicted to make room", evicted)
-        logger.info("resident vectors of %r: %d rows as of version %d", client_id, copy.rows,
-                    copy.version)  # fmt: skip
+        logger.info(
+            "resident vectors of %r: %d rows as of version %d", client_id, copy.rows, copy.version
+        )
         self._changed()
         return copy
 

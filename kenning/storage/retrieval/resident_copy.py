@@ -165,8 +165,9 @@ def decode(client_id: str, version: int, records: Sequence[asyncpg.Record]) -> C
     if not records:
         empty = np.zeros(0, dtype=np.float32)
         no_rows = np.zeros((0, 0), dtype=np.int8)
-        return ClientCopy(client_id, version, keys, {}, no_rows.astype(np.float16), empty,
-                          no_rows, empty, empty)  # fmt: skip
+        return ClientCopy(
+            client_id, version, keys, {}, no_rows.astype(np.float16), empty, no_rows, empty, empty
+        )
     widths = {len(r["raw"]) for r in records}
     if len(widths) != 1:
         raise ValueError(f"chunk_vectors of {client_id!r}: embeddings of unequal length")

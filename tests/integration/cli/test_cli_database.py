@@ -144,7 +144,7 @@ def test_an_unreachable_server_is_one_line_naming_the_fix(command: list[str]) ->
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     result = kenning(*command, database_url=f"postgresql://postgres@127.0.0.1:{port}/kenning")
-    assert result.exit_code == 1
+    assert result.exit_code == 3
     assert result.stderr == (
         f"error: cannot reach PostgreSQL on 127.0.0.1:{port} (connection refused): start it "
         "(kenning stack up starts the local one) or set KENNING_DATABASE_URL\n"
