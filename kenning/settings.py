@@ -13,7 +13,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from kenning.domain.erasure.model import TombstoneMode
 from kenning.domain.extraction.mode import ExtractionMode
-from kenning.domain.ingestion.secrets.scan import SecretPolicy
+from kenning.domain.ingestion.secrets.policy import SecretPolicy
 from kenning.domain.models.health import ModelRole
 from kenning.domain.retrieval.search import FusionMethod, FusionWeights
 from kenning.domain.sources.html_limits import MAX_HTML_NODES

@@ -28,23 +28,16 @@ Findings carry kind and position only; see ``sensitive.Finding``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from enum import StrEnum
 
 from kenning.domain.ingestion.secrets.detectors import SHAPES, private_keys
 from kenning.domain.ingestion.secrets.findings import Finding, SecretKind, SensitiveContentError
+from kenning.domain.ingestion.secrets.policy import SecretPolicy
 from kenning.domain.ingestion.secrets.rules import RULES, assignments
 
 __all__ = ["Finding", "SecretKind", "SecretPolicy", "SensitiveContentError", "apply_policy", "scan"]
 
 Span = tuple[SecretKind, int, int]
 Detector = Callable[[str, str], Iterator[Span]]
-
-
-class SecretPolicy(StrEnum):
-    """What to do with content that holds credentials."""
-
-    REJECT = "reject"
-    REDACT = "redact"
 
 
 # The order is the priority when matches overlap: a GitHub token assigned to ``token=``
