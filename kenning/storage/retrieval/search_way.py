@@ -20,47 +20,32 @@ MAX_EF_SEARCH = 1000  # pgvector's upper bound for hnsw.ef_search
 
 @dataclass(frozen=True, slots=True)
 class VectorScan:
-    """pgvector settings of one nearest-neighbour search.
+    """pgvector settings of one nearest-neighbour search, each default with a one-line why;
+    the measurements that chose them are on the documentation's Benchmarks page ("Search
+    thresholds").
 
-    ``ef_search``: candidates kept while walking the graph (recall against time; 200 is
-    5x pgvector's default of 40; at a million chunks it lifts sentence-like queries'
-    recall@10 from 0.90 at 100 to 0.95-0.97 for about 3 ms, see ``bench.read``; it became the
-    default once migration 0020 priced the cosine distance, without which PostgreSQL costed
-    the HNSW scan of a 10k-row partition above an exact scan of it, 35 ms instead of 6);
-    raised to the limit when a caller asks for more rows.
-    ``max_scan_tuples``: how many index tuples an iterative scan may visit before it gives
-    up (pgvector's default is 20,000; 50,000 lets a reader who sees 0.1 % of 50,000 chunks
-    still get its rows).
-    ``exact_below``: the probe's best similarity under which the exact scan answers
-    instead. 0.3 is about six standard deviations of the similarity of two unrelated
-    384-float directions (``1/sqrt(384)`` = 0.051); at a million chunks the probe scored
-    ``bench.read``'s queries of bare names at most 0.25 and its sentences at least 0.36.
-    -1 never scans.
-    ``exact_max_rows``: the most chunks the reader's clients (its own and the global one)
-    may hold for an exact scan; 0 never scans. The scan reads every row of those clients at
-    about 0.45 µs of CPU a row on one core (118,000 rows in 55 ms) and about 0.9 µs with 8
-    searches in flight on two cores, so at 25,000 a name query pays about 11 ms one at a
-    time and 23 ms under load, which keeps HYBRID near 43 queries/s on two cores when half
-    the queries scan (``bench.read`` measures what a larger cap costs).
-    ``probe_ef_search``: the probe's ``ef_search``. At 10 it took 2.2 ms at a million
-    chunks; the probe scored names at most 0.25 and sentences at least 0.36 (0.27 and 0.37
-    at 200).
+    ``ef_search``: candidates kept while walking the graph; 200 lifts sentence-like queries'
+    recall@10 to about 0.95 at a million chunks for a few milliseconds (raised to the limit
+    when a caller asks for more rows).
+    ``max_scan_tuples``: index tuples an iterative scan may visit before it gives up; 50,000
+    lets a reader who sees 0.1 % of 50,000 chunks still get its rows.
+    ``exact_below``: the probe's best similarity under which the exact scan answers instead
+    (-1 never scans); 0.3 lies between what bare names and sentences score.
+    ``exact_max_rows``: the most chunks the reader's clients (its own and the global one) may
+    hold for an exact scan (0 never scans); it bounds what one scan costs under load.
+    ``probe_ef_search``: the probe's ``ef_search``; small, since the probe only needs the best
+    similarity.
     ``resident_rows``: the most ``chunk_vectors`` rows one process copies into memory
     (``resident``) for readers whose clients hold more than ``exact_max_rows`` chunks and at
-    most this many, whose searches the copies then answer exactly;
-    ``dimension * 3 + 12`` bytes a row (about 230 MB at 384 dimensions). 0 never copies. At
-    a million chunks (118,000 rows in the reader's clients, 76,000 visible) the comparison
-    in memory costs 5-8 ms of CPU a search (``resident_copy``'s two steps; 13 ms as one
-    ``float32`` product), and the probe it no longer needs 2-3 ms.
-    ``resident_filter_rows``: a filtered search on the copies first reads the keys of the
-    visible chunks that pass its filters (by the filters' own indexes where they have one)
-    and compares the query with those rows only (the first such search of a copy maps its
-    keys to rows, about 100 bytes a row more); when more pass, the walk answers (a filter
-    that keeps many rows slows the walk's iterative scan little).
+    most this many (``dimension * 3 + 12`` bytes a row; 0 never copies); there an exact
+    answer costs a few milliseconds more than the walk.
+    ``resident_filter_rows``: a filtered search on the copies compares only the rows of the
+    visible chunks that pass its filters (read by the filters' own indexes) when at most this
+    many pass; more, and the walk answers (a broad filter slows its iterative scan little).
     ``exact_filter_rows``: an exact scan filtered by a column the side table lacks
     (``entityKeys``, ``connectionIds``, times) compares only the vectors of the visible
     chunks that pass, read by the filter's own index, when at most this many pass (a key
-    probe costs about eight rows of the scan: 6 µs against 0.7); more, the whole scan.
+    probe costs about eight rows of the scan); more, the whole scan.
     """
 
     ef_search: int = 200
