@@ -30,9 +30,9 @@ from kenning.graphql.subscriptions.cohorts import CohortSharing
 
 SUBSCRIPTION = OperationType.SUBSCRIPTION
 
-# Told of each subscription's executor as it is built, in the operation's own task. A
-# ContextVar, because Strawberry hands every operation of a websocket one context and root
-# value: only the task tells them apart. (How ``fan_out.py``'s member runs events itself.)
+# Told of each subscription's executor as it is built, in the operation's own task (how
+# ``fan_out.py``'s member runs events itself).
+# Not a callback in the context: Strawberry hands every operation of a websocket one context.
 subscription_built: contextvars.ContextVar[Callable[[KenningExecutor], None] | None] = (
     contextvars.ContextVar("kenning_subscription_built", default=None)
 )
