@@ -23,7 +23,7 @@ from kenning.domain.models.ports import ModelClient
 from kenning.graphiql import graphiql_page, graphiql_routes
 from kenning.graphql.http.file_download import file_routes
 from kenning.graphql.http.upload_guard import PREFLIGHT_HEADERS, upload_refusal
-from kenning.graphql.subscriptions.cohorts import with_cohorts
+from kenning.graphql.subscriptions.sharing import SubscriptionFanOut
 from kenning.graphql.view import CohortGraphQL, KenningGraphQL
 from kenning.http_metrics import HttpMetrics
 from kenning.lifespan import server_lifespan
@@ -201,12 +201,14 @@ def _graphql_view(
         max_fields=settings.graphql_max_fields,
         introspection=settings.graphql_introspection,
     )
-    # Subscribers with the same selection and visibility share one execution per event.
+    # Subscribers with the same selection and visibility share one execution per event,
+    # through this app's own caches (never another app's in the same process).
     return CohortGraphQL(
         holder,
         unavailable_part,
-        schema=with_cohorts(
-            build_schema(limits, unavailable=unavailable_part, observe=service.observe_operation)
+        fan_out=SubscriptionFanOut(),
+        schema=build_schema(
+            limits, unavailable=unavailable_part, observe=service.observe_operation
         ),
         # Kenning serves its own GraphiQL (offline, no key needed to load it): see graphql_http.
         graphql_ide=None,

@@ -10,6 +10,7 @@ from starlette.responses import Response
 from starlette.websockets import WebSocket
 
 from kenning.domain.access.principal import Principal
+from kenning.graphql.subscriptions.sharing import SubscriptionFanOut
 from kenning.resolvers.loaders import Loaders
 from kenning.runtime import Runtime
 
@@ -23,6 +24,8 @@ class Context:
     response: Response | None = None
     principal: Principal | None = None
     connection_params: dict[str, object] | None = None
+    # What the app's subscribers share (the view's); None: each subscriber runs alone.
+    fan_out: SubscriptionFanOut | None = None
     loaders: Loaders = field(init=False)
 
     def __post_init__(self) -> None:

@@ -9,9 +9,11 @@ deeper than Python's parser goes) or a malformed multipart upload
 websocket message nested that deep closes the graphql-transport-ws connection with 4400. A
 client that hangs up before its body is read is logged at INFO, not as a failure.
 
-``CohortGraphQL``, the view ``create_app`` serves, encodes a result shared by a subscription
-cohort only once: every member of a cohort (``subscriptions/cohorts.py``) is handed the very
-same ``data`` object, and the websocket message around it differs only by the operation id,
+``CohortGraphQL``, the view ``create_app`` serves, holds what the app's subscribers share
+(``subscriptions/sharing.py``: ``SubscriptionFanOut``, one per app) and puts it in every
+context, where the executor finds it. It encodes a result shared by a subscription cohort
+only once: every member of a cohort (``subscriptions/cohorts.py``) is handed the very same
+``data`` object, and the websocket message around it differs only by the operation id,
 so the data's JSON is built once and each member's message is assembled around it. Over
 graphql-transport-ws, members that keep up skip Strawberry's per-event path altogether
 (``subscriptions/fan_out.py``: ``CohortTransportWSHandler``) and write the same message
@@ -40,11 +42,8 @@ from kenning.graphql.context import Context
 from kenning.graphql.execution.error_shaping import MASKED_MESSAGE
 from kenning.graphql.http.upload_guard import body_limit
 from kenning.graphql.http.upload_request import UploadRequestAdapter, operations_with_files
-from kenning.graphql.subscriptions.fan_out import (
-    CohortTransportWSHandler,
-    encoded_payloads,
-    next_frame,
-)
+from kenning.graphql.subscriptions.fan_out import CohortTransportWSHandler, next_frame
+from kenning.graphql.subscriptions.sharing import SubscriptionFanOut
 from kenning.http_errors import REALM, error_response, unavailable_response
 from kenning.key_sockets import KeySockets
 from kenning.logs import log_event
@@ -83,6 +82,8 @@ class KenningGraphQL(JsonBodyView):
 
     # Multipart bodies read within Kenning's limits, malformed ones refused with a 400.
     request_adapter_class = UploadRequestAdapter
+    # What the app's subscribers share, put in every context; None: nothing is shared.
+    fan_out: SubscriptionFanOut | None = None
 
     def __init__(
         self,
@@ -134,6 +135,7 @@ class KenningGraphQL(JsonBodyView):
             request=request,
             response=response if isinstance(response, Response) else None,
             principal=caller,
+            fan_out=self.fan_out,
         )
 
     async def on_ws_connect(self, context: Context) -> UnsetType | dict[str, object] | None:
@@ -221,15 +223,28 @@ class KenningGraphQL(JsonBodyView):
 
 
 class CohortGraphQL(KenningGraphQL):
-    """``KenningGraphQL`` whose subscription messages reuse the JSON of shared data."""
+    """``KenningGraphQL`` whose subscribers share ``fan_out`` (one per app, built by
+    ``create_app``): one execution per event and cohort, and the JSON of shared data."""
 
     graphql_transport_ws_handler_class = CohortTransportWSHandler
+    fan_out: SubscriptionFanOut
+
+    def __init__(
+        self,
+        holder: dict[str, Runtime],
+        unavailable: Callable[[BaseException], str | None],
+        *,
+        fan_out: SubscriptionFanOut,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(holder, unavailable, **kwargs)
+        self.fan_out = fan_out
 
     def encode_json(self, data: object) -> str | bytes:
         shared = _shared_data(data)
         if shared is None or not isinstance(data, dict):
             return super().encode_json(data)
-        return next_frame(data["id"], encoded_payloads(shared), data["type"])
+        return next_frame(data["id"], self.fan_out.encoded_payloads(shared), data["type"])
 
 
 def _shared_data(message: object) -> object | None:

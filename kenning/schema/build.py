@@ -18,7 +18,7 @@ from strawberry.types import ExecutionContext
 from kenning.graphql.execution.document_guard import CheckedDocuments, DocumentGuard, DocumentLimits
 from kenning.graphql.execution.document_parser import DocumentParser, parsed_documents
 from kenning.graphql.execution.error_shaping import ErrorShaping, UnavailablePart
-from kenning.graphql.execution.executor import CheckedExecutor
+from kenning.graphql.execution.executor import KenningExecutor
 from kenning.graphql.execution.operation_log import OperationLog, OperationObserver
 from kenning.schema.mutation import Mutation
 from kenning.schema.query import Query
@@ -94,7 +94,8 @@ def build_schema(
         mutation=Mutation,
         subscription=Subscription,
         extensions=extensions,
-        # Refuses text PostgreSQL cannot store (NUL, lone surrogates) in any variable or
-        # literal, before a resolver runs.
-        execution_context_class=CheckedExecutor,
+        # Refuses a revoked key and text PostgreSQL cannot store before a resolver runs,
+        # completes plain fields directly, and runs a subscription event once per cohort
+        # when the context carries the app's fan-out (kenning/graphql/execution/executor.py).
+        execution_context_class=KenningExecutor,
     )

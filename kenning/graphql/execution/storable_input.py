@@ -3,7 +3,7 @@ refused, by the rule of ``kenning.domain.storable_text``.
 
 Such text used to reach the driver and come back as a masked internal error from wherever
 it was used: a metadata key, a search query, a kind, a URN. The check runs when
-graphql-core builds the executor (``schema.executor``), before any resolver, for queries,
+graphql-core builds the executor (``request_checks.py``), before any resolver, for queries,
 mutations and subscriptions alike, over every variable (JSON scalars, their keys included)
 and every string literal of the document. The error is BAD_USER_INPUT and its ``field``
 names the variable or argument (``input.metadata``).

@@ -5,8 +5,9 @@ result handling, message building), about 100 µs per subscriber; with a cohort 
 result (``cohorts.py``) that machinery was most of the server's work. So each operation of a
 ``CohortTransportWSHandler`` has a ``Member``, which a subscription's resolver may ask to
 deliver an event itself (``direct_delivery()``): the member's executor runs the event (once
-per cohort, through ``shared_results``), the ``{"data": ...}`` payload is encoded once per
-result, and the member writes ``{"id":<its id>,"type":"next","payload":<shared>}``.
+per cohort, through the app's ``SharedResults``), the ``{"data": ...}`` payload is encoded
+once per result (the app's ``EncodedPayloads``), and the member writes
+``{"id":<its id>,"type":"next","payload":<shared>}``.
 
 Nothing observable changes: the frame is byte for byte what Strawberry's path sends; it is
 written by the operation's own task, so messages keep their order and stop when the
@@ -20,9 +21,8 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import json
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 from graphql import ExecutionResult
 from starlette.websockets import WebSocketDisconnect
@@ -32,43 +32,22 @@ from strawberry.subscriptions.protocols.graphql_transport_ws.handlers import (
 )
 
 from kenning.graphql.context import Context
-from kenning.graphql.subscriptions.cohorts import CohortExecutor, shared_results, subscription_built
-
-ENCODED_KEPT = 64
+from kenning.graphql.execution.executor import subscription_built
+from kenning.graphql.subscriptions.cohorts import CohortSharing
+from kenning.graphql.subscriptions.sharing import SubscriptionFanOut
 
 Deliver = Callable[[object], Awaitable[bool]]
 
 
-class EncodedPayloads:
-    """The JSON of recent ``{"data": ...}`` payloads by their data object, oldest dropped."""
+class EventExecutor(Protocol):
+    """What a member needs of its subscription's executor (``KenningExecutor``)."""
 
-    def __init__(self, kept: int = ENCODED_KEPT) -> None:
-        self._kept = kept
-        # The data is kept alongside, so its id cannot be reused while cached.
-        self._recent: OrderedDict[int, tuple[object, str]] = OrderedDict()
-        self.encodings = 0
+    @property
+    def sharing(self) -> CohortSharing | None: ...
 
-    def __call__(self, data: object) -> str:
-        hit = self._recent.get(id(data))
-        if hit is None or hit[0] is not data:
-            self.encodings += 1
-            hit = (data, json.dumps({"data": data}, separators=(",", ":")))
-            self._recent[id(data)] = hit
-            if len(self._recent) > self._kept:
-                self._recent.popitem(last=False)
-        return hit[1]
+    def build_per_event_executor(self, payload: Any) -> Any: ...
 
-
-encoded_payloads = EncodedPayloads()
-
-
-class DirectFrames:
-    """How many ``next`` messages members wrote themselves (tests and profiles read it)."""
-
-    sent = 0
-
-
-direct_frames = DirectFrames()
+    def is_awaitable(self, value: Any) -> bool: ...
 
 
 def next_frame(operation_id: object, payload_json: str, kind: object = "next") -> str:
@@ -81,14 +60,17 @@ class Member:
     """One subscription operation on one socket, able to write a shared result itself."""
 
     def __init__(
-        self, handler: BaseGraphQLTransportWSHandler[Context, None], op: Operation[Context, None]
+        self,
+        handler: BaseGraphQLTransportWSHandler[Context, None],
+        op: Operation[Context, None],
+        fan_out: SubscriptionFanOut,
     ) -> None:
-        self.handler, self.operation = handler, op
-        self.executor: CohortExecutor | None = None  # set when the subscription is built
+        self.handler, self.operation, self.fan_out = handler, op, fan_out
+        self.executor: EventExecutor | None = None  # set when the subscription is built
         self.sent = 0
         self._head = next_frame(op.id, "")[:-1]  # '{"id":…,"type":"next","payload":'
 
-    def adopt(self, executor: CohortExecutor) -> None:
+    def adopt(self, executor: EventExecutor) -> None:
         """Called as the subscription is built: events run through ``executor``."""
         if self.executor is None:
             self.executor = executor
@@ -100,9 +82,10 @@ class Member:
     async def deliver(self, event: object) -> bool:
         """Send ``event``'s result as a ``next`` message; False: the caller must yield it."""
         executor = self.executor
-        if executor is None or executor.cohort is None:
+        sharing = None if executor is None else executor.sharing
+        if executor is None or sharing is None:
             return False
-        result: Any = shared_results.get(executor.cohort, event)
+        result: Any = sharing.shared(event)
         if result is None:
             result = executor.build_per_event_executor(event).execute_operation(False)
         if isinstance(result, asyncio.Future):  # another member's execution, in flight
@@ -113,7 +96,7 @@ class Member:
             return False
         if not self._live():
             return True  # completed meanwhile: nothing more is sent, as on the slow path
-        frame = f"{self._head}{encoded_payloads(result.data)}}}"
+        frame = f"{self._head}{self.fan_out.encoded_payloads(result.data)}}}"
         # Strawberry's ASGI adapter keeps Starlette's socket as ``ws``.
         socket = getattr(self.handler.websocket, "ws", None)
         send = getattr(socket, "send_text", None)
@@ -124,10 +107,12 @@ class Member:
         except (WebSocketDisconnect, RuntimeError, OSError):
             return True  # the socket is closing; the handler cancels this operation
         self.sent += 1
-        direct_frames.sent += 1
+        self.fan_out.direct_frames.sent += 1
         return True
 
 
+# The running operation's member. A ContextVar, because the resolver asks for it with no
+# argument (``direct_delivery()``) and the operation's task is all that tells it apart.
 _member: contextvars.ContextVar[Member | None] = contextvars.ContextVar(
     "kenning_fan_out_member", default=None
 )
@@ -146,8 +131,11 @@ class CohortTransportWSHandler(BaseGraphQLTransportWSHandler[Context, None]):
     """graphql-transport-ws handler whose operations are cohort ``Member``s."""
 
     async def run_operation(self, operation: Operation[Context, None]) -> None:
-        # The operation's own task: the variable is seen by its resolver and executor only.
-        member = Member(self, operation)
-        _member.set(member)
-        subscription_built.set(member.adopt)
+        fan_out = self.context.fan_out
+        if fan_out is not None:
+            # The operation's own task: the variables are seen by its resolver and executor
+            # only.
+            member = Member(self, operation, fan_out)
+            _member.set(member)
+            subscription_built.set(member.adopt)
         await super().run_operation(operation)

@@ -6,10 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 
 from kenning.domain.access.scope import Scope
-from kenning.graphql.execution.executor import CheckedExecutor
+from kenning.graphql.execution.executor import KenningExecutor
 from kenning.schema.build import build_schema
 from tests.support.graph_data import write_graph
 from tests.support.graphql_api import Api
@@ -19,11 +18,13 @@ pytestmark = pytest.mark.integration
 ACME = Scope("acme")
 
 
-class _GraphqlCoreFields(CheckedExecutor):
-    """The same executor with every field through graphql-core's completion."""
+class _GraphqlCoreFields(KenningExecutor):
+    """The same executor with every field through graphql-core's completion: its
+    planned-fields hook off."""
 
-    def execute_fields(self, *args: Any) -> Any:
-        return StrawberryGraphQLCoreExecutionContext.execute_fields(self, *args)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.planned_fields = None
 
 
 NODE = "key type properties scope { clientId projectId groupId } __typename"

@@ -15,11 +15,14 @@ from typing import Any
 import pytest
 import uvicorn
 import websockets
+from starlette.applications import Starlette
+from starlette.routing import WebSocketRoute
 
 from kenning.app import create_app
 from kenning.domain.access.principal import Role
 from kenning.domain.access.scope import Scope
-from kenning.graphql.subscriptions.fan_out import direct_frames, encoded_payloads
+from kenning.graphql.subscriptions.sharing import SubscriptionFanOut
+from kenning.graphql.view import CohortGraphQL
 from kenning.runtime import Runtime
 from kenning.settings import Settings
 from tests.support.graphql_api import Api
@@ -31,10 +34,32 @@ pytestmark = pytest.mark.integration
 RAW_QUEUE = "subscription { queueStatus(first: 5) { changes { jobId status } } }"
 
 
+def queue_app(settings: Settings) -> Starlette:
+    """The whole app with no queue workers (a job stays QUEUED)."""
+    return create_app(settings.model_copy(update={"queue_workers": 0}))
+
+
+def fan_out_of(app: Starlette) -> SubscriptionFanOut:
+    """What the subscribers of ``app``'s /graphql share (its view's)."""
+    [view] = [
+        route.endpoint
+        for route in app.routes
+        if isinstance(route, WebSocketRoute) and route.path == "/graphql"
+    ]
+    assert isinstance(view, CohortGraphQL)
+    return view.fan_out
+
+
 @contextlib.asynccontextmanager
 async def serving(settings: Settings) -> AsyncIterator[str]:
     """The whole app under uvicorn in this loop (no workers: a job stays QUEUED); its ws URL."""
-    app = create_app(settings.model_copy(update={"queue_workers": 0}))
+    async with serving_app(queue_app(settings)) as url:
+        yield url
+
+
+@contextlib.asynccontextmanager
+async def serving_app(app: Starlette) -> AsyncIterator[str]:
+    """``app`` under uvicorn in this loop; its ws URL."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.bind(("127.0.0.1", 0))
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", loop="asyncio"))
@@ -103,7 +128,10 @@ async def test_members_get_one_frame_byte_identical_but_for_the_id(
 ) -> None:
     key, _ = await qruntime.api_keys.create(Scope("acme"), Role.AGENT)
     other_key, _ = await qruntime.api_keys.create(Scope("acme"), Role.AGENT)
-    async with serving(queue_settings) as url:
+    app = queue_app(queue_settings)
+    fan_out = fan_out_of(app)
+    direct_frames, encoded_payloads = fan_out.direct_frames, fan_out.encoded_payloads
+    async with serving_app(app) as url:
         one, two = await Socket.open(url, key), await Socket.open(url, other_key)
         legacy = await Socket.open(url, key, LEGACY_WS)
         await one.subscribe("1")

@@ -7,16 +7,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncGenerator, AsyncIterator
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 import strawberry
+from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 from strawberry.types import ExecutionResult
 
 from kenning.domain.access.principal import Principal
 from kenning.graphql.context import Context
-from kenning.graphql.execution.executor import CheckedExecutor
-from kenning.graphql.subscriptions.cohorts import CohortExecutor, with_cohorts
+from kenning.graphql.execution.executor import KenningExecutor
+from kenning.graphql.subscriptions.sharing import SubscriptionFanOut
 from kenning.runtime import Runtime
 from kenning.schema.build import build_schema
 from tests.support.graphql_api import Api
@@ -32,27 +34,37 @@ WITH_COUNTS = "subscription { queueStatus(first: 5) { counts { status count } ch
 def executions(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     """The event of every real execution of a subscription event, in order."""
     seen: list[object] = []
-    real = CheckedExecutor.execute_operation
+    # What the executor's cohort hook runs when no member executed the event yet.
+    real = StrawberryGraphQLCoreExecutionContext.execute_operation
 
-    def counted(self: CheckedExecutor, serially: bool | None = None) -> Any:
-        if isinstance(self, CohortExecutor) and self.event is not None:
+    def counted(self: StrawberryGraphQLCoreExecutionContext, serially: bool | None = None) -> Any:
+        if isinstance(self, KenningExecutor) and self.event is not None:
             seen.append(self.event)
         return real(self, serially)
 
-    monkeypatch.setattr(CheckedExecutor, "execute_operation", counted)
+    monkeypatch.setattr(StrawberryGraphQLCoreExecutionContext, "execute_operation", counted)
     return seen
 
 
+@dataclass
+class Served:
+    """A schema and the fan-out its subscribers share, as ``create_app`` wires them (the
+    view puts the fan-out in every context)."""
+
+    schema: strawberry.Schema = field(default_factory=build_schema)
+    fan_out: SubscriptionFanOut = field(default_factory=SubscriptionFanOut)
+
+
 @pytest.fixture
-def schema() -> strawberry.Schema:
-    return with_cohorts(build_schema())
+def schema() -> Served:
+    return Served()
 
 
 async def results(
-    schema: strawberry.Schema, runtime: Runtime, caller: Principal, query: str
+    served: Served, runtime: Runtime, caller: Principal, query: str
 ) -> AsyncGenerator[ExecutionResult, None]:
-    context = Context(runtime=runtime, principal=caller)
-    stream = await schema.subscribe(query, context_value=context)
+    context = Context(runtime=runtime, principal=caller, fan_out=served.fan_out)
+    stream = await served.schema.subscribe(query, context_value=context)
     assert not isinstance(stream, ExecutionResult), stream.errors
     async with contextlib.aclosing(stream):
         async for result in stream:
@@ -75,7 +87,7 @@ def job_ids(result: ExecutionResult) -> list[str]:
 
 
 async def test_same_selection_and_scope_share_one_execution(
-    qruntime: Runtime, schema: strawberry.Schema, executions: list[object]
+    qruntime: Runtime, schema: Served, executions: list[object]
 ) -> None:
     # Two different keys of the same client and role: the same visibility.
     one = results(schema, qruntime, agent("acme"), CHANGES)
@@ -94,7 +106,7 @@ async def test_same_selection_and_scope_share_one_execution(
 
 
 async def test_another_scope_never_shares_nor_sees(
-    qruntime: Runtime, schema: strawberry.Schema, executions: list[object]
+    qruntime: Runtime, schema: Served, executions: list[object]
 ) -> None:
     acme = results(schema, qruntime, agent("acme"), CHANGES)
     globex = results(schema, qruntime, agent("globex"), CHANGES)
@@ -112,7 +124,7 @@ async def test_another_scope_never_shares_nor_sees(
 
 
 async def test_another_selection_is_executed_for_itself(
-    qruntime: Runtime, schema: strawberry.Schema, executions: list[object]
+    qruntime: Runtime, schema: Served, executions: list[object]
 ) -> None:
     plain = results(schema, qruntime, agent("acme"), CHANGES)
     counted = results(schema, qruntime, agent("acme"), WITH_COUNTS)
@@ -131,7 +143,7 @@ async def test_another_selection_is_executed_for_itself(
 
 
 async def test_every_member_gets_every_change_and_a_laggard_its_own_merge(
-    qruntime: Runtime, schema: strawberry.Schema, executions: list[object]
+    qruntime: Runtime, schema: Served, executions: list[object]
 ) -> None:
     members = [results(schema, qruntime, agent("acme"), CHANGES) for _ in range(5)]
     laggard = results(schema, qruntime, agent("acme"), CHANGES)

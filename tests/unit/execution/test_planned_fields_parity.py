@@ -15,7 +15,7 @@ from strawberry.scalars import JSON
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 from strawberry.types import ExecutionResult
 
-from kenning.graphql.execution.executor import CheckedExecutor
+from kenning.graphql.execution.executor import KenningExecutor
 from kenning.graphql.execution.field_plan import known_attribute
 
 
@@ -140,7 +140,7 @@ def _shape(result: ExecutionResult) -> tuple[Any, Any]:
 
 @pytest.mark.parametrize("seed", range(40))
 async def test_plain_fields_match_graphql_core(seed: int) -> None:
-    planned, reference = _schema(CheckedExecutor), _schema(StrawberryGraphQLCoreExecutionContext)
+    planned, reference = _schema(KenningExecutor), _schema(StrawberryGraphQLCoreExecutionContext)
     for query in QUERIES:
         for skip in (False, True):
             rng = random.Random(seed)
@@ -167,7 +167,7 @@ async def test_plain_happy_path_is_complete() -> None:
     )
     query = f"{{ holder {{ label required {{ {LEAF} }} viaKnown {{ name }} items {{ count }} }} }}"
     root = Query(holders=[], holder=holder)
-    result = await _schema(CheckedExecutor).execute(query, root_value=root)
+    result = await _schema(KenningExecutor).execute(query, root_value=root)
     assert result.errors is None
     assert result.data == {
         "holder": {

@@ -13,13 +13,9 @@ from graphql import ExecutionResult, GraphQLError, parse
 from kenning.domain.access.principal import Principal, Role
 from kenning.domain.access.scope import Scope
 from kenning.graphql.context import Context
-from kenning.graphql.subscriptions.cohorts import cohort_key
-from kenning.graphql.subscriptions.fan_out import (
-    Member,
-    direct_delivery,
-    encoded_payloads,
-    next_frame,
-)
+from kenning.graphql.subscriptions.cohorts import CohortSharing, cohort_key
+from kenning.graphql.subscriptions.fan_out import Member, direct_delivery, next_frame
+from kenning.graphql.subscriptions.sharing import EncodedPayloads, SharedResults, SubscriptionFanOut
 from kenning.graphql.view import CohortGraphQL
 from kenning.runtime import Runtime
 from kenning.schema.build import build_schema
@@ -62,7 +58,7 @@ def test_a_caller_without_a_principal_has_no_cohort() -> None:
 
 
 def test_messages_around_shared_data_are_the_plain_encoding() -> None:
-    view = CohortGraphQL({}, unavailable_part, schema=build_schema())
+    view = CohortGraphQL({}, unavailable_part, fan_out=SubscriptionFanOut(), schema=build_schema())
     data = {"queueStatus": {"changes": [{"jobId": 'j-\u00e9"', "status": "QUEUED"}]}}
     for op_id in ("1", 'a"b'):
         message = {"id": op_id, "type": "next", "payload": {"data": data}}
@@ -74,6 +70,7 @@ def test_messages_around_shared_data_are_the_plain_encoding() -> None:
 
 def test_a_direct_frame_is_strawberrys_encoding_of_the_next_message() -> None:
     data = {"queueStatus": {"changes": [{"jobId": 'j-\u00e9"\n', "status": "QUEUED"}]}}
+    encoded_payloads = EncodedPayloads()
     for op_id in ("1", 'a"b\u00e9', "\u2028"):
         message = {"id": op_id, "type": "next", "payload": {"data": data}}
         plain = json.dumps(message, separators=(",", ":"))  # Strawberry's encode_json
@@ -91,10 +88,9 @@ class FakeSocket:
 class FakeExecutor:
     """A subscription's executor whose every event executes to ``result``."""
 
-    cohort: object = ("cohort",)
-
     def __init__(self, result: ExecutionResult) -> None:
         self.result = result
+        self.sharing: CohortSharing | None = CohortSharing(("cohort",), SharedResults())
 
     def build_per_event_executor(self, event: object) -> FakeExecutor:
         return self
@@ -111,7 +107,7 @@ def member_with(result: ExecutionResult) -> tuple[Member, FakeSocket, Any]:
     handler = SimpleNamespace(websocket=SimpleNamespace(ws=socket), operations={})
     operation = SimpleNamespace(id="op-1", completed=False)
     handler.operations["op-1"] = operation
-    member = Member(cast(Any, handler), cast(Any, operation))
+    member = Member(cast(Any, handler), cast(Any, operation), SubscriptionFanOut())
     member.adopt(cast(Any, FakeExecutor(result)))
     return member, socket, handler
 
@@ -136,7 +132,8 @@ async def test_a_result_with_errors_is_left_to_strawberrys_path() -> None:
 async def test_without_a_member_or_a_cohort_events_are_yielded() -> None:
     assert direct_delivery() is None  # not inside a graphql-transport-ws operation
     member, socket, _ = member_with(ExecutionResult({"x": 1}))
-    assert member.executor is not None
-    member.executor.cohort = None  # a caller without a principal has no cohort
+    executor = member.executor
+    assert isinstance(executor, FakeExecutor)
+    executor.sharing = None  # a caller without a principal has no cohort
     assert not await member.deliver(object())
     assert socket.sent == []
