@@ -193,6 +193,22 @@ def code(data: dict[str, Any]) -> list[Figure]:
     ]  # fmt: skip
 
 
+def code_local(data: dict[str, Any]) -> list[Figure]:
+    """A repository ingest with the default local model, against that model alone embedding
+    the same texts."""
+    alone = data["embedding_alone"]
+    return [
+        Figure(
+            f"repository ingest, local model, {data['files']} files",
+            "s",
+            data["end_to_end"]["seconds"],
+            alone["seconds"],
+            f"the model alone, {alone['texts']} texts",
+            Goal("figure", most=data["goal_seconds"]),
+        )
+    ]
+
+
 EXTRACTS: dict[str, Extract] = {
     "ingest": ingest,
     "read": read,
@@ -214,6 +230,7 @@ EXTRACTS: dict[str, Extract] = {
     "files": files,
     "crawl": crawl,
     "code": code,
+    "code_local": code_local,
     "scale": scale,
 }
 

@@ -66,6 +66,8 @@ RUNS = (
         ("--pdf-pages", "50", "--ocr-pages", "2", "--folder-copies", "1")),
     Run("crawl", "bench.crawl", "crawl.json", "crawl", (), ("--pages", "100", "--rounds", "1")),
     Run("code", "bench.code", "code.json", "code", (), ("--repeat", "1")),
+    Run("code_local", "bench.code", "code_local.json", "code_local",
+        ("--embedder", "local", "--repeat", "1"), ("--embedder", "local", "--repeat", "1")),
 )  # fmt: skip
 
 
