@@ -23,6 +23,7 @@ from kenning.domain.sources.code import (
     file_request,
 )
 from kenning.domain.sources.code.code_chunks import code_pieces
+from kenning.domain.sources.code.code_graph import EMBEDDING_CHARS, embedding_text
 from kenning.domain.sources.code.code_keys import file_key
 from kenning.storage.sources.code import GitCli, TreeSitterParser
 from tests.support.code_repo import FIRST, make_code_repo
@@ -209,3 +210,15 @@ def test_git_refuses_option_like_commits(tmp_path: object) -> None:
         GitCli(repo.root).changes("--output=/tmp/x", repo.second)
     assert GitCli(repo.root).branch() == "main"
     assert GitCli(repo.root).head() == repo.second
+
+
+def test_a_pieces_vector_reads_its_heading_and_first_lines_cut_at_a_line_end() -> None:
+    heading = "python app/service.py:1-40 UserService.save"
+    body = "def save(self, user):\n" + "".join(f"    line_{i} = {i}\n" for i in range(60))
+    short = embedding_text(heading, "def f(x):\n    return x")
+    assert short == f"{heading}\ndef f(x):\n    return x"
+    cut = embedding_text(heading, body)
+    assert len(cut) <= EMBEDDING_CHARS and f"{heading}\n{body}".startswith(cut)
+    assert cut.startswith(f"{heading}\ndef save(self, user):\n") and cut.endswith("line_15 = 15")
+    one_line = embedding_text(heading, "x" * 2_000)
+    assert one_line == f"{heading}\n" + "x" * (EMBEDDING_CHARS - len(heading) - 1)

@@ -38,6 +38,13 @@ EXTRACTED_BY = {"extractedBy": "tree-sitter"}
 
 # The source kind of every file a repository ingest stores.
 CODE_SOURCE_KIND = "code"
+# What a piece's vector is computed from: its heading (language, path, lines, symbol) and
+# its first lines up to this many characters, cut at a line end. A definition's first lines
+# hold its signature and docstring; its whole body stays in the chunk's text, which keyword
+# search reads. The default model reads at most 256 word pieces anyway, and embedding is
+# most of a repository ingest's time on a CPU: the measurement is on the Benchmarks page
+# (``bench.code --embedder local``).
+EMBEDDING_CHARS = 320
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +129,7 @@ def _piece(structure: FileStructure, piece: CodePiece) -> GraphPiece:
         piece.ref,
         piece.content,
         tags=("code", structure.language.value),
-        embedding_text=f"{heading}\n{piece.content}",
+        embedding_text=embedding_text(heading, piece.content),
         metadata=metadata,
     )
 
@@ -225,3 +232,17 @@ def _imports(
         target_key = keys.file_key(repo, branch, target)
         graph.node(target_key, "file", _file_properties(context, target, language_for_path(target)))
         graph.edge(here, "imports", target_key, evidence)
+
+
+def embedding_text(heading: str, content: str, most: int = EMBEDDING_CHARS) -> str:
+    """``heading`` and the first lines of ``content``, at most ``most`` characters in all,
+    cut at a line end (mid-line only when the first line alone is longer).
+
+    Example: ``embedding_text("python a.py:1-9 f", "def f(x):\\n    return x")`` is both
+    whole.
+    """
+    text = f"{heading}\n{content}"
+    if len(text) <= most:
+        return text
+    end = text.rfind("\n", len(heading) + 1, most + 1)
+    return text[: end if end > len(heading) else most].rstrip()
