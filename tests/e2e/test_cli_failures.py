@@ -12,7 +12,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 
@@ -147,8 +146,13 @@ def test_ctrl_c_while_waiting_for_a_server_ends_quietly_with_130() -> None:
             stderr=subprocess.PIPE,
             text=True,
         )
-        time.sleep(2)  # started, and waiting for the answer
-        process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=30)
+        # Interrupted once it waits for the answer: its request has reached the server (a
+        # fixed pause raced the command's start on a loaded machine).
+        silent.settimeout(60)
+        connection, _ = silent.accept()
+        with connection:
+            connection.recv(1024)  # the request's first bytes: the command now waits
+            process.send_signal(signal.SIGINT)
+            out, err = process.communicate(timeout=30)
     assert process.returncode == ExitCode.INTERRUPTED
     assert "Traceback" not in out + err and out == "", err
